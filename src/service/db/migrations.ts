@@ -1,0 +1,94 @@
+/**
+ * Numbered schema migrations. Each runs in its own transaction together with the bump of
+ * `PRAGMA user_version`, so a database is always at exactly one numbered version.
+ * Append only: never edit a migration that has shipped.
+ */
+export interface Migration {
+  version: number;
+  description: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'clients, tokens, profiles, genotype files, parsed genotypes, assessments',
+    sql: `
+      CREATE TABLE settings (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      ) STRICT;
+
+      CREATE TABLE clients (
+        id          TEXT PRIMARY KEY,
+        name        TEXT NOT NULL,
+        secret_hash TEXT NOT NULL,
+        scopes      TEXT NOT NULL,             -- space-separated
+        free_traits TEXT NOT NULL,             -- JSON: "all" | "none" | ["code", ...]
+        trait_codes TEXT,                      -- JSON array of configured codes; NULL = whole catalog
+        is_app      INTEGER NOT NULL DEFAULT 0, -- the desktop UI's own client
+        created_at  TEXT NOT NULL,
+        revoked_at  TEXT
+      ) STRICT;
+
+      CREATE TABLE tokens (
+        token_hash TEXT PRIMARY KEY,           -- SHA-256 of the bearer token; the token itself is never stored
+        client_id  TEXT NOT NULL REFERENCES clients(id) ON DELETE CASCADE,
+        scopes     TEXT NOT NULL,
+        expires_at INTEGER NOT NULL            -- epoch milliseconds
+      ) STRICT;
+      CREATE INDEX tokens_by_client ON tokens(client_id);
+
+      CREATE TABLE profiles (
+        id         TEXT PRIMARY KEY,
+        client_id  TEXT NOT NULL REFERENCES clients(id) ON DELETE CASCADE,
+        email      TEXT NOT NULL DEFAULT '',
+        first_name TEXT NOT NULL DEFAULT '',
+        last_name  TEXT NOT NULL DEFAULT '',
+        gender     INTEGER NOT NULL DEFAULT 0,
+        age        INTEGER,
+        ethnicity  INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX profiles_by_client ON profiles(client_id, created_at);
+
+      -- The latest uploaded file of a profile and the state of its processing.
+      CREATE TABLE genotype_files (
+        profile_id   TEXT PRIMARY KEY REFERENCES profiles(id) ON DELETE CASCADE,
+        content_type TEXT NOT NULL,
+        size         INTEGER NOT NULL,
+        md5_hash     TEXT NOT NULL,
+        crc32c       TEXT NOT NULL,
+        created_at   TEXT NOT NULL,
+        updated_at   TEXT NOT NULL,
+        status       TEXT NOT NULL CHECK (status IN ('uploaded', 'processing', 'processed', 'failed')),
+        error        TEXT
+      ) STRICT;
+
+      -- The genotype in use: the last file that parsed successfully, in columnar form.
+      CREATE TABLE genotypes (
+        profile_id TEXT PRIMARY KEY REFERENCES profiles(id) ON DELETE CASCADE,
+        rsids      BLOB NOT NULL,
+        calls      BLOB NOT NULL,
+        chroms     BLOB NOT NULL,
+        positions  BLOB NOT NULL,
+        summary    TEXT NOT NULL,              -- JSON ParseSummary
+        ancestry   TEXT,                       -- JSON AncestryEstimate, or NULL
+        source_md5 TEXT NOT NULL,
+        parsed_at  TEXT NOT NULL
+      ) STRICT;
+
+      CREATE TABLE assessments (
+        profile_id  TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        trait_code  TEXT NOT NULL,
+        revision    TEXT NOT NULL,             -- trait revision the result was computed with
+        result      TEXT NOT NULL,             -- JSON Assessment
+        computed_at TEXT NOT NULL,
+        PRIMARY KEY (profile_id, trait_code)
+      ) STRICT;
+    `,
+  },
+];
+
+export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

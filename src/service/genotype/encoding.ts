@@ -1,0 +1,87 @@
+/**
+ * Byte encodings shared by the parser, genotype storage and scoring.
+ * A call byte holds two 4-bit allele codes: (allele1 << 4) | allele2.
+ * 0x00 is a no-call. A haploid call (X/Y/MT in males) has allele2 = 0.
+ */
+export const ALLELE_NONE = 0;
+export const ALLELE_A = 1;
+export const ALLELE_C = 2;
+export const ALLELE_G = 3;
+export const ALLELE_T = 4;
+/** Deletion: "-" in the spec's format, "D" in 23andMe exports. */
+export const ALLELE_DEL = 5;
+/** Insertion: "I" in 23andMe exports. */
+export const ALLELE_INS = 6;
+
+export type AlleleCode = 0 | 1 | 2 | 3 | 4 | 5 | 6;
+
+export const ALLELE_LETTERS = ['', 'A', 'C', 'G', 'T', 'D', 'I'] as const;
+
+/** ASCII byte → allele code (0 for anything that is not an allele letter). Case-insensitive. */
+export const ALLELE_FROM_BYTE: Uint8Array = (() => {
+  const table = new Uint8Array(256);
+  const set = (ch: string, code: number) => {
+    table[ch.charCodeAt(0)] = code;
+    table[ch.toLowerCase().charCodeAt(0)] = code;
+  };
+  set('A', ALLELE_A);
+  set('C', ALLELE_C);
+  set('G', ALLELE_G);
+  set('T', ALLELE_T);
+  set('D', ALLELE_DEL);
+  set('-', ALLELE_DEL);
+  set('I', ALLELE_INS);
+  return table;
+})();
+
+/** Watson–Crick complement of a nucleotide code; indels map to themselves. */
+export const COMPLEMENT: Uint8Array = Uint8Array.from([0, ALLELE_T, ALLELE_G, ALLELE_C, ALLELE_A, ALLELE_DEL, ALLELE_INS]);
+
+export function makeCall(a1: number, a2: number): number {
+  return ((a1 & 0xf) << 4) | (a2 & 0xf);
+}
+export function allele1(call: number): number {
+  return call >> 4;
+}
+export function allele2(call: number): number {
+  return call & 0xf;
+}
+export function isNoCall(call: number): boolean {
+  return call === 0;
+}
+
+/** Human-readable genotype ("AG", "A" for haploid, "--" for a no-call). */
+export function callToString(call: number): string {
+  if (call === 0) return '--';
+  return ALLELE_LETTERS[call >> 4] + ALLELE_LETTERS[call & 0xf];
+}
+
+export function alleleFromLetter(letter: string): number {
+  return letter.length === 1 ? ALLELE_FROM_BYTE[letter.charCodeAt(0)] : 0;
+}
+
+/** Chromosome codes: 1–22 autosomes, then X, Y, the pseudo-autosomal XY, and mitochondrial. */
+export const CHROM_UNKNOWN = 0;
+export const CHROM_X = 23;
+export const CHROM_Y = 24;
+export const CHROM_XY = 25;
+export const CHROM_MT = 26;
+
+export function chromToString(code: number): string {
+  if (code >= 1 && code <= 22) return String(code);
+  return ['', 'X', 'Y', 'XY', 'MT'][code - 22] ?? '';
+}
+
+/** Index of rsid in a genotype's ascending rsids array, or -1. */
+export function findRsid(rsids: Uint32Array, rsid: number): number {
+  let lo = 0;
+  let hi = rsids.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = rsids[mid];
+    if (v < rsid) lo = mid + 1;
+    else if (v > rsid) hi = mid - 1;
+    else return mid;
+  }
+  return -1;
+}

@@ -1,0 +1,64 @@
+/**
+ * The compact, parsed form of one person's genotype: what the parser produces, what is
+ * stored per profile, and what scoring reads. Columnar typed arrays, sorted by rsid, so a
+ * marker is found by binary search and the whole thing stores as four blobs.
+ */
+import type { AlleleCode } from './encoding.js';
+
+export interface Genotype {
+  /** Numeric part of each rsID ("rs123" → 123), strictly ascending (duplicates resolved). */
+  rsids: Uint32Array;
+  /** One byte per marker: (allele1 << 4) | allele2, see encoding.ts. 0 = no call. */
+  calls: Uint8Array;
+  /** Chromosome code per marker (encoding.ts CHROM_*); 0 = not given in the file. */
+  chroms: Uint8Array;
+  /** Position per marker as given in the file (build in the summary); 0 = not given. */
+  positions: Uint32Array;
+}
+
+/** What the user learns about a parsed file; stored as JSON in genotype metadata. */
+export interface ParseSummary {
+  /** Detected file format, e.g. "23andme", "ancestrydna", "ftdna", "myheritage", "vcf", "generic". */
+  format: string;
+  /** Human-readable vendor name, e.g. "23andMe"; "Unknown" for generic text. */
+  vendor: string;
+  /** Container the genotype text was found in: "plain", "gzip", "zip", "tar.gz". */
+  container: string;
+  /** Genome build: 36, 37, 38, or null when unknown. */
+  build: 36 | 37 | 38 | null;
+  /** How the build was determined: "header", "positions", or null. */
+  build_source: 'header' | 'positions' | null;
+  /** Markers stored (called or not), after skipping and deduplication. */
+  snp_count: number;
+  /** Markers with a no-call. */
+  no_calls: number;
+  /** called / snp_count, 0..1. */
+  call_rate: number;
+  /** Lines that could not be used, total and by reason (e.g. {"non_rs_id": 12, "bad_alleles": 3}). */
+  skipped_lines: number;
+  skipped_by_reason: Record<string, number>;
+  /** Duplicate rsIDs found and how they were resolved. */
+  duplicates: number;
+  /** "male", "female", or null when undecidable, from X heterozygosity and Y calls. */
+  inferred_sex: 'male' | 'female' | null;
+  /** Milliseconds spent parsing. */
+  parse_ms: number;
+  /** Anything else the parser wants to say (e.g. which VCF sample was used). */
+  notes: string[];
+}
+
+export interface ParseSuccess {
+  ok: true;
+  genotype: Genotype;
+  summary: ParseSummary;
+}
+
+export interface ParseFailure {
+  ok: false;
+  /** A sentence a person understands, saying what was wrong and how to fix it. */
+  reason: string;
+}
+
+export type ParseResult = ParseSuccess | ParseFailure;
+
+export type { AlleleCode };
