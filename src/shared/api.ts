@@ -16,6 +16,8 @@ export const ETHNICITIES = [
 ] as const;
 
 export const SCOPES = ['read:profiles', 'write:profiles'] as const;
+/** Held only by the desktop UI's own client: manage API clients and app data. */
+export const APP_SCOPE = 'manage:app';
 export type Scope = (typeof SCOPES)[number];
 
 export const UPLOAD_CONTENT_TYPES = ['text/plain', 'application/zip'] as const;
@@ -113,6 +115,7 @@ export const Trait = z
     overview: z.string().describe('May contain simple HTML markup.'),
     connotation: z.enum(['risky', 'good', 'neutral']),
     category: z.string().optional(),
+    featured: z.boolean().optional().describe('Part of the curated consumer set (the rest is the generated GWAS set).'),
     quality: z
       .object({
         markers: z.number().int(),
@@ -208,3 +211,41 @@ export type TokenResponse = z.infer<typeof TokenResponse>;
 export const OAuthError = z
   .object({ error: z.string(), error_description: z.string() })
   .meta({ id: 'OAuthError', description: 'RFC 6749 §5.2 error.' });
+
+// ---- App management (the desktop UI's own client only: scope manage:app) --------------
+
+export const ApiClient = z
+  .object({
+    client_id: z.string(),
+    name: z.string(),
+    scopes: z.array(z.string()),
+    free_traits: z.union([z.enum(['default', 'all', 'none']), z.array(z.string())]),
+    created_at: z.string(),
+    revoked_at: z.string().nullable(),
+    is_app: z.boolean(),
+  })
+  .meta({ id: 'ApiClient' });
+export type ApiClient = z.infer<typeof ApiClient>;
+
+export const ApiClientInput = z
+  .object({
+    name: z.string({ error: 'name must be a string' }).trim().min(1, { error: 'name is required' }).max(100, { error: 'name must be at most 100 characters' }),
+    scopes: z.array(z.enum(SCOPES, { error: `scopes must be a list of ${SCOPES.join(', ')}` })).min(1, { error: 'scopes needs at least one scope' }).optional(),
+    free_traits: z.union([z.enum(['default', 'all', 'none']), z.array(z.string())], { error: 'free_traits must be "default", "all", "none" or a list of trait codes' }).optional(),
+  })
+  .meta({ id: 'ApiClientInput' });
+export type ApiClientInput = z.infer<typeof ApiClientInput>;
+
+export const CreatedApiClient = ApiClient.extend({ client_secret: z.string().describe('Shown once; only a hash is stored.') }).meta({ id: 'CreatedApiClient' });
+export type CreatedApiClient = z.infer<typeof CreatedApiClient>;
+
+export const AppInfo = z
+  .object({
+    version: z.string(),
+    data_dir: z.string(),
+    base_url: z.string(),
+    auth_url: z.string(),
+    catalog: z.object({ traits: z.number().int(), featured: z.number().int() }),
+  })
+  .meta({ id: 'AppInfo' });
+export type AppInfo = z.infer<typeof AppInfo>;

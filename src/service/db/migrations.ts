@@ -24,7 +24,7 @@ export const MIGRATIONS: readonly Migration[] = [
         name        TEXT NOT NULL,
         secret_hash TEXT NOT NULL,
         scopes      TEXT NOT NULL,             -- space-separated
-        free_traits TEXT NOT NULL,             -- JSON: "all" | "none" | ["code", ...]
+        free_traits TEXT NOT NULL,             -- JSON: "default" | "all" | "none" | ["code", ...]
         trait_codes TEXT,                      -- JSON array of configured codes; NULL = whole catalog
         is_app      INTEGER NOT NULL DEFAULT 0, -- the desktop UI's own client
         created_at  TEXT NOT NULL,
@@ -56,6 +56,7 @@ export const MIGRATIONS: readonly Migration[] = [
       -- The latest uploaded file of a profile and the state of its processing.
       CREATE TABLE genotype_files (
         profile_id   TEXT PRIMARY KEY REFERENCES profiles(id) ON DELETE CASCADE,
+        file_name    TEXT NOT NULL,            -- under <dataDir>/genotypes/; unique per upload
         content_type TEXT NOT NULL,
         size         INTEGER NOT NULL,
         md5_hash     TEXT NOT NULL,

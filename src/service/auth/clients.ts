@@ -1,0 +1,135 @@
+/**
+ * API clients: the third-party tools (and the desktop UI itself) that hold credentials.
+ * Secrets are returned once at creation and stored only as scrypt hashes.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/database.js';
+import { APP_SCOPE, SCOPES, type Scope } from '../../shared/api.js';
+import { namedStatements } from '../db/statements.js';
+import { hashSecret, randomToken, verifySecret } from './secrets.js';
+
+/** Which of the configured traits a client gets for free; "default" follows the catalog's pricing. */
+export type FreeTraits = 'default' | 'all' | 'none' | string[];
+
+export interface Client {
+  id: string;
+  name: string;
+  /** API scopes, plus manage:app for the desktop UI's own client. */
+  scopes: string[];
+  freeTraits: FreeTraits;
+  /** Configured trait codes; null = the whole catalog. */
+  traitCodes: string[] | null;
+  isApp: boolean;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+interface ClientRow {
+  id: string;
+  name: string;
+  secret_hash: string;
+  scopes: string;
+  free_traits: string;
+  trait_codes: string | null;
+  is_app: number;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface NewClient {
+  name: string;
+  scopes?: Scope[];
+  freeTraits?: FreeTraits;
+  traitCodes?: string[] | null;
+  isApp?: boolean;
+}
+
+export class ClientInputError extends Error {}
+
+export function parseScopes(text: string): Scope[] {
+  const scopes = text.split(/[\s,]+/).filter(Boolean);
+  for (const s of scopes) {
+    if (!(SCOPES as readonly string[]).includes(s)) {
+      throw new ClientInputError(`Unknown scope "${s}". Known scopes: ${SCOPES.join(', ')}.`);
+    }
+  }
+  return [...new Set(scopes)] as Scope[];
+}
+
+function toClient(row: ClientRow): Client {
+  return {
+    id: row.id,
+    name: row.name,
+    scopes: row.scopes.split(' ').filter(Boolean),
+    freeTraits: JSON.parse(row.free_traits) as FreeTraits,
+    traitCodes: row.trait_codes === null ? null : (JSON.parse(row.trait_codes) as string[]),
+    isApp: row.is_app === 1,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+const clientStatements = namedStatements((db: Db) => ({
+    insert: db.prepare<[string, string, string, string, string, string | null, number, string]>(
+      `INSERT INTO clients (id, name, secret_hash, scopes, free_traits, trait_codes, is_app, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    byId: db.prepare<[string], ClientRow>('SELECT * FROM clients WHERE id = ?'),
+    all: db.prepare<[], ClientRow>('SELECT * FROM clients ORDER BY created_at, rowid'),
+    appClient: db.prepare<[], ClientRow>('SELECT * FROM clients WHERE is_app = 1 AND revoked_at IS NULL ORDER BY created_at LIMIT 1'),
+    revoke: db.prepare<[string, string]>('UPDATE clients SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+    deleteTokens: db.prepare<[string]>('DELETE FROM tokens WHERE client_id = ?'),
+}));
+
+export function createClient(db: Db, input: NewClient): { client: Client; secret: string } {
+  const name = input.name.trim();
+  if (!name) throw new ClientInputError('A client needs a name (e.g. --name "My analysis tool").');
+  if (name.length > 100) throw new ClientInputError('A client name must be at most 100 characters.');
+  const scopes: string[] = input.isApp ? [...SCOPES, APP_SCOPE] : (input.scopes ?? [...SCOPES]);
+  if (scopes.length === 0) throw new ClientInputError(`A client needs at least one scope: ${SCOPES.join(', ')}.`);
+  const id = randomUUID();
+  const secret = randomToken(32);
+  const now = new Date().toISOString();
+  clientStatements(db).insert.run(
+    id,
+    name,
+    hashSecret(secret),
+    scopes.join(' '),
+    JSON.stringify(input.freeTraits ?? 'default'),
+    input.traitCodes ? JSON.stringify(input.traitCodes) : null,
+    input.isApp ? 1 : 0,
+    now,
+  );
+  return { client: getClient(db, id)!, secret };
+}
+
+export function getClient(db: Db, id: string): Client | undefined {
+  const row = clientStatements(db).byId.get(id);
+  return row ? toClient(row) : undefined;
+}
+
+export function listClients(db: Db): Client[] {
+  return clientStatements(db).all.all().map(toClient);
+}
+
+/** The client with these credentials, if it exists, is not revoked and the secret matches. */
+export function authenticateClient(db: Db, id: string, secret: string): Client | undefined {
+  const row = clientStatements(db).byId.get(id);
+  if (!row || row.revoked_at !== null) return undefined;
+  return verifySecret(secret, row.secret_hash) ? toClient(row) : undefined;
+}
+
+/** Revokes a client: its tokens stop working at once. Returns false if unknown or already revoked. */
+export function revokeClient(db: Db, id: string): boolean {
+  const st = clientStatements(db);
+  return db.transaction(() => {
+    const changed = st.revoke.run(new Date().toISOString(), id).changes > 0;
+    st.deleteTokens.run(id);
+    return changed;
+  })();
+}
+
+export function appClient(db: Db): Client | undefined {
+  const row = clientStatements(db).appClient.get();
+  return row ? toClient(row) : undefined;
+}

@@ -1,0 +1,56 @@
+/**
+ * Service settings and their defaults. Everything the service touches on disk lives
+ * under `dataDir`; nothing is written anywhere else.
+ */
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface ServiceConfig {
+  /** Folder holding the database and uploaded files. */
+  dataDir: string;
+  /** TCP port on 127.0.0.1; 0 picks a free one. */
+  port: number;
+  /** Folder with the shipped trait catalog and reference data. */
+  resourcesDir: string;
+  /** Folder with the built web UI (index.html), or null to serve none. */
+  uiDir: string | null;
+  tokenTtlSeconds: number;
+  uploadUrlTtlSeconds: number;
+  maxUploadBytes: number;
+  /** How many files may be parsed at once (each in its own worker thread). */
+  maxParallelParses: number;
+}
+
+export const DEFAULT_PORT = 4780;
+
+/** The repository (or packaged app) root: two levels above this module, in source and in the bundle. */
+export const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * The per-user application data folder, the same one Electron's app.getPath('userData')
+ * gives for an app named Traitscope, so the desktop app and `npm run serve` share data.
+ */
+export function defaultDataDir(): string {
+  const home = homedir();
+  if (process.platform === 'win32') return path.join(process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Traitscope');
+  if (process.platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Traitscope');
+  return path.join(process.env.XDG_CONFIG_HOME ?? path.join(home, '.config'), 'Traitscope');
+}
+
+export function resolveConfig(overrides: Partial<ServiceConfig> = {}): ServiceConfig {
+  return {
+    dataDir: overrides.dataDir ?? defaultDataDir(),
+    port: overrides.port ?? DEFAULT_PORT,
+    resourcesDir: overrides.resourcesDir ?? path.join(appRoot, 'resources'),
+    uiDir: overrides.uiDir === undefined ? path.join(appRoot, 'out', 'renderer') : overrides.uiDir,
+    tokenTtlSeconds: overrides.tokenTtlSeconds ?? 24 * 3600,
+    uploadUrlTtlSeconds: overrides.uploadUrlTtlSeconds ?? 180,
+    maxUploadBytes: overrides.maxUploadBytes ?? 1024 ** 3,
+    maxParallelParses: overrides.maxParallelParses ?? 2,
+  };
+}
+
+export function databasePath(dataDir: string): string {
+  return path.join(dataDir, 'traitscope.db');
+}

@@ -1,0 +1,150 @@
+/**
+ * Storage of a profile's genotype: the latest uploaded file's record (hashes, processing
+ * state) and the parsed genotype in use, as four blobs of typed arrays.
+ */
+import type { Db } from '../db/database.js';
+import { namedStatements } from '../db/statements.js';
+import type { AncestryEstimate } from '../science/types.js';
+import type { Genotype, ParseSummary } from './types.js';
+
+export type FileStatus = 'uploaded' | 'processing' | 'processed' | 'failed';
+
+export interface GenotypeFileRecord {
+  profile_id: string;
+  file_name: string;
+  content_type: string;
+  size: number;
+  md5_hash: string;
+  crc32c: string;
+  created_at: string;
+  updated_at: string;
+  status: FileStatus;
+  error: string | null;
+}
+
+export interface StoredGenotype {
+  genotype: Genotype;
+  summary: ParseSummary;
+  ancestry: AncestryEstimate | null;
+  sourceMd5: string;
+  parsedAt: string;
+}
+
+interface GenotypeRow {
+  rsids: Buffer;
+  calls: Buffer;
+  chroms: Buffer;
+  positions: Buffer;
+  summary: string;
+  ancestry: string | null;
+  source_md5: string;
+  parsed_at: string;
+}
+
+const statements = namedStatements((db: Db) => ({
+  file: db.prepare<[string], GenotypeFileRecord>('SELECT * FROM genotype_files WHERE profile_id = ?'),
+  upsertFile: db.prepare<[string, string, string, number, string, string, string, string]>(
+    `INSERT INTO genotype_files (profile_id, file_name, content_type, size, md5_hash, crc32c, created_at, updated_at, status)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'uploaded')
+     ON CONFLICT (profile_id) DO UPDATE SET
+       file_name = ?2, content_type = ?3, size = ?4, md5_hash = ?5, crc32c = ?6, updated_at = ?8,
+       status = 'uploaded', error = NULL`,
+  ),
+  setStatus: db.prepare<[string, string | null, string]>('UPDATE genotype_files SET status = ?, error = ? WHERE profile_id = ?'),
+  setStatusIfFile: db.prepare<[string, string | null, string, string]>(
+    'UPDATE genotype_files SET status = ?, error = ? WHERE profile_id = ? AND file_name = ?',
+  ),
+  genotype: db.prepare<[string], GenotypeRow>('SELECT * FROM genotypes WHERE profile_id = ?'),
+  genotypeVersion: db.prepare<[string], { parsed_at: string }>('SELECT parsed_at FROM genotypes WHERE profile_id = ?'),
+  upsertGenotype: db.prepare<[string, Buffer, Buffer, Buffer, Buffer, string, string | null, string, string]>(
+    `INSERT OR REPLACE INTO genotypes (profile_id, rsids, calls, chroms, positions, summary, ancestry, source_md5, parsed_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ),
+  summary: db.prepare<[string], { summary: string; ancestry: string | null }>('SELECT summary, ancestry FROM genotypes WHERE profile_id = ?'),
+  interrupted: db.prepare<[], { profile_id: string }>("SELECT profile_id FROM genotype_files WHERE status IN ('uploaded', 'processing')"),
+}));
+
+export function getGenotypeFile(db: Db, profileId: string): GenotypeFileRecord | undefined {
+  return statements(db).file.get(profileId);
+}
+
+/** Records a completed upload; returns the file it replaces (to delete), if any. */
+export function recordUpload(
+  db: Db,
+  profileId: string,
+  upload: { fileName: string; contentType: string; size: number; md5: string; crc32c: string },
+): string | undefined {
+  const st = statements(db);
+  return db.transaction(() => {
+    const previous = st.file.get(profileId)?.file_name;
+    const now = new Date().toISOString();
+    st.upsertFile.run(profileId, upload.fileName, upload.contentType, upload.size, upload.md5, upload.crc32c, now, now);
+    return previous;
+  })();
+}
+
+export function setFileStatus(db: Db, profileId: string, status: FileStatus, error: string | null = null, fileName?: string): void {
+  if (fileName) statements(db).setStatusIfFile.run(status, error, profileId, fileName);
+  else statements(db).setStatus.run(status, error, profileId);
+}
+
+/** Profiles whose file was uploaded or processing when the service last stopped. */
+export function interruptedProfiles(db: Db): string[] {
+  return statements(db).interrupted.all().map((r) => r.profile_id);
+}
+
+function view<T extends Uint8Array | Uint32Array>(buf: Buffer, Kind: { new (b: ArrayBuffer, o: number, l: number): T; BYTES_PER_ELEMENT: number }): T {
+  const n = buf.byteLength / Kind.BYTES_PER_ELEMENT;
+  if (buf.byteOffset % Kind.BYTES_PER_ELEMENT === 0) return new Kind(buf.buffer as ArrayBuffer, buf.byteOffset, n);
+  // Misaligned (pooled) buffer: copy into its own aligned memory.
+  const copy = new Uint8Array(buf);
+  return new Kind(copy.buffer, 0, n);
+}
+
+function blob(array: Uint8Array | Uint32Array): Buffer {
+  return Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+}
+
+export function storeGenotype(db: Db, profileId: string, stored: Omit<StoredGenotype, 'parsedAt'>): string {
+  const parsedAt = new Date().toISOString();
+  const g = stored.genotype;
+  statements(db).upsertGenotype.run(
+    profileId,
+    blob(g.rsids),
+    blob(g.calls),
+    blob(g.chroms),
+    blob(g.positions),
+    JSON.stringify(stored.summary),
+    stored.ancestry ? JSON.stringify(stored.ancestry) : null,
+    stored.sourceMd5,
+    parsedAt,
+  );
+  return parsedAt;
+}
+
+export function loadGenotype(db: Db, profileId: string): StoredGenotype | undefined {
+  const row = statements(db).genotype.get(profileId);
+  if (!row) return undefined;
+  return {
+    genotype: {
+      rsids: view(row.rsids, Uint32Array),
+      calls: view(row.calls, Uint8Array),
+      chroms: view(row.chroms, Uint8Array),
+      positions: view(row.positions, Uint32Array),
+    },
+    summary: JSON.parse(row.summary) as ParseSummary,
+    ancestry: row.ancestry ? (JSON.parse(row.ancestry) as AncestryEstimate) : null,
+    sourceMd5: row.source_md5,
+    parsedAt: row.parsed_at,
+  };
+}
+
+/** The parsed_at stamp of the genotype in use: changes whenever a new genotype is stored. */
+export function genotypeVersion(db: Db, profileId: string): string | undefined {
+  return statements(db).genotypeVersion.get(profileId)?.parsed_at;
+}
+
+export function genotypeSummary(db: Db, profileId: string): { summary: ParseSummary; ancestry: AncestryEstimate | null } | undefined {
+  const row = statements(db).summary.get(profileId);
+  return row ? { summary: JSON.parse(row.summary), ancestry: row.ancestry ? JSON.parse(row.ancestry) : null } : undefined;
+}

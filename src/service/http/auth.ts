@@ -1,0 +1,42 @@
+/**
+ * Bearer-token authentication for /api: read:profiles for GET, write:profiles for every
+ * other method. The authenticated client is in res.locals.client.
+ */
+import type { RequestHandler, Response } from 'express';
+import { getClient, type Client } from '../auth/clients.js';
+import { verifyToken } from '../auth/tokens.js';
+import type { Db } from '../db/database.js';
+import { HttpError } from './errors.js';
+
+const challenge = { 'WWW-Authenticate': 'Bearer realm="traitscope"' };
+
+export function requireToken(db: Db): RequestHandler {
+  return (req, res, next) => {
+    const header = req.headers.authorization ?? '';
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match) {
+      throw new HttpError(
+        401,
+        'Authentication required: send "Authorization: Bearer <access_token>". Get a token with POST /oauth/token (client credentials).',
+        challenge,
+      );
+    }
+    const grant = verifyToken(db, match[1]);
+    const client = grant && getClient(db, grant.clientId);
+    if (!grant || !client) {
+      throw new HttpError(401, 'The access token is invalid, expired or revoked. Request a new one with POST /oauth/token.', {
+        'WWW-Authenticate': 'Bearer realm="traitscope", error="invalid_token"',
+      });
+    }
+    const needed = req.method === 'GET' || req.method === 'HEAD' ? 'read:profiles' : 'write:profiles';
+    if (!grant.scopes.includes(needed)) {
+      throw new HttpError(403, `This token lacks the "${needed}" scope needed for ${req.method} requests. Ask for a client with that scope.`);
+    }
+    res.locals.client = client;
+    next();
+  };
+}
+
+export function clientOf(res: Response): Client {
+  return res.locals.client as Client;
+}

@@ -1,0 +1,91 @@
+/**
+ * /api/app/: what the desktop UI needs beyond the spec's API, for the app's own client only
+ * (scope manage:app): app facts, the API clients of third-party tools, and deleting all data.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Router, type Response } from 'express';
+import { ApiClientInput, APP_SCOPE, type ApiClient, type AppInfo } from '../../../shared/api.js';
+import { createClient, getClient, listClients, revokeClient, type Client } from '../../auth/clients.js';
+import type { Db } from '../../db/database.js';
+import { namedStatements } from '../../db/statements.js';
+import { genotypesDir } from '../../storage/file-store.js';
+import { forgetGenotype } from '../../traits/profile-traits.js';
+import { appRoot } from '../../config.js';
+import { clientOf } from '../auth.js';
+import { origin, type ServiceContext } from '../context.js';
+import { HttpError } from '../errors.js';
+import { parseBody } from '../validate.js';
+import { rm } from 'node:fs/promises';
+
+const statements = namedStatements((db: Db) => ({
+  profileIds: db.prepare<[], { id: string }>('SELECT id FROM profiles'),
+  deleteProfiles: db.prepare('DELETE FROM profiles'),
+}));
+
+function apiClientJson(c: Client): ApiClient {
+  return { client_id: c.id, name: c.name, scopes: c.scopes, free_traits: c.freeTraits, created_at: c.createdAt, revoked_at: c.revokedAt, is_app: c.isApp };
+}
+
+function requireAppScope(res: Response): void {
+  if (!clientOf(res).scopes.includes(APP_SCOPE)) {
+    throw new HttpError(403, `Only the Traitscope app itself may use /api/app/ (scope ${APP_SCOPE}).`);
+  }
+}
+
+const version = (() => {
+  try {
+    const pkg = JSON.parse(readFileSync(path.join(appRoot, 'package.json'), 'utf8'));
+    return String(pkg.version);
+  } catch {
+    return process.env.npm_package_version ?? 'unknown';
+  }
+})();
+
+export function appRoutes(ctx: ServiceContext): Router {
+  const router = Router();
+  router.use('/app', (_req, res, next) => (requireAppScope(res), next()));
+
+  router.get('/app/info', (_req, res) => {
+    const info: AppInfo = {
+      version,
+      data_dir: ctx.config.dataDir,
+      base_url: `${origin(ctx)}/api`,
+      auth_url: origin(ctx),
+      catalog: { traits: ctx.engine.traits.length, featured: ctx.engine.traits.filter((t) => t.featured).length },
+    };
+    res.json(info);
+  });
+
+  router.get('/app/clients', (_req, res) => {
+    res.json(listClients(ctx.db).filter((c) => !c.isApp).map(apiClientJson));
+  });
+
+  router.post('/app/clients', (req, res) => {
+    const input = parseBody(ApiClientInput, req.body, 400, 'client');
+    if (Array.isArray(input.free_traits)) {
+      const unknown = input.free_traits.filter((code) => !ctx.engine.trait(code));
+      if (unknown.length > 0) throw new HttpError(400, `Unknown trait code(s) in free_traits: ${unknown.join(', ')}.`);
+    }
+    const { client, secret } = createClient(ctx.db, { name: input.name, scopes: input.scopes, freeTraits: input.free_traits });
+    res.status(201).json({ ...apiClientJson(client), client_secret: secret });
+  });
+
+  router.delete('/app/clients/:client_id', (req, res) => {
+    const id = String(req.params.client_id);
+    const client = getClient(ctx.db, id);
+    if (!client || client.isApp) throw new HttpError(404, `No API client with id "${id}".`);
+    if (!revokeClient(ctx.db, id)) throw new HttpError(409, `The client "${client.name}" was already revoked.`);
+    res.json({ detail: `Client "${client.name}" was revoked; its tokens no longer work.` });
+  });
+
+  router.delete('/app/data', async (_req, res) => {
+    const ids = statements(ctx.db).profileIds.all().map((r) => r.id);
+    statements(ctx.db).deleteProfiles.run(); // cascades to files records, genotypes and assessments
+    ids.forEach(forgetGenotype);
+    await rm(genotypesDir(ctx.config.dataDir), { recursive: true, force: true });
+    res.json({ detail: `Deleted ${ids.length} profile(s) with all their genetic data.` });
+  });
+
+  return router;
+}

@@ -1,0 +1,91 @@
+/**
+ * /api/profiles/{id}/genotype/: metadata of the uploaded file, time-limited upload URLs,
+ * synchronous processing, and marker look-ups for third-party tools.
+ */
+import { Router } from 'express';
+import { UPLOAD_CONTENT_TYPES, type GenotypeMetadata, type GenotypeSnp } from '../../../shared/api.js';
+import { callToString, chromToString, findRsid } from '../../genotype/encoding.js';
+import { genotypeSummary, getGenotypeFile, loadGenotype } from '../../genotype/genotype-store.js';
+import { makeUploadUrl } from '../../storage/upload-url.js';
+import { origin, type ServiceContext } from '../context.js';
+import { HttpError } from '../errors.js';
+import { requireProfile } from './profiles.js';
+
+const MAX_SNP_QUERY = 10_000;
+
+export function genotypeRoutes(ctx: ServiceContext): Router {
+  const router = Router();
+
+  router.get('/profiles/:profile_id/genotype', (req, res) => {
+    const profile = requireProfile(ctx, req, res);
+    const file = getGenotypeFile(ctx.db, profile.id);
+    if (!file) return void res.json({});
+    const inUse = genotypeSummary(ctx.db, profile.id);
+    const body: GenotypeMetadata = {
+      content_type: file.content_type,
+      size: String(file.size),
+      md5_hash: file.md5_hash,
+      crc32c: file.crc32c,
+      created_at: file.created_at,
+      updated_at: file.updated_at,
+      metadata: {
+        status: file.status,
+        error: file.error,
+        // The summary describes the genotype in use: after a failed upload, the previous one.
+        ...(inUse ? { ...inUse.summary, ancestry: inUse.ancestry } : {}),
+      },
+    };
+    res.json(body);
+  });
+
+  router.get('/profiles/:profile_id/genotype/upload', (req, res) => {
+    const profile = requireProfile(ctx, req, res);
+    const requested = req.query['content-type'] ?? req.query['content_type'];
+    const contentType = requested === undefined || requested === '' ? 'text/plain' : requested;
+    if (typeof contentType !== 'string' || !(UPLOAD_CONTENT_TYPES as readonly string[]).includes(contentType)) {
+      throw new HttpError(400, `content-type must be one of ${UPLOAD_CONTENT_TYPES.join(', ')} (got "${String(contentType)}").`);
+    }
+    const expires = Math.floor(Date.now() / 1000) + ctx.config.uploadUrlTtlSeconds;
+    res.json({ url: makeUploadUrl(origin(ctx), ctx.uploadKey, { profileId: profile.id, expires, contentType }) });
+  });
+
+  router.post('/profiles/:profile_id/genotype/upload', async (req, res) => {
+    const profile = requireProfile(ctx, req, res);
+    if (!getGenotypeFile(ctx.db, profile.id)) {
+      throw new HttpError(401, 'No genetic data has been uploaded for this profile yet. Upload a file to the URL from GET .../genotype/upload/ first.');
+    }
+    let outcome = await ctx.processor.process(profile.id);
+    // A newer upload replaced the file mid-way: process the newest one.
+    if (outcome.kind === 'superseded' && getGenotypeFile(ctx.db, profile.id)) outcome = await ctx.processor.process(profile.id);
+    if (outcome.kind === 'failed') throw new HttpError(422, outcome.reason);
+    if (outcome.kind === 'superseded') throw new HttpError(404, 'The profile was deleted while its file was being processed.');
+    res.json({ detail: `Processing finished: ${outcome.snpCount} markers read.` });
+  });
+
+  router.get('/profiles/:profile_id/genotype/snps', (req, res) => {
+    const profile = requireProfile(ctx, req, res);
+    const raw = ([] as unknown[]).concat(req.query.rsid ?? []);
+    const ids = raw.flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter(Boolean);
+    if (ids.length === 0) throw new HttpError(400, 'Give the markers to look up: ?rsid=rs4988235,rs12913832');
+    if (ids.length > MAX_SNP_QUERY) throw new HttpError(400, `At most ${MAX_SNP_QUERY} markers per request (got ${ids.length}).`);
+    const bad = ids.find((id) => !/^rs\d{1,10}$/i.test(id));
+    if (bad) throw new HttpError(400, `"${bad}" is not an rsID; rsIDs look like rs4988235.`);
+    const stored = loadGenotype(ctx.db, profile.id);
+    if (!stored) throw new HttpError(409, 'This profile has no processed genotype yet. Upload a file and wait for processing to finish.');
+    const { rsids, calls, chroms, positions } = stored.genotype;
+    const out: GenotypeSnp[] = [];
+    for (const id of ids) {
+      const i = findRsid(rsids, Number(id.slice(2)));
+      if (i < 0) continue; // not genotyped: left out
+      out.push({
+        rsid: `rs${rsids[i]}`,
+        chromosome: chroms[i] ? chromToString(chroms[i]) : null,
+        position: positions[i] || null,
+        genotype: callToString(calls[i]),
+      });
+    }
+    res.json(out);
+  });
+
+  return router;
+}

@@ -1,0 +1,80 @@
+/**
+ * POST /oauth/token: OAuth 2.0 client-credentials grant (RFC 6749 §4.4). Accepts JSON (as
+ * the spec shows) and application/x-www-form-urlencoded, with credentials in the body or
+ * in HTTP Basic auth (§2.3.1). Errors follow §5.2.
+ */
+import express, { Router, type Response } from 'express';
+import { authenticateClient } from '../../auth/clients.js';
+import { issueToken } from '../../auth/tokens.js';
+import { origin, type ServiceContext } from '../context.js';
+
+function oauthError(res: Response, status: number, error: string, description: string) {
+  res.status(status).set('Cache-Control', 'no-store');
+  if (status === 401) res.set('WWW-Authenticate', 'Basic realm="traitscope"');
+  res.json({ error, error_description: description });
+}
+
+function basicCredentials(header: string | undefined): { id: string; secret: string } | undefined {
+  const match = /^Basic\s+(\S+)$/i.exec(header ?? '');
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return undefined;
+  return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+}
+
+/** The accepted audiences: {base_url}/profiles under either spelling of our address. */
+function audienceMatches(ctx: ServiceContext, audience: string): boolean {
+  const port = ctx.port();
+  const normalized = audience.replace(/\/+$/, '');
+  return normalized === `http://127.0.0.1:${port}/api/profiles` || normalized === `http://localhost:${port}/api/profiles`;
+}
+
+export function oauthRoutes(ctx: ServiceContext): Router {
+  const router = Router();
+  router.post(
+    '/oauth/token',
+    express.json({ limit: '16kb' }),
+    express.urlencoded({ extended: false, limit: '16kb' }),
+    (req, res) => {
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const str = (k: string) => (typeof body[k] === 'string' ? (body[k] as string) : undefined);
+      const basic = basicCredentials(req.headers.authorization);
+      const clientId = basic?.id ?? str('client_id');
+      const clientSecret = basic?.secret ?? str('client_secret');
+      const grantType = str('grant_type');
+      const audience = str('audience');
+
+      if (!grantType) return oauthError(res, 400, 'invalid_request', 'grant_type is required; use "client_credentials".');
+      if (grantType !== 'client_credentials') {
+        return oauthError(res, 400, 'unsupported_grant_type', `grant_type "${grantType}" is not supported; use "client_credentials".`);
+      }
+      if (!clientId || !clientSecret) {
+        return oauthError(res, 401, 'invalid_client', 'client_id and client_secret are required (in the body or as HTTP Basic credentials).');
+      }
+      const client = authenticateClient(ctx.db, clientId, clientSecret);
+      if (!client) return oauthError(res, 401, 'invalid_client', 'Unknown client, wrong secret, or the client was revoked.');
+      if (!audience) return oauthError(res, 400, 'invalid_target', `audience is required: "${origin(ctx)}/api/profiles".`);
+      if (!audienceMatches(ctx, audience)) {
+        return oauthError(res, 400, 'invalid_target', `audience "${audience}" is not this service; use "${origin(ctx)}/api/profiles".`);
+      }
+      let scopes = client.scopes;
+      const requested = str('scope');
+      if (requested !== undefined && requested.trim() !== '') {
+        const asked = requested.split(/\s+/).filter(Boolean);
+        const unknown = asked.filter((s) => !client.scopes.includes(s));
+        if (unknown.length > 0) {
+          return oauthError(res, 400, 'invalid_scope', `Scope ${unknown.join(', ')} is not granted to this client (it has: ${client.scopes.join(' ')}).`);
+        }
+        scopes = client.scopes.filter((s) => asked.includes(s));
+      }
+      const { token, expiresIn } = issueToken(ctx.db, { clientId: client.id, scopes }, ctx.config.tokenTtlSeconds);
+      res.set('Cache-Control', 'no-store').json({ access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope: scopes.join(' ') });
+    },
+  );
+  router.all('/oauth/token', (_req, res) => {
+    res.set('Allow', 'POST');
+    oauthError(res, 405, 'invalid_request', 'Use POST /oauth/token.');
+  });
+  return router;
+}

@@ -1,0 +1,68 @@
+/** /api/traits/ (the client's trait list) and /api/profiles/{id}/traits/ (statuses and assessments). */
+import { Router } from 'express';
+import { ComputeRequest } from '../../../shared/api.js';
+import { clientTraits } from '../../traits/client-traits.js';
+import {
+  computeProfileTrait,
+  computeProfileTraits,
+  getProfileTrait,
+  listProfileTraits,
+  traitJson,
+  TraitConflictError,
+  UnknownTraitError,
+  type TraitsContext,
+} from '../../traits/profile-traits.js';
+import { clientOf } from '../auth.js';
+import type { ServiceContext } from '../context.js';
+import { HttpError } from '../errors.js';
+import { requireProfile } from './profiles.js';
+
+function translate<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof UnknownTraitError) throw new HttpError(404, err.message);
+    if (err instanceof TraitConflictError) throw new HttpError(409, err.message);
+    throw err;
+  }
+}
+
+export function traitRoutes(ctx: ServiceContext): Router {
+  const router = Router();
+  const traits: TraitsContext = { db: ctx.db, engine: ctx.engine, isProcessing: (id) => ctx.processor.isBusy(id) };
+
+  router.get('/traits', (req, res) => {
+    const q = typeof req.query.q === 'string' ? req.query.q.toLowerCase() : '';
+    const list = clientTraits(clientOf(res), ctx.engine).filter(
+      ({ trait }) => !q || trait.code.toLowerCase().includes(q) || trait.name.toLowerCase().includes(q),
+    );
+    res.json(list.map(({ trait, type }) => ({ trait: traitJson(trait), type })));
+  });
+
+  router.get('/profiles/:profile_id/traits', (req, res) => {
+    const profile = requireProfile(ctx, req, res);
+    res.json(listProfileTraits(traits, clientOf(res), profile.id, req.query.score !== undefined));
+  });
+
+  router.post('/profiles/:profile_id/traits', (req, res) => {
+    const profile = requireProfile(ctx, req, res);
+    const parsed = ComputeRequest.safeParse(req.body);
+    if (!parsed.success) {
+      throw new HttpError(400, 'The body must be a JSON array of trait codes, or {"trait_codes": [...]}, e.g. ["eye_colour"].');
+    }
+    const codes = Array.isArray(parsed.data) ? parsed.data : parsed.data.trait_codes;
+    res.json(computeProfileTraits(traits, clientOf(res), profile.id, profile.ethnicity, codes));
+  });
+
+  router.get('/profiles/:profile_id/traits/:trait_code', (req, res) => {
+    const profile = requireProfile(ctx, req, res);
+    res.json(translate(() => getProfileTrait(traits, clientOf(res), profile.id, String(req.params.trait_code))));
+  });
+
+  router.put('/profiles/:profile_id/traits/:trait_code', (req, res) => {
+    const profile = requireProfile(ctx, req, res);
+    res.json(translate(() => computeProfileTrait(traits, clientOf(res), profile.id, profile.ethnicity, String(req.params.trait_code))));
+  });
+
+  return router;
+}

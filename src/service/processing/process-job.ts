@@ -1,0 +1,88 @@
+/**
+ * One processing job, run inside a worker thread: parse the profile's current file, infer
+ * ancestry, score the traits that need it, and store everything in one transaction. The
+ * previous genotype and its assessments are only replaced once the new file has parsed.
+ */
+import { getClient } from '../auth/clients.js';
+import { openDatabase, type Db } from '../db/database.js';
+import { parseGenotypeFile } from '../genotype/parse/index.js';
+import { getGenotypeFile, setFileStatus, storeGenotype } from '../genotype/genotype-store.js';
+import type { Genotype } from '../genotype/types.js';
+import { profileOwner } from '../profiles/profiles.js';
+import { createScienceEngine } from '../science/index.js';
+import type { Assessment, ScienceEngine } from '../science/types.js';
+import { storedFilePath } from '../storage/file-store.js';
+import { computedCodes, removeAssessment, saveAssessment } from '../traits/assessment-store.js';
+import { freeTraitCodes } from '../traits/client-traits.js';
+
+export interface ProcessingJob {
+  profileId: string;
+  dataDir: string;
+  dbPath: string;
+  resourcesDir: string;
+}
+
+export type ProcessingOutcome =
+  | { kind: 'processed'; snpCount: number }
+  | { kind: 'failed'; reason: string }
+  /** A newer upload arrived (or the profile was deleted) while this one was being read. */
+  | { kind: 'superseded' };
+
+export async function runProcessingJob(job: ProcessingJob): Promise<ProcessingOutcome> {
+  const db = openDatabase(job.dbPath);
+  try {
+    return await processWith(db, job);
+  } finally {
+    db.close();
+  }
+}
+
+async function processWith(db: Db, job: ProcessingJob): Promise<ProcessingOutcome> {
+  const file = getGenotypeFile(db, job.profileId);
+  if (!file) return { kind: 'superseded' };
+  const parsed = await parseGenotypeFile(storedFilePath(job.dataDir, file.file_name));
+  if (!parsed.ok) {
+    setFileStatus(db, job.profileId, 'failed', parsed.reason, file.file_name);
+    return { kind: 'failed', reason: parsed.reason };
+  }
+  const engine = createScienceEngine({ resourcesDir: job.resourcesDir });
+  const ancestry = engine.inferAncestry(parsed.genotype);
+  const owner = profileOwner(db, job.profileId);
+  if (!owner) return { kind: 'superseded' };
+
+  // Score outside the write transaction so the service's own writes are not held up.
+  const client = getClient(db, owner.clientId);
+  const wanted = new Set([...computedCodes(db, job.profileId), ...(client ? freeTraitCodes(client, engine) : [])]);
+  const context = { ethnicity: owner.ethnicity, inferred: ancestry?.population ?? null };
+  const results = scoreAll(engine, parsed.genotype, wanted, context);
+
+  return db.transaction((): ProcessingOutcome => {
+    const current = getGenotypeFile(db, job.profileId);
+    if (!current || current.file_name !== file.file_name || !profileOwner(db, job.profileId)) return { kind: 'superseded' };
+    storeGenotype(db, job.profileId, {
+      genotype: parsed.genotype,
+      summary: parsed.summary,
+      ancestry,
+      sourceMd5: file.md5_hash,
+    });
+    for (const [code, assessment] of results) {
+      if (assessment) saveAssessment(db, job.profileId, code, assessment);
+      else removeAssessment(db, job.profileId, code); // no longer computable on the new genotype
+    }
+    setFileStatus(db, job.profileId, 'processed', null, file.file_name);
+    return { kind: 'processed', snpCount: parsed.summary.snp_count };
+  }).immediate();
+}
+
+function scoreAll(
+  engine: ScienceEngine,
+  genotype: Genotype,
+  codes: Iterable<string>,
+  context: { ethnicity: number; inferred: Assessment['population'] | null },
+): Map<string, Assessment | null> {
+  const results = new Map<string, Assessment | null>();
+  for (const code of codes) {
+    results.set(code, engine.trait(code) ? engine.assess(code, genotype, context) : null);
+  }
+  return results;
+}

@@ -1,0 +1,83 @@
+/**
+ * Profiles: one person each, owned by the client that created it. Every read and write
+ * is scoped by client id, so a client never sees another client's profiles.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/database.js';
+import { namedStatements } from '../db/statements.js';
+import type { Profile, ProfileInput } from '../../shared/api.js';
+
+interface ProfileRow extends Profile {
+  client_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const COLUMNS = 'id, email, first_name, last_name, gender, age, ethnicity';
+
+const profileStatements = namedStatements((db: Db) => ({
+  insert: db.prepare<[string, string, string, string, number, number | null, number, string, string]>(
+    `INSERT INTO profiles (id, client_id, first_name, last_name, gender, age, ethnicity, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ),
+  byId: db.prepare<[string, string], ProfileRow>(`SELECT ${COLUMNS} FROM profiles WHERE id = ? AND client_id = ?`),
+  list: db.prepare<[string], ProfileRow>(`SELECT ${COLUMNS} FROM profiles WHERE client_id = ? ORDER BY created_at, rowid`),
+  update: db.prepare<[string, string, number, number | null, number, string, string, string]>(
+    `UPDATE profiles SET first_name = ?, last_name = ?, gender = ?, age = ?, ethnicity = ?, updated_at = ?
+      WHERE id = ? AND client_id = ?`,
+  ),
+  remove: db.prepare<[string, string]>('DELETE FROM profiles WHERE id = ? AND client_id = ?'),
+  ethnicity: db.prepare<[string], { ethnicity: number; client_id: string }>('SELECT ethnicity, client_id FROM profiles WHERE id = ?'),
+}));
+
+/** The defaults a complete update (PUT) applies to omitted properties. */
+export const PROFILE_DEFAULTS = { first_name: '', last_name: '', gender: 0, age: null, ethnicity: 0 } as const;
+
+function toProfile(row: ProfileRow): Profile {
+  return {
+    id: row.id,
+    email: row.email,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    gender: row.gender,
+    age: row.age,
+    ethnicity: row.ethnicity,
+  };
+}
+
+export function createProfile(db: Db, clientId: string, input: ProfileInput): Profile {
+  const id = randomUUID();
+  const now = new Date().toISOString();
+  const p = { ...PROFILE_DEFAULTS, ...input };
+  profileStatements(db).insert.run(id, clientId, p.first_name, p.last_name, p.gender, p.age ?? null, p.ethnicity, now, now);
+  return getProfile(db, clientId, id)!;
+}
+
+export function getProfile(db: Db, clientId: string, id: string): Profile | undefined {
+  const row = profileStatements(db).byId.get(id, clientId);
+  return row ? toProfile(row) : undefined;
+}
+
+export function listProfiles(db: Db, clientId: string): Profile[] {
+  return profileStatements(db).list.all(clientId).map(toProfile);
+}
+
+/** PUT replaces every property (omitted ones take their default); PATCH changes only the given ones. */
+export function updateProfile(db: Db, clientId: string, id: string, input: ProfileInput, mode: 'replace' | 'merge'): Profile | undefined {
+  const current = getProfile(db, clientId, id);
+  if (!current) return undefined;
+  const base = mode === 'replace' ? PROFILE_DEFAULTS : current;
+  const p = { ...base, ...input };
+  profileStatements(db).update.run(p.first_name, p.last_name, p.gender, p.age ?? null, p.ethnicity, new Date().toISOString(), id, clientId);
+  return getProfile(db, clientId, id);
+}
+
+export function deleteProfile(db: Db, clientId: string, id: string): boolean {
+  return profileStatements(db).remove.run(id, clientId).changes > 0;
+}
+
+/** Owner and ethnicity of a profile regardless of client (for background processing). */
+export function profileOwner(db: Db, id: string): { ethnicity: number; clientId: string } | undefined {
+  const row = profileStatements(db).ethnicity.get(id);
+  return row ? { ethnicity: row.ethnicity, clientId: row.client_id } : undefined;
+}

@@ -1,0 +1,78 @@
+/**
+ * Uploaded genotype files on disk, under <dataDir>/genotypes/. Each upload is streamed to
+ * a new file while its MD5 and CRC32C are computed; only a complete upload is kept, so a
+ * broken or oversized transfer never replaces the stored file.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { Transform } from 'node:stream';
+import { crc32c } from '@node-rs/crc32';
+
+export interface StoredUpload {
+  fileName: string;
+  size: number;
+  /** Base64 digests, as cloud object stores report them. */
+  md5: string;
+  crc32c: string;
+}
+
+export class UploadTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`The file is larger than the ${formatBytes(limit)} upload limit. Upload the raw data file itself, or a zip/gzip of it.`);
+  }
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(bytes % 1024 ** 3 ? 1 : 0)} GiB`;
+  if (bytes >= 1024 ** 2) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+  return `${bytes} bytes`;
+}
+
+export function genotypesDir(dataDir: string): string {
+  return path.join(dataDir, 'genotypes');
+}
+
+export function storedFilePath(dataDir: string, fileName: string): string {
+  return path.join(genotypesDir(dataDir), fileName);
+}
+
+export async function receiveUpload(dataDir: string, profileId: string, body: Readable, maxBytes: number): Promise<StoredUpload> {
+  await mkdir(genotypesDir(dataDir), { recursive: true });
+  const fileName = `${profileId}.${Date.now()}.${randomBytes(6).toString('hex')}`;
+  const target = storedFilePath(dataDir, fileName);
+  const md5 = createHash('md5');
+  let crc = 0;
+  let size = 0;
+  const hasher = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      size += chunk.length;
+      if (size > maxBytes) return done(new UploadTooLargeError(maxBytes));
+      md5.update(chunk);
+      crc = crc32c(chunk, crc);
+      done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(body, hasher, createWriteStream(target, { flags: 'wx' }));
+  } catch (err) {
+    await rm(target, { force: true });
+    throw err;
+  }
+  const crcBytes = Buffer.alloc(4);
+  crcBytes.writeUInt32BE(crc >>> 0);
+  return { fileName, size, md5: md5.digest('base64'), crc32c: crcBytes.toString('base64') };
+}
+
+export async function removeStoredFile(dataDir: string, fileName: string): Promise<void> {
+  await rm(storedFilePath(dataDir, fileName), { force: true });
+}
+
+/** Removes every stored file of a profile (on profile deletion). */
+export async function removeProfileFiles(dataDir: string, profileId: string): Promise<void> {
+  const names = await readdir(genotypesDir(dataDir)).catch(() => [] as string[]);
+  await Promise.all(names.filter((n) => n.startsWith(`${profileId}.`)).map((n) => rm(storedFilePath(dataDir, n), { force: true })));
+}

@@ -1,0 +1,164 @@
+/**
+ * Trait statuses and assessments of one profile, as the spec's state machine defines them:
+ * `computed` when an assessment is stored, `available` when enough of the trait's markers
+ * are genotyped, `unavailable` otherwise.
+ */
+import type { Client } from '../auth/clients.js';
+import type { Db } from '../db/database.js';
+import { genotypeVersion, getGenotypeFile, loadGenotype, type StoredGenotype } from '../genotype/genotype-store.js';
+import type { ProfileTrait, Trait, TraitStatus } from '../../shared/api.js';
+import type { AssessContext, ScienceEngine, TraitInfo } from '../science/types.js';
+import { getAssessment, profileAssessments, saveAssessment, type StoredAssessment } from './assessment-store.js';
+import { clientHasTrait, clientTraits } from './client-traits.js';
+
+export interface TraitsContext {
+  db: Db;
+  engine: ScienceEngine;
+  /** True while the profile's file is queued or being processed. */
+  isProcessing: (profileId: string) => boolean;
+}
+
+export class TraitConflictError extends Error {}
+export class UnknownTraitError extends Error {}
+
+export function traitJson(t: TraitInfo): Trait {
+  return { code: t.code, name: t.name, overview: t.overview, connotation: t.connotation, category: t.category, featured: t.featured, quality: t.quality };
+}
+
+/** Assessment fields of list and compute responses (summary) or single reads (full). */
+function withAssessment(trait: TraitInfo, stored: StoredAssessment, form: 'summary' | 'full'): ProfileTrait {
+  const a = stored.assessment;
+  const summary: ProfileTrait = {
+    trait: traitJson(trait),
+    status: 'computed',
+    assessment_level: a.assessment_level,
+    level_label: a.level_label,
+    percentile: a.percentile,
+    recommendations: a.recommendations,
+    snps: a.snps,
+    coverage: a.coverage,
+    population: a.population,
+    population_source: a.population_source,
+    score: a.score,
+    computed_at: stored.computedAt,
+  };
+  return form === 'full' ? { ...summary, distribution: a.distribution, markers: a.markers } : summary;
+}
+
+// The last few genotypes read, keyed by profile; a new genotype changes its version stamp.
+const genotypeCache = new Map<string, StoredGenotype>();
+const CACHE_SIZE = 4;
+
+/** The profile's genotype when it is ready for traits, or undefined (none, or still processing). */
+function readyGenotype(ctx: TraitsContext, profileId: string): StoredGenotype | undefined {
+  if (ctx.isProcessing(profileId)) return undefined;
+  const file = getGenotypeFile(ctx.db, profileId);
+  if (file && (file.status === 'uploaded' || file.status === 'processing')) return undefined;
+  const version = genotypeVersion(ctx.db, profileId);
+  if (!version) return undefined;
+  const cached = genotypeCache.get(profileId);
+  if (cached && cached.parsedAt === version) {
+    genotypeCache.delete(profileId);
+    genotypeCache.set(profileId, cached);
+    return cached;
+  }
+  const loaded = loadGenotype(ctx.db, profileId);
+  if (!loaded) return undefined;
+  genotypeCache.set(profileId, loaded);
+  while (genotypeCache.size > CACHE_SIZE) genotypeCache.delete(genotypeCache.keys().next().value!);
+  return loaded;
+}
+
+export function forgetGenotype(profileId: string): void {
+  genotypeCache.delete(profileId);
+}
+
+function assessContext(stored: StoredGenotype, ethnicity: number): AssessContext {
+  return { ethnicity, inferred: stored.ancestry?.population ?? null };
+}
+
+function statusOf(ctx: TraitsContext, trait: TraitInfo, genotype: StoredGenotype, computed: Map<string, StoredAssessment>): TraitStatus {
+  if (computed.has(trait.code)) return 'computed';
+  return ctx.engine.isComputable(trait.code, genotype.genotype) ? 'available' : 'unavailable';
+}
+
+/** GET /profiles/{id}/traits/: every client trait with its status, or only computed ones with scores. */
+export function listProfileTraits(ctx: TraitsContext, client: Client, profileId: string, scored: boolean): ProfileTrait[] {
+  const genotype = readyGenotype(ctx, profileId);
+  if (!genotype) return [];
+  const computed = profileAssessments(ctx.db, profileId);
+  const out: ProfileTrait[] = [];
+  for (const { trait } of clientTraits(client, ctx.engine)) {
+    if (scored) {
+      const stored = computed.get(trait.code);
+      if (stored) out.push(withAssessment(trait, stored, 'summary'));
+    } else {
+      out.push({ trait: traitJson(trait), status: statusOf(ctx, trait, genotype, computed) });
+    }
+  }
+  return out;
+}
+
+/**
+ * POST /profiles/{id}/traits/: computes the requested traits that are `available` and
+ * returns every requested trait that is computed afterwards. Unknown and unavailable
+ * codes are left out.
+ */
+export function computeProfileTraits(ctx: TraitsContext, client: Client, profileId: string, ethnicity: number, codes: string[]): ProfileTrait[] {
+  const genotype = readyGenotype(ctx, profileId);
+  if (!genotype) return [];
+  const computed = profileAssessments(ctx.db, profileId);
+  const out: ProfileTrait[] = [];
+  const seen = new Set<string>();
+  const save = ctx.db.transaction((code: string) => {
+    const assessment = ctx.engine.assess(code, genotype.genotype, assessContext(genotype, ethnicity));
+    return assessment ? saveAssessment(ctx.db, profileId, code, assessment) : undefined;
+  });
+  for (const code of codes) {
+    if (seen.has(code) || !clientHasTrait(client, ctx.engine, code)) continue;
+    seen.add(code);
+    const trait = ctx.engine.trait(code)!;
+    const stored = computed.get(code) ?? save(code);
+    if (stored) out.push(withAssessment(trait, stored, 'summary'));
+  }
+  return out;
+}
+
+/** GET /profiles/{id}/traits/{code}/: the full assessment when computed, else trait and status. */
+export function getProfileTrait(ctx: TraitsContext, client: Client, profileId: string, code: string): ProfileTrait {
+  const trait = requireClientTrait(ctx, client, code);
+  const genotype = readyGenotype(ctx, profileId);
+  if (!genotype) return { trait: traitJson(trait), status: 'unavailable' };
+  const stored = getAssessment(ctx.db, profileId, code);
+  if (stored) return withAssessment(trait, stored, 'full');
+  return { trait: traitJson(trait), status: ctx.engine.isComputable(code, genotype.genotype) ? 'available' : 'unavailable' };
+}
+
+/** PUT /profiles/{id}/traits/{code}/: computes (or returns the computed) full assessment. */
+export function computeProfileTrait(ctx: TraitsContext, client: Client, profileId: string, ethnicity: number, code: string): ProfileTrait {
+  const trait = requireClientTrait(ctx, client, code);
+  const genotype = readyGenotype(ctx, profileId);
+  if (!genotype) {
+    throw new TraitConflictError(
+      ctx.isProcessing(profileId) || getGenotypeFile(ctx.db, profileId)?.status === 'processing'
+        ? 'The genotype file of this profile is still being processed. Try again when processing has finished (POST .../genotype/upload/ waits for it).'
+        : 'This profile has no genotype yet. Upload a raw-data file first (GET .../genotype/upload/ gives the upload URL).',
+    );
+  }
+  const existing = getAssessment(ctx.db, profileId, code);
+  if (existing && existing.revision === trait.revision) return withAssessment(trait, existing, 'full');
+  const assessment = ctx.engine.assess(code, genotype.genotype, assessContext(genotype, ethnicity));
+  if (!assessment) {
+    throw new TraitConflictError(
+      `"${trait.name}" cannot be computed for this profile: too few of its ${trait.quality.markers} markers are in the uploaded genotype.`,
+    );
+  }
+  return withAssessment(trait, saveAssessment(ctx.db, profileId, code, assessment), 'full');
+}
+
+function requireClientTrait(ctx: TraitsContext, client: Client, code: string): TraitInfo {
+  if (!clientHasTrait(client, ctx.engine, code)) {
+    throw new UnknownTraitError(`There is no trait "${code}" for this client. GET /api/traits/ lists the trait codes you can use.`);
+  }
+  return ctx.engine.trait(code)!;
+}
