@@ -76,6 +76,21 @@ export interface Assessment {
   quality: TraitQuality;
   /** The trait revision the assessment was computed with. */
   revision: string;
+  /** How the trait's markers matched the genotype (the match-rate report). */
+  match?: MatchReport;
+}
+
+/** Counts behind `coverage`: observed + imputed + excluded = markers. */
+export interface MatchReport {
+  markers: number;
+  /** Genotyped with matching alleles; these enter the score with their own dosage. */
+  observed: number;
+  /** Not genotyped (absent or no-call): expected dosage 2p. */
+  imputed: number;
+  /** Genotyped, but the alleles match neither the marker nor its complement: expected dosage 2p. */
+  excluded: number;
+  /** Observed markers matched on the opposite strand (complement). */
+  strand_flipped: number;
 }
 
 export interface AncestryEstimate {

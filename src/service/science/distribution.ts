@@ -1,0 +1,202 @@
+/**
+ * The reference distribution of a score in a population under Hardy–Weinberg equilibrium
+ * and independent markers (docs/science.md, "Percentile").
+ *
+ * Each observed marker contributes w·G with G ∈ {0, 1, 2} and probabilities
+ * (1−p)², 2p(1−p), p² (p = effect-allele frequency in the population). Markers that were
+ * not observed contribute their expected value 2pw, a constant, to the person's score and
+ * to every reference score alike.
+ *
+ * - Exact: the distribution of the sum is convolved marker by marker, merging equal values,
+ *   when the support is sure to stay within EXACT_MAX_SUPPORT points: c markers sharing one
+ *   weight give 2c + 1 sums, so the support is at most Π (2c + 1) over distinct weights
+ *   (8 markers with distinct weights: 3⁸ = 6,561 points).
+ * - Normal: beyond that, N(Σ2pw, Σ2p(1−p)w²).
+ * Percentile = 100 × (P(S < s) + ½ P(S = s)) (mid-rank; continuous for the normal case).
+ */
+
+export const EXACT_MAX_SUPPORT = 10_000;
+/** More observed markers than this always use the normal approximation. */
+export const EXACT_MAX_MARKERS = 64;
+const DENSITY_POINTS = 101;
+
+export interface ScoreDistribution {
+  mean: number;
+  sd: number;
+  min: number;
+  max: number;
+  method: 'exact' | 'normal';
+  density: Array<[number, number]>;
+}
+
+export interface Reference {
+  distribution: ScoreDistribution;
+  /** Percentile 0–100 of a score. */
+  percentile(score: number): number;
+}
+
+/** Standard normal CDF via erfc (Numerical Recipes' Chebyshev fit, relative error < 1.2e-7). */
+export function normalCdf(z: number): number {
+  const x = -z / Math.SQRT2;
+  const ax = Math.abs(x);
+  const t = 1 / (1 + 0.5 * ax);
+  const y =
+    t *
+    Math.exp(
+      -ax * ax -
+        1.26551223 +
+        t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
+    );
+  const erfcx = x >= 0 ? y : 2 - y;
+  return 0.5 * erfcx;
+}
+
+/**
+ * Exact distribution of Σ w_i G_i as sorted support values and probabilities, or null when
+ * the support would exceed EXACT_MAX_SUPPORT.
+ */
+export function exactDistribution(weights: ArrayLike<number>, freqs: ArrayLike<number>, n: number, tolerance: number): { values: Float64Array; probs: Float64Array } | null {
+  let values = new Float64Array([0]);
+  let probs = new Float64Array([1]);
+  for (let i = 0; i < n; i++) {
+    const w = weights[i];
+    const p = freqs[i];
+    const q = 1 - p;
+    const pr = [q * q, 2 * p * q, p * p];
+    const shift = w >= 0 ? [0, w, 2 * w] : [2 * w, w, 0];
+    const prob = w >= 0 ? pr : [pr[2], pr[1], pr[0]];
+    const m = values.length;
+    const outV = new Float64Array(3 * m);
+    const outP = new Float64Array(3 * m);
+    // Three-way merge of the sorted shifted copies, merging values closer than the tolerance.
+    let i0 = 0;
+    let i1 = 0;
+    let i2 = 0;
+    let k = 0;
+    while (i0 < m || i1 < m || i2 < m) {
+      const v0 = i0 < m ? values[i0] + shift[0] : Infinity;
+      const v1 = i1 < m ? values[i1] + shift[1] : Infinity;
+      const v2 = i2 < m ? values[i2] + shift[2] : Infinity;
+      let v: number;
+      let pv: number;
+      if (v0 <= v1 && v0 <= v2) {
+        v = v0;
+        pv = probs[i0++] * prob[0];
+      } else if (v1 <= v2) {
+        v = v1;
+        pv = probs[i1++] * prob[1];
+      } else {
+        v = v2;
+        pv = probs[i2++] * prob[2];
+      }
+      if (pv === 0) continue;
+      if (k > 0 && v - outV[k - 1] <= tolerance) outP[k - 1] += pv;
+      else {
+        outV[k] = v;
+        outP[k++] = pv;
+      }
+    }
+    if (k > EXACT_MAX_SUPPORT) return null;
+    values = outV.slice(0, k);
+    probs = outP.slice(0, k);
+  }
+  return { values, probs };
+}
+
+/** The reference for observed markers (weights/freqs, first n entries) plus a constant. */
+export function referenceFor(weights: ArrayLike<number>, freqs: ArrayLike<number>, n: number, constant: number): Reference {
+  let mean = constant;
+  let variance = 0;
+  let min = constant;
+  let max = constant;
+  let absSum = 0;
+  for (let i = 0; i < n; i++) {
+    const w = weights[i];
+    const p = freqs[i];
+    mean += 2 * p * w;
+    variance += 2 * p * (1 - p) * w * w;
+    if (w < 0) min += 2 * w;
+    else max += 2 * w;
+    absSum += Math.abs(w);
+  }
+  const sd = Math.sqrt(variance);
+  const tolerance = 1e-9 * (1 + 2 * absSum);
+  const exact = n <= EXACT_MAX_MARKERS && supportBound(weights, n) <= EXACT_MAX_SUPPORT ? exactDistribution(weights, freqs, n, tolerance) : null;
+  if (exact) {
+    const { values, probs } = exact;
+    const m = values.length;
+    // Cumulative probabilities for fast lookups.
+    const below = new Float64Array(m + 1);
+    for (let i = 0; i < m; i++) below[i + 1] = below[i] + probs[i];
+    const total = below[m];
+    return {
+      distribution: { mean, sd, min, max, method: 'exact', density: exactDensity(values, probs, constant) },
+      percentile(score: number): number {
+        const s = score - constant;
+        // First support point ≥ s − tolerance.
+        let lo = 0;
+        let hi = m;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (values[mid] < s - tolerance) lo = mid + 1;
+          else hi = mid;
+        }
+        const less = below[lo];
+        const equal = lo < m && Math.abs(values[lo] - s) <= tolerance ? probs[lo] : 0;
+        return clampPct((100 * (less + 0.5 * equal)) / total);
+      },
+    };
+  }
+  return {
+    distribution: { mean, sd, min, max, method: 'normal', density: normalDensity(mean, sd, min, max) },
+    percentile(score: number): number {
+      if (!(sd > 0)) return 50;
+      return clampPct(100 * normalCdf((score - mean) / sd));
+    },
+  };
+}
+
+/** Upper bound of the support size: Π (2c + 1) over groups of c equal weights. */
+export function supportBound(weights: ArrayLike<number>, n: number): number {
+  const sorted = Float64Array.from({ length: n }, (_, i) => weights[i]).sort();
+  let bound = 1;
+  let run = 0;
+  for (let i = 0; i < n; i++) {
+    run = i > 0 && sorted[i] === sorted[i - 1] ? run + 1 : 1;
+    const next = i + 1 < n && sorted[i + 1] === sorted[i];
+    if (!next) {
+      bound *= 2 * run + 1;
+      if (bound > EXACT_MAX_SUPPORT) return bound;
+    }
+  }
+  return bound;
+}
+
+function clampPct(x: number): number {
+  return x < 0 ? 0 : x > 100 ? 100 : x;
+}
+
+/** Probability mass at each support point, binned to at most DENSITY_POINTS bins. */
+function exactDensity(values: Float64Array, probs: Float64Array, constant: number): Array<[number, number]> {
+  const m = values.length;
+  if (m <= DENSITY_POINTS) return Array.from(values, (v, i) => [v + constant, probs[i]] as [number, number]);
+  const lo = values[0];
+  const width = (values[m - 1] - lo) / DENSITY_POINTS;
+  const bins = new Float64Array(DENSITY_POINTS);
+  for (let i = 0; i < m; i++) bins[Math.min(DENSITY_POINTS - 1, Math.floor((values[i] - lo) / width))] += probs[i];
+  return Array.from(bins, (pr, b) => [lo + constant + (b + 0.5) * width, pr] as [number, number]);
+}
+
+/** Normal density over mean ± 4 sd (within the possible range). */
+function normalDensity(mean: number, sd: number, min: number, max: number): Array<[number, number]> {
+  if (!(sd > 0)) return [[mean, 1]];
+  const a = Math.max(min, mean - 4 * sd);
+  const b = Math.min(max, mean + 4 * sd);
+  const out: Array<[number, number]> = [];
+  for (let i = 0; i < DENSITY_POINTS; i++) {
+    const x = a + ((b - a) * i) / (DENSITY_POINTS - 1);
+    const z = (x - mean) / sd;
+    out.push([x, Math.exp(-0.5 * z * z) / (sd * Math.sqrt(2 * Math.PI))]);
+  }
+  return out;
+}

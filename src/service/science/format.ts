@@ -1,0 +1,63 @@
+/**
+ * The on-disk catalog format (resources/catalog/catalog.json.gz), shared by the build
+ * script that writes it and the engine that loads it. One gzipped JSON document; each
+ * trait carries its markers as parallel arrays so a reviewer can trace every number to
+ * the study named in `source`.
+ */
+import type { Connotation, PricingType, TraitQuality } from './types.js';
+
+export const CATALOG_FORMAT = 1;
+export const CATALOG_FILE = 'catalog/catalog.json.gz';
+
+/** Reference-frequency columns, in the order of the profile ethnicity codes 1–5. */
+export const POPULATION_ORDER = ['EUR', 'AMR', 'AFR', 'EAS', 'SAS'] as const;
+
+export type WeightScale = 'beta' | 'ln_or' | 'mixed';
+
+export interface CatalogMarkers {
+  /** Numeric rsIDs, ascending. */
+  rsid: number[];
+  /** Effect allele letters, one character per marker (A/C/G/T), GRCh37 forward strand where checkable. */
+  effect: string;
+  /** Other allele letters, one per marker. */
+  other: string;
+  /** Weights in the study's scale (beta or ln OR). */
+  weight: number[];
+  /** Effect-allele frequency per 1000 Genomes super-population (POPULATION_ORDER keys). */
+  freq: Record<(typeof POPULATION_ORDER)[number], number[]>;
+}
+
+export interface CatalogSource {
+  dataset: 'impute.me AllDiseases 2021-01-28' | 'impute.me UK Biobank 2017-09-28' | 'PGS Catalog';
+  study_id: string;
+  pmid: string | null;
+  /** What the source says about this study, for traceability. */
+  source_trait: string;
+  /** Rows and markers of the source before cleaning and what was dropped, by reason. */
+  source_rows: number;
+  dropped: Record<string, number>;
+}
+
+export interface CatalogTrait {
+  code: string;
+  name: string;
+  overview: string;
+  connotation: Connotation;
+  category: string;
+  featured: boolean;
+  default_pricing: PricingType;
+  quality: TraitQuality;
+  revision: string;
+  weight_scale: WeightScale;
+  /** Recommendation text for levels 1–5. */
+  recommendations: string[];
+  source: CatalogSource;
+  markers: CatalogMarkers;
+}
+
+export interface CatalogFile {
+  format: number;
+  generated_by: string;
+  populations: readonly string[];
+  traits: CatalogTrait[];
+}

@@ -1,0 +1,19 @@
+/**
+ * The science module: trait catalog, scoring, percentiles, ancestry inference.
+ * createScienceEngine loads resources/catalog/catalog.json.gz and the ancestry model once.
+ */
+import { compileCatalog, readCatalogFile } from './catalog.js';
+import { loadAncestryModel } from './ancestry.js';
+import { makeEngine, type ScienceEngineExt } from './engine.js';
+
+export function createScienceEngine(options: { resourcesDir: string }): ScienceEngineExt {
+  const catalog = compileCatalog(readCatalogFile(options.resourcesDir).traits);
+  const model = loadAncestryModel(options.resourcesDir);
+  return makeEngine([catalog], () => model);
+}
+
+export type { ScienceEngineExt } from './engine.js';
+export { COVERAGE_THRESHOLD, DEFAULT_POPULATION, ethnicityPopulation } from './engine.js';
+export { LEVEL_LABELS, LEVEL_UPPER_BOUNDS, levelForPercentile } from './levels.js';
+export type { CatalogTrait, CatalogTrait as CustomTraitDefinition } from './format.js';
+export type * from './types.js';
