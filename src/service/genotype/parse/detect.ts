@@ -1,0 +1,105 @@
+/**
+ * Decides what kind of genotype text a file holds, from its first lines: VCF or a
+ * tabular vendor export, which vendor, where the columns are, and any build the header
+ * names. Works on a bounded sample of lines as strings; the data lines themselves are
+ * parsed later on bytes.
+ */
+import { buildFromHeader, type Build } from './build.js';
+import { fail } from './errors.js';
+import { inferLayout, layoutFromHeader, type TableLayout } from './layout.js';
+import { detectVendor } from './vendors.js';
+
+export interface Detection {
+  kind: 'table' | 'vcf';
+  format: string;
+  vendor: string;
+  layout: TableLayout | null;
+  headerBuild: Build | null;
+  /** Lines at the start of the file that are preamble, not data (Illumina [Header] block). */
+  preambleLines: number;
+  notes: string[];
+}
+
+export function detect(lines: string[]): Detection {
+  const notes: string[] = [];
+  const firstContent = lines.findIndex((l) => l.trim().length > 0);
+  if (firstContent < 0) noGenotypes();
+
+  // VCF: a ##fileformat=VCF line or a #CHROM header.
+  const chromLine = lines.find((l) => /^#CHROM\b/i.test(l));
+  if (/^##fileformat=vcf/i.test(lines[firstContent]) || chromLine) {
+    if (!chromLine) fail('This VCF file has no "#CHROM" column header line, so its sample columns cannot be found. Export the VCF again with its full header.');
+    const cols = chromLine.split('\t');
+    const samples = cols.slice(9).filter((c) => c.length > 0);
+    if (samples.length === 0)
+      fail('This VCF file has no sample column, so it holds no one\'s genotypes (it lists sites only). Export a VCF that includes your sample.');
+    if (samples.length > 1) notes.push(`The VCF file holds ${samples.length} samples; the first sample, "${samples[0]}", was read.`);
+    const header = lines.filter((l) => l.startsWith('##')).join('\n');
+    return { kind: 'vcf', format: 'vcf', vendor: vcfVendor(header), layout: null, headerBuild: buildFromHeader(header), preambleLines: 0, notes };
+  }
+
+  // Illumina report ([Header] ... [Data]): the line after [Data] is the column header.
+  let preambleLines = 0;
+  if (/^\s*\[header\]/i.test(lines[firstContent])) {
+    const dataAt = lines.findIndex((l) => /^\s*\[data\]/i.test(l));
+    if (dataAt >= 0) preambleLines = dataAt + 1;
+  }
+
+  const comments: string[] = [];
+  let firstData = -1;
+  for (let i = preambleLines; i < lines.length; i++) {
+    const l = lines[i];
+    if (l.trim().length === 0) continue;
+    if (l.startsWith('#')) {
+      comments.push(l);
+      continue;
+    }
+    firstData = i;
+    break;
+  }
+  const preamble = lines.slice(0, preambleLines).join('\n');
+  const headerText = preamble + '\n' + comments.join('\n');
+  const firstLine = firstData >= 0 ? lines[firstData] : '';
+
+  // A column header: the first non-comment line, or else the last comment line (23andMe's "# rsid chromosome ...").
+  let layout: TableLayout | null = null;
+  let columnsLine = '';
+  if (firstData >= 0) {
+    layout = layoutFromHeader(firstLine);
+    if (layout) columnsLine = firstLine;
+  }
+  if (!layout && comments.length > 0) {
+    const last = comments[comments.length - 1];
+    layout = layoutFromHeader(last, true);
+    if (layout) columnsLine = last;
+  }
+  const dataLines = lines.slice(Math.max(firstData, 0)).filter((l) => l.trim().length > 0 && !l.startsWith('#'));
+  if (!layout) {
+    layout = inferLayout(dataLines.slice(0, 200));
+    if (!layout) noGenotypes();
+  }
+  if (layout.note) notes.push(layout.note);
+
+  const vendor = detectVendor(headerText + '\n' + firstLine, columnsLine) ?? { format: 'generic', vendor: 'Unknown' };
+  return {
+    kind: 'table',
+    format: vendor.format,
+    vendor: vendor.vendor,
+    layout,
+    headerBuild: buildFromHeader(headerText),
+    preambleLines,
+    notes,
+  };
+}
+
+function vcfVendor(header: string): string {
+  const v = detectVendor(header, '');
+  return v ? v.vendor : 'Unknown';
+}
+
+export function noGenotypes(): never {
+  fail(
+    'No genotype lines found: expected rsid, chromosome, position and genotype columns. ' +
+      'Is this the raw data download from your testing company?',
+  );
+}

@@ -1,0 +1,140 @@
+/**
+ * The genotype file parser: file (or bytes) in, sorted columnar Genotype and a summary
+ * out. Never throws: every failure comes back as {ok:false, reason} with a sentence that
+ * says what was wrong and how to fix it. Reads in chunks, so memory stays bounded
+ * whatever the file's size; runs inside the processing worker thread.
+ *
+ * Pipeline: source → [zip member | gzip → tar member] → text (BOM, UTF-16) → lines →
+ * format detection on the first lines → byte-level line parser → collector → sort and
+ * deduplicate → build and sex inference → summary.
+ */
+import type { ParseResult, ParseSummary } from '../types.js';
+import { buildFromPositions } from './build.js';
+import { Sniffer, isZip, type ContainerContext } from './containers.js';
+import { ParseError, fail } from './errors.js';
+import { LineSplitter } from './lines.js';
+import { inferSex, sexEvidence } from './sex.js';
+import { bytesSource, openFileSource, streamRange, type ByteSource } from './source.js';
+import { TextDecoderStage } from './text.js';
+import { MAX_LINE_BYTES, TextGenotypeParser } from './textparser.js';
+import { chooseMember, listZip, streamZipMember } from './zip.js';
+
+export interface ParseOptions {
+  /** Most bytes any decompression may produce before the file is refused (default 2 GiB). */
+  maxDecompressedBytes?: number;
+}
+
+export const DEFAULT_MAX_DECOMPRESSED_BYTES = 2 * 1024 * 1024 * 1024;
+
+export async function parseGenotypeFile(path: string, options?: ParseOptions): Promise<ParseResult> {
+  const started = performance.now();
+  let src: ByteSource;
+  try {
+    src = await openFileSource(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException)?.code;
+    const why =
+      code === 'ENOENT' ? 'it does not exist' : code === 'EISDIR' ? 'it is a folder, not a file' : code === 'EACCES' ? 'permission was denied' : 'it could not be opened';
+    return { ok: false, reason: `The genotype file could not be read: ${why}. Upload the file again.` };
+  }
+  try {
+    return await parseSource(src, options, started);
+  } finally {
+    await src.close().catch(() => undefined);
+  }
+}
+
+/** The same parser over bytes already in memory (tests, small uploads). */
+export async function parseGenotypeBytes(bytes: Uint8Array, options?: ParseOptions): Promise<ParseResult> {
+  return parseSource(bytesSource(bytes), options, performance.now());
+}
+
+async function parseSource(src: ByteSource, options: ParseOptions | undefined, started: number): Promise<ParseResult> {
+  try {
+    return await run(src, options, started);
+  } catch (e) {
+    if (e instanceof ParseError) return { ok: false, reason: e.message };
+    if (e instanceof RangeError && /allocation|memory|Array buffer/i.test(e.message))
+      return { ok: false, reason: 'The file is too large to read into memory. Upload the raw data download from your testing company.' };
+    const detail = e instanceof Error ? e.message : String(e);
+    return { ok: false, reason: `The file could not be read because of an unexpected error (${detail}). Please report this, with the kind of file you uploaded.` };
+  }
+}
+
+async function run(src: ByteSource, options: ParseOptions | undefined, started: number): Promise<ParseResult> {
+  if (src.size === 0) fail('The file is empty (0 bytes). Upload the raw data file from your testing company.');
+  const parser = new TextGenotypeParser();
+  const splitter = new LineSplitter(parser, MAX_LINE_BYTES);
+  const ctx: ContainerContext = {
+    layers: [],
+    maxDecompressedBytes: options?.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED_BYTES,
+    decompressed: 0,
+    done: false,
+    notes: [],
+    textSink: () => new TextDecoderStage(splitter),
+  };
+
+  const head = await src.read(0, 4);
+  if (isZip(head)) {
+    ctx.layers.push('zip');
+    const member = chooseMember(await listZip(src));
+    await streamZipMember(src, member, ctx, new Sniffer(ctx, 1));
+  } else {
+    const sniffer = new Sniffer(ctx, 0);
+    await streamRange(src, 0, src.size, (chunk) => {
+      if (!ctx.done) sniffer.push(chunk);
+    });
+    sniffer.end();
+  }
+  parser.finish();
+
+  const detection = parser.detection!;
+  const { genotype, duplicates, conflictingDuplicates } = parser.collector.finish();
+  if (genotype.rsids.length === 0) {
+    const skipped = parser.skips.byReason();
+    const nonRs = skipped.non_rs_id ?? 0;
+    if (nonRs > 0 && nonRs === parser.skips.total())
+      fail('No usable genotype lines found: none of the markers has an rsID (identifiers beginning with "rs"). Traitscope needs rsIDs; export the raw data with rsIDs.');
+    fail(
+      'No genotype lines found: expected rsid, chromosome, position and genotype columns. ' +
+        'Is this the raw data download from your testing company?',
+    );
+  }
+
+  let noCalls = 0;
+  for (let i = 0; i < genotype.calls.length; i++) if (genotype.calls[i] === 0) noCalls++;
+  const snpCount = genotype.rsids.length;
+  let build = detection.headerBuild;
+  let buildSource: ParseSummary['build_source'] = build ? 'header' : null;
+  if (!build) {
+    build = buildFromPositions(genotype);
+    buildSource = build ? 'positions' : null;
+  }
+  const notes = [...ctx.notes, ...detection.notes];
+  if (conflictingDuplicates > 0)
+    notes.push(`${conflictingDuplicates} rsIDs appeared more than once with different calls; the first called occurrence was kept.`);
+  const summary: ParseSummary = {
+    format: detection.format,
+    vendor: detection.vendor,
+    container: containerName(ctx.layers),
+    build,
+    build_source: buildSource,
+    snp_count: snpCount,
+    no_calls: noCalls,
+    call_rate: snpCount === 0 ? 0 : (snpCount - noCalls) / snpCount,
+    skipped_lines: parser.skips.total(),
+    skipped_by_reason: parser.skips.byReason(),
+    duplicates,
+    inferred_sex: inferSex(sexEvidence(genotype)),
+    parse_ms: Math.round((performance.now() - started) * 10) / 10,
+    notes,
+  };
+  return { ok: true, genotype, summary };
+}
+
+function containerName(layers: string[]): string {
+  const key = layers.join('+');
+  if (key === '') return 'plain';
+  if (key === 'gzip+tar') return 'tar.gz';
+  return key;
+}

@@ -1,0 +1,65 @@
+/**
+ * Random-access byte sources: a file on disk (read in chunks, never whole) or bytes in
+ * memory (tests). Zip archives need random access to their central directory; everything
+ * else is streamed front to back.
+ */
+import { open, type FileHandle } from 'node:fs/promises';
+
+export interface ByteSource {
+  readonly size: number;
+  /** Up to `length` bytes at `offset`, in a fresh buffer the caller may keep. */
+  read(offset: number, length: number): Promise<Uint8Array>;
+  close(): Promise<void>;
+}
+
+export const READ_CHUNK = 1 << 20;
+
+export async function openFileSource(path: string): Promise<ByteSource> {
+  const fh: FileHandle = await open(path, 'r');
+  try {
+    const { size } = await fh.stat();
+    return {
+      size,
+      async read(offset, length) {
+        const n = Math.max(0, Math.min(length, size - offset));
+        const buf = new Uint8Array(n);
+        let got = 0;
+        while (got < n) {
+          const { bytesRead } = await fh.read(buf, got, n - got, offset + got);
+          if (bytesRead === 0) break;
+          got += bytesRead;
+        }
+        return got === n ? buf : buf.subarray(0, got);
+      },
+      close: () => fh.close(),
+    };
+  } catch (e) {
+    await fh.close();
+    throw e;
+  }
+}
+
+export function bytesSource(bytes: Uint8Array): ByteSource {
+  return {
+    size: bytes.length,
+    async read(offset, length) {
+      return bytes.slice(offset, Math.min(bytes.length, offset + length));
+    },
+    async close() {},
+  };
+}
+
+/** Streams source bytes [from, to) in chunks to `push`. */
+export async function streamRange(
+  src: ByteSource,
+  from: number,
+  to: number,
+  push: (chunk: Uint8Array) => void,
+): Promise<void> {
+  for (let off = from; off < to; ) {
+    const chunk = await src.read(off, Math.min(READ_CHUNK, to - off));
+    if (chunk.length === 0) break;
+    off += chunk.length;
+    push(chunk);
+  }
+}

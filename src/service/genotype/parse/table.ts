@@ -1,0 +1,169 @@
+/**
+ * Parses the data lines of tabular genotype files (every vendor format except VCF) on
+ * bytes, following a TableLayout. One pass per line: split into fields, then parse the
+ * rsID, chromosome, position and call fields that the layout names.
+ */
+import type { GenotypeCollector } from './collect.js';
+import {
+  CALL_BAD,
+  RSID_NOT_RS,
+  parseChrom,
+  parseCombinedCall,
+  parseRsid,
+  parseSplitCall,
+  parseUint,
+} from './fields.js';
+import type { TableLayout } from './layout.js';
+import {
+  SKIP_BAD_ALLELES,
+  SKIP_BAD_CHROMOSOME,
+  SKIP_BAD_POSITION,
+  SKIP_BAD_RSID,
+  SKIP_MALFORMED,
+  SKIP_NON_RS_ID,
+  type SkipCounter,
+} from './stats.js';
+import { Fields } from './tokenize.js';
+
+const HASH = 0x23;
+
+export interface DataLineParser {
+  /** Parses one non-empty line that is not a comment. */
+  line(buf: Uint8Array, start: number, end: number): void;
+}
+
+export class TableParser implements DataLineParser {
+  private readonly f = new Fields();
+  private readonly maxFields: number;
+  private readonly header: Uint8Array | null;
+
+  constructor(
+    private readonly layout: TableLayout,
+    private readonly out: GenotypeCollector,
+    private readonly skips: SkipCounter,
+  ) {
+    this.maxFields = layout.flexible ? 6 : Math.max(layout.rsid, layout.chrom, layout.pos, layout.gt, layout.a2) + 1;
+    this.header = layout.headerFirstCell ? new TextEncoder().encode(layout.headerFirstCell) : null;
+  }
+
+  line(buf: Uint8Array, s: number, e: number): void {
+    if (buf[s] === HASH) return;
+    const f = this.f;
+    const n = f.split(buf, s, e, this.layout.sep, this.maxFields);
+    if (n === 0) return;
+    if (this.layout.flexible) this.flexible(buf, n);
+    else this.fixed(buf, n);
+  }
+
+  private rsidOrSkip(buf: Uint8Array, col: number, n: number): number {
+    const f = this.f;
+    const rs = parseRsid(buf, f.starts[col], f.ends[col]);
+    if (rs >= 0) return rs;
+    if (this.isRepeatedHeader(buf, f.starts[0], f.ends[0])) return -1;
+    if (n <= col) this.skips.add(SKIP_MALFORMED);
+    else this.skips.add(rs === RSID_NOT_RS ? SKIP_NON_RS_ID : SKIP_BAD_RSID);
+    return -1;
+  }
+
+  private fixed(buf: Uint8Array, n: number): void {
+    const L = this.layout;
+    const f = this.f;
+    const starts = f.starts;
+    const ends = f.ends;
+    if (n <= L.rsid) {
+      if (!this.isRepeatedHeader(buf, starts[0], ends[0])) this.skips.add(SKIP_MALFORMED);
+      return;
+    }
+    const rs = this.rsidOrSkip(buf, L.rsid, n);
+    if (rs < 0) return;
+    if (n <= L.gt) {
+      this.skips.add(SKIP_MALFORMED);
+      return;
+    }
+    let chrom = 0;
+    if (L.chrom >= 0) {
+      if (n <= L.chrom) return this.skips.add(SKIP_MALFORMED);
+      chrom = parseChrom(buf, starts[L.chrom], ends[L.chrom]);
+      if (chrom < 0) return this.skips.add(SKIP_BAD_CHROMOSOME);
+    }
+    let pos = 0;
+    if (L.pos >= 0) {
+      if (n <= L.pos) return this.skips.add(SKIP_MALFORMED);
+      pos = parseUint(buf, starts[L.pos], ends[L.pos]);
+      if (pos < 0) return this.skips.add(SKIP_BAD_POSITION);
+    }
+    let call: number;
+    if (L.a2 >= 0 && n > L.a2) call = parseSplitCall(buf, starts[L.gt], ends[L.gt], starts[L.a2], ends[L.a2]);
+    else call = parseCombinedCall(buf, starts[L.gt], ends[L.gt]);
+    if (call === CALL_BAD) return this.skips.add(SKIP_BAD_ALLELES);
+    this.out.add(rs, call, chrom, pos);
+  }
+
+  /**
+   * rsID first; the rest by field count (spec rules 2, 4, 5, 8):
+   *   rs GT | rs A1 A2 | rs CHR GT | rs POS GT | rs CHR POS GT | rs CHR A1 A2 | rs CHR POS A1 A2 [extra]
+   */
+  private flexible(buf: Uint8Array, n: number): void {
+    if (n < 2) {
+      if (!this.isRepeatedHeader(buf, this.f.starts[0], this.f.ends[0])) this.skips.add(SKIP_MALFORMED);
+      return;
+    }
+    const rs = this.rsidOrSkip(buf, 0, n);
+    if (rs < 0) return;
+    const s = this.f.starts;
+    const e = this.f.ends;
+    let chrom = 0;
+    let pos = 0;
+    let call = CALL_BAD;
+    if (n === 2) {
+      call = parseCombinedCall(buf, s[1], e[1]);
+    } else if (n === 3) {
+      call = parseSplitCall(buf, s[1], e[1], s[2], e[2]);
+      if (call === CALL_BAD) {
+        const where = chromOrPos(buf, s[1], e[1]);
+        if (where === LOC_BAD) return this.skips.add(SKIP_MALFORMED);
+        if (where >= 0) chrom = where;
+        else pos = -where - 1;
+        call = parseCombinedCall(buf, s[2], e[2]);
+      }
+    } else {
+      chrom = parseChrom(buf, s[1], e[1]);
+      const p = parseUint(buf, s[2], e[2]);
+      if (n === 4 && e[2] - s[2] === 1 && e[3] - s[3] === 1) {
+        // rs CHR|POS A1 A2, unless it reads as rs CHR POS GT (a one-digit position and a haploid call)
+        const where = chromOrPos(buf, s[1], e[1]);
+        call = parseSplitCall(buf, s[2], e[2], s[3], e[3]);
+        if (call !== CALL_BAD && where !== LOC_BAD) {
+          this.out.add(rs, call, where >= 0 ? where : 0, where >= 0 ? 0 : -where - 1);
+          return;
+        }
+      }
+      {
+        if (chrom < 0) return this.skips.add(SKIP_BAD_CHROMOSOME);
+        if (p < 0) return this.skips.add(SKIP_BAD_POSITION);
+        pos = p;
+        if (n >= 5 && e[3] - s[3] === 1 && e[4] - s[4] === 1) call = parseSplitCall(buf, s[3], e[3], s[4], e[4]);
+        else call = parseCombinedCall(buf, s[3], e[3]);
+      }
+    }
+    if (call === CALL_BAD) return this.skips.add(SKIP_BAD_ALLELES);
+    this.out.add(rs, call, chrom, pos);
+  }
+
+  private isRepeatedHeader(buf: Uint8Array, s: number, e: number): boolean {
+    const h = this.header;
+    if (h === null || e - s !== h.length) return false;
+    for (let i = 0; i < h.length; i++) if ((buf[s + i] | 0x20) !== (h[i] | 0x20)) return false;
+    return true;
+  }
+}
+
+const LOC_BAD = Number.MIN_SAFE_INTEGER;
+
+/** A lone field between rsID and alleles: a chromosome (code >= 0) or a position (-(pos+1)). */
+function chromOrPos(buf: Uint8Array, s: number, e: number): number {
+  const c = parseChrom(buf, s, e);
+  if (c >= 0) return c;
+  const p = parseUint(buf, s, e);
+  return p >= 0 ? -p - 1 : LOC_BAD;
+}

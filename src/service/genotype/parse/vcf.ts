@@ -1,0 +1,189 @@
+/**
+ * Single-sample VCF (v4.x) data lines, on bytes. The first sample column is read; its GT
+ * subfield gives allele indices into REF and ALT. Phased ("|") and unphased ("/") calls
+ * are read alike; "." alleles are no-calls; one index (e.g. "1" on X in males) is a
+ * haploid call. Indels become 23andMe-style D/I alleles: the shortest allele of the
+ * record is D, longer ones I. Multi-base substitutions and symbolic alleles are skipped.
+ */
+import { ALLELE_DEL, ALLELE_FROM_BYTE, ALLELE_INS } from '../encoding.js';
+import type { GenotypeCollector } from './collect.js';
+import { RSID_NOT_RS, parseChrom, parseRsid, parseUint } from './fields.js';
+import {
+  SKIP_BAD_ALLELES,
+  SKIP_BAD_CHROMOSOME,
+  SKIP_BAD_POSITION,
+  SKIP_BAD_RSID,
+  SKIP_MALFORMED,
+  SKIP_NON_RS_ID,
+  SKIP_UNSUPPORTED_VARIANT,
+  type SkipCounter,
+} from './stats.js';
+import type { DataLineParser } from './table.js';
+import { Fields, SEP_TAB } from './tokenize.js';
+
+const HASH = 0x23;
+const COLON = 0x3a;
+const SEMI = 0x3b;
+const COMMA = 0x2c;
+const DOT = 0x2e;
+const SLASH = 0x2f;
+const PIPE = 0x7c;
+
+const MAX_ALLELES = 16;
+
+export class VcfParser implements DataLineParser {
+  private readonly f = new Fields();
+  /** Start/end of REF (index 0) and each ALT allele within the current line. */
+  private readonly alleleStart = new Int32Array(MAX_ALLELES);
+  private readonly alleleEnd = new Int32Array(MAX_ALLELES);
+
+  constructor(
+    private readonly out: GenotypeCollector,
+    private readonly skips: SkipCounter,
+  ) {}
+
+  line(buf: Uint8Array, s: number, e: number): void {
+    if (buf[s] === HASH) return;
+    const f = this.f;
+    const n = f.split(buf, s, e, SEP_TAB, 10);
+    if (n < 10) return this.skips.add(SKIP_MALFORMED);
+    const st = f.starts;
+    const en = f.ends;
+    const rs = firstRsid(buf, st[2], en[2]);
+    if (rs < 0) return this.skips.add(rs === RSID_NOT_RS ? SKIP_NON_RS_ID : SKIP_BAD_RSID);
+    const chrom = parseChrom(buf, st[0], en[0]);
+    if (chrom < 0) return this.skips.add(SKIP_BAD_CHROMOSOME);
+    const pos = parseUint(buf, st[1], en[1]);
+    if (pos < 0) return this.skips.add(SKIP_BAD_POSITION);
+
+    // Alleles: REF then the comma-separated ALT list ("." means none).
+    const aS = this.alleleStart;
+    const aE = this.alleleEnd;
+    aS[0] = st[3];
+    aE[0] = en[3];
+    let alleles = 1;
+    if (!(en[4] - st[4] === 1 && buf[st[4]] === DOT)) {
+      let a = st[4];
+      for (let i = st[4]; i <= en[4]; i++) {
+        if (i === en[4] || buf[i] === COMMA) {
+          if (alleles === MAX_ALLELES) return this.skips.add(SKIP_UNSUPPORTED_VARIANT);
+          aS[alleles] = a;
+          aE[alleles++] = i;
+          a = i + 1;
+        }
+      }
+    }
+
+    // GT position inside FORMAT (almost always first).
+    let gtIndex = -1;
+    let k = 0;
+    for (let i = st[8], from = st[8]; i <= en[8]; i++) {
+      if (i === en[8] || buf[i] === COLON) {
+        if (i - from === 2 && buf[from] === 0x47 && buf[from + 1] === 0x54) {
+          gtIndex = k;
+          break;
+        }
+        k++;
+        from = i + 1;
+      }
+    }
+    if (gtIndex < 0) return this.skips.add(SKIP_MALFORMED);
+    let gs = st[9];
+    let ge = en[9];
+    for (let i = st[9], kk = 0; i <= en[9]; i++) {
+      if (i === en[9] || buf[i] === COLON) {
+        if (kk === gtIndex) {
+          ge = i;
+          break;
+        }
+        kk++;
+        gs = i + 1;
+      }
+    }
+    if (gs >= ge) return this.skips.add(SKIP_MALFORMED);
+
+    // Up to two allele indices separated by "/" or "|".
+    let i1 = -2;
+    let i2 = -2;
+    let count = 0;
+    let cur = -2;
+    for (let i = gs; i <= ge; i++) {
+      const b = i < ge ? buf[i] : SLASH;
+      if (b === SLASH || b === PIPE) {
+        if (cur === -2) return this.skips.add(SKIP_MALFORMED);
+        if (count === 0) i1 = cur;
+        else if (count === 1) i2 = cur;
+        else return this.skips.add(SKIP_UNSUPPORTED_VARIANT); // polyploid
+        count++;
+        cur = -2;
+      } else if (b === DOT) {
+        if (cur !== -2) return this.skips.add(SKIP_MALFORMED);
+        cur = -1;
+      } else if (b >= 0x30 && b <= 0x39) {
+        if (cur === -1) return this.skips.add(SKIP_MALFORMED);
+        cur = (cur < 0 ? 0 : cur * 10) + (b - 0x30);
+        if (cur > 1000) return this.skips.add(SKIP_MALFORMED);
+      } else return this.skips.add(SKIP_MALFORMED);
+    }
+    if (i1 === -1 || i2 === -1) {
+      this.out.add(rs, 0, chrom, pos);
+      return;
+    }
+    if (i1 >= alleles || i2 >= alleles) return this.skips.add(SKIP_BAD_ALLELES);
+    const c1 = this.alleleCode(buf, i1, alleles);
+    if (c1 < 0) return this.skips.add(c1 === -1 ? SKIP_BAD_ALLELES : SKIP_UNSUPPORTED_VARIANT);
+    let c2 = 0;
+    if (count === 2) {
+      c2 = this.alleleCode(buf, i2, alleles);
+      if (c2 < 0) return this.skips.add(c2 === -1 ? SKIP_BAD_ALLELES : SKIP_UNSUPPORTED_VARIANT);
+    }
+    this.out.add(rs, (c1 << 4) | c2, chrom, pos);
+  }
+
+  /** Allele code for allele index k of the current record; -1 bad letters, -2 unsupported. */
+  private alleleCode(buf: Uint8Array, k: number, alleles: number): number {
+    const aS = this.alleleStart;
+    const aE = this.alleleEnd;
+    let allSingle = true;
+    let minLen = Infinity;
+    for (let j = 0; j < alleles; j++) {
+      const len = aE[j] - aS[j];
+      if (buf[aS[j]] === 0x3c || buf[aS[j]] === 0x2a) {
+        // symbolic <...> or "*": only matters if it is the called allele
+        if (j === k) return -2;
+        continue;
+      }
+      if (len !== 1) allSingle = false;
+      if (len < minLen) minLen = len;
+    }
+    const len = aE[k] - aS[k];
+    if (allSingle) {
+      const code = ALLELE_FROM_BYTE[buf[aS[k]]];
+      return code >= 1 && code <= 4 ? code : -1;
+    }
+    for (let i = aS[k]; i < aE[k]; i++) {
+      const code = ALLELE_FROM_BYTE[buf[i]];
+      if (code < 1 || code > 4) return -1;
+    }
+    // Same-length multi-base alleles (MNPs) cannot be written as one letter.
+    let lengthsDiffer = false;
+    for (let j = 0; j < alleles; j++) if (aE[j] - aS[j] !== len && buf[aS[j]] !== 0x3c && buf[aS[j]] !== 0x2a) lengthsDiffer = true;
+    if (!lengthsDiffer) return -2;
+    return len === minLen ? ALLELE_DEL : ALLELE_INS;
+  }
+}
+
+/** The first rsID in an ID column that may list several ("rs1;rs2") or be ".". */
+function firstRsid(buf: Uint8Array, s: number, e: number): number {
+  let from = s;
+  let firstResult = RSID_NOT_RS;
+  for (let i = s; i <= e; i++) {
+    if (i === e || buf[i] === SEMI || buf[i] === COMMA) {
+      const v = parseRsid(buf, from, i);
+      if (v >= 0) return v;
+      if (from === s) firstResult = v;
+      from = i + 1;
+    }
+  }
+  return firstResult;
+}

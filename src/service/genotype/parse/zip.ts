@@ -1,0 +1,145 @@
+/**
+ * Reads the genotype member of a .zip archive: the central directory at the end of the
+ * file lists the members; the best candidate (not macOS junk, a text or VCF name, the
+ * largest) is streamed through inflate into the next stage. Only stored and deflated
+ * members are supported, which is what every genotype download uses.
+ */
+import { Inflate } from 'fflate';
+import { fail } from './errors.js';
+import { formatBytes, inflateGuard, type ContainerContext } from './containers.js';
+import { isJunkMemberName, memberRank } from './members.js';
+import type { ByteSource } from './source.js';
+import { READ_CHUNK } from './source.js';
+import type { ByteSink } from './text.js';
+
+const EOCD_SIG = 0x06054b50;
+const CEN_SIG = 0x02014b50;
+const LOC_SIG = 0x04034b50;
+const MAX_ENTRIES = 65535;
+const INFLATE_SLICE = 32 << 10;
+const BOMB_MIN_OUTPUT = 64 << 20;
+const BOMB_RATIO = 200;
+
+interface Entry {
+  name: string;
+  method: number;
+  flags: number;
+  compressedSize: number;
+  size: number;
+  localOffset: number;
+}
+
+function u16(b: Uint8Array, at: number): number {
+  return b[at] | (b[at + 1] << 8);
+}
+function u32(b: Uint8Array, at: number): number {
+  return (b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) | (b[at + 3] << 24)) >>> 0;
+}
+
+const corrupt = (what: string): never =>
+  fail(`The .zip archive is damaged (${what}). Download it again from your testing company and upload it unchanged.`);
+
+export async function listZip(src: ByteSource): Promise<Entry[]> {
+  const tailLen = Math.min(src.size, 22 + 0xffff);
+  const tail = await src.read(src.size - tailLen, tailLen);
+  let eocd = -1;
+  for (let i = tail.length - 22; i >= 0; i--) {
+    if (u32(tail, i) === EOCD_SIG) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) corrupt('its table of contents is missing; the file may be truncated');
+  const count = u16(tail, eocd + 10);
+  const cdSize = u32(tail, eocd + 12);
+  const cdOffset = u32(tail, eocd + 16);
+  if (count === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff)
+    fail('This .zip archive uses the ZIP64 format, which is only needed for files far larger than a genotype download. Extract it and upload the text file inside.');
+  if (count === 0) fail('The .zip archive is empty. Upload the raw data file from your testing company.');
+  if (count > MAX_ENTRIES || cdSize > 16 << 20 || cdOffset + cdSize > src.size) corrupt('its table of contents is out of range');
+  const cd = await src.read(cdOffset, cdSize);
+  const entries: Entry[] = [];
+  const decoder = new TextDecoder('utf-8');
+  for (let p = 0, k = 0; k < count; k++) {
+    if (p + 46 > cd.length || u32(cd, p) !== CEN_SIG) corrupt('its table of contents is unreadable');
+    const nameLen = u16(cd, p + 28);
+    const extraLen = u16(cd, p + 30);
+    const commentLen = u16(cd, p + 32);
+    if (p + 46 + nameLen > cd.length) corrupt('its table of contents is unreadable');
+    entries.push({
+      flags: u16(cd, p + 8),
+      method: u16(cd, p + 10),
+      compressedSize: u32(cd, p + 20),
+      size: u32(cd, p + 24),
+      localOffset: u32(cd, p + 42),
+      name: decoder.decode(cd.subarray(p + 46, p + 46 + nameLen)),
+    });
+    p += 46 + nameLen + extraLen + commentLen;
+  }
+  return entries;
+}
+
+/** The member most likely to be the genotype file, or a failure naming what was there. */
+export function chooseMember(entries: Entry[]): Entry {
+  const files = entries.filter((e) => !e.name.endsWith('/'));
+  if (files.some((e) => e.name === 'xl/workbook.xml'))
+    fail('This is an Excel workbook, not a genotype text file. Save the sheet as CSV or tab-separated text and upload that.');
+  if (files.some((e) => e.name === 'word/document.xml'))
+    fail('This is a Word document, not a genotype file. Upload the raw data text file from your testing company.');
+  const candidates = files.filter((e) => !isJunkMemberName(e.name) && e.size > 0);
+  if (candidates.length === 0) {
+    const listed = files.filter((e) => !e.name.includes('__MACOSX')).map((e) => e.name);
+    const shown = listed.length > 0 ? ` (it contains: ${listed.slice(0, 5).join(', ')}${listed.length > 5 ? ', …' : ''})` : '';
+    fail(`The .zip archive holds no genotype file${shown}. Upload the zip you downloaded from your testing company, or the raw data text file itself.`);
+  }
+  candidates.sort((a, b) => memberRank(b.name) - memberRank(a.name) || b.size - a.size);
+  return candidates[0];
+}
+
+/** Streams the chosen member's uncompressed bytes into `out`. */
+export async function streamZipMember(src: ByteSource, entry: Entry, ctx: ContainerContext, out: ByteSink): Promise<void> {
+  if (entry.flags & 1)
+    fail('The .zip archive is password-protected. Extract it with its password and upload the text file inside.');
+  if (entry.method !== 0 && entry.method !== 8)
+    fail(`The .zip archive uses a compression method Traitscope cannot read (method ${entry.method}). Extract it and upload the text file inside, or re-create the zip with standard compression.`);
+  const loc = await src.read(entry.localOffset, 30);
+  if (loc.length < 30 || u32(loc, 0) !== LOC_SIG) corrupt('a member header is missing');
+  const start = entry.localOffset + 30 + u16(loc, 26) + u16(loc, 28);
+  const end = start + entry.compressedSize;
+  if (end > src.size) corrupt('it is truncated');
+  ctx.notes.push(`Read "${entry.name}" from the zip archive.`);
+
+  let output = 0;
+  let input = 0;
+  const onData = (data: Uint8Array) => {
+    if (data.length === 0) return;
+    output += data.length;
+    ctx.decompressed += data.length;
+    if (ctx.decompressed > ctx.maxDecompressedBytes)
+      fail(
+        `The zip member expands to more than ${formatBytes(ctx.maxDecompressedBytes)}, far more than any genotype file. ` +
+          'It may be a decompression bomb or not a genotype file; upload the raw data download from your testing company.',
+      );
+    if (output > BOMB_MIN_OUTPUT && output > input * BOMB_RATIO)
+      fail('The zip member expands more than 200-fold, which genotype data never does: it looks like a decompression bomb, so it was not read. Upload the raw data download from your testing company.');
+    out.push(data);
+  };
+  const inflate = entry.method === 8 ? new Inflate(onData) : null;
+  for (let off = start; off < end && !ctx.done; ) {
+    const chunk = await src.read(off, Math.min(READ_CHUNK, end - off));
+    if (chunk.length === 0) corrupt('it is truncated');
+    off += chunk.length;
+    if (!inflate) {
+      input += chunk.length;
+      onData(chunk);
+      continue;
+    }
+    for (let s = 0; s < chunk.length && !ctx.done; s += INFLATE_SLICE) {
+      const slice = chunk.subarray(s, Math.min(chunk.length, s + INFLATE_SLICE));
+      input += slice.length;
+      inflateGuard(() => inflate.push(slice, false), 'zip');
+    }
+  }
+  if (inflate && !ctx.done) inflateGuard(() => inflate.push(new Uint8Array(0), true), 'zip');
+  out.end();
+}
