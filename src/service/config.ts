@@ -38,15 +38,24 @@ export function defaultDataDir(): string {
   return path.join(process.env.XDG_CONFIG_HOME ?? path.join(home, '.config'), 'Traitscope');
 }
 
+/** A positive number from the environment (TRAITSCOPE_*), for tuning limits without code. */
+function envNumber(name: string): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number (got "${raw}").`);
+  return value;
+}
+
 export function resolveConfig(overrides: Partial<ServiceConfig> = {}): ServiceConfig {
   return {
     dataDir: overrides.dataDir ?? defaultDataDir(),
     port: overrides.port ?? DEFAULT_PORT,
     resourcesDir: overrides.resourcesDir ?? path.join(appRoot, 'resources'),
     uiDir: overrides.uiDir === undefined ? path.join(appRoot, 'out', 'renderer') : overrides.uiDir,
-    tokenTtlSeconds: overrides.tokenTtlSeconds ?? 24 * 3600,
-    uploadUrlTtlSeconds: overrides.uploadUrlTtlSeconds ?? 180,
-    maxUploadBytes: overrides.maxUploadBytes ?? 1024 ** 3,
+    tokenTtlSeconds: overrides.tokenTtlSeconds ?? envNumber('TRAITSCOPE_TOKEN_TTL_SECONDS') ?? 24 * 3600,
+    uploadUrlTtlSeconds: overrides.uploadUrlTtlSeconds ?? envNumber('TRAITSCOPE_UPLOAD_URL_TTL_SECONDS') ?? 180,
+    maxUploadBytes: overrides.maxUploadBytes ?? envNumber('TRAITSCOPE_MAX_UPLOAD_BYTES') ?? 1024 ** 3,
     maxParallelParses: overrides.maxParallelParses ?? 2,
   };
 }

@@ -43,12 +43,12 @@ interface GenotypeRow {
 
 const statements = namedStatements((db: Db) => ({
   file: db.prepare<[string], GenotypeFileRecord>('SELECT * FROM genotype_files WHERE profile_id = ?'),
-  upsertFile: db.prepare<[string, string, string, number, string, string, string, string]>(
+  upsertFile: db.prepare<[{ profile_id: string; file_name: string; content_type: string; size: number; md5_hash: string; crc32c: string; now: string }]>(
     `INSERT INTO genotype_files (profile_id, file_name, content_type, size, md5_hash, crc32c, created_at, updated_at, status)
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'uploaded')
+     VALUES (@profile_id, @file_name, @content_type, @size, @md5_hash, @crc32c, @now, @now, 'uploaded')
      ON CONFLICT (profile_id) DO UPDATE SET
-       file_name = ?2, content_type = ?3, size = ?4, md5_hash = ?5, crc32c = ?6, updated_at = ?8,
-       status = 'uploaded', error = NULL`,
+       file_name = @file_name, content_type = @content_type, size = @size, md5_hash = @md5_hash, crc32c = @crc32c,
+       updated_at = @now, status = 'uploaded', error = NULL`,
   ),
   setStatus: db.prepare<[string, string | null, string]>('UPDATE genotype_files SET status = ?, error = ? WHERE profile_id = ?'),
   setStatusIfFile: db.prepare<[string, string | null, string, string]>(
@@ -77,8 +77,15 @@ export function recordUpload(
   const st = statements(db);
   return db.transaction(() => {
     const previous = st.file.get(profileId)?.file_name;
-    const now = new Date().toISOString();
-    st.upsertFile.run(profileId, upload.fileName, upload.contentType, upload.size, upload.md5, upload.crc32c, now, now);
+    st.upsertFile.run({
+      profile_id: profileId,
+      file_name: upload.fileName,
+      content_type: upload.contentType,
+      size: upload.size,
+      md5_hash: upload.md5,
+      crc32c: upload.crc32c,
+      now: new Date().toISOString(),
+    });
     return previous;
   })();
 }

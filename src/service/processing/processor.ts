@@ -7,8 +7,9 @@ import type { Db } from '../db/database.js';
 import { getGenotypeFile, setFileStatus } from '../genotype/genotype-store.js';
 import type { ProcessingJob, ProcessingOutcome } from './process-job.js';
 
-// In source (tsx) this module is a .ts file and the worker is too; in the bundle both are .js.
-const WORKER_URL = new URL(`./parse-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+// In the bundle the worker is parse-worker.js beside this code; from TypeScript source
+// (tsx) a small .mjs bootstrap loads parse-worker.ts.
+const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './parse-worker-source.mjs' : './parse-worker.js', import.meta.url);
 
 /** A job that runs longer than this is stopped and reported as failed. */
 const JOB_TIMEOUT_MS = 10 * 60 * 1000;

@@ -1,0 +1,150 @@
+/**
+ * The spec's whole client workflow against a real server: token → profile → upload URL →
+ * PUT file → processing → traits → compute → single reads → delete. Every response body is
+ * checked against the shared schemas, so shapes cannot drift from the contract.
+ */
+import { createHash } from 'node:crypto';
+import { crc32c } from '@node-rs/crc32';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClientTrait, GenotypeMetadata, GenotypeSnp, Profile, ProfileTrait } from '../../src/shared/api.js';
+import { catalogMarkers, twentyThreeAndMe } from '../support/genotype-file.js';
+import { clientWithToken, request, startServer, upload, waitProcessed, type TestServer } from '../support/server.js';
+
+let server: TestServer;
+let token: string;
+const markers = catalogMarkers(7);
+const file = twentyThreeAndMe(markers);
+
+beforeAll(async () => {
+  server = await startServer();
+  ({ token } = await clientWithToken(server, 'workflow tool'));
+});
+afterAll(() => server?.stop());
+
+describe('the spec workflow', () => {
+  let profileId: string;
+
+  it('creates a profile with defaults for omitted fields', async () => {
+    const r = await request(`${server.api}/profiles/`, { method: 'POST', token, json: { first_name: 'Ada', last_name: 'Lovelace', age: 36 } });
+    expect(r.status).toBe(201);
+    const p = Profile.parse(r.body);
+    expect(p).toEqual({ id: p.id, email: '', first_name: 'Ada', last_name: 'Lovelace', gender: 0, age: 36, ethnicity: 0 });
+    profileId = p.id;
+  });
+
+  it('has no genotype and an empty traits list before upload', async () => {
+    expect((await request(`${server.api}/profiles/${profileId}/genotype/`, { token })).body).toEqual({});
+    expect((await request(`${server.api}/profiles/${profileId}/traits/`, { token })).body).toEqual([]);
+  });
+
+  it('uploads through the signed URL and processes the file by itself', async () => {
+    const put = await upload(server, token, profileId, file);
+    expect(put.status).toBe(200);
+    const meta = GenotypeMetadata.parse(await waitProcessed(server, token, profileId));
+    expect(meta).toMatchObject({ content_type: 'text/plain', size: String(Buffer.byteLength(file)) });
+    const bytes = Buffer.from(file);
+    expect((meta as any).md5_hash).toBe(createHash('md5').update(bytes).digest('base64'));
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32c(bytes) >>> 0);
+    expect((meta as any).crc32c).toBe(crc.toString('base64'));
+    expect((meta as any).metadata).toMatchObject({ status: 'processed', snp_count: markers.length, format: '23andme' });
+    expect(Date.parse((meta as any).created_at)).not.toBeNaN();
+  });
+
+  it('the synchronous processing call reprocesses and answers when done', async () => {
+    const r = await request(`${server.api}/profiles/${profileId}/genotype/upload/`, { method: 'POST', token });
+    expect(r.status).toBe(200);
+    expect(r.body.detail).toMatch(/Processing finished/);
+  });
+
+  let clientTraits: ClientTrait[];
+  it('lists the client traits with pricing type, filtered by q', async () => {
+    const r = await request(`${server.api}/traits/`, { token });
+    expect(r.status).toBe(200);
+    clientTraits = r.body.map((t: unknown) => ClientTrait.parse(t));
+    expect(clientTraits.length).toBeGreaterThanOrEqual(10);
+    expect(new Set(clientTraits.map((t) => t.type))).toEqual(new Set(['free', 'basic']));
+    const probe = clientTraits[0].trait.name.slice(0, 5).toLowerCase();
+    const filtered = await request(`${server.api}/traits/?q=${encodeURIComponent(probe)}`, { token });
+    expect(filtered.body.length).toBeGreaterThan(0);
+    expect(filtered.body.length).toBeLessThanOrEqual(clientTraits.length);
+    for (const t of filtered.body) expect(`${t.trait.code} ${t.trait.name}`.toLowerCase()).toContain(probe);
+  });
+
+  it('lists statuses; free traits are computed automatically', async () => {
+    const r = await request(`${server.api}/profiles/${profileId}/traits/`, { token });
+    const list = r.body.map((t: unknown) => ProfileTrait.parse(t));
+    expect(list.length).toBe(clientTraits.length);
+    for (const t of list) expect(Object.keys(t).sort()).toEqual(['status', 'trait']);
+    const free = new Set(clientTraits.filter((t) => t.type === 'free').map((t) => t.trait.code));
+    const freeFeatured = list.filter((t: ProfileTrait) => free.has(t.trait.code) && t.trait.featured);
+    expect(freeFeatured.length).toBeGreaterThan(0);
+    for (const t of freeFeatured) expect(t.status).toBe('computed');
+    expect(list.some((t: ProfileTrait) => t.status === 'available')).toBe(true);
+  });
+
+  it('the score form returns only computed traits, with assessment data', async () => {
+    const r = await request(`${server.api}/profiles/${profileId}/traits/?score`, { token });
+    expect(r.body.length).toBeGreaterThan(0);
+    for (const raw of r.body) {
+      const t = ProfileTrait.parse(raw);
+      expect(t.status).toBe('computed');
+      expect(t.assessment_level).toBeGreaterThanOrEqual(1);
+      expect(t.percentile).toBeGreaterThanOrEqual(0);
+      expect(t.snps!.every((s) => s.startsWith('rs'))).toBe(true);
+      expect(typeof t.recommendations).toBe('string');
+    }
+  });
+
+  it('POST computes available traits, in both body shapes, and skips unknown codes', async () => {
+    const list: ProfileTrait[] = (await request(`${server.api}/profiles/${profileId}/traits/`, { token })).body;
+    const available = list.filter((t) => t.status === 'available' && t.trait.featured).map((t) => t.trait.code);
+    expect(available.length).toBeGreaterThanOrEqual(2);
+    const a = await request(`${server.api}/profiles/${profileId}/traits/`, { method: 'POST', token, json: [available[0], 'no_such_trait'] });
+    expect(a.status).toBe(200);
+    expect(a.body.map((t: ProfileTrait) => t.trait.code)).toEqual([available[0]]);
+    expect(ProfileTrait.parse(a.body[0]).status).toBe('computed');
+    const b = await request(`${server.api}/profiles/${profileId}/traits/`, { method: 'POST', token, json: { trait_codes: [available[1]] } });
+    expect(b.body.map((t: ProfileTrait) => t.trait.code)).toEqual([available[1]]);
+    expect(b.body[0].assessment_level).toBeGreaterThanOrEqual(1);
+    const after = (await request(`${server.api}/profiles/${profileId}/traits/${available[0]}/`, { token })).body;
+    expect(after.status).toBe('computed');
+  });
+
+  it('PUT single computes and returns the full assessment; GET reads it', async () => {
+    const list: ProfileTrait[] = (await request(`${server.api}/profiles/${profileId}/traits/`, { token })).body;
+    const code = list.find((t) => t.status === 'available')!.trait.code;
+    const before = (await request(`${server.api}/profiles/${profileId}/traits/${code}`, { token })).body;
+    expect(before).toEqual({ trait: expect.objectContaining({ code }), status: 'available' });
+    const put = await request(`${server.api}/profiles/${profileId}/traits/${code}/`, { method: 'PUT', token });
+    expect(put.status).toBe(200);
+    const full = ProfileTrait.parse(put.body);
+    expect(full).toMatchObject({ status: 'computed' });
+    expect(full.markers!.length).toBeGreaterThan(0);
+    expect(full.distribution!.density.length).toBeGreaterThan(0);
+    const get = ProfileTrait.parse((await request(`${server.api}/profiles/${profileId}/traits/${code}/`, { token })).body);
+    expect(get.percentile).toBe(full.percentile);
+  });
+
+  it('looks up genotypes of requested markers', async () => {
+    const [m1, m2] = markers;
+    const r = await request(`${server.api}/profiles/${profileId}/genotype/snps/?rsid=rs${m1.rsid},rs${m2.rsid},rs1`, { token });
+    expect(r.status).toBe(200);
+    const snps = r.body.map((s: unknown) => GenotypeSnp.parse(s));
+    expect(snps.map((s: GenotypeSnp) => s.rsid)).toEqual([`rs${m1.rsid}`, `rs${m2.rsid}`]);
+    expect(snps[0].genotype).toBe(m1.a1 + m1.a2);
+    expect(snps[0].chromosome).toBe('1');
+    expect(snps[0].position).toBe(1000);
+  });
+
+  it('deletes the profile with everything it had', async () => {
+    const r = await request(`${server.api}/profiles/${profileId}/`, { method: 'DELETE', token });
+    expect(r.status).toBe(200);
+    expect(typeof r.body.detail).toBe('string');
+    for (const path of ['', 'genotype/', 'traits/', 'genotype/upload/']) {
+      expect((await request(`${server.api}/profiles/${profileId}/${path}`, { token })).status).toBe(404);
+    }
+    const { readdirSync } = await import('node:fs');
+    expect(readdirSync(`${server.dataDir}/genotypes`).filter((n) => n.startsWith(profileId))).toEqual([]);
+  });
+});

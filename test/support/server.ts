@@ -1,0 +1,151 @@
+/**
+ * Starts the real Traitscope service as a separate process (`serve --port 0`) on a fresh
+ * temporary data folder, exactly as a user would, and gives tests small HTTP helpers.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+const CLI = path.join(ROOT, 'src', 'cli', 'index.ts');
+
+export interface TestServer {
+  origin: string;
+  api: string;
+  port: number;
+  dataDir: string;
+  /** Access token of the app's own client, from the printed sign-in URL. */
+  appToken: string;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+export function tempDir(prefix = 'traitscope-test-'): string {
+  return mkdtempSync(path.join(tmpdir(), prefix));
+}
+
+export async function startServer(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? tempDir();
+  const child: ChildProcess = spawn(process.execPath, [TSX, CLI, 'serve', '--port', '0', '--data-dir', dataDir], {
+    cwd: ROOT,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const { port, token } = await new Promise<{ port: number; token: string }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${out}`)), 60_000);
+    const check = () => {
+      const api = /http:\/\/127\.0\.0\.1:(\d+)\/api/.exec(out);
+      const signin = /#token=([A-Za-z0-9_-]+)/.exec(out);
+      if (api && signin) {
+        clearTimeout(timer);
+        resolve({ port: Number(api[1]), token: signin[1] });
+      }
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${out}`));
+    });
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    origin,
+    api: `${origin}/api`,
+    port,
+    dataDir,
+    appToken: token,
+    output: () => out,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs the CLI (`traitscope ...`) synchronously and returns its output and exit code. */
+export function runCli(args: string[], env: Record<string, string> = {}): { status: number; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [TSX, CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' });
+  return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+export interface Credentials {
+  client_id: string;
+  client_secret: string;
+}
+
+export function createClient(dataDir: string, name: string, extra: string[] = []): Credentials {
+  const r = runCli(['clients', 'create', '--data-dir', dataDir, '--name', name, ...extra]);
+  if (r.status !== 0) throw new Error(`clients create failed: ${r.stderr}`);
+  return JSON.parse(r.stdout) as Credentials;
+}
+
+export interface Reply<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export async function request<T = any>(
+  url: string,
+  options: { method?: string; token?: string; json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {},
+): Promise<Reply<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body = options.body;
+  if (options.json !== undefined) {
+    body = JSON.stringify(options.json);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(url, { method: options.method ?? 'GET', headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* not JSON: keep the text */
+  }
+  return { status: res.status, body: parsed as T, headers: res.headers };
+}
+
+export async function getToken(server: TestServer, creds: Credentials, scope?: string): Promise<string> {
+  const r = await request(`${server.origin}/oauth/token`, {
+    method: 'POST',
+    json: { ...creds, audience: `${server.api}/profiles`, grant_type: 'client_credentials', ...(scope ? { scope } : {}) },
+  });
+  if (r.status !== 200) throw new Error(`token request failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.access_token;
+}
+
+/** A client with the given CLI options and a token for it. */
+export async function clientWithToken(server: TestServer, name: string, extra: string[] = []): Promise<{ creds: Credentials; token: string }> {
+  const creds = createClient(server.dataDir, name, extra);
+  return { creds, token: await getToken(server, creds) };
+}
+
+/** Requests an upload URL and PUTs the bytes to it; returns the PUT reply. */
+export async function upload(server: TestServer, token: string, profileId: string, bytes: Uint8Array | string, contentType = 'text/plain'): Promise<Reply> {
+  const u = await request(`${server.api}/profiles/${profileId}/genotype/upload/?content-type=${encodeURIComponent(contentType)}`, { token });
+  if (u.status !== 200) throw new Error(`upload URL failed: ${u.status} ${JSON.stringify(u.body)}`);
+  return request(u.body.url, { method: 'PUT', body: bytes as BodyInit, headers: { 'content-type': contentType } });
+}
+
+/** Polls the genotype metadata until processing has ended. */
+export async function waitProcessed(server: TestServer, token: string, profileId: string, timeoutMs = 60_000): Promise<any> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const r = await request(`${server.api}/profiles/${profileId}/genotype/`, { token });
+    const status = r.body?.metadata?.status;
+    if (status === 'processed' || status === 'failed') return r.body;
+    if (Date.now() > end) throw new Error(`processing did not finish: ${JSON.stringify(r.body)}`);
+    await new Promise((res) => setTimeout(res, 100));
+  }
+}
