@@ -32,7 +32,7 @@ export function createApp(ctx: ServiceContext): express.Express {
   apiRouter.get('/openapi.json', (_req, res) => void res.json(openApiDocument(origin(ctx))));
   // JSON bodies whatever Content-Type the client sent: a missing header should not turn a
   // request into an empty one.
-  apiRouter.use(express.json({ limit: '1mb', type: () => true }));
+  apiRouter.use(express.json({ limit: '1mb', type: () => true, strict: false }));
   apiRouter.use(requireToken(ctx.db));
   apiRouter.use((_req, res, next) => (res.set('Cache-Control', 'no-store'), next()));
   apiRouter.use(profileRoutes(ctx));
