@@ -92,6 +92,7 @@ function unusableReason(c: CleanResult): { reason: string; detail: string } | nu
   if (c.markers.length === 0) return { reason: 'no_usable_markers', detail };
   const unusable = 1 - c.markers.length / c.source_markers;
   if (unusable > MAX_UNUSABLE_SHARE) return { reason: 'mostly_unusable_markers', detail };
+  if (c.scale_problem) return { reason: c.scale_problem.reason, detail: `${c.scale_problem.detail}; ${detail}` };
   if (c.weight_scale === 'mixed') return { reason: 'mixed_weight_scales', detail };
   return null;
 }

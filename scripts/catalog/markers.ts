@@ -12,6 +12,13 @@ export type Pop = (typeof POPULATIONS)[number];
 export const PALINDROME_MAF_LIMIT = 0.4;
 /** A trait is dropped when more than this share of its distinct markers is unusable. */
 export const MAX_UNUSABLE_SHARE = 0.5;
+/**
+ * Effect-scale check for studies whose sizes are betas (not logged in curation): rows in
+ * [1, 1.5) look like unlogged odds ratios when the same study also has rows below 0.2 (a
+ * log-odds or standardized scale). Up to this share of such rows are dropped as
+ * inconsistent; more, and the whole study is dropped.
+ */
+export const MAX_OR_LIKE_SHARE = 0.25;
 
 export interface KgEntry {
   chrom: string;
@@ -45,6 +52,8 @@ export interface CleanResult {
   /** Palindromic markers kept (low MAF). */
   palindromic_kept: number;
   weight_scale: 'beta' | 'ln_or' | 'mixed';
+  /** Why the effect sizes of the study cannot be trusted as one scale, or null. */
+  scale_problem: { reason: string; detail: string } | null;
 }
 
 const COMP: Record<string, string> = { A: 'T', T: 'A', C: 'G', G: 'C' };
@@ -64,7 +73,7 @@ export function cleanStudy(rows: Row[], kg: Map<string, KgEntry>): CleanResult {
   let palKept = 0;
   let logged = 0;
   let notLogged = 0;
-  const byRsid = new Map<number, CleanMarker>();
+  const candidates: Array<CleanMarker & { logged: boolean }> = [];
   const seen = new Set<string>();
   for (const row of rows) {
     const id = row.SNP.trim();
@@ -144,19 +153,44 @@ export function cleanStudy(rows: Row[], kg: Map<string, KgEntry>): CleanResult {
     }
     const rsid = Number(m[1]);
     const p = num(row.p_value ?? row['P.VALUE']);
-    const marker: CleanMarker = { rsid, effect, other, weight, freq, p };
-    const prev = byRsid.get(rsid);
+    const isLogged = (row.effect_size_logged_in_curation ?? '').toUpperCase() === 'TRUE';
+    candidates.push({ rsid, effect, other, weight, freq, p, logged: isLogged });
+  }
+  // Effect scales: unlogged odds ratios mixed into a beta-scale study (see MAX_OR_LIKE_SHARE).
+  let scaleProblem: { reason: string; detail: string } | null = null;
+  const unlogged = candidates.filter((c) => !c.logged);
+  const orLike = unlogged.filter((c) => c.weight >= 1 && c.weight < 1.5);
+  const small = unlogged.filter((c) => Math.abs(c.weight) < 0.2);
+  let kept = candidates;
+  const statLike = unlogged.filter((c) => c.weight >= 1.5 && c.weight <= 3);
+  if (unlogged.length >= 3 && statLike.length === unlogged.length) {
+    // Every size in [1.5, 3] (in this table typically ln of values around 5–7): not per-allele effects.
+    scaleProblem = { reason: 'effect_sizes_look_like_test_statistics', detail: `all ${unlogged.length} unlogged effect sizes lie in [1.5, 3]` };
+  } else if (orLike.length > 0 && small.length > 0) {
+    if (orLike.length <= MAX_OR_LIKE_SHARE * unlogged.length) {
+      const bad = new Set(orLike);
+      kept = candidates.filter((c) => !bad.has(c));
+      dropped.odds_ratio_like_effect_size = orLike.length;
+    } else {
+      scaleProblem = { reason: 'odds_ratios_mixed_with_betas', detail: `${orLike.length} of ${unlogged.length} unlogged effect sizes lie in [1, 1.5) beside ${small.length} below 0.2` };
+    }
+  }
+  // Duplicates: keep the row with the smallest p-value; on a tie the first row stays.
+  const byRsid = new Map<number, CleanMarker & { logged: boolean }>();
+  for (const c of kept) {
+    const prev = byRsid.get(c.rsid);
     if (prev) {
       drop('duplicate_row');
-      // Keep the row with the smallest p-value; on a tie the first row stays.
-      if (p !== null && (prev.p === null || p < prev.p)) byRsid.set(rsid, marker);
+      if (c.p !== null && (prev.p === null || c.p < prev.p)) byRsid.set(c.rsid, c);
       continue;
     }
-    byRsid.set(rsid, marker);
-    if ((row.effect_size_logged_in_curation ?? '').toUpperCase() === 'TRUE') logged++;
+    byRsid.set(c.rsid, c);
+  }
+  for (const c of byRsid.values()) {
+    if (c.logged) logged++;
     else notLogged++;
   }
-  const markers = [...byRsid.values()].sort((a, b) => a.rsid - b.rsid);
+  const markers = [...byRsid.values()].sort((a, b) => a.rsid - b.rsid).map(({ logged: _l, ...m }) => m);
   return {
     markers,
     source_markers: seen.size,
@@ -166,6 +200,7 @@ export function cleanStudy(rows: Row[], kg: Map<string, KgEntry>): CleanResult {
     unchecked_strand: unchecked,
     palindromic_kept: palKept,
     weight_scale: logged > 0 && notLogged > 0 ? 'mixed' : logged > 0 ? 'ln_or' : 'beta',
+    scale_problem: scaleProblem,
   };
 }
 
