@@ -1,15 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { parseGenotypeFile } from '../../src/service/genotype/parse/index.js';
+import { parseGenotypeBytes } from '../../src/service/genotype/parse/index.js';
 import { ACCEPTED, REJECTED } from '../fixtures/genotypes/expected.js';
-import { fixturePath, markerRows, sortRows } from './helpers.js';
+import { plainFixture, wrappedFixture } from '../fixtures/genotypes/wrap.js';
+import { markerRows, sortRows } from './helpers.js';
+import { parseGenotypeFile } from '../../src/service/genotype/parse/index.js';
+import { fixturePath } from './helpers.js';
 
 describe('fixture corpus: accepted files', () => {
   for (const fx of ACCEPTED) {
-    it(`${fx.file} → ${fx.format}`, async () => {
-      const r = await parseGenotypeFile(fixturePath(fx.file));
+    it(`${fx.file} → ${fx.format} (${fx.container})`, async () => {
+      const r = fx.wrap ? await parseGenotypeBytes(await wrappedFixture(fx.wrap)) : await parseGenotypeFile(fixturePath(fx.file));
       if (!r.ok) throw new Error(`rejected: ${r.reason}`);
       const s = r.summary;
-      expect(markerRows(r.genotype)).toEqual(sortRows(fx.markers));
+      if (fx.markers) expect(markerRows(r.genotype)).toEqual(sortRows(fx.markers));
+      if (fx.snpCount !== undefined) expect(s.snp_count).toBe(fx.snpCount);
       expect({ format: s.format, vendor: s.vendor, container: s.container, build: s.build }).toEqual({
         format: fx.format,
         vendor: fx.vendor,
@@ -21,11 +25,15 @@ describe('fixture corpus: accepted files', () => {
       if (fx.duplicates !== undefined) expect(s.duplicates).toBe(fx.duplicates);
       if (fx.sex !== undefined) expect(s.inferred_sex).toBe(fx.sex);
       for (const note of fx.notes ?? []) expect(s.notes.join('\n')).toContain(note);
-      // Summary arithmetic holds for every file.
-      expect(s.snp_count).toBe(r.genotype.rsids.length);
-      expect(s.no_calls).toBe(r.genotype.calls.filter((c) => c === 0).length);
+      // Summary arithmetic and Genotype invariants hold for every file.
+      const g = r.genotype;
+      expect(s.snp_count).toBe(g.rsids.length);
+      expect([g.calls.length, g.chroms.length, g.positions.length]).toEqual([g.rsids.length, g.rsids.length, g.rsids.length]);
+      for (let i = 1; i < g.rsids.length; i++) expect(g.rsids[i]).toBeGreaterThan(g.rsids[i - 1]);
+      expect(s.no_calls).toBe(g.calls.filter((c) => c === 0).length);
       expect(s.call_rate).toBeCloseTo((s.snp_count - s.no_calls) / s.snp_count, 10);
       expect(s.skipped_lines).toBe(Object.values(s.skipped_by_reason).reduce((a, b) => a + b, 0));
+      expect(s.parse_ms).toBeGreaterThanOrEqual(0);
     });
   }
 });
@@ -33,7 +41,8 @@ describe('fixture corpus: accepted files', () => {
 describe('fixture corpus: rejected files', () => {
   for (const fx of REJECTED) {
     it(`${fx.file} is refused with a reason`, async () => {
-      const r = await parseGenotypeFile(fixturePath(fx.file));
+      const bytes = fx.wrap ? await wrappedFixture(fx.wrap) : await plainFixture(fx.file);
+      const r = await parseGenotypeBytes(bytes);
       expect(r.ok).toBe(false);
       if (!r.ok) expect(r.reason).toMatch(fx.reason);
     });

@@ -75,12 +75,19 @@ export function detect(lines: string[]): Detection {
   }
   const dataLines = lines.slice(Math.max(firstData, 0)).filter((l) => l.trim().length > 0 && !l.startsWith('#'));
   if (!layout) {
-    layout = inferLayout(dataLines.slice(0, 200));
+    // A first line that names an rsID column but whose other columns are not recognised
+    // (e.g. "génotype" in latin-1) is still a header: infer columns from the lines below it.
+    const headerLike = firstData >= 0 && looksLikeHeader(firstLine);
+    layout = inferLayout((headerLike ? dataLines.slice(1) : dataLines).slice(0, 200));
     if (!layout) noGenotypes();
+    if (headerLike) layout.headerFirstCell = firstLine.split(/[\s,;"']+/).filter((c) => c.length > 0)[0].toLowerCase();
   }
   if (layout.note) notes.push(layout.note);
 
-  const vendor = detectVendor(headerText + '\n' + firstLine, columnsLine) ?? { format: 'generic', vendor: 'Unknown' };
+  const vendor =
+    detectVendor(headerText + '\n' + firstLine, columnsLine) ??
+    // PLINK transposed text: chromosome, rsID, cM, position, alleles.
+    (layout.rsid === 1 && layout.chrom === 0 ? { format: 'plink', vendor: 'PLINK' } : { format: 'generic', vendor: 'Unknown' });
   return {
     kind: 'table',
     format: vendor.format,
@@ -102,4 +109,9 @@ export function noGenotypes(): never {
     'No genotype lines found: expected rsid, chromosome, position and genotype columns. ' +
       'Is this the raw data download from your testing company?',
   );
+}
+
+function looksLikeHeader(line: string): boolean {
+  const first = line.split(/[\s,;"']+/).filter((c) => c.length > 0)[0] ?? '';
+  return /^(rsid|rs|snp|snpid|snpname|name|id|marker|markername|rsnumber)$/i.test(first.replace(/[^a-z0-9]/gi, ''));
 }

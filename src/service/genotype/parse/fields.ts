@@ -15,7 +15,12 @@ export const RSID_BAD = -2;
 
 /** "rs123" → 123; RSID_NOT_RS when the field does not start with "rs"; RSID_BAD when the rest is not a number. */
 export function parseRsid(buf: Uint8Array, s: number, e: number): number {
-  if (e - s < 3 || (buf[s] | 0x20) !== R || (buf[s + 1] | 0x20) !== S) return RSID_NOT_RS;
+  if (e - s < 3 || (buf[s] | 0x20) !== R || (buf[s + 1] | 0x20) !== S) {
+    // Illumina GSA names some markers "GSA-rs123": the same rsID behind a product prefix.
+    if (e - s > 6 && (buf[s] | 0x20) === 0x67 && (buf[s + 1] | 0x20) === S && (buf[s + 2] | 0x20) === 0x61 && buf[s + 3] === DASH)
+      return parseRsid(buf, s + 4, e);
+    return RSID_NOT_RS;
+  }
   let v = 0;
   for (let i = s + 2; i < e; i++) {
     const d = buf[i] - ZERO;
@@ -116,11 +121,12 @@ export function callFromSingle(b: number): number {
   return a === 0 ? CALL_BAD : a << 4;
 }
 
-/** A combined genotype field ("AG", "A", "--", "DI"). */
+/** A combined genotype field ("AG", "A", "--", "DI", and CircleDNA's "A/G"). */
 export function parseCombinedCall(buf: Uint8Array, s: number, e: number): number {
   const n = e - s;
   if (n === 2) return callFromPair(buf[s], buf[s + 1]);
   if (n === 1) return callFromSingle(buf[s]);
+  if (n === 3 && (buf[s + 1] === 0x2f || buf[s + 1] === 0x7c)) return callFromPair(buf[s], buf[s + 2]);
   return CALL_BAD;
 }
 

@@ -23,7 +23,7 @@ export interface TableLayout {
   note: string | null;
 }
 
-type Role = 'rsid' | 'snpname' | 'chrom' | 'pos' | 'gt' | 'a1' | 'a2';
+type Role = 'rsid' | 'snpname' | 'other' | 'chrom' | 'pos' | 'gt' | 'a1' | 'a2';
 
 function normalise(cell: string): string {
   return cell.toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -34,16 +34,18 @@ const ROLE_BY_NAME: Record<string, Role> = {
   rs: 'rsid',
   rsnumber: 'rsid',
   rsids: 'rsid',
-  snp: 'rsid',
-  snpid: 'rsid',
-  marker: 'rsid',
-  markerid: 'rsid',
-  markername: 'rsid',
-  name: 'rsid',
-  id: 'rsid',
-  variantid: 'rsid',
   dbsnp: 'rsid',
+  dbsnpid: 'rsid',
+  // Illumina's "SNP Name" beats a bare "SNP", which in Illumina reports holds "[A/G]".
   snpname: 'snpname',
+  snp: 'other',
+  snpid: 'other',
+  marker: 'other',
+  markerid: 'other',
+  markername: 'other',
+  name: 'other',
+  id: 'other',
+  variantid: 'other',
   chromosome: 'chrom',
   chr: 'chrom',
   chrom: 'chrom',
@@ -98,7 +100,7 @@ export function layoutFromHeader(line: string, fromComment = false): TableLayout
       else s.a2 = i;
     }
   });
-  const rsid = idx.rsid ?? idx.snpname;
+  const rsid = idx.rsid ?? idx.snpname ?? idx.other;
   if (rsid === undefined) return null;
   // A comment line is only a column header if it reads like one, not like prose that
   // happens to contain "name" or "chr".
