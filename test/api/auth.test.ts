@@ -56,7 +56,7 @@ describe('POST /oauth/token', () => {
 
 describe('bearer tokens on /api', () => {
   it('401 with WWW-Authenticate without a token or with a bad one', async () => {
-    for (const headers of [{}, { authorization: 'Bearer not-a-token' }, { authorization: 'Basic abc' }]) {
+    for (const headers of [{}, { authorization: 'Bearer not-a-token' }, { authorization: 'Basic abc' }] as Array<Record<string, string>>) {
       const r = await request(`${server.api}/profiles/`, { headers });
       expect(r.status).toBe(401);
       expect(r.headers.get('www-authenticate')).toMatch(/^Bearer/);

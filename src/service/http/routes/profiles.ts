@@ -4,6 +4,7 @@ import { ProfileInput, type Profile } from '../../../shared/api.js';
 import { createProfile, deleteProfile, getProfile, listProfiles, updateProfile } from '../../profiles/profiles.js';
 import { removeProfileFiles } from '../../storage/file-store.js';
 import { forgetGenotype } from '../../traits/profile-traits.js';
+import { recomputeProfile } from '../../traits/refresh.js';
 import { clientOf } from '../auth.js';
 import type { ServiceContext } from '../context.js';
 import { HttpError } from '../errors.js';
@@ -41,7 +42,10 @@ export function profileRoutes(ctx: ServiceContext): Router {
     router[method]('/profiles/:profile_id', (req, res) => {
       const profile = requireProfile(ctx, req, res);
       const input = parseBody(ProfileInput, req.body, 405, 'profile input');
-      res.json(updateProfile(ctx.db, clientOf(res).id, profile.id, input, mode));
+      const updated = updateProfile(ctx.db, clientOf(res).id, profile.id, input, mode)!;
+      // Percentiles are relative to the population the ethnicity selects.
+      if (updated.ethnicity !== profile.ethnicity) recomputeProfile(ctx.db, ctx.engine, profile.id);
+      res.json(updated);
     });
   }
 

@@ -1,0 +1,110 @@
+/** Trait routes beyond the happy path: unknown codes, unavailable traits, bad bodies, free-trait configuration. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogMarkers, twentyThreeAndMe } from '../support/genotype-file.js';
+import { clientWithToken, request, startServer, upload, waitProcessed, type TestServer } from '../support/server.js';
+
+let server: TestServer;
+let token: string;
+let profileId: string;
+// A genotype with only part of the featured markers, so some traits are unavailable.
+const markers = catalogMarkers(5).filter((_m, i) => i % 3 === 0);
+
+beforeAll(async () => {
+  server = await startServer();
+  ({ token } = await clientWithToken(server, 'traits tool'));
+  profileId = (await request(`${server.api}/profiles/`, { method: 'POST', token, json: { ethnicity: 3 } })).body.id;
+  await upload(server, token, profileId, twentyThreeAndMe(markers));
+  await waitProcessed(server, token, profileId);
+});
+afterAll(() => server?.stop());
+
+describe('profile traits', () => {
+  it('PUT on an unavailable trait is 409, on an unknown code 404', async () => {
+    const list = (await request(`${server.api}/profiles/${profileId}/traits/`, { token })).body;
+    const unavailable = list.find((t: any) => t.status === 'unavailable');
+    expect(unavailable).toBeDefined();
+    const r = await request(`${server.api}/profiles/${profileId}/traits/${unavailable.trait.code}/`, { method: 'PUT', token });
+    expect(r.status).toBe(409);
+    expect(r.body.detail).toMatch(/markers/);
+    const unknown = await request(`${server.api}/profiles/${profileId}/traits/no_such_trait/`, { method: 'PUT', token });
+    expect(unknown.status).toBe(404);
+    expect((await request(`${server.api}/profiles/${profileId}/traits/no_such_trait/`, { token })).status).toBe(404);
+  });
+
+  it('POST leaves unavailable codes out and rejects bodies that are not code lists', async () => {
+    const list = (await request(`${server.api}/profiles/${profileId}/traits/`, { token })).body;
+    const unavailable = list.find((t: any) => t.status === 'unavailable').trait.code;
+    expect((await request(`${server.api}/profiles/${profileId}/traits/`, { method: 'POST', token, json: [unavailable] })).body).toEqual([]);
+    for (const json of [{ codes: ['x'] }, 'x', [1, 2], { trait_codes: 'x' }]) {
+      const r = await request(`${server.api}/profiles/${profileId}/traits/`, { method: 'POST', token, json });
+      expect(r.status, JSON.stringify(json)).toBe(400);
+      expect(r.body.detail).toMatch(/trait codes/);
+    }
+  });
+
+  it('uses the profile ethnicity to choose the reference population', async () => {
+    const list = (await request(`${server.api}/profiles/${profileId}/traits/`, { token })).body;
+    const code = list.find((t: any) => t.status !== 'unavailable').trait.code;
+    const r = await request(`${server.api}/profiles/${profileId}/traits/${code}/`, { method: 'PUT', token });
+    expect(r.body).toMatchObject({ status: 'computed', population: 'AFR', population_source: 'ethnicity' });
+    const scored = (await request(`${server.api}/profiles/${profileId}/traits/?score`, { token })).body;
+    for (const t of scored) expect(t).toMatchObject({ population: 'AFR', population_source: 'ethnicity' });
+    await request(`${server.api}/profiles/${profileId}/`, { method: 'PATCH', token, json: { ethnicity: 4 } });
+    const after = (await request(`${server.api}/profiles/${profileId}/traits/${code}/`, { token })).body;
+    expect(after).toMatchObject({ status: 'computed', population: 'EAS', population_source: 'ethnicity' });
+  });
+
+  it('a client configured with no free traits gets nothing computed automatically', async () => {
+    const { token: t2 } = await clientWithToken(server, 'pays for all', ['--free-traits', 'none']);
+    const traits = (await request(`${server.api}/traits/`, { token: t2 })).body;
+    expect(traits.every((t: any) => t.type === 'basic')).toBe(true);
+    const id = (await request(`${server.api}/profiles/`, { method: 'POST', token: t2, json: {} })).body.id;
+    await upload(server, t2, id, twentyThreeAndMe(markers));
+    await waitProcessed(server, t2, id);
+    expect((await request(`${server.api}/profiles/${id}/traits/?score`, { token: t2 })).body).toEqual([]);
+    const statuses = (await request(`${server.api}/profiles/${id}/traits/`, { token: t2 })).body;
+    expect(statuses.some((t: any) => t.status === 'available')).toBe(true);
+    expect(statuses.some((t: any) => t.status === 'computed')).toBe(false);
+  });
+
+  it('a client with chosen free traits gets exactly those computed', async () => {
+    const list = (await request(`${server.api}/profiles/${profileId}/traits/`, { token })).body;
+    const code = list.find((t: any) => t.status !== 'unavailable').trait.code;
+    const { token: t3 } = await clientWithToken(server, 'one free', ['--free-traits', code]);
+    const traits = (await request(`${server.api}/traits/`, { token: t3 })).body;
+    expect(traits.filter((t: any) => t.type === 'free').map((t: any) => t.trait.code)).toEqual([code]);
+    const id = (await request(`${server.api}/profiles/`, { method: 'POST', token: t3, json: {} })).body.id;
+    await upload(server, t3, id, twentyThreeAndMe(markers));
+    await waitProcessed(server, t3, id);
+    expect((await request(`${server.api}/profiles/${id}/traits/?score`, { token: t3 })).body.map((t: any) => t.trait.code)).toEqual([code]);
+  });
+});
+
+describe('genotype marker look-up', () => {
+  it('validates the rsid list', async () => {
+    for (const q of ['', '?rsid=', '?rsid=123', '?rsid=rs1,i700']) {
+      const r = await request(`${server.api}/profiles/${profileId}/genotype/snps/${q}`, { token });
+      expect(r.status, q).toBe(400);
+    }
+  });
+});
+
+describe('OpenAPI document', () => {
+  it('is served without a token and describes every operation with schemas from the contract', async () => {
+    const r = await request(`${server.api}/openapi.json`);
+    expect(r.status).toBe(200);
+    expect(r.body.openapi).toBe('3.1.0');
+    const paths = Object.keys(r.body.paths);
+    for (const p of ['/profiles/', '/profiles/{profile_id}/', '/profiles/{profile_id}/genotype/', '/profiles/{profile_id}/genotype/upload/', '/profiles/{profile_id}/genotype/snps/', '/profiles/{profile_id}/traits/', '/profiles/{profile_id}/traits/{trait_code}/', '/traits/']) {
+      expect(paths).toContain(p);
+    }
+    const schemas = r.body.components.schemas;
+    for (const name of ['Profile', 'ProfileInput', 'ProfileTrait', 'ClientTrait', 'GenotypeMetadata', 'UploadUrl', 'Detail', 'TokenResponse']) {
+      expect(schemas[name], name).toBeDefined();
+    }
+    expect(JSON.stringify(schemas.ProfileInput.properties.age)).toContain('"maximum":150');
+    // Every $ref points at a component that exists.
+    const refs = JSON.stringify(r.body).match(/#\/components\/schemas\/[A-Za-z]+/g) ?? [];
+    for (const ref of refs) expect(schemas[ref.split('/').pop()!], ref).toBeDefined();
+  });
+});
