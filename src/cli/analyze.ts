@@ -1,0 +1,119 @@
+/**
+ * `traitscope analyze FILE [--ethnicity N] [--json]`: parse a raw-data file and print every
+ * computable trait, without starting the server. Nothing is stored.
+ */
+import { parseArgs } from 'node:util';
+import { parseGenotypeFile } from '../service/genotype/parse/index.js';
+import { resolveConfig } from '../service/config.js';
+import { createScienceEngine } from '../service/science/index.js';
+import type { Assessment, AssessContext, TraitInfo } from '../service/science/types.js';
+
+const USAGE = 'traitscope analyze FILE [--ethnicity N] [--json] [--resources DIR]\n' +
+  '  --ethnicity N   0 unknown (inferred from the genotype), 1 European, 2 American (Hispanic or Latino),\n' +
+  '                  3 African, 4 East Asian, 5 South Asian; default 0\n' +
+  '  --json          one JSON document instead of a table\n' +
+  '  --resources DIR the folder holding catalog/ and ancestry/ (default: the app\'s resources)';
+
+export async function analyzeCommand(args: string[]): Promise<number> {
+  let values: { ethnicity?: string; json?: boolean; resources?: string; help?: boolean };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args,
+      options: { ethnicity: { type: 'string' }, json: { type: 'boolean' }, resources: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    }));
+  } catch (err) {
+    console.error(`${(err as Error).message}\n\nUsage: ${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(`Usage: ${USAGE}`);
+    return 0;
+  }
+  if (positionals.length !== 1) {
+    console.error(`Give exactly one genotype file (got ${positionals.length}).\n\nUsage: ${USAGE}`);
+    return 2;
+  }
+  const ethnicity = values.ethnicity === undefined ? 0 : Number(values.ethnicity);
+  if (!Number.isInteger(ethnicity) || ethnicity < 0 || ethnicity > 5) {
+    console.error(`--ethnicity must be a whole number from 0 to 5 (got "${values.ethnicity}").\n\nUsage: ${USAGE}`);
+    return 2;
+  }
+  const file = positionals[0];
+  const parsed = await parseGenotypeFile(file);
+  if (!parsed.ok) {
+    console.error(`Could not read ${file}: ${parsed.reason}`);
+    return 1;
+  }
+  const engine = createScienceEngine({ resourcesDir: values.resources ?? resolveConfig().resourcesDir });
+  const started = performance.now();
+  const ancestry = engine.inferAncestry(parsed.genotype);
+  const context: AssessContext = { ethnicity, inferred: ancestry?.population ?? null };
+  const results: Array<{ trait: TraitInfo; a: Assessment }> = [];
+  for (const trait of engine.traits) {
+    const a = engine.assess(trait.code, parsed.genotype, context);
+    if (a) results.push({ trait, a });
+  }
+  const elapsed = performance.now() - started;
+  const population = results[0]?.a.population ?? null;
+  const populationSource = results[0]?.a.population_source ?? null;
+
+  if (values.json) {
+    const doc = {
+      file,
+      summary: parsed.summary,
+      ancestry,
+      population,
+      population_source: populationSource,
+      traits_in_catalog: engine.traits.length,
+      traits_computed: results.length,
+      traits: results.map(({ trait, a }) => ({
+        code: trait.code,
+        name: trait.name,
+        category: trait.category,
+        featured: trait.featured,
+        connotation: trait.connotation,
+        assessment_level: a.assessment_level,
+        level_label: a.level_label,
+        percentile: a.percentile,
+        score: a.score,
+        coverage: a.coverage,
+        match: a.match,
+        method: a.distribution.method,
+        evidence: trait.quality.evidence,
+        study_id: trait.quality.study_id,
+        pmid: trait.quality.pmid,
+        snps: a.snps,
+        revision: a.revision,
+      })),
+    };
+    process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
+    return 0;
+  }
+
+  const s = parsed.summary;
+  const out: string[] = [];
+  out.push(`${file}: ${s.vendor} (${s.format}), ${s.snp_count.toLocaleString('en-US')} markers, call rate ${(100 * s.call_rate).toFixed(1)} %${s.build ? `, build ${s.build}` : ''}`);
+  if (ancestry) {
+    const shares = Object.entries(ancestry.proportions)
+      .filter(([, v]) => v > 0)
+      .sort((x, y) => y[1] - x[1])
+      .map(([k, v]) => `${k} ${(100 * v).toFixed(0)} %`)
+      .join(', ');
+    out.push(`Ancestry (PCA, ${ancestry.markers_used} markers): ${ancestry.population} (nearest reference samples: ${shares})`);
+  } else {
+    out.push('Ancestry: too few of the PCA model\'s markers in this file to infer.');
+  }
+  if (population) out.push(`Reference population: ${population} (${populationSource === 'ethnicity' ? 'from --ethnicity' : populationSource === 'inferred' ? 'inferred from the genotype' : 'default'})`);
+  out.push(`${results.length} of ${engine.traits.length} traits computable (${elapsed.toFixed(0)} ms).`, '');
+  const sorted = [...results].sort((x, y) => Number(y.trait.featured) - Number(x.trait.featured) || x.trait.category.localeCompare(y.trait.category) || x.trait.name.localeCompare(y.trait.name));
+  out.push(['Level', 'Pctl', 'Cover', 'Evidence', 'Trait', 'Code'].join('\t'));
+  for (const { trait, a } of sorted) {
+    out.push([`${a.assessment_level} ${a.level_label}`, a.percentile.toFixed(1), `${(100 * a.coverage).toFixed(0)}%`, trait.quality.evidence, `${trait.featured ? '' : '· '}${trait.name}`, trait.code].join('\t'));
+  }
+  out.push('', 'Levels: 1 = lowest genetic score … 5 = highest, against the reference population. Most genetic scores explain only a small part of a trait; see docs/science.md.');
+  process.stdout.write(out.join('\n') + '\n');
+  return 0;
+}
