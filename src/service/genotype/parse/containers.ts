@@ -135,17 +135,24 @@ export class GunzipStage implements ByteSink {
   private readonly gz: Gunzip;
   private input = 0;
   private output = 0;
+  /** Output of the current gzip member, and the last 8 input bytes (its trailer, once complete). */
+  private memberOutput = 0;
+  private readonly tail = new Uint8Array(8);
 
   constructor(
     private readonly ctx: ContainerContext,
     private readonly out: ByteSink,
   ) {
     this.gz = new Gunzip((data) => this.onData(data));
+    this.gz.onmember = () => {
+      this.memberOutput = 0;
+    };
   }
 
   private onData(data: Uint8Array): void {
     if (data.length === 0) return;
     this.output += data.length;
+    this.memberOutput += data.length;
     this.ctx.decompressed += data.length;
     if (this.ctx.decompressed > this.ctx.maxDecompressedBytes)
       fail(
@@ -161,6 +168,11 @@ export class GunzipStage implements ByteSink {
   }
 
   push(chunk: Uint8Array): void {
+    if (chunk.length >= 8) this.tail.set(chunk.subarray(chunk.length - 8));
+    else {
+      this.tail.copyWithin(0, chunk.length);
+      this.tail.set(chunk, 8 - chunk.length);
+    }
     for (let off = 0; off < chunk.length && !this.ctx.done; off += INFLATE_SLICE) {
       const slice = chunk.subarray(off, Math.min(chunk.length, off + INFLATE_SLICE));
       this.input += slice.length;
@@ -169,7 +181,15 @@ export class GunzipStage implements ByteSink {
   }
 
   end(): void {
-    if (!this.ctx.done) inflateGuard(() => this.gz.push(new Uint8Array(0), true), 'gzip');
+    if (!this.ctx.done) {
+      inflateGuard(() => this.gz.push(new Uint8Array(0), true), 'gzip');
+      // fflate does not check the trailer; its size field (ISIZE, the member's length
+      // mod 2^32) tells whether the last member arrived whole.
+      const t = this.tail;
+      const isize = (t[4] | (t[5] << 8) | (t[6] << 16) | (t[7] << 24)) >>> 0;
+      if (this.input < 18 || isize !== this.memberOutput % 0x100000000)
+        fail('The gzip file is truncated (it ends before its compressed data does): the download or copy was incomplete. Download the file again and upload the complete file.');
+    }
     this.out.end();
   }
 }

@@ -49,6 +49,13 @@ export async function parseGenotypeBytes(bytes: Uint8Array, options?: ParseOptio
   return parseSource(bytesSource(bytes), options, performance.now());
 }
 
+/** The same parser over any random-access source (tests feed synthetic gigabyte streams). */
+export async function parseGenotypeSource(src: ByteSource, options?: ParseOptions): Promise<ParseResult> {
+  return parseSource(src, options, performance.now());
+}
+
+export type { ByteSource };
+
 async function parseSource(src: ByteSource, options: ParseOptions | undefined, started: number): Promise<ParseResult> {
   try {
     return await run(src, options, started);

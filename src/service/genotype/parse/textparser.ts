@@ -23,8 +23,10 @@ export class TextGenotypeParser implements LineSink {
   readonly skips = new SkipCounter();
   detection: Detection | null = null;
 
-  private sample: Uint8Array[] = [];
+  /** The sampled lines, each followed by '\n', in one growing buffer. */
+  private sample = new Uint8Array(1 << 16);
   private sampleBytes = 0;
+  private sampleLines = 0;
   private sampleData = 0;
   private sawVcfMagic = false;
   private sawChromHeader = false;
@@ -61,23 +63,33 @@ export class TextGenotypeParser implements LineSink {
   }
 
   private buffer(buf: Uint8Array, s: number, e: number): void {
-    const copy = buf.slice(s, e);
-    this.sample.push(copy);
-    this.sampleBytes += copy.length + 1;
-    if (copy.length > 0 && copy[0] !== 0x23) this.sampleData++;
-    else if (copy.length > 1 && copy[0] === 0x23) {
-      if (this.sample.length === 1 || !this.sawVcfMagic) this.sawVcfMagic ||= startsWithText(copy, '##fileformat=VCF');
-      if (startsWithText(copy, '#CHROM')) this.sawChromHeader = true;
+    const need = this.sampleBytes + (e - s) + 1;
+    if (need > this.sample.length) {
+      const bigger = new Uint8Array(Math.max(need, this.sample.length * 2));
+      bigger.set(this.sample.subarray(0, this.sampleBytes));
+      this.sample = bigger;
+    }
+    this.sample.set(buf.subarray(s, e), this.sampleBytes);
+    this.sample[need - 1] = 0x0a;
+    this.sampleBytes = need;
+    this.sampleLines++;
+    if (e > s && buf[s] !== 0x23) this.sampleData++;
+    else if (e - s > 1) {
+      const line = buf.subarray(s, e);
+      if (!this.sawVcfMagic) this.sawVcfMagic = startsWithText(line, '##fileformat=VCF');
+      if (startsWithText(line, '#CHROM')) this.sawChromHeader = true;
     }
     const vcfPending = this.sawVcfMagic && !this.sawChromHeader;
     if ((this.sampleData >= SAMPLE_DATA_LINES && !vcfPending) || this.sampleBytes >= SAMPLE_MAX_BYTES) this.decide();
   }
 
   private decide(): void {
-    const sample = this.sample;
-    this.sample = [];
-    const decoder = new TextDecoder('utf-8');
-    const text = sample.map((l) => decoder.decode(l));
+    const sample = this.sample.subarray(0, this.sampleBytes);
+    this.sample = new Uint8Array(0);
+    if (this.sampleData === 0 && !sample.some((b) => b !== 0x0a && b !== 0x20 && b !== 0x09))
+      fail('The file is empty (it has no text in it). Upload the raw data file from your testing company.');
+    const text = new TextDecoder('utf-8').decode(sample).split('\n');
+    text.pop(); // the buffer ends with the last line's '\n'
     if (text.every((l) => l.trim().length === 0))
       fail('The file is empty (it has no text in it). Upload the raw data file from your testing company.');
     this.detection = detect(text);
@@ -85,7 +97,11 @@ export class TextGenotypeParser implements LineSink {
       this.detection.kind === 'vcf'
         ? new VcfParser(this.collector, this.skips)
         : new TableParser(this.detection.layout!, this.collector, this.skips);
-    for (const l of sample) this.line(l, 0, l.length);
+    for (let s = 0; s < sample.length; ) {
+      const nl = sample.indexOf(0x0a, s);
+      this.line(sample, s, nl);
+      s = nl + 1;
+    }
   }
 }
 

@@ -1,0 +1,161 @@
+/**
+ * Files that are not genotype data, or are hostile, are refused with a sentence, in
+ * bounded time and memory.
+ */
+import { open, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync, zipSync } from 'fflate';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  parseGenotypeBytes,
+  parseGenotypeFile,
+  parseGenotypeSource,
+  type ByteSource,
+} from '../../src/service/genotype/parse/index.js';
+import { gzipMembers, plainFixture } from '../fixtures/genotypes/wrap.js';
+import { enc } from './helpers.js';
+
+const GiB = 1024 * 1024 * 1024;
+const MiB = 1024 * 1024;
+
+/** A source of `size` bytes produced on demand, so gigabyte inputs cost no disk or memory. */
+function syntheticSource(size: number, byteAt: (offset: number) => number): ByteSource & { bytesRead: number } {
+  const src = {
+    size,
+    bytesRead: 0,
+    async read(offset: number, length: number) {
+      const n = Math.max(0, Math.min(length, size - offset));
+      const out = new Uint8Array(n);
+      for (let i = 0; i < n; i++) out[i] = byteAt(offset + i);
+      src.bytesRead += n;
+      return out;
+    },
+    async close() {},
+  };
+  return src;
+}
+
+async function expectRefused(p: Promise<Awaited<ReturnType<typeof parseGenotypeBytes>>>, reason: RegExp): Promise<string> {
+  const r = await p;
+  expect(r.ok).toBe(false);
+  if (r.ok) return '';
+  expect(r.reason).toMatch(reason);
+  return r.reason;
+}
+
+describe('single enormous line', () => {
+  it('refuses a 1 GiB file that is one line after reading only a few MiB', async () => {
+    const src = syntheticSource(GiB, () => 0x41);
+    const rssBefore = process.memoryUsage().rss;
+    const t0 = performance.now();
+    await expectRefused(parseGenotypeSource(src), /line longer than 1 MiB/);
+    expect(performance.now() - t0).toBeLessThan(5000);
+    expect(src.bytesRead).toBeLessThan(8 * MiB);
+    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(64 * MiB);
+  });
+
+  describe('on disk', () => {
+    let dir = '';
+    beforeAll(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'traitscope-parse-'));
+    });
+    afterAll(async () => {
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    it('refuses a 1 GiB one-line file from disk (sparse after its first 4 MiB)', async () => {
+      const path = join(dir, 'one-line.txt');
+      const fh = await open(path, 'w');
+      await fh.write(new Uint8Array(4 * MiB).fill(0x43));
+      await fh.truncate(GiB);
+      await fh.close();
+      await expectRefused(parseGenotypeFile(path), /line longer than 1 MiB/);
+    });
+
+    it('says so when the path is missing or a folder', async () => {
+      await expectRefused(parseGenotypeFile(join(dir, 'nope.txt')), /does not exist/);
+      await expectRefused(parseGenotypeFile(dir), /could not be read/);
+    });
+  });
+});
+
+describe('decompression bombs and limits', () => {
+  it('refuses a gzip of zeros at once: it is not text', async () => {
+    const bomb = gzipSync(new Uint8Array(16 * MiB));
+    await expectRefused(parseGenotypeBytes(bomb), /not a text file/);
+  });
+
+  it('refuses a multi-member gzip that expands more than 200-fold, before it has inflated 100 MiB', async () => {
+    const line = enc('rs123\t1\t1000\tAA\n');
+    const block = new Uint8Array(4 * MiB);
+    for (let i = 0; i + line.length <= block.length; i += line.length) block.set(line, i);
+    const member = gzipSync(block, { level: 9 });
+    const bomb = new Uint8Array(member.length * 256); // 1 GiB once inflated
+    for (let i = 0; i < 256; i++) bomb.set(member, i * member.length);
+    const t0 = performance.now();
+    await expectRefused(parseGenotypeBytes(bomb), /decompression bomb/);
+    expect(performance.now() - t0).toBeLessThan(10_000);
+  });
+
+  it('refuses a zip member that expands more than 200-fold', async () => {
+    const big = new Uint8Array(72 * MiB).fill(0x0a);
+    big.set(enc('rs1 1 1 AA\n'));
+    const zip = zipSync({ 'genome.txt': big }, { level: 1 });
+    await expectRefused(parseGenotypeBytes(zip), /decompression bomb/);
+  });
+
+  it('honours maxDecompressedBytes', async () => {
+    const gz = gzipSync(await plainFixture('23andme_v5.txt'));
+    await expectRefused(parseGenotypeBytes(gz, { maxDecompressedBytes: 100 }), /expands to more than 100 bytes/);
+  });
+});
+
+describe('archives and formats that are not genotype text', () => {
+  it('refuses a password-protected zip', async () => {
+    const zip = zipSync({ 'genome.txt': enc('rs1 1 1 AA\n') });
+    // Set the "encrypted" flag bit in the local and central headers.
+    for (let i = 0; i + 4 <= zip.length; i++) {
+      if (zip[i] === 0x50 && zip[i + 1] === 0x4b && zip[i + 2] === 0x03 && zip[i + 3] === 0x04) zip[i + 6] |= 1;
+      if (zip[i] === 0x50 && zip[i + 1] === 0x4b && zip[i + 2] === 0x01 && zip[i + 3] === 0x02) zip[i + 8] |= 1;
+    }
+    await expectRefused(parseGenotypeBytes(zip), /password-protected/);
+  });
+
+  it('recognises an Excel workbook', async () => {
+    const xlsx = zipSync({ '[Content_Types].xml': enc('<x/>'), 'xl/workbook.xml': enc('<w/>') });
+    await expectRefused(parseGenotypeBytes(xlsx), /Excel workbook/);
+  });
+
+  it('refuses an empty zip and a zip inside a gzip', async () => {
+    await expectRefused(parseGenotypeBytes(zipSync({})), /zip archive is empty/);
+    await expectRefused(parseGenotypeBytes(gzipSync(zipSync({ 'a.txt': enc('rs1 AA') }))), /inside another archive/);
+  });
+
+  it('names other compressors and alignment files', async () => {
+    await expectRefused(parseGenotypeBytes(enc('BZh91AY&SY....')), /bzip2/);
+    await expectRefused(parseGenotypeBytes(new Uint8Array([0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c, 0, 4])), /7-Zip/);
+    await expectRefused(parseGenotypeBytes(gzipSync(enc('BAM\u0001\u0000\u0000\u0000\u0000'))), /BAM/);
+  });
+
+  it('refuses a VCF without samples, or without a #CHROM line', async () => {
+    await expectRefused(
+      parseGenotypeBytes(enc('##fileformat=VCFv4.2\n#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\n1\t5\trs1\tA\tG\t.\t.\t.\n')),
+      /no sample column/,
+    );
+    await expectRefused(parseGenotypeBytes(enc('##fileformat=VCFv4.2\n1\t5\trs1\tA\tG\t.\t.\t.\tGT\t0/1\n')), /#CHROM/);
+  });
+
+  it('refuses a file whose markers have no rsIDs, saying so', async () => {
+    await expectRefused(parseGenotypeBytes(enc('# rsid\tchromosome\tposition\tgenotype\ni1\t1\t5\tAA\ni2\t1\t6\tCC\n')), /none of the markers has an rsID/);
+  });
+
+  it('refuses a file of blank lines as empty', async () => {
+    await expectRefused(parseGenotypeBytes(new Uint8Array(8 * MiB).fill(0x0a)), /empty/);
+  });
+
+  it('reads a truncated multi-member gzip as truncated', async () => {
+    const gz = gzipMembers(await plainFixture('ancestrydna.txt'), 3);
+    await expectRefused(parseGenotypeBytes(gz.subarray(0, gz.length - 7)), /truncated/);
+  });
+});
