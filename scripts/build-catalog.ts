@@ -18,7 +18,7 @@ import { buildAncestryModel } from './catalog/ancestry.js';
 import { FEATURED, type FeaturedDef } from './catalog/featured.js';
 import { cleanStudy, MAX_UNUSABLE_SHARE, POPULATIONS, type CleanResult, type KgEntry } from './catalog/markers.js';
 import { num, readTsv, type Row } from './catalog/read.js';
-import { citation, formatCount, recommendations } from './catalog/texts.js';
+import { citation, formatCount } from './catalog/texts.js';
 import { evidenceLabel } from '../src/service/science/evidence.js';
 import { CATALOG_FORMAT, type CatalogFile, type CatalogSource, type CatalogTrait } from '../src/service/science/format.js';
 import { traitRevision } from '../src/service/science/revision.js';
@@ -142,7 +142,8 @@ function makeTrait(
     },
     revision: '',
     weight_scale: c.weight_scale === 'mixed' ? 'mixed' : c.weight_scale,
-    recommendations: recommendations({ phrase: t.phrase, connotation: t.connotation, condition: t.condition }),
+    text_kind: t.condition ? 'condition' : t.connotation === 'risky' ? 'risk_measure' : 'trait',
+    phrase: t.phrase,
     source: {
       dataset: src.dataset,
       study_id: src.study_id,

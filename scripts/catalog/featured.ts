@@ -321,6 +321,6 @@ export const FEATURED: FeaturedDef[] = [
     'Motion sickness is nausea during travel. Variants in genes of balance and eye development contribute, and it is more common in women. A higher score means a slightly greater tendency to feel travel sick.'),
   f('varicose_veins', 'Varicose veins', 'varicose_veins_30998689', 'Other', 'risky', 'basic', 'varicose veins', true,
     'Varicose veins are swollen, twisted veins, usually in the legs. Age, pregnancy, standing for long periods and height raise the risk; so do variants in genes of the vein wall.'),
-  f('falling_risk', 'Tendency to fall', 'falling_risk_32999390', 'Other', 'risky', 'basic', 'falling', false,
+  f('falling_risk', 'Tendency to fall', 'falling_risk_32999390', 'Other', 'risky', 'basic', 'a tendency to fall', true,
     'This score uses variants linked to having had a fall, many also linked to mood, strength and bone health. Balance, strength, eyesight and medicines matter much more; staying active lowers the risk of falls.'),
 ];

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createScienceEngine } from '../../src/service/science/index.js';
 import { compileAncestryModel, inferAncestryWith, loadAncestryModel } from '../../src/service/science/ancestry.js';
 import { readCatalogFile } from '../../src/service/science/catalog.js';
+import { recommendationsOf } from '../../src/service/science/format.js';
 import { traitRevision } from '../../src/service/science/revision.js';
 import { makeCall } from '../../src/service/genotype/encoding.js';
 import type { Genotype } from '../../src/service/genotype/types.js';
@@ -28,7 +29,7 @@ describe('shipped catalog', () => {
       expect(t.overview.length).toBeGreaterThan(40);
       expect(['risky', 'good', 'neutral']).toContain(t.connotation);
       expect(['free', 'basic']).toContain(t.default_pricing);
-      expect(t.recommendations).toHaveLength(5);
+      expect(recommendationsOf(t)).toHaveLength(5);
       expect(t.quality.markers).toBe(t.markers.rsid.length);
       expect(t.quality.study_id).toBeTruthy();
       expect(t.quality.pmid).toMatch(/^\d+$/);

@@ -39,6 +39,8 @@ export function traitOf(code: string, markers: TestMarker[]): CatalogTrait {
     quality: { markers: sorted.length, sample_size: null, publication_year: null, evidence: 'limited', study_id: null, pmid: null, first_author: null, citation: 'test' },
     revision: '',
     weight_scale: 'beta',
+    text_kind: 'trait',
+    phrase: code,
     recommendations: ['r1', 'r2', 'r3', 'r4', 'r5'],
     source: { dataset: 'PGS Catalog', study_id: 'test', pmid: null, source_trait: code, source_rows: sorted.length, dropped: {} },
     markers: {

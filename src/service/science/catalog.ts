@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { alleleFromLetter } from '../genotype/encoding.js';
-import { CATALOG_FILE, CATALOG_FORMAT, POPULATION_ORDER, type CatalogFile, type CatalogTrait, type WeightScale } from './format.js';
+import { CATALOG_FILE, CATALOG_FORMAT, POPULATION_ORDER, recommendationsOf, type CatalogFile, type CatalogTrait, type WeightScale } from './format.js';
 import type { TraitInfo } from './types.js';
 
 export const N_POPS = POPULATION_ORDER.length;
@@ -90,7 +90,7 @@ export function compileCatalog(defs: readonly CatalogTrait[]): CompiledCatalog {
       if (!col || col.length !== count) throw new Error(`Trait ${t.code}: missing ${POPULATION_ORDER[p]} frequencies`);
       for (let i = 0; i < count; i++) freq[(at + i) * N_POPS + p] = col[i];
     }
-    const compiled: CompiledTrait = { info: traitInfoOf(t), start: at, count, recommendations: t.recommendations, weight_scale: t.weight_scale };
+    const compiled: CompiledTrait = { info: traitInfoOf(t), start: at, count, recommendations: recommendationsOf(t), weight_scale: t.weight_scale };
     if (byCode.has(t.code)) throw new Error(`Trait code ${t.code} appears twice`);
     traits.push(compiled);
     byCode.set(t.code, compiled);

@@ -10,12 +10,12 @@
  * - Exact: the distribution of the sum is convolved marker by marker, merging equal values,
  *   when the support is sure to stay within EXACT_MAX_SUPPORT points: c markers sharing one
  *   weight give 2c + 1 sums, so the support is at most Π (2c + 1) over distinct weights
- *   (8 markers with distinct weights: 3⁸ = 6,561 points).
+ *   (3⁷ = 2,187: up to 7 markers with distinct weights, more when weights repeat).
  * - Normal: beyond that, N(Σ2pw, Σ2p(1−p)w²).
  * Percentile = 100 × (P(S < s) + ½ P(S = s)) (mid-rank; continuous for the normal case).
  */
 
-export const EXACT_MAX_SUPPORT = 10_000;
+export const EXACT_MAX_SUPPORT = 2_187;
 /** More observed markers than this always use the normal approximation. */
 export const EXACT_MAX_MARKERS = 64;
 const DENSITY_POINTS = 101;
@@ -56,18 +56,28 @@ export function normalCdf(z: number): number {
  * the support would exceed EXACT_MAX_SUPPORT.
  */
 export function exactDistribution(weights: ArrayLike<number>, freqs: ArrayLike<number>, n: number, tolerance: number): { values: Float64Array; probs: Float64Array } | null {
-  let values = new Float64Array([0]);
-  let probs = new Float64Array([1]);
+  // Ping-pong between two scratch buffers; only the final support is copied out.
+  let values = scratch.v0;
+  let probs = scratch.p0;
+  let outV = scratch.v1;
+  let outP = scratch.p1;
+  values[0] = 0;
+  probs[0] = 1;
+  let m = 1;
+  const shift = [0, 0, 0];
+  const prob = [0, 0, 0];
   for (let i = 0; i < n; i++) {
     const w = weights[i];
     const p = freqs[i];
     const q = 1 - p;
-    const pr = [q * q, 2 * p * q, p * p];
-    const shift = w >= 0 ? [0, w, 2 * w] : [2 * w, w, 0];
-    const prob = w >= 0 ? pr : [pr[2], pr[1], pr[0]];
-    const m = values.length;
-    const outV = new Float64Array(3 * m);
-    const outP = new Float64Array(3 * m);
+    if (w >= 0) {
+      shift[0] = 0; shift[1] = w; shift[2] = 2 * w;
+      prob[0] = q * q; prob[1] = 2 * p * q; prob[2] = p * p;
+    } else {
+      shift[0] = 2 * w; shift[1] = w; shift[2] = 0;
+      prob[0] = p * p; prob[1] = 2 * p * q; prob[2] = q * q;
+    }
+    if (3 * m > outV.length) return null;
     // Three-way merge of the sorted shifted copies, merging values closer than the tolerance.
     let i0 = 0;
     let i1 = 0;
@@ -97,11 +107,19 @@ export function exactDistribution(weights: ArrayLike<number>, freqs: ArrayLike<n
       }
     }
     if (k > EXACT_MAX_SUPPORT) return null;
-    values = outV.slice(0, k);
-    probs = outP.slice(0, k);
+    [values, outV] = [outV, values];
+    [probs, outP] = [outP, probs];
+    m = k;
   }
-  return { values, probs };
+  return { values: values.slice(0, m), probs: probs.slice(0, m) };
 }
+
+const scratch = {
+  v0: new Float64Array(3 * EXACT_MAX_SUPPORT),
+  p0: new Float64Array(3 * EXACT_MAX_SUPPORT),
+  v1: new Float64Array(3 * EXACT_MAX_SUPPORT),
+  p1: new Float64Array(3 * EXACT_MAX_SUPPORT),
+};
 
 /** The reference for observed markers (weights/freqs, first n entries) plus a constant. */
 export function referenceFor(weights: ArrayLike<number>, freqs: ArrayLike<number>, n: number, constant: number): Reference {

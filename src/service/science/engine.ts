@@ -36,6 +36,14 @@ export interface ScienceEngineExt extends ScienceEngine {
   coverage(code: string, genotype: Genotype): { markers: number; observed: number; excluded: number; coverage: number } | null;
 }
 
+/** "rs123" for catalog marker i, built once per marker and kept. */
+const rsidTexts = new WeakMap<CompiledCatalog, string[]>();
+function rsidText(cat: CompiledCatalog, i: number): string {
+  let texts = rsidTexts.get(cat);
+  if (!texts) rsidTexts.set(cat, (texts = new Array<string>(cat.rsid.length)));
+  return (texts[i] ??= `rs${cat.rsid[i]}`);
+}
+
 export function ethnicityPopulation(ethnicity: number): Population | null {
   return ethnicity >= 1 && ethnicity <= 5 ? POPULATION_ORDER[ethnicity - 1] : null;
 }
@@ -117,7 +125,7 @@ export function makeEngine(catalogs: CompiledCatalog[], ancestryModel: () => Anc
       const w = cat.weight[i];
       const p = cat.freq[i * N_POPS + pop];
       const d = matchDosage(call, cat.effect[i], cat.other[i]);
-      const rsid = `rs${cat.rsid[i]}`;
+      const rsid = rsidText(cat, i);
       let dosage: number;
       let use: AssessedMarker['use'];
       if (d >= 0) {

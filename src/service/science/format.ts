@@ -4,6 +4,7 @@
  * trait carries its markers as parallel arrays so a reviewer can trace every number to
  * the study named in `source`.
  */
+import { recommendationTexts, type TextKind } from './recommendations.js';
 import type { Connotation, PricingType, TraitQuality } from './types.js';
 
 export const CATALOG_FORMAT = 1;
@@ -49,10 +50,19 @@ export interface CatalogTrait {
   quality: TraitQuality;
   revision: string;
   weight_scale: WeightScale;
-  /** Recommendation text for levels 1–5. */
-  recommendations: string[];
+  /** Which recommendation template applies (recommendations.ts) … */
+  text_kind: TextKind;
+  /** … filled with this phrase ("type 2 diabetes"). */
+  phrase: string;
+  /** Own recommendation texts for levels 1–5, replacing the template (optional). */
+  recommendations?: string[];
   source: CatalogSource;
   markers: CatalogMarkers;
+}
+
+/** The five recommendation texts of a trait definition. */
+export function recommendationsOf(t: Pick<CatalogTrait, 'recommendations' | 'text_kind' | 'phrase'>): string[] {
+  return t.recommendations ?? recommendationTexts(t.text_kind, t.phrase);
 }
 
 export interface CatalogFile {

@@ -1,5 +1,6 @@
 /** A trait's revision: a short hash of everything that defines it (texts, markers, weights, frequencies). */
 import { createHash } from 'node:crypto';
+import { recommendationsOf, type CatalogTrait } from './format.js';
 
 /** JSON with object keys sorted, so the hash does not depend on key order. */
 function canonical(value: unknown): string {
@@ -11,7 +12,9 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-export function traitRevision(definition: object): string {
-  const { revision: _ignored, ...rest } = definition as { revision?: string };
-  return createHash('sha256').update(canonical(rest)).digest('hex').slice(0, 16);
+/** Hash of a trait definition without its revision field, with its recommendation texts resolved. */
+export function traitRevision(definition: CatalogTrait): string {
+  const { revision: _ignored, ...rest } = definition;
+  const full = { ...rest, recommendations: recommendationsOf(definition) };
+  return createHash('sha256').update(canonical(full)).digest('hex').slice(0, 16);
 }
