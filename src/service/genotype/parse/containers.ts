@@ -1,30 +1,30 @@
 /**
  * Finding the genotype text inside whatever wraps it: gzip (single or multi-member, BGZF
- * included), tar (inside gzip), or nothing. Each stage is a push-based ByteSink, so the
- * whole chain streams with bounded memory. Zip needs random access and lives in zip.ts.
+ * included), tar (inside gzip), or nothing; zip.ts does zip. Stages are async iterators
+ * of byte chunks, so the chain streams with bounded memory, and inflating (Node's zlib,
+ * on the thread pool) overlaps with parsing.
  */
-import { Gunzip } from 'fflate';
-import { fail } from './errors.js';
+import { Readable } from 'node:stream';
+import { createGunzip, createInflateRaw } from 'node:zlib';
+import { fail, ParseError } from './errors.js';
+import { isJunkMemberName } from './members.js';
 import type { ByteSink } from './text.js';
 import { concat } from './text.js';
-import { isJunkMemberName } from './members.js';
 
-/** Compressed input is fed to the inflater in slices this small, so one push can never
- * expand past ~1032 × this size (deflate's maximum ratio) before we can count it. */
-const INFLATE_SLICE = 32 << 10;
+export type Chunks = AsyncIterable<Uint8Array>;
+
+/** Input is handed to zlib in slices this small, so the ratio check sees input as consumed. */
+const FEED_SLICE = 64 << 10;
 /** Above this much output, a compression ratio beyond BOMB_RATIO is treated as a bomb. */
 const BOMB_MIN_OUTPUT = 64 << 20;
 const BOMB_RATIO = 200;
+const INFLATE_CHUNK = 256 << 10;
 
 export interface ContainerContext {
   /** Containers unwrapped, outermost first: "gzip", "tar", "zip". */
   layers: string[];
   maxDecompressedBytes: number;
   decompressed: number;
-  /** Set once the genotype member has been fully read; readers may stop early. */
-  done: boolean;
-  /** Builds the text stage when the sniffer decides the bytes are text. */
-  textSink: () => ByteSink;
   notes: string[];
 }
 
@@ -79,131 +79,100 @@ export function rejectKnownBinary(b: Uint8Array): void {
 const SNIFF = 512;
 
 /**
- * Looks at the first bytes of a stream and routes it: gzip → inflate and sniff again,
- * tar → pick the genotype member, zip inside a stream → refuse, text → the text stage.
+ * Looks at the first bytes of a stream and routes it: gzip → inflate and look again,
+ * tar → its genotype member, zip inside a stream → refuse, text → `text`.
  */
-export class Sniffer implements ByteSink {
-  private head: Uint8Array[] = [];
-  private headLen = 0;
-  private next: ByteSink | null = null;
-
-  constructor(
-    private readonly ctx: ContainerContext,
-    private readonly depth: number,
-  ) {}
-
-  push(chunk: Uint8Array): void {
-    if (this.next) return this.next.push(chunk);
-    this.head.push(chunk);
-    this.headLen += chunk.length;
-    if (this.headLen >= SNIFF) this.route();
+export async function route(chunks: Chunks, ctx: ContainerContext, depth: number, text: ByteSink): Promise<void> {
+  if (depth > 3) fail('The file is wrapped in too many layers of compression. Extract it and upload the text file inside.');
+  const it = chunks[Symbol.asyncIterator]();
+  const head: Uint8Array[] = [];
+  let headLen = 0;
+  let ended = false;
+  while (headLen < SNIFF) {
+    const r = await it.next();
+    if (r.done) {
+      ended = true;
+      break;
+    }
+    head.push(r.value);
+    headLen += r.value.length;
   }
-
-  end(): void {
-    if (!this.next) {
-      if (this.headLen === 0) {
-        if (this.depth === 0) fail('The file is empty (0 bytes). Upload the raw data file from your testing company.');
-        fail('The archive\'s genotype file is empty. Download the raw data again from your testing company.');
+  if (headLen === 0) {
+    if (depth === 0) fail('The file is empty (0 bytes). Upload the raw data file from your testing company.');
+    fail("The archive's genotype file is empty. Download the raw data again from your testing company.");
+  }
+  const first = concat(head, headLen);
+  const rest: Chunks = {
+    async *[Symbol.asyncIterator]() {
+      yield first;
+      if (ended) return;
+      for (;;) {
+        const r = await it.next();
+        if (r.done) return;
+        yield r.value;
       }
-      this.route();
-    }
-    this.next!.end();
+    },
+  };
+  if (isGzip(first)) {
+    ctx.layers.push('gzip');
+    return route(inflate(rest, ctx, 'gzip'), ctx, depth + 1, text);
   }
-
-  private route(): void {
-    const head = concat(this.head, this.headLen);
-    this.head = [];
-    if (this.depth > 3) fail('The file is wrapped in too many layers of compression. Extract it and upload the text file inside.');
-    if (isGzip(head)) {
-      this.ctx.layers.push('gzip');
-      this.next = new GunzipStage(this.ctx, new Sniffer(this.ctx, this.depth + 1));
-    } else if (isTar(head)) {
-      this.ctx.layers.push('tar');
-      this.next = new TarStage(this.ctx, this.depth);
-    } else if (isZip(head)) {
-      fail('This file holds a .zip archive inside another archive. Extract it and upload the genotype text file or the inner .zip directly.');
-    } else {
-      rejectKnownBinary(head);
-      this.next = this.ctx.textSink();
-    }
-    this.next.push(head);
+  if (isTar(first)) {
+    ctx.layers.push('tar');
+    return route(tarMember(rest, ctx), ctx, depth + 1, text);
   }
+  if (isZip(first))
+    fail('This file holds a .zip archive inside another archive. Extract it and upload the genotype text file or the inner .zip directly.');
+  rejectKnownBinary(first);
+  for await (const chunk of rest) text.push(chunk);
+  text.end();
 }
 
-/** Streaming gunzip with a decompressed-size budget and a compression-ratio bomb check. */
-export class GunzipStage implements ByteSink {
-  private readonly gz: Gunzip;
-  private input = 0;
-  private output = 0;
-  /** Output of the current gzip member, and the last 8 input bytes (its trailer, once complete). */
-  private memberOutput = 0;
-  private readonly tail = new Uint8Array(8);
-
-  constructor(
-    private readonly ctx: ContainerContext,
-    private readonly out: ByteSink,
-  ) {
-    this.gz = new Gunzip((data) => this.onData(data));
-    this.gz.onmember = () => {
-      this.memberOutput = 0;
-    };
-  }
-
-  private onData(data: Uint8Array): void {
-    if (data.length === 0) return;
-    this.output += data.length;
-    this.memberOutput += data.length;
-    this.ctx.decompressed += data.length;
-    if (this.ctx.decompressed > this.ctx.maxDecompressedBytes)
-      fail(
-        `The compressed file expands to more than ${formatBytes(this.ctx.maxDecompressedBytes)}, far more than any genotype file. ` +
-          'It may be a decompression bomb or not a genotype file; upload the raw data download from your testing company.',
-      );
-    if (this.output > BOMB_MIN_OUTPUT && this.output > this.input * BOMB_RATIO)
-      fail(
-        'The compressed file expands more than 200-fold, which genotype data never does: it looks like a decompression bomb, so it was not read. ' +
-          'Upload the raw data download from your testing company.',
-      );
-    this.out.push(data);
-  }
-
-  push(chunk: Uint8Array): void {
-    if (chunk.length >= 8) this.tail.set(chunk.subarray(chunk.length - 8));
-    else {
-      this.tail.copyWithin(0, chunk.length);
-      this.tail.set(chunk, 8 - chunk.length);
-    }
-    for (let off = 0; off < chunk.length && !this.ctx.done; off += INFLATE_SLICE) {
-      const slice = chunk.subarray(off, Math.min(chunk.length, off + INFLATE_SLICE));
-      this.input += slice.length;
-      inflateGuard(() => this.gz.push(slice, false), 'gzip');
+/**
+ * Inflates a gzip stream (all members; zlib checks each trailer) or a raw deflate stream
+ * (a zip member), counting output against the budget and the bomb ratio.
+ */
+export async function* inflate(input: Chunks, ctx: ContainerContext, kind: 'gzip' | 'zip'): Chunks {
+  let fed = 0;
+  async function* sliced() {
+    for await (const chunk of input) {
+      for (let off = 0; off < chunk.length; off += FEED_SLICE) {
+        const slice = chunk.subarray(off, Math.min(chunk.length, off + FEED_SLICE));
+        fed += slice.length;
+        yield slice;
+      }
     }
   }
-
-  end(): void {
-    if (!this.ctx.done) {
-      inflateGuard(() => this.gz.push(new Uint8Array(0), true), 'gzip');
-      // fflate does not check the trailer; its size field (ISIZE, the member's length
-      // mod 2^32) tells whether the last member arrived whole.
-      const t = this.tail;
-      const isize = (t[4] | (t[5] << 8) | (t[6] << 16) | (t[7] << 24)) >>> 0;
-      if (this.input < 18 || isize !== this.memberOutput % 0x100000000)
-        fail('The gzip file is truncated (it ends before its compressed data does): the download or copy was incomplete. Download the file again and upload the complete file.');
-    }
-    this.out.end();
-  }
-}
-
-/** Runs an fflate call and turns its errors into sentences. ParseErrors pass through. */
-export function inflateGuard(fn: () => void, what: string): void {
+  const zlibStream =
+    kind === 'gzip' ? createGunzip({ chunkSize: INFLATE_CHUNK }) : createInflateRaw({ chunkSize: INFLATE_CHUNK });
+  const out = Readable.from(sliced(), { objectMode: false, highWaterMark: FEED_SLICE }).pipe(zlibStream);
+  let produced = 0;
+  const what = kind === 'gzip' ? 'The compressed file' : 'The zip member';
   try {
-    fn();
+    for await (const chunk of out as AsyncIterable<Buffer>) {
+      produced += chunk.length;
+      ctx.decompressed += chunk.length;
+      if (ctx.decompressed > ctx.maxDecompressedBytes)
+        fail(
+          `${what} expands to more than ${formatBytes(ctx.maxDecompressedBytes)}, far more than any genotype file. ` +
+            'It may be a decompression bomb or not a genotype file; upload the raw data download from your testing company.',
+        );
+      if (produced > BOMB_MIN_OUTPUT && produced > fed * BOMB_RATIO)
+        fail(
+          `${what} expands more than 200-fold, which genotype data never does: it looks like a decompression bomb, so it was not read. ` +
+            'Upload the raw data download from your testing company.',
+        );
+      yield new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
+    }
   } catch (e) {
-    if (e instanceof Error && e.name === 'ParseError') throw e;
-    const msg = e instanceof Error ? e.message : String(e);
-    if (/unexpected EOF/i.test(msg))
-      fail(`The ${what} file is truncated (it ends before its compressed data does): the download or copy was incomplete. Download the file again and upload the complete file.`);
-    fail(`The ${what} data is corrupt (${msg}). Download the file again and upload it unchanged.`);
+    if (e instanceof ParseError) throw e;
+    const err = e as NodeJS.ErrnoException;
+    const name = kind === 'gzip' ? 'gzip' : 'zip';
+    if (err?.code === 'Z_BUF_ERROR' || /unexpected end/i.test(err?.message ?? ''))
+      fail(`The ${name} file is truncated (it ends before its compressed data does): the download or copy was incomplete. Download the file again and upload the complete file.`);
+    fail(`The ${name} data is corrupt (${err?.message ?? String(e)}). Download the file again and upload it unchanged.`);
+  } finally {
+    zlibStream.destroy();
   }
 }
 
@@ -215,120 +184,100 @@ export function formatBytes(n: number): string {
 
 /**
  * Minimal streaming reader of ustar/GNU tar: reads 512-byte headers, skips everything but
- * the first regular file that looks like genotype data, and streams that member onward.
+ * the first regular file that looks like genotype data, and yields that member's bytes.
  */
-class TarStage implements ByteSink {
-  private header = new Uint8Array(512);
-  private headerLen = 0;
-  /** Bytes of the current entry's content still to come, and padding after it. */
-  private remaining = 0;
-  private padding = 0;
-  private mode: 'header' | 'skip' | 'member' | 'longname' | 'finished' = 'header';
-  private member: ByteSink | null = null;
-  private chosen = false;
-  private longName: number[] = [];
-  private pendingLongName: string | null = null;
-  private seen: string[] = [];
-  private zeroBlocks = 0;
+export async function* tarMember(input: Chunks, ctx: ContainerContext): Chunks {
+  const header = new Uint8Array(512);
+  let headerLen = 0;
+  let remaining = 0;
+  let padding = 0;
+  let mode: 'header' | 'skip' | 'member' | 'longname' = 'header';
+  let longName: number[] = [];
+  let pendingLongName: string | null = null;
+  const seen: string[] = [];
+  let zeroBlocks = 0;
 
-  constructor(
-    private readonly ctx: ContainerContext,
-    private readonly depth: number,
-  ) {}
-
-  push(chunk: Uint8Array): void {
+  for await (const chunk of input) {
     let i = 0;
-    while (i < chunk.length && !this.ctx.done) {
-      if (this.mode === 'finished') return;
-      if (this.mode === 'header') {
-        const take = Math.min(512 - this.headerLen, chunk.length - i);
-        this.header.set(chunk.subarray(i, i + take), this.headerLen);
-        this.headerLen += take;
+    while (i < chunk.length) {
+      if (mode === 'header') {
+        const take = Math.min(512 - headerLen, chunk.length - i);
+        header.set(chunk.subarray(i, i + take), headerLen);
+        headerLen += take;
         i += take;
-        if (this.headerLen === 512) {
-          this.headerLen = 0;
-          this.onHeader();
+        if (headerLen < 512) continue;
+        headerLen = 0;
+        if (header.every((b) => b === 0)) {
+          if (++zeroBlocks >= 2) return noMember(seen);
+          continue;
+        }
+        zeroBlocks = 0;
+        const entry = readTarHeader(header, pendingLongName);
+        pendingLongName = null;
+        remaining = entry.size;
+        padding = (512 - (entry.size % 512)) % 512;
+        if (entry.type === 0x4c /* GNU long name: the next entry's name */) mode = 'longname';
+        else if (entry.regular && entry.size > 0 && !isJunkMemberName(entry.name)) {
+          mode = 'member';
+          ctx.notes.push(`Read "${entry.name}" from the tar archive.`);
+        } else {
+          if (entry.regular) seen.push(entry.name);
+          mode = 'skip';
         }
         continue;
       }
-      const take = Math.min(this.remaining, chunk.length - i);
+      const take = Math.min(remaining, chunk.length - i);
       if (take > 0) {
         const part = chunk.subarray(i, i + take);
-        if (this.mode === 'member') this.member!.push(part);
-        else if (this.mode === 'longname' && this.longName.length < 4096) this.longName.push(...part.subarray(0, 4096));
-        this.remaining -= take;
+        if (mode === 'member') yield part;
+        else if (mode === 'longname' && longName.length < 4096) longName.push(...part.subarray(0, 4096 - longName.length));
+        remaining -= take;
         i += take;
       }
-      if (this.remaining === 0) {
-        const skipPad = Math.min(this.padding, chunk.length - i);
-        this.padding -= skipPad;
-        i += skipPad;
-        if (this.padding === 0) this.entryDone();
+      if (remaining === 0) {
+        if (mode === 'member') return; // the genotype member is complete; the rest is not needed
+        const skip = Math.min(padding, chunk.length - i);
+        padding -= skip;
+        i += skip;
+        if (padding === 0) {
+          if (mode === 'longname') {
+            pendingLongName = String.fromCharCode(...longName).replace(/\0[\s\S]*$/, '');
+            longName = [];
+          }
+          mode = 'header';
+        }
       }
     }
   }
+  if (mode === 'member' && remaining > 0)
+    fail('The .tar archive is truncated inside the genotype file. Download the file again and upload the complete file.');
+  noMember(seen);
+}
 
-  private entryDone(): void {
-    if (this.mode === 'member') {
-      this.member!.end();
-      this.member = null;
-      this.ctx.done = true;
-      this.mode = 'finished';
-      return;
-    }
-    if (this.mode === 'longname') {
-      this.pendingLongName = String.fromCharCode(...this.longName).replace(/\0.*$/s, '');
-      this.longName = [];
-    }
-    this.mode = 'header';
-  }
+function noMember(seen: string[]): never {
+  const listed = seen.length > 0 ? ` (it contains: ${seen.slice(0, 5).join(', ')})` : '';
+  fail(`The .tar archive holds no genotype file${listed}. Upload the raw data text file from your testing company.`);
+}
 
-  private onHeader(): void {
-    const h = this.header;
-    if (h.every((b) => b === 0)) {
-      if (++this.zeroBlocks >= 2) this.mode = 'finished';
-      return;
-    }
-    this.zeroBlocks = 0;
-    let sum = 0;
-    for (let k = 0; k < 512; k++) sum += k >= 148 && k < 156 ? 0x20 : h[k];
-    const stored = parseOctal(h, 148, 8);
-    if (stored !== sum) fail('The .tar archive is corrupt (a header checksum does not match). Download the file again and upload it unchanged.');
-    const size = parseTarSize(h);
-    const type = h[156];
-    let name = cString(h, 0, 100);
-    if (isTar(h)) {
-      const prefix = cString(h, 345, 155);
-      if (prefix) name = `${prefix}/${name}`;
-    }
-    if (this.pendingLongName !== null) {
-      name = this.pendingLongName;
-      this.pendingLongName = null;
-    }
-    this.remaining = size;
-    this.padding = (512 - (size % 512)) % 512;
-    const regular = type === 0 || type === 0x30 || type === 0x37;
-    if (type === 0x4c /* GNU long name */) this.mode = 'longname';
-    else if (regular && !this.chosen && size > 0 && !isJunkMemberName(name)) {
-      this.chosen = true;
-      this.mode = 'member';
-      this.member = new Sniffer(this.ctx, this.depth + 1);
-      this.ctx.notes.push(`Read "${name}" from the tar archive.`);
-    } else {
-      if (regular) this.seen.push(name);
-      this.mode = 'skip';
-    }
-    if (this.remaining === 0 && this.padding === 0) this.entryDone();
-  }
+interface TarEntry {
+  name: string;
+  size: number;
+  type: number;
+  regular: boolean;
+}
 
-  end(): void {
-    if (this.ctx.done) return;
-    if (this.mode === 'member') fail('The .tar archive is truncated inside the genotype file. Download the file again and upload the complete file.');
-    if (!this.chosen) {
-      const listed = this.seen.length > 0 ? ` (it contains: ${this.seen.slice(0, 5).join(', ')})` : '';
-      fail(`The .tar archive holds no genotype file${listed}. Upload the raw data text file from your testing company.`);
-    }
+function readTarHeader(h: Uint8Array, longName: string | null): TarEntry {
+  let sum = 0;
+  for (let k = 0; k < 512; k++) sum += k >= 148 && k < 156 ? 0x20 : h[k];
+  if (parseOctal(h, 148, 8) !== sum)
+    fail('The .tar archive is corrupt (a header checksum does not match). Download the file again and upload it unchanged.');
+  let name = cString(h, 0, 100);
+  if (isTar(h)) {
+    const prefix = cString(h, 345, 155);
+    if (prefix) name = `${prefix}/${name}`;
   }
+  const type = h[156];
+  return { name: longName ?? name, size: parseTarSize(h), type, regular: type === 0 || type === 0x30 || type === 0x37 };
 }
 
 function cString(b: Uint8Array, at: number, len: number): string {
@@ -341,10 +290,7 @@ function parseOctal(b: Uint8Array, at: number, len: number): number {
   let v = 0;
   for (let k = at; k < at + len; k++) {
     const c = b[k];
-    if (c === 0 || c === 0x20) {
-      if (v > 0 || k > at) continue;
-      continue;
-    }
+    if (c === 0 || c === 0x20) continue;
     if (c < 0x30 || c > 0x37) return -1;
     v = v * 8 + (c - 0x30);
   }
@@ -362,3 +308,4 @@ function parseTarSize(h: Uint8Array): number {
   if (v < 0) fail('The .tar archive is corrupt (an entry size is unreadable). Download the file again and upload it unchanged.');
   return v;
 }
+

@@ -10,14 +10,14 @@
  */
 import type { ParseResult, ParseSummary } from '../types.js';
 import { buildFromPositions } from './build.js';
-import { Sniffer, isZip, type ContainerContext } from './containers.js';
+import { isZip, route, type ContainerContext } from './containers.js';
 import { ParseError, fail } from './errors.js';
 import { LineSplitter } from './lines.js';
 import { inferSex, sexEvidence } from './sex.js';
-import { bytesSource, openFileSource, streamRange, type ByteSource } from './source.js';
+import { bytesSource, openFileSource, readRange, type ByteSource } from './source.js';
 import { TextDecoderStage } from './text.js';
 import { MAX_LINE_BYTES, TextGenotypeParser } from './textparser.js';
-import { chooseMember, listZip, streamZipMember } from './zip.js';
+import { chooseMember, listZip, zipMember } from './zip.js';
 
 export interface ParseOptions {
   /** Most bytes any decompression may produce before the file is refused (default 2 GiB). */
@@ -71,27 +71,21 @@ async function parseSource(src: ByteSource, options: ParseOptions | undefined, s
 async function run(src: ByteSource, options: ParseOptions | undefined, started: number): Promise<ParseResult> {
   if (src.size === 0) fail('The file is empty (0 bytes). Upload the raw data file from your testing company.');
   const parser = new TextGenotypeParser();
-  const splitter = new LineSplitter(parser, MAX_LINE_BYTES);
+  const text = new TextDecoderStage(new LineSplitter(parser, MAX_LINE_BYTES));
   const ctx: ContainerContext = {
     layers: [],
     maxDecompressedBytes: options?.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED_BYTES,
     decompressed: 0,
-    done: false,
     notes: [],
-    textSink: () => new TextDecoderStage(splitter),
   };
 
   const head = await src.read(0, 4);
   if (isZip(head)) {
     ctx.layers.push('zip');
     const member = chooseMember(await listZip(src));
-    await streamZipMember(src, member, ctx, new Sniffer(ctx, 1));
+    await route(zipMember(src, member, ctx), ctx, 1, text);
   } else {
-    const sniffer = new Sniffer(ctx, 0);
-    await streamRange(src, 0, src.size, (chunk) => {
-      if (!ctx.done) sniffer.push(chunk);
-    });
-    sniffer.end();
+    await route(readRange(src, 0, src.size), ctx, 0, text);
   }
   parser.finish();
 

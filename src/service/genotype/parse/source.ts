@@ -49,17 +49,25 @@ export function bytesSource(bytes: Uint8Array): ByteSource {
   };
 }
 
-/** Streams source bytes [from, to) in chunks to `push`. */
-export async function streamRange(
-  src: ByteSource,
-  from: number,
-  to: number,
-  push: (chunk: Uint8Array) => void,
-): Promise<void> {
-  for (let off = from; off < to; ) {
-    const chunk = await src.read(off, Math.min(READ_CHUNK, to - off));
-    if (chunk.length === 0) break;
+/**
+ * Source bytes [from, to) in chunks. The next read is issued before the current chunk is
+ * handed on, so disk reads overlap with parsing.
+ */
+export async function* readRange(src: ByteSource, from: number, to: number): AsyncIterable<Uint8Array> {
+  let off = from;
+  const next = (): Promise<Uint8Array> | null => {
+    if (off >= to) return null;
+    const p = src.read(off, Math.min(READ_CHUNK, to - off));
+    // If the consumer stops early (the file was refused), this read is never awaited.
+    p.catch(() => undefined);
+    return p;
+  };
+  let pending = next();
+  while (pending) {
+    const chunk = await pending;
+    if (chunk.length === 0) return;
     off += chunk.length;
-    push(chunk);
+    pending = next();
+    yield chunk;
   }
 }

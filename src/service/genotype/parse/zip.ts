@@ -4,21 +4,15 @@
  * largest) is streamed through inflate into the next stage. Only stored and deflated
  * members are supported, which is what every genotype download uses.
  */
-import { Inflate } from 'fflate';
+import { inflate, type Chunks, type ContainerContext } from './containers.js';
 import { fail } from './errors.js';
-import { formatBytes, inflateGuard, type ContainerContext } from './containers.js';
 import { isJunkMemberName, memberRank } from './members.js';
-import type { ByteSource } from './source.js';
-import { READ_CHUNK } from './source.js';
-import type { ByteSink } from './text.js';
+import { readRange, type ByteSource } from './source.js';
 
 const EOCD_SIG = 0x06054b50;
 const CEN_SIG = 0x02014b50;
 const LOC_SIG = 0x04034b50;
 const MAX_ENTRIES = 65535;
-const INFLATE_SLICE = 32 << 10;
-const BOMB_MIN_OUTPUT = 64 << 20;
-const BOMB_RATIO = 200;
 
 interface Entry {
   name: string;
@@ -96,8 +90,8 @@ export function chooseMember(entries: Entry[]): Entry {
   return candidates[0];
 }
 
-/** Streams the chosen member's uncompressed bytes into `out`. */
-export async function streamZipMember(src: ByteSource, entry: Entry, ctx: ContainerContext, out: ByteSink): Promise<void> {
+/** The chosen member's uncompressed bytes, streamed. */
+export async function* zipMember(src: ByteSource, entry: Entry, ctx: ContainerContext): Chunks {
   if (entry.flags & 1)
     fail('The .zip archive is password-protected. Extract it with its password and upload the text file inside.');
   if (entry.method !== 0 && entry.method !== 8)
@@ -108,38 +102,13 @@ export async function streamZipMember(src: ByteSource, entry: Entry, ctx: Contai
   const end = start + entry.compressedSize;
   if (end > src.size) corrupt('it is truncated');
   ctx.notes.push(`Read "${entry.name}" from the zip archive.`);
-
-  let output = 0;
-  let input = 0;
-  const onData = (data: Uint8Array) => {
-    if (data.length === 0) return;
-    output += data.length;
-    ctx.decompressed += data.length;
-    if (ctx.decompressed > ctx.maxDecompressedBytes)
-      fail(
-        `The zip member expands to more than ${formatBytes(ctx.maxDecompressedBytes)}, far more than any genotype file. ` +
-          'It may be a decompression bomb or not a genotype file; upload the raw data download from your testing company.',
-      );
-    if (output > BOMB_MIN_OUTPUT && output > input * BOMB_RATIO)
-      fail('The zip member expands more than 200-fold, which genotype data never does: it looks like a decompression bomb, so it was not read. Upload the raw data download from your testing company.');
-    out.push(data);
-  };
-  const inflate = entry.method === 8 ? new Inflate(onData) : null;
-  for (let off = start; off < end && !ctx.done; ) {
-    const chunk = await src.read(off, Math.min(READ_CHUNK, end - off));
-    if (chunk.length === 0) corrupt('it is truncated');
-    off += chunk.length;
-    if (!inflate) {
-      input += chunk.length;
-      onData(chunk);
-      continue;
+  const raw = readRange(src, start, end);
+  if (entry.method === 0) {
+    for await (const chunk of raw) {
+      ctx.decompressed += chunk.length;
+      yield chunk;
     }
-    for (let s = 0; s < chunk.length && !ctx.done; s += INFLATE_SLICE) {
-      const slice = chunk.subarray(s, Math.min(chunk.length, s + INFLATE_SLICE));
-      input += slice.length;
-      inflateGuard(() => inflate.push(slice, false), 'zip');
-    }
+    return;
   }
-  if (inflate && !ctx.done) inflateGuard(() => inflate.push(new Uint8Array(0), true), 'zip');
-  out.end();
+  yield* inflate(raw, ctx, 'zip');
 }
