@@ -1,0 +1,71 @@
+/** The main-process side of the preload bridge. Every handler checks who is asking. */
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { app, BrowserWindow, dialog, ipcMain, shell, type IpcMainInvokeEvent } from 'electron';
+import type { PdfResult } from '../renderer/src/platform/bridge.js';
+import { IPC } from '../preload/channels.js';
+import { pageReady } from './open-files.js';
+import type { AppSession } from './service-host.js';
+
+export interface IpcDeps {
+  origin: string;
+  dataDir: string;
+  session: () => AppSession;
+}
+
+/** Only the app's own page, loaded from the service, may use the bridge. */
+function fromAppPage(event: { senderFrame: Electron.WebFrameMain | null }, origin: string): boolean {
+  const url = event.senderFrame?.url ?? '';
+  return url === origin || url.startsWith(`${origin}/`);
+}
+
+function safeFileName(name: string): string {
+  const cleaned = name.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 120);
+  return cleaned.toLowerCase().endsWith('.pdf') ? cleaned : `${cleaned || 'Traitscope report'}.pdf`;
+}
+
+export function registerIpc({ origin, dataDir, session }: IpcDeps): void {
+  const guard = <A extends unknown[], R>(fn: (event: IpcMainInvokeEvent, ...args: A) => R) =>
+    (event: IpcMainInvokeEvent, ...args: A): R => {
+      if (!fromAppPage(event, origin)) throw new Error('Refused: not the Traitscope page.');
+      return fn(event, ...args);
+    };
+
+  ipcMain.handle(IPC.getSession, guard(() => session()));
+
+  ipcMain.handle(
+    IPC.printToPdf,
+    guard(async (event, options: { fileName?: unknown }): Promise<PdfResult> => {
+      const win = BrowserWindow.fromWebContents(event.sender);
+      const fileName = safeFileName(typeof options?.fileName === 'string' ? options.fileName : 'Traitscope report');
+      const dialogOptions: Electron.SaveDialogOptions = {
+        title: 'Save report as PDF',
+        defaultPath: path.join(app.getPath('documents'), fileName),
+        filters: [{ name: 'PDF', extensions: ['pdf'] }],
+      };
+      const choice = win ? await dialog.showSaveDialog(win, dialogOptions) : await dialog.showSaveDialog(dialogOptions);
+      if (choice.canceled || !choice.filePath) return { saved: false };
+      const pdf = await event.sender.printToPDF({
+        pageSize: 'A4',
+        printBackground: true,
+        preferCSSPageSize: true,
+        generateDocumentOutline: true,
+        generateTaggedPDF: true,
+      });
+      await writeFile(choice.filePath, pdf);
+      return { saved: true, path: choice.filePath };
+    }),
+  );
+
+  ipcMain.handle(
+    IPC.revealDataFolder,
+    guard(async () => {
+      const problem = await shell.openPath(dataDir);
+      if (problem) throw new Error(problem);
+    }),
+  );
+
+  ipcMain.on(IPC.openFilesReady, (event) => {
+    if (fromAppPage(event, origin)) pageReady(event.sender);
+  });
+}

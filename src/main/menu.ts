@@ -1,0 +1,86 @@
+/** The application menu: the usual platform menus plus Traitscope's own commands. */
+import { app, Menu, shell, type BrowserWindow, type MenuItemConstructorOptions } from 'electron';
+import type { MenuCommand } from '../renderer/src/platform/bridge.js';
+import { IPC } from '../preload/channels.js';
+import { chooseFiles } from './open-files.js';
+
+export interface MenuActions {
+  window: () => BrowserWindow | null;
+  dataDir: string;
+}
+
+export function installMenu({ window, dataDir }: MenuActions): void {
+  const isMac = process.platform === 'darwin';
+  const send = (command: MenuCommand) => () => {
+    const win = window();
+    if (!win) return;
+    win.show();
+    win.webContents.send(IPC.menu, command);
+  };
+
+  const template: MenuItemConstructorOptions[] = [
+    ...(isMac
+      ? [
+          {
+            label: app.name,
+            submenu: [
+              { role: 'about' },
+              { type: 'separator' },
+              { label: 'Settings…', accelerator: 'Cmd+,', click: send('settings') },
+              { type: 'separator' },
+              { role: 'services' },
+              { type: 'separator' },
+              { role: 'hide' },
+              { role: 'hideOthers' },
+              { role: 'unhide' },
+              { type: 'separator' },
+              { role: 'quit' },
+            ],
+          } satisfies MenuItemConstructorOptions,
+        ]
+      : []),
+    {
+      label: '&File',
+      submenu: [
+        {
+          label: 'Open DNA File…',
+          accelerator: 'CmdOrCtrl+O',
+          click: () => {
+            const win = window();
+            if (win) void chooseFiles(win);
+          },
+        },
+        { label: 'New Profile', accelerator: 'CmdOrCtrl+N', click: send('new-profile') },
+        { type: 'separator' },
+        { label: 'Export Report…', accelerator: 'CmdOrCtrl+E', click: send('export-report') },
+        { type: 'separator' },
+        { label: 'Show Data Folder', click: () => void shell.openPath(dataDir) },
+        ...(isMac ? [] : ([{ type: 'separator' }, { label: 'Settings', accelerator: 'Ctrl+,', click: send('settings') }, { type: 'separator' }, { role: 'quit' }] satisfies MenuItemConstructorOptions[])),
+      ],
+    },
+    { role: 'editMenu' },
+    {
+      label: '&View',
+      submenu: [
+        { label: 'Profiles', accelerator: 'CmdOrCtrl+1', click: send('profiles') },
+        { type: 'separator' },
+        { role: 'resetZoom' },
+        { role: 'zoomIn' },
+        { role: 'zoomOut' },
+        { type: 'separator' },
+        { role: 'togglefullscreen' },
+        ...(app.isPackaged ? [] : ([{ type: 'separator' }, { role: 'reload' }, { role: 'toggleDevTools' }] satisfies MenuItemConstructorOptions[])),
+      ],
+    },
+    { role: 'windowMenu' },
+    {
+      role: 'help',
+      submenu: [
+        { label: 'How to Download Your Raw Data', click: () => void shell.openExternal('https://customercare.23andme.com/hc/en-us/articles/212196868') },
+        { label: 'About Polygenic Scores (NHGRI)', click: () => void shell.openExternal('https://www.genome.gov/Health/Genomics-and-Medicine/Polygenic-risk-scores') },
+        ...(isMac ? [] : ([{ type: 'separator' }, { role: 'about' }] satisfies MenuItemConstructorOptions[])),
+      ],
+    },
+  ];
+  Menu.setApplicationMenu(Menu.buildFromTemplate(template));
+}

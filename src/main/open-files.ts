@@ -1,0 +1,86 @@
+/**
+ * Genotype files handed to the app by the operating system ("Open with Traitscope", a file
+ * dropped on the dock icon, a path on the command line, File › Open…) travel to the page,
+ * which runs the same flow as a drop. Files that arrive before the page is ready wait.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { app, dialog, type BrowserWindow, type WebContents } from 'electron';
+import type { OpenedFile } from '../renderer/src/platform/bridge.js';
+import { IPC } from '../preload/channels.js';
+
+export const GENOTYPE_EXTENSIONS = ['txt', 'csv', 'tsv', 'vcf', 'zip', 'gz'];
+
+/** The largest file sent to the page; larger ones are refused by the service anyway. */
+const MAX_BYTES = 1024 ** 3;
+
+let pending: string[] = [];
+let target: WebContents | null = null;
+
+function looksLikeGenotypeFile(arg: string): boolean {
+  if (arg.startsWith('-')) return false;
+  const ext = path.extname(arg).slice(1).toLowerCase();
+  return GENOTYPE_EXTENSIONS.includes(ext);
+}
+
+/** Genotype file paths among command-line arguments (the app's own arguments skipped). */
+export function filesFromArgv(argv: string[]): string[] {
+  const args = argv.slice(app.isPackaged ? 1 : 2);
+  return args.filter(looksLikeGenotypeFile).map((p) => path.resolve(p));
+}
+
+async function readForPage(paths: string[]): Promise<{ files: OpenedFile[]; problems: string[] }> {
+  const files: OpenedFile[] = [];
+  const problems: string[] = [];
+  for (const p of paths) {
+    try {
+      const info = await stat(p);
+      if (!info.isFile()) throw new Error('it is not a file');
+      if (info.size > MAX_BYTES) throw new Error('it is larger than 1 GB');
+      files.push({ name: path.basename(p), data: new Uint8Array(await readFile(p)) });
+    } catch (err) {
+      problems.push(`${path.basename(p)}: ${(err as Error).message}`);
+    }
+  }
+  return { files, problems };
+}
+
+async function deliver(contents: WebContents, paths: string[]): Promise<void> {
+  const { files, problems } = await readForPage(paths);
+  if (files.length > 0 && !contents.isDestroyed()) contents.send(IPC.openFiles, files);
+  if (problems.length > 0) {
+    dialog.showErrorBox('Traitscope could not open some files', `${problems.join('\n')}\n\nCheck that the files exist and that you may read them.`);
+  }
+}
+
+/** Queue files to analyze; sent at once when the page is listening. */
+export function openFiles(paths: string[]): void {
+  if (paths.length === 0) return;
+  if (target && !target.isDestroyed()) void deliver(target, paths);
+  else pending.push(...paths);
+}
+
+/** The page subscribed: it receives the queued files now and later ones directly. */
+export function pageReady(contents: WebContents): void {
+  target = contents;
+  contents.once('destroyed', () => {
+    if (target === contents) target = null;
+  });
+  const queued = pending;
+  pending = [];
+  if (queued.length > 0) void deliver(contents, queued);
+}
+
+/** File › Open…: the system file chooser, then the same path as "Open with". */
+export async function chooseFiles(win: BrowserWindow): Promise<void> {
+  const result = await dialog.showOpenDialog(win, {
+    title: 'Open a DNA raw-data file',
+    buttonLabel: 'Analyze',
+    properties: ['openFile', 'multiSelections'],
+    filters: [
+      { name: 'DNA raw data', extensions: GENOTYPE_EXTENSIONS },
+      { name: 'All files', extensions: ['*'] },
+    ],
+  });
+  if (!result.canceled) openFiles(result.filePaths);
+}

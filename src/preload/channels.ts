@@ -1,0 +1,12 @@
+/** IPC channel names shared by the main process and the preload bridge. */
+export const IPC = {
+  getSession: 'traitscope:get-session',
+  printToPdf: 'traitscope:print-to-pdf',
+  revealDataFolder: 'traitscope:reveal-data-folder',
+  /** main → page: files to analyze */
+  openFiles: 'traitscope:open-files',
+  /** page → main: ready to receive files (flushes those opened at launch) */
+  openFilesReady: 'traitscope:open-files-ready',
+  /** main → page: an application-menu command */
+  menu: 'traitscope:menu',
+} as const;

@@ -1,0 +1,32 @@
+/**
+ * The narrow bridge between the sandboxed page and the main process: a session for the
+ * page's own API calls, PDF export, revealing the data folder, and files and menu
+ * commands coming from the operating system. Nothing else of Electron or Node crosses.
+ */
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import type { MenuCommand, OpenedFile, PdfResult, TraitscopeBridge } from '../renderer/src/platform/bridge.js';
+import { IPC } from './channels.js';
+
+const MENU_COMMANDS: readonly MenuCommand[] = ['new-profile', 'export-report', 'settings', 'profiles'];
+
+const bridge: TraitscopeBridge = {
+  platform: process.platform,
+  getSession: () => ipcRenderer.invoke(IPC.getSession) as Promise<{ baseUrl: string; token: string }>,
+  printToPDF: ({ fileName }) => ipcRenderer.invoke(IPC.printToPdf, { fileName: String(fileName) }) as Promise<PdfResult>,
+  revealDataFolder: () => ipcRenderer.invoke(IPC.revealDataFolder) as Promise<void>,
+  onOpenFiles(listener) {
+    const handler = (_event: IpcRendererEvent, files: OpenedFile[]) => listener(files);
+    ipcRenderer.on(IPC.openFiles, handler);
+    ipcRenderer.send(IPC.openFilesReady);
+    return () => void ipcRenderer.removeListener(IPC.openFiles, handler);
+  },
+  onMenu(listener) {
+    const handler = (_event: IpcRendererEvent, command: MenuCommand) => {
+      if (MENU_COMMANDS.includes(command)) listener(command);
+    };
+    ipcRenderer.on(IPC.menu, handler);
+    return () => void ipcRenderer.removeListener(IPC.menu, handler);
+  },
+};
+
+contextBridge.exposeInMainWorld('traitscope', bridge);

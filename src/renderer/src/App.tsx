@@ -1,0 +1,141 @@
+/** The window: sidebar, the current screen, and what floats above it (drop target, dialogs, progress, toasts). */
+import { useEffect, useState } from 'react';
+import { setSignedOutHandler } from './api/client.js';
+import { currentSession } from './api/client.js';
+import { NoSessionError } from './api/session.js';
+import { AppDialogs } from './components/AppDialogs.js';
+import { DropLayer } from './components/DropLayer.js';
+import { AlertIcon, Logo, Spinner } from './components/icons.js';
+import { JobTray } from './components/JobTray.js';
+import { Sidebar } from './components/Sidebar.js';
+import { Toasts } from './components/Toasts.js';
+import { desktopBridge } from './platform/bridge.js';
+import { openDialog } from './state/dialogs.js';
+import { useJobs } from './state/jobs.js';
+import { useProfiles } from './state/profiles.js';
+import { navigate, useRouter } from './state/router.js';
+import { useSettings } from './state/settings.js';
+import { useTraits } from './state/traits.js';
+import { AssessmentView } from './views/AssessmentView.js';
+import { HomeView } from './views/HomeView.js';
+import { ProfileView } from './views/ProfileView.js';
+import { ReportView } from './views/ReportView.js';
+import { SettingsView } from './views/SettingsView.js';
+
+type Boot = { state: 'starting' } | { state: 'ready' } | { state: 'failed'; message: string; signIn: boolean };
+
+function Screen() {
+  const route = useRouter((s) => s.route);
+  switch (route.name) {
+    case 'home':
+      return <HomeView />;
+    case 'profile':
+      return <ProfileView key={route.id} id={route.id} />;
+    case 'trait':
+      return <AssessmentView key={`${route.id}/${route.code}`} id={route.id} code={route.code} />;
+    case 'report':
+      return <ReportView key={route.id} id={route.id} />;
+    case 'settings':
+      return <SettingsView />;
+  }
+}
+
+/** Files and menu commands from the desktop app's operating-system integration. */
+function useDesktopIntegration(enabled: boolean): void {
+  useEffect(() => {
+    const bridge = desktopBridge();
+    if (!enabled || !bridge) return;
+    const offFiles = bridge.onOpenFiles((files) => {
+      useJobs.getState().analyzeFiles(files.map((f) => new File([f.data as Uint8Array<ArrayBuffer>], f.name)));
+    });
+    const offMenu = bridge.onMenu((command) => {
+      const route = useRouter.getState().route;
+      if (command === 'new-profile') openDialog({ kind: 'new-profile' });
+      else if (command === 'settings') navigate({ name: 'settings' });
+      else if (command === 'profiles') navigate({ name: 'home' });
+      else if (command === 'export-report' && 'id' in route) navigate({ name: 'report', id: route.id });
+    });
+    return () => {
+      offFiles();
+      offMenu();
+    };
+  }, [enabled]);
+}
+
+export function App() {
+  const [boot, setBoot] = useState<Boot>({ state: 'starting' });
+
+  useEffect(() => {
+    setSignedOutHandler((message) => setBoot({ state: 'failed', message, signIn: true }));
+    currentSession()
+      .then(async () => {
+        await Promise.all([useProfiles.getState().load(), useTraits.getState().loadCatalog(), useSettings.getState().loadInfo()]);
+        setBoot({ state: 'ready' });
+      })
+      .catch((err: Error) => setBoot({ state: 'failed', message: err.message, signIn: err instanceof NoSessionError }));
+  }, []);
+
+  useDesktopIntegration(boot.state === 'ready');
+
+  if (boot.state === 'starting') {
+    return (
+      <div className="boot" role="status">
+        <Logo size={48} />
+        <Spinner size={20} label="Starting Traitscope" />
+      </div>
+    );
+  }
+  if (boot.state === 'failed') {
+    return (
+      <div className="boot">
+        <Logo size={48} />
+        <div className="boot-message" role="alert">
+          <h1>{boot.signIn ? 'Sign in to Traitscope' : 'Traitscope could not start'}</h1>
+          <p>{boot.message}</p>
+          {!boot.signIn ? (
+            <button type="button" className="button button-primary" onClick={() => window.location.reload()}>
+              Try again
+            </button>
+          ) : null}
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <div className="app-shell">
+      <a className="skip-link" href="#main-content">
+        Skip to content
+      </a>
+      <Sidebar />
+      <div className="main-scroll" id="main-content" tabIndex={-1}>
+        <Screen />
+      </div>
+      <DropLayer />
+      <JobTray />
+      <Toasts />
+      <AppDialogs />
+      {/* Load errors of the profile list show where the list would be. */}
+      <ProfilesLoadError />
+    </div>
+  );
+}
+
+function ProfilesLoadError() {
+  const error = useProfiles((s) => s.loadError);
+  if (!error) return null;
+  return (
+    <div className="banner banner-error floating" role="alert">
+      <AlertIcon size={18} />
+      <div>
+        <strong>Profiles could not be loaded.</strong>
+        <p>{error}</p>
+      </div>
+      <div className="banner-actions">
+        <button type="button" className="button button-small" onClick={() => void useProfiles.getState().load()}>
+          Try again
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+/** The dialogs any screen (or the application menu) can open. */
+import { formatBytes, profileName } from '../lib/format.js';
+import { useDialogs } from '../state/dialogs.js';
+import { useJobs } from '../state/jobs.js';
+import { useProfiles } from '../state/profiles.js';
+import { navigate } from '../state/router.js';
+import { toast } from '../state/toasts.js';
+import { useTraits } from '../state/traits.js';
+import { ConfirmDialog } from './ConfirmDialog.js';
+import { ProfileDialog } from './ProfileDialog.js';
+
+export function AppDialogs() {
+  const dialog = useDialogs((s) => s.dialog);
+  const close = useDialogs((s) => s.close);
+  const profiles = useProfiles((s) => s.profiles);
+  if (!dialog) return null;
+
+  switch (dialog.kind) {
+    case 'new-profile':
+      return <ProfileDialog onClose={close} onSaved={(p) => navigate({ name: 'profile', id: p.id })} />;
+    case 'edit-profile':
+      return <ProfileDialog profile={dialog.profile} onClose={close} onSaved={() => toast.success('Profile saved.')} />;
+    case 'delete-profile': {
+      const p = dialog.profile;
+      return (
+        <ConfirmDialog
+          testId="delete-profile-dialog"
+          title={`Delete ${profileName(p)}?`}
+          description={
+            <p>
+              This permanently removes the profile, its DNA file and all its results from this computer. It cannot be undone.
+            </p>
+          }
+          confirmLabel="Delete profile"
+          onClose={close}
+          onConfirm={async () => {
+            await useProfiles.getState().remove(p.id);
+            useTraits.getState().forget(p.id);
+            navigate({ name: 'home' }, { replace: true });
+            toast.success(`${profileName(p)} was deleted.`);
+          }}
+        />
+      );
+    }
+    case 'replace-genotype': {
+      const p = profiles.find((x) => x.id === dialog.profileId);
+      const name = p ? profileName(p) : 'this profile';
+      return (
+        <ConfirmDialog
+          testId="replace-dialog"
+          tone="default"
+          title={`Replace ${name}’s DNA file?`}
+          description={
+            <>
+              <p>
+                Traitscope will read <strong>{dialog.file.name}</strong> ({formatBytes(dialog.file.size)}) and recompute {name}’s results from it.
+              </p>
+              <p className="muted">If the file can’t be read, nothing changes: the current DNA data and results stay.</p>
+            </>
+          }
+          confirmLabel="Replace DNA file"
+          extra={
+            <button
+              type="button"
+              className="button"
+              onClick={() => {
+                close();
+                useJobs.getState().analyzeFiles([dialog.file]);
+              }}
+            >
+              New profile instead
+            </button>
+          }
+          onClose={close}
+          onConfirm={() => useJobs.getState().replaceGenotype(dialog.profileId, dialog.file)}
+        />
+      );
+    }
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * The reference population's genetic-score distribution with the person's position marked,
+ * drawn as plain SVG. Background bands show the five levels (10/20/40/20/10 % of people).
+ */
+import { useId, useMemo } from 'react';
+import { percentileText } from '../lib/format.js';
+
+interface Props {
+  density: Array<[number, number]>;
+  score: number;
+  percentile: number;
+  level: number;
+  traitName: string;
+  /** Percentile bounds between levels. */
+  bounds?: readonly number[];
+}
+
+const W = 720;
+const H = 230;
+const PAD = { left: 16, right: 16, top: 34, bottom: 44 };
+
+/** x where the cumulative distribution reaches each fraction (trapezoid integration). */
+function quantiles(points: Array<[number, number]>, fractions: number[]): number[] {
+  const cum: number[] = [0];
+  for (let i = 1; i < points.length; i++) {
+    const [x0, y0] = points[i - 1];
+    const [x1, y1] = points[i];
+    cum.push(cum[i - 1] + ((y0 + y1) / 2) * (x1 - x0));
+  }
+  const total = cum[cum.length - 1] || 1;
+  return fractions.map((f) => {
+    const target = f * total;
+    for (let i = 1; i < cum.length; i++) {
+      if (cum[i] >= target) {
+        const span = cum[i] - cum[i - 1] || 1;
+        const t = (target - cum[i - 1]) / span;
+        return points[i - 1][0] + t * (points[i][0] - points[i - 1][0]);
+      }
+    }
+    return points[points.length - 1][0];
+  });
+}
+
+export function DistributionPlot({ density, score, percentile, level, traitName, bounds = [10, 30, 70, 90] }: Props) {
+  const titleId = useId();
+  const descId = useId();
+  const geom = useMemo(() => {
+    const pts = density.filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y)).sort((a, b) => a[0] - b[0]);
+    if (pts.length < 2) return null;
+    const xMin = pts[0][0];
+    const xMax = pts[pts.length - 1][0];
+    const yMax = Math.max(...pts.map((p) => p[1])) || 1;
+    const iw = W - PAD.left - PAD.right;
+    const ih = H - PAD.top - PAD.bottom;
+    const sx = (x: number) => PAD.left + ((x - xMin) / (xMax - xMin || 1)) * iw;
+    const sy = (y: number) => PAD.top + ih - (y / yMax) * ih;
+    const line = pts.map(([x, y], i) => `${i ? 'L' : 'M'}${sx(x).toFixed(1)},${sy(y).toFixed(1)}`).join('');
+    const base = PAD.top + ih;
+    const area = `${line}L${sx(xMax).toFixed(1)},${base}L${sx(xMin).toFixed(1)},${base}Z`;
+    const cuts = quantiles(pts, bounds.map((b) => b / 100)).map(sx);
+    const edges = [PAD.left, ...cuts, PAD.left + iw];
+    const clamped = Math.min(xMax, Math.max(xMin, score));
+    const px = sx(clamped);
+    // density at the person's score, by linear interpolation
+    let py = base;
+    for (let i = 1; i < pts.length; i++) {
+      if (pts[i][0] >= clamped) {
+        const [x0, y0] = pts[i - 1];
+        const [x1, y1] = pts[i];
+        const t = (clamped - x0) / (x1 - x0 || 1);
+        py = sy(y0 + t * (y1 - y0));
+        break;
+      }
+    }
+    // the area left of the person: the share of people with a lower score
+    const leftPts = pts.filter(([x]) => x <= clamped);
+    const left =
+      leftPts.length > 0
+        ? `${leftPts.map(([x, y], i) => `${i ? 'L' : 'M'}${sx(x).toFixed(1)},${sy(y).toFixed(1)}`).join('')}L${px.toFixed(1)},${py.toFixed(1)}L${px.toFixed(1)},${base}L${sx(xMin).toFixed(1)},${base}Z`
+        : '';
+    return { line, area, left, edges, px, py, base, iw };
+  }, [density, score, bounds]);
+
+  if (!geom) return <p className="muted">The reference distribution is not available for this trait.</p>;
+  const { line, area, left, edges, px, py, base } = geom;
+  const labelW = 132;
+  const labelX = Math.min(W - PAD.right - labelW, Math.max(PAD.left, px - labelW / 2));
+  const pct = percentileText(percentile);
+
+  return (
+    <figure className="plot" data-testid="distribution-plot">
+      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${titleId} ${descId}`} preserveAspectRatio="xMidYMid meet">
+        <title id={titleId}>{`Distribution of ${traitName} genetic scores in the reference population`}</title>
+        <desc id={descId}>{`Your score is at the ${pct}: higher than about ${Math.round(percentile)} out of 100 people in the reference population.`}</desc>
+        {edges.slice(0, -1).map((x0, i) => (
+          <rect key={i} className={`plot-band band-${i + 1} ${i + 1 === level ? 'is-current' : ''}`} x={x0} y={PAD.top - 8} width={Math.max(0, edges[i + 1] - x0)} height={base - PAD.top + 8} />
+        ))}
+        <path className="plot-area" d={area} />
+        {left ? <path className="plot-area-left" d={left} /> : null}
+        <path className="plot-line" d={line} />
+        <line className="plot-axis" x1={PAD.left} x2={W - PAD.right} y1={base} y2={base} />
+        {edges.slice(1, -1).map((x, i) => (
+          <g key={i}>
+            <line className="plot-tick" x1={x} x2={x} y1={base} y2={base + 5} />
+            <text className="plot-tick-label" x={x} y={base + 18} textAnchor="middle">
+              {bounds[i]}%
+            </text>
+          </g>
+        ))}
+        <text className="plot-axis-label" x={PAD.left} y={H - 6}>
+          ← Lower genetic score
+        </text>
+        <text className="plot-axis-label" x={W - PAD.right} y={H - 6} textAnchor="end">
+          Higher genetic score →
+        </text>
+        <line className="plot-marker" x1={px} x2={px} y1={PAD.top - 2} y2={base} />
+        <circle className="plot-dot" cx={px} cy={py} r={6} />
+        <g transform={`translate(${labelX}, 4)`}>
+          <rect className="plot-label-bg" width={labelW} height={24} rx={12} />
+          <text className="plot-label" x={labelW / 2} y={16.5} textAnchor="middle">
+            {`You · ${pct.replace(' percentile', '')} pct.`}
+          </text>
+        </g>
+      </svg>
+      <figcaption className="plot-legend">
+        <span>
+          <span className="legend-swatch swatch-left" aria-hidden="true" /> People with a lower score than you ({Math.round(percentile)}%)
+        </span>
+        <span>
+          <span className="legend-swatch swatch-band" aria-hidden="true" /> Your level’s range
+        </span>
+      </figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,97 @@
+/**
+ * Drop anywhere: while files are dragged over the window a full-window target appears.
+ * On a profile it offers two places to drop: replace that profile's DNA file (confirmed
+ * first) or create new profiles. Elsewhere every file becomes a new profile.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { profileName } from '../lib/format.js';
+import { openDialog } from '../state/dialogs.js';
+import { useJobs } from '../state/jobs.js';
+import { useProfiles } from '../state/profiles.js';
+import { useRouter } from '../state/router.js';
+import { FileIcon, PlusIcon, UploadIcon } from './icons.js';
+
+function carriesFiles(e: DragEvent): boolean {
+  return Array.from(e.dataTransfer?.types ?? []).includes('Files');
+}
+
+export function DropLayer() {
+  const [dragging, setDragging] = useState(false);
+  const [hoverZone, setHoverZone] = useState<string | null>(null);
+  const depth = useRef(0);
+  const route = useRouter((s) => s.route);
+  const profiles = useProfiles((s) => s.profiles);
+  const openProfile = route.name === 'profile' || route.name === 'trait' || route.name === 'report' ? profiles.find((p) => p.id === route.id) : undefined;
+  const targetRef = useRef(openProfile);
+  targetRef.current = openProfile;
+
+  useEffect(() => {
+    const onEnter = (e: DragEvent) => {
+      if (!carriesFiles(e)) return;
+      e.preventDefault();
+      depth.current++;
+      setDragging(true);
+    };
+    const onOver = (e: DragEvent) => {
+      if (!carriesFiles(e)) return;
+      e.preventDefault();
+      if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy';
+      const zone = (e.target as Element | null)?.closest?.('[data-drop-zone]')?.getAttribute('data-drop-zone') ?? null;
+      setHoverZone(zone);
+    };
+    const onLeave = (e: DragEvent) => {
+      if (!carriesFiles(e)) return;
+      depth.current = Math.max(0, depth.current - 1);
+      if (depth.current === 0) {
+        setDragging(false);
+        setHoverZone(null);
+      }
+    };
+    const onDrop = (e: DragEvent) => {
+      // Always stop the browser from opening the file in place of the app.
+      e.preventDefault();
+      depth.current = 0;
+      setDragging(false);
+      setHoverZone(null);
+      const files = Array.from(e.dataTransfer?.files ?? []);
+      if (files.length === 0) return;
+      const zone = (e.target as Element | null)?.closest?.('[data-drop-zone]')?.getAttribute('data-drop-zone');
+      const target = targetRef.current;
+      if (zone === 'replace' && target && files.length === 1) {
+        openDialog({ kind: 'replace-genotype', profileId: target.id, file: files[0] });
+      } else {
+        useJobs.getState().analyzeFiles(files);
+      }
+    };
+    window.addEventListener('dragenter', onEnter);
+    window.addEventListener('dragover', onOver);
+    window.addEventListener('dragleave', onLeave);
+    window.addEventListener('drop', onDrop);
+    return () => {
+      window.removeEventListener('dragenter', onEnter);
+      window.removeEventListener('dragover', onOver);
+      window.removeEventListener('dragleave', onLeave);
+      window.removeEventListener('drop', onDrop);
+    };
+  }, []);
+
+  if (!dragging) return null;
+  return (
+    <div className="drop-layer" data-testid="drop-layer">
+      <div className={`drop-zones ${openProfile ? 'two' : ''}`}>
+        {openProfile ? (
+          <div className={`drop-zone ${hoverZone === 'replace' ? 'is-hover' : ''}`} data-drop-zone="replace" data-testid="drop-replace">
+            <FileIcon size={40} />
+            <strong>Replace {profileName(openProfile)}’s DNA file</strong>
+            <span>You will be asked to confirm. If the new file can’t be read, the current results stay.</span>
+          </div>
+        ) : null}
+        <div className={`drop-zone ${hoverZone === 'new' ? 'is-hover' : ''}`} data-drop-zone="new" data-testid="drop-new">
+          {openProfile ? <PlusIcon size={40} /> : <UploadIcon size={40} />}
+          <strong>{openProfile ? 'Create new profiles' : 'Drop to analyze'}</strong>
+          <span>Each file becomes a profile, named after the file. 23andMe, AncestryDNA, MyHeritage, FamilyTreeDNA, VCF, zip or gz.</span>
+        </div>
+      </div>
+    </div>
+  );
+}

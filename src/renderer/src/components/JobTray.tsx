@@ -1,0 +1,82 @@
+/** Progress of every dropped file, bottom right, until the user dismisses it. */
+import { formatBytes } from '../lib/format.js';
+import { useJobs, type Job } from '../state/jobs.js';
+import { navigate } from '../state/router.js';
+import { AlertIcon, CheckIcon, FileIcon, XIcon } from './icons.js';
+import { JobProgress } from './JobProgress.js';
+
+export function stageText(job: Job): string {
+  switch (job.stage) {
+    case 'creating':
+      return 'Creating profile…';
+    case 'uploading':
+      return `Uploading · ${Math.round(job.progress * 100)}%`;
+    case 'processing':
+      return 'Reading DNA and computing results…';
+    case 'done':
+      return job.results === 1 ? '1 result ready' : `${job.results} results ready`;
+    case 'failed':
+      return 'Could not be analyzed';
+  }
+}
+
+export function JobTray() {
+  const jobs = useJobs((s) => s.jobs);
+  const { dismiss, retry, clearFinished } = useJobs.getState();
+  if (jobs.length === 0) return null;
+  const finished = jobs.filter((j) => j.stage === 'done' || j.stage === 'failed').length;
+
+  return (
+    <section className="job-tray" aria-label="File analysis" data-testid="job-tray">
+      <header className="job-tray-header">
+        <h2>Files</h2>
+        {finished > 0 ? (
+          <button type="button" className="link-button" onClick={clearFinished}>
+            Clear finished
+          </button>
+        ) : null}
+      </header>
+      <ul aria-live="polite">
+        {jobs.map((job) => (
+          <li key={job.id} className={`job job-${job.stage}`}>
+            <span className="job-icon" aria-hidden="true">
+              {job.stage === 'done' ? <CheckIcon size={16} /> : job.stage === 'failed' ? <AlertIcon size={16} /> : <FileIcon size={16} />}
+            </span>
+            <div className="job-main">
+              <div className="job-title">
+                <span className="job-file" title={job.file.name}>
+                  {job.file.name}
+                </span>
+                <span className="job-size">{formatBytes(job.file.size)}</span>
+              </div>
+              <div className="job-status">
+                {job.stage === 'failed' ? <span className="job-error">{job.error}</span> : <span>{stageText(job)}</span>}
+              </div>
+              {job.stage === 'uploading' || job.stage === 'processing' || job.stage === 'creating' ? <JobProgress job={job} /> : null}
+              <div className="job-actions">
+                {job.stage === 'done' && job.profileId ? (
+                  <button type="button" className="link-button" onClick={() => navigate({ name: 'profile', id: job.profileId! })}>
+                    Open {job.profileName}
+                  </button>
+                ) : null}
+                {job.stage === 'failed' ? (
+                  <button type="button" className="link-button" onClick={() => retry(job.id)}>
+                    Try again
+                  </button>
+                ) : null}
+              </div>
+            </div>
+            <button
+              type="button"
+              className="icon-button small"
+              aria-label={job.stage === 'uploading' ? `Cancel upload of ${job.file.name}` : `Dismiss ${job.file.name}`}
+              onClick={() => dismiss(job.id)}
+            >
+              <XIcon size={14} />
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,101 @@
+/** Left column: the app, its profiles with their state at a glance, and settings. */
+import type { GenotypeMetadata, Profile } from '../../../shared/api.js';
+import { formatInt, profileName, vendorName } from '../lib/format.js';
+import { pickFiles } from '../lib/file-picker.js';
+import { openDialog } from '../state/dialogs.js';
+import { useJobs } from '../state/jobs.js';
+import { hasFile, isBusy, useProfiles } from '../state/profiles.js';
+import { navigate, useRouter } from '../state/router.js';
+import { Avatar } from './Avatar.js';
+import { GearIcon, Logo, PlusIcon, ShieldIcon, Spinner, UploadIcon } from './icons.js';
+
+function profileSubtitle(g: GenotypeMetadata | undefined, uploading: boolean): { text: string; tone?: 'busy' | 'error' } {
+  if (uploading) return { text: 'Uploading…', tone: 'busy' };
+  if (!hasFile(g)) return { text: g ? 'No DNA file yet' : '…' };
+  const m = g.metadata;
+  if (m.status === 'uploaded' || m.status === 'processing') return { text: 'Reading DNA file…', tone: 'busy' };
+  if (m.status === 'failed' && typeof m.snp_count !== 'number') return { text: 'File could not be read', tone: 'error' };
+  const count = typeof m.snp_count === 'number' ? `${formatInt(m.snp_count)} markers` : '';
+  return { text: [vendorName(m.vendor), count].filter(Boolean).join(' · '), tone: m.status === 'failed' ? 'error' : undefined };
+}
+
+export function Sidebar() {
+  const profiles = useProfiles((s) => s.profiles);
+  const loaded = useProfiles((s) => s.loaded);
+  const genotypes = useProfiles((s) => s.genotypes);
+  const jobs = useJobs((s) => s.jobs);
+  const route = useRouter((s) => s.route);
+  const analyzeFiles = useJobs((s) => s.analyzeFiles);
+  const activeId = route.name === 'profile' || route.name === 'trait' || route.name === 'report' ? route.id : null;
+
+  const addFiles = async () => {
+    const files = await pickFiles();
+    if (files.length) analyzeFiles(files);
+  };
+
+  return (
+    <nav className="sidebar" aria-label="Main">
+      <a className="brand" href="#/" onClick={(e) => (e.preventDefault(), navigate({ name: 'home' }))}>
+        <Logo size={28} />
+        <span className="brand-name">Traitscope</span>
+      </a>
+
+      <button type="button" className="button button-primary sidebar-cta" onClick={addFiles}>
+        <UploadIcon size={16} />
+        Add DNA file
+      </button>
+
+      <div className="sidebar-section">
+        <div className="sidebar-heading">
+          <h2 id="profiles-heading">Profiles</h2>
+          <button type="button" className="icon-button small" aria-label="New profile" title="New profile" onClick={() => openDialog({ kind: 'new-profile' })}>
+            <PlusIcon size={16} />
+          </button>
+        </div>
+        {loaded && profiles.length === 0 ? <p className="sidebar-empty">No profiles yet. Drop a DNA file anywhere to create one.</p> : null}
+        <ul className="profile-list" aria-labelledby="profiles-heading">
+          {profiles.map((p: Profile) => {
+            const uploading = jobs.some((j) => j.profileId === p.id && (j.stage === 'uploading' || j.stage === 'creating'));
+            const sub = profileSubtitle(genotypes[p.id], uploading);
+            const busy = uploading || isBusy(genotypes[p.id]);
+            return (
+              <li key={p.id}>
+                <a
+                  href={`#/profiles/${p.id}`}
+                  className={`profile-link ${activeId === p.id ? 'is-active' : ''}`}
+                  aria-current={activeId === p.id ? 'page' : undefined}
+                  onClick={(e) => (e.preventDefault(), navigate({ name: 'profile', id: p.id }))}
+                >
+                  <Avatar profile={p} size={32} />
+                  <span className="profile-link-text">
+                    <span className="profile-link-name">{profileName(p)}</span>
+                    <span className={`profile-link-sub ${sub.tone ? `tone-${sub.tone}` : ''}`}>
+                      {busy ? <Spinner size={10} /> : null}
+                      {sub.text}
+                    </span>
+                  </span>
+                </a>
+              </li>
+            );
+          })}
+        </ul>
+      </div>
+
+      <div className="sidebar-footer">
+        <a
+          href="#/settings"
+          className={`nav-link ${route.name === 'settings' ? 'is-active' : ''}`}
+          aria-current={route.name === 'settings' ? 'page' : undefined}
+          onClick={(e) => (e.preventDefault(), navigate({ name: 'settings' }))}
+        >
+          <GearIcon size={17} />
+          Settings
+        </a>
+        <p className="privacy-note">
+          <ShieldIcon size={15} />
+          Offline. Your DNA stays on this computer.
+        </p>
+      </div>
+    </nav>
+  );
+}

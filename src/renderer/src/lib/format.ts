@@ -1,0 +1,118 @@
+/** Numbers, dates and labels the way people read them. */
+import { ETHNICITIES, GENDERS, type Profile } from '../../../shared/api.js';
+
+const integer = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
+
+export function formatInt(n: number): string {
+  return integer.format(n);
+}
+
+export function formatPercent(fraction: number, digits = 0): string {
+  return `${(fraction * 100).toFixed(digits)}%`;
+}
+
+export function ordinal(n: number): string {
+  const r = Math.round(n);
+  if (r % 100 >= 11 && r % 100 <= 13) return `${r}th`;
+  return `${r}${({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[r % 10] ?? 'th'}`;
+}
+
+export function percentileText(p: number): string {
+  return `${ordinal(Math.min(99, Math.max(1, p)))} percentile`;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB'];
+  let v = bytes / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
+}
+
+export function formatDate(iso: string | undefined | null): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '' : d.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+}
+
+export function formatDateTime(iso: string | undefined | null): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '' : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+export function profileName(p: Pick<Profile, 'first_name' | 'last_name'>): string {
+  return [p.first_name, p.last_name].filter(Boolean).join(' ').trim() || 'Unnamed profile';
+}
+
+export function initials(p: Pick<Profile, 'first_name' | 'last_name'>): string {
+  const parts = [p.first_name, p.last_name].filter(Boolean);
+  if (parts.length === 0) return '?';
+  return parts
+    .slice(0, 2)
+    .map((s) => s.trim()[0]?.toUpperCase() ?? '')
+    .join('');
+}
+
+export function genderLabel(g: number): string {
+  return GENDERS[g] ?? 'Unknown';
+}
+
+export function ethnicityLabel(e: number): string {
+  return ETHNICITIES[e] ?? 'Unknown';
+}
+
+/** One line under a profile's name: "Female · 36 · European (White)", known fields only. */
+export function profileFacts(p: Profile): string {
+  const facts: string[] = [];
+  if (p.gender) facts.push(genderLabel(p.gender));
+  if (p.age !== null) facts.push(`${p.age} years`);
+  if (p.ethnicity) facts.push(ethnicityLabel(p.ethnicity));
+  return facts.join(' · ');
+}
+
+export const POPULATION_NAMES: Record<string, string> = {
+  EUR: 'European',
+  AMR: 'Admixed American',
+  AFR: 'African',
+  EAS: 'East Asian',
+  SAS: 'South Asian',
+};
+
+export function populationName(code: string | undefined): string {
+  return (code && POPULATION_NAMES[code]) || code || 'reference';
+}
+
+/** Words for a vendor code the parser reports ("23andme" → "23andMe"). */
+export function vendorName(vendor: unknown): string {
+  if (typeof vendor !== 'string' || !vendor) return 'Unknown source';
+  const known: Record<string, string> = {
+    '23andme': '23andMe',
+    ancestry: 'AncestryDNA',
+    ancestrydna: 'AncestryDNA',
+    ftdna: 'FamilyTreeDNA',
+    familytreedna: 'FamilyTreeDNA',
+    myheritage: 'MyHeritage',
+    livingdna: 'Living DNA',
+    vcf: 'VCF',
+    generic: 'Generic text',
+  };
+  return known[vendor.toLowerCase()] ?? vendor;
+}
+
+/** Avatar colour from a stable hash of the id. */
+export function avatarHue(id: string): number {
+  let h = 0;
+  for (let i = 0; i < id.length; i++) h = (h * 31 + id.charCodeAt(i)) >>> 0;
+  return h % 360;
+}
+
+export function firstSentence(text: string | undefined): string {
+  if (!text) return '';
+  const m = /^(.+?[.!?])(\s|$)/.exec(text.trim());
+  return m ? m[1] : text.trim();
+}

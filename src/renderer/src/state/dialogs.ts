@@ -1,0 +1,23 @@
+/** Which app-wide dialog is open: the profile form, or a genotype replacement to confirm. */
+import { create } from 'zustand';
+import type { Profile } from '../../../shared/api.js';
+
+export type OpenDialog =
+  | { kind: 'new-profile' }
+  | { kind: 'edit-profile'; profile: Profile }
+  | { kind: 'delete-profile'; profile: Profile }
+  | { kind: 'replace-genotype'; profileId: string; file: File };
+
+interface DialogState {
+  dialog: OpenDialog | null;
+  open(dialog: OpenDialog): void;
+  close(): void;
+}
+
+export const useDialogs = create<DialogState>((set) => ({
+  dialog: null,
+  open: (dialog) => set({ dialog }),
+  close: () => set({ dialog: null }),
+}));
+
+export const openDialog = (d: OpenDialog) => useDialogs.getState().open(d);

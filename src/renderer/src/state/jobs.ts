@@ -1,0 +1,141 @@
+/**
+ * The drop flow: for each file, a profile (new, or the open one when its genotype is being
+ * replaced), a time-limited upload URL, the upload with real progress, then processing
+ * until the results are there. Each file is one job the user can follow and retry.
+ */
+import { create } from 'zustand';
+import { api } from '../api/client.js';
+import { contentTypeFor, uploadFile } from '../api/upload.js';
+import { profileName } from '../lib/format.js';
+import { nameFromFileName } from '../lib/names.js';
+import { hasFile, useProfiles } from './profiles.js';
+import { navigate } from './router.js';
+import { useTraits } from './traits.js';
+
+export type JobStage = 'creating' | 'uploading' | 'processing' | 'done' | 'failed';
+
+export interface Job {
+  id: number;
+  file: File;
+  profileId: string | null;
+  profileName: string;
+  /** A new profile from the file, or a new file for an existing profile. */
+  mode: 'new' | 'replace';
+  stage: JobStage;
+  /** Upload progress, 0…1. */
+  progress: number;
+  error: string | null;
+  /** Results available when done. */
+  results: number;
+  cancel?: () => void;
+}
+
+interface JobsState {
+  jobs: Job[];
+  /** Starts one job per file; the first new profile is opened. */
+  analyzeFiles(files: File[]): void;
+  /** Replaces the genotype of an existing profile. */
+  replaceGenotype(profileId: string, file: File): void;
+  retry(jobId: number): void;
+  dismiss(jobId: number): void;
+  clearFinished(): void;
+}
+
+let nextId = 1;
+
+export const useJobs = create<JobsState>((set, get) => {
+  const update = (id: number, patch: Partial<Job>) => set({ jobs: get().jobs.map((j) => (j.id === id ? { ...j, ...patch } : j)) });
+  const job = (id: number) => get().jobs.find((j) => j.id === id);
+
+  async function run(id: number, openWhenCreated: boolean): Promise<void> {
+    const profiles = useProfiles.getState();
+    const traits = useTraits.getState();
+    let j = job(id);
+    if (!j) return;
+    try {
+      let profileId = j.profileId;
+      if (!profileId) {
+        update(id, { stage: 'creating', error: null });
+        const profile = await profiles.create(nameFromFileName(j.file.name));
+        profileId = profile.id;
+        update(id, { profileId, profileName: profileName(profile) });
+        if (openWhenCreated) navigate({ name: 'profile', id: profileId });
+      }
+      update(id, { stage: 'uploading', progress: 0, error: null });
+      const contentType = contentTypeFor(j.file.name);
+      const { url } = await api.uploadUrl(profileId, contentType);
+      const handle = uploadFile(url, j.file, contentType, (progress) => update(id, { progress }));
+      update(id, { cancel: handle.cancel });
+      await handle.done;
+      update(id, { stage: 'processing', progress: 1, cancel: undefined });
+      // The upload starts processing by itself; follow it until it ends.
+      const meta = await profiles.watchProcessing(profileId);
+      if (hasFile(meta) && meta.metadata.status === 'failed') {
+        throw new Error(meta.metadata.error || 'The file could not be read as DNA raw data.');
+      }
+      await traits.loadProfileTraits(profileId);
+      const results = Object.keys(useTraits.getState().byProfile[profileId]?.results ?? {}).length;
+      update(id, { stage: 'done', results });
+    } catch (err) {
+      j = job(id);
+      update(id, { stage: 'failed', error: (err as Error).message, cancel: undefined });
+      if (j?.profileId) void profiles.refreshGenotype(j.profileId).catch(() => undefined);
+    }
+  }
+
+  return {
+    jobs: [],
+
+    analyzeFiles(files) {
+      const created: Job[] = files.map((file) => ({
+        id: nextId++,
+        file,
+        profileId: null,
+        profileName: profileName(nameFromFileName(file.name)),
+        mode: 'new',
+        stage: 'creating',
+        progress: 0,
+        error: null,
+        results: 0,
+      }));
+      set({ jobs: [...get().jobs, ...created] });
+      created.forEach((j, i) => void run(j.id, i === 0));
+    },
+
+    replaceGenotype(profileId, file) {
+      const profile = useProfiles.getState().profiles.find((p) => p.id === profileId);
+      const j: Job = {
+        id: nextId++,
+        file,
+        profileId,
+        profileName: profile ? profileName(profile) : 'Profile',
+        mode: 'replace',
+        stage: 'uploading',
+        progress: 0,
+        error: null,
+        results: 0,
+      };
+      set({ jobs: [...get().jobs, j] });
+      void run(j.id, false);
+    },
+
+    retry(jobId) {
+      if (job(jobId)?.stage === 'failed') void run(jobId, false);
+    },
+
+    dismiss(jobId) {
+      job(jobId)?.cancel?.();
+      set({ jobs: get().jobs.filter((j) => j.id !== jobId) });
+    },
+
+    clearFinished() {
+      set({ jobs: get().jobs.filter((j) => j.stage !== 'done' && j.stage !== 'failed') });
+    },
+  };
+});
+
+/** The most recent job of a profile, if any. */
+export function latestJobFor(jobs: Job[], profileId: string): Job | undefined {
+  for (let i = jobs.length - 1; i >= 0; i--) if (jobs[i].profileId === profileId) return jobs[i];
+  return undefined;
+}

@@ -1,0 +1,118 @@
+/** The profiles and the state of each one's genotype file. */
+import { create } from 'zustand';
+import type { GenotypeMetadata, Profile, ProfileInput } from '../../../shared/api.js';
+import { api } from '../api/client.js';
+
+export type GenotypeInfo = Extract<GenotypeMetadata, { metadata: unknown }>;
+export type GenotypeStatus = GenotypeInfo['metadata']['status'];
+
+export function hasFile(g: GenotypeMetadata | undefined): g is GenotypeInfo {
+  return !!g && 'metadata' in g;
+}
+
+export function isBusy(g: GenotypeMetadata | undefined): boolean {
+  return hasFile(g) && (g.metadata.status === 'uploaded' || g.metadata.status === 'processing');
+}
+
+/** True when a genotype has been read at some point (its summary is present), even if a later file failed. */
+export function hasUsableGenotype(g: GenotypeMetadata | undefined): boolean {
+  return hasFile(g) && typeof g.metadata.snp_count === 'number';
+}
+
+interface ProfilesState {
+  profiles: Profile[];
+  loaded: boolean;
+  loadError: string | null;
+  genotypes: Record<string, GenotypeMetadata | undefined>;
+  /** Failed uploads the user has acknowledged, by profile: the updated_at they dismissed. */
+  dismissedFailures: Record<string, string>;
+  load(): Promise<void>;
+  create(input: ProfileInput): Promise<Profile>;
+  update(id: string, input: ProfileInput): Promise<Profile>;
+  remove(id: string): Promise<void>;
+  refreshGenotype(id: string): Promise<GenotypeMetadata>;
+  /** Polls the genotype until processing ends; resolves with the final metadata. */
+  watchProcessing(id: string): Promise<GenotypeMetadata>;
+  dismissFailure(id: string): void;
+  clear(): void;
+}
+
+const watches = new Map<string, Promise<GenotypeMetadata>>();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export const useProfiles = create<ProfilesState>((set, get) => ({
+  profiles: [],
+  loaded: false,
+  loadError: null,
+  genotypes: {},
+  dismissedFailures: {},
+
+  async load() {
+    try {
+      const profiles = await api.listProfiles();
+      set({ profiles, loaded: true, loadError: null });
+      await Promise.all(
+        profiles.map(async (p) => {
+          const g = await get().refreshGenotype(p.id).catch(() => undefined);
+          if (isBusy(g)) void get().watchProcessing(p.id);
+        }),
+      );
+    } catch (err) {
+      set({ loaded: true, loadError: (err as Error).message });
+    }
+  },
+
+  async create(input) {
+    const profile = await api.createProfile(input);
+    set({ profiles: [...get().profiles, profile], genotypes: { ...get().genotypes, [profile.id]: {} } });
+    return profile;
+  },
+
+  async update(id, input) {
+    const profile = await api.updateProfile(id, input);
+    set({ profiles: get().profiles.map((p) => (p.id === id ? profile : p)) });
+    return profile;
+  },
+
+  async remove(id) {
+    await api.deleteProfile(id);
+    const genotypes = { ...get().genotypes };
+    delete genotypes[id];
+    set({ profiles: get().profiles.filter((p) => p.id !== id), genotypes });
+  },
+
+  async refreshGenotype(id) {
+    const g = await api.genotype(id);
+    set({ genotypes: { ...get().genotypes, [id]: g } });
+    return g;
+  },
+
+  watchProcessing(id) {
+    const running = watches.get(id);
+    if (running) return running;
+    const run = (async () => {
+      let delay = 400;
+      for (;;) {
+        const g = await get().refreshGenotype(id);
+        if (!isBusy(g)) return g;
+        await sleep(delay);
+        delay = Math.min(1500, delay * 1.3);
+      }
+    })().finally(() => watches.delete(id));
+    watches.set(id, run);
+    return run;
+  },
+
+  dismissFailure(id) {
+    const g = get().genotypes[id];
+    if (hasFile(g)) set({ dismissedFailures: { ...get().dismissedFailures, [id]: g.updated_at } });
+  },
+
+  clear() {
+    set({ profiles: [], genotypes: {}, dismissedFailures: {} });
+  },
+}));
+
+export function useProfile(id: string | undefined): Profile | undefined {
+  return useProfiles((s) => (id ? s.profiles.find((p) => p.id === id) : undefined));
+}

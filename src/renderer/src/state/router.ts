@@ -1,0 +1,59 @@
+/**
+ * Where the user is, kept in the address fragment (#/profiles/<id>/traits/<code>) so that
+ * reloading, back and forward work. The sign-in fragment (#token=…) is never a route.
+ */
+import { create } from 'zustand';
+
+export type Route =
+  | { name: 'home' }
+  | { name: 'profile'; id: string }
+  | { name: 'trait'; id: string; code: string }
+  | { name: 'report'; id: string }
+  | { name: 'settings' };
+
+export function parseRoute(hash: string): Route {
+  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  if (parts[0] === 'settings') return { name: 'settings' };
+  if (parts[0] === 'profiles' && parts[1]) {
+    if (parts[2] === 'traits' && parts[3]) return { name: 'trait', id: parts[1], code: parts[3] };
+    if (parts[2] === 'report') return { name: 'report', id: parts[1] };
+    return { name: 'profile', id: parts[1] };
+  }
+  return { name: 'home' };
+}
+
+export function routeHash(route: Route): string {
+  const e = encodeURIComponent;
+  switch (route.name) {
+    case 'home':
+      return '#/';
+    case 'settings':
+      return '#/settings';
+    case 'profile':
+      return `#/profiles/${e(route.id)}`;
+    case 'trait':
+      return `#/profiles/${e(route.id)}/traits/${e(route.code)}`;
+    case 'report':
+      return `#/profiles/${e(route.id)}/report`;
+  }
+}
+
+interface RouterState {
+  route: Route;
+  navigate(route: Route, options?: { replace?: boolean }): void;
+}
+
+export const useRouter = create<RouterState>((set) => ({
+  route: parseRoute(window.location.hash),
+  navigate(route, options) {
+    const hash = routeHash(route);
+    if (options?.replace) history.replaceState(null, '', hash);
+    else if (window.location.hash !== hash) history.pushState(null, '', hash);
+    set({ route });
+  },
+}));
+
+window.addEventListener('popstate', () => useRouter.setState({ route: parseRoute(window.location.hash) }));
+window.addEventListener('hashchange', () => useRouter.setState({ route: parseRoute(window.location.hash) }));
+
+export const navigate = (route: Route, options?: { replace?: boolean }) => useRouter.getState().navigate(route, options);

@@ -1,0 +1,140 @@
+/**
+ * The trait catalog of the app's client (with pricing types) and, per profile, each trait's
+ * status, the computed results, and full assessments opened in detail.
+ */
+import { create } from 'zustand';
+import type { ClientTrait, ProfileTrait, TraitStatus } from '../../../shared/api.js';
+import { api } from '../api/client.js';
+
+export interface ProfileTraits {
+  statuses: Record<string, TraitStatus>;
+  /** Computed results (summary form), by trait code. */
+  results: Record<string, ProfileTrait>;
+  loading: boolean;
+  error: string | null;
+  loaded: boolean;
+}
+
+export interface ComputeProgress {
+  done: number;
+  total: number;
+}
+
+/** How many traits one compute request carries, so progress can be shown between batches. */
+const BATCH = 150;
+
+interface TraitsState {
+  catalog: ClientTrait[] | null;
+  catalogError: string | null;
+  byProfile: Record<string, ProfileTraits | undefined>;
+  assessments: Record<string, ProfileTrait | undefined>;
+  computing: Record<string, ComputeProgress | undefined>;
+  /** Codes being computed one at a time, "profile/code". */
+  computingOne: Record<string, boolean>;
+  loadCatalog(): Promise<void>;
+  loadProfileTraits(id: string): Promise<void>;
+  computeMany(id: string, codes: string[]): Promise<number>;
+  computeOne(id: string, code: string): Promise<ProfileTrait>;
+  loadAssessment(id: string, code: string): Promise<ProfileTrait>;
+  forget(id: string): void;
+  clear(): void;
+}
+
+export const assessmentKey = (id: string, code: string) => `${id}/${code}`;
+
+const EMPTY: ProfileTraits = { statuses: {}, results: {}, loading: false, error: null, loaded: false };
+
+export const useTraits = create<TraitsState>((set, get) => {
+  const patch = (id: string, p: Partial<ProfileTraits>) =>
+    set({ byProfile: { ...get().byProfile, [id]: { ...(get().byProfile[id] ?? EMPTY), ...p } } });
+
+  const record = (id: string, computed: ProfileTrait[]) => {
+    const entry = get().byProfile[id] ?? EMPTY;
+    const statuses = { ...entry.statuses };
+    const results = { ...entry.results };
+    for (const r of computed) {
+      statuses[r.trait.code] = r.status;
+      if (r.status === 'computed') results[r.trait.code] = r;
+    }
+    patch(id, { statuses, results });
+  };
+
+  return {
+    catalog: null,
+    catalogError: null,
+    byProfile: {},
+    assessments: {},
+    computing: {},
+    computingOne: {},
+
+    async loadCatalog() {
+      try {
+        set({ catalog: await api.clientTraits(), catalogError: null });
+      } catch (err) {
+        set({ catalogError: (err as Error).message });
+      }
+    },
+
+    async loadProfileTraits(id) {
+      patch(id, { loading: true, error: null });
+      try {
+        const [list, scored] = await Promise.all([api.profileTraits(id), api.scoredTraits(id)]);
+        const statuses: Record<string, TraitStatus> = {};
+        for (const t of list) statuses[t.trait.code] = t.status;
+        const results: Record<string, ProfileTrait> = {};
+        for (const t of scored) results[t.trait.code] = t;
+        patch(id, { statuses, results, loading: false, loaded: true });
+      } catch (err) {
+        patch(id, { loading: false, error: (err as Error).message });
+      }
+    },
+
+    async computeMany(id, codes) {
+      const total = codes.length;
+      set({ computing: { ...get().computing, [id]: { done: 0, total } } });
+      let computed = 0;
+      try {
+        for (let i = 0; i < codes.length; i += BATCH) {
+          const out = await api.computeTraits(id, codes.slice(i, i + BATCH));
+          computed += out.length;
+          record(id, out);
+          set({ computing: { ...get().computing, [id]: { done: Math.min(total, i + BATCH), total } } });
+        }
+        return computed;
+      } finally {
+        set({ computing: { ...get().computing, [id]: undefined } });
+      }
+    },
+
+    async computeOne(id, code) {
+      const key = assessmentKey(id, code);
+      set({ computingOne: { ...get().computingOne, [key]: true } });
+      try {
+        const full = await api.computeTrait(id, code);
+        record(id, [full]);
+        set({ assessments: { ...get().assessments, [key]: full } });
+        return full;
+      } finally {
+        set({ computingOne: { ...get().computingOne, [key]: false } });
+      }
+    },
+
+    async loadAssessment(id, code) {
+      const full = await api.assessment(id, code);
+      set({ assessments: { ...get().assessments, [assessmentKey(id, code)]: full } });
+      if (full.status === 'computed') record(id, [full]);
+      return full;
+    },
+
+    forget(id) {
+      const byProfile = { ...get().byProfile };
+      delete byProfile[id];
+      const assessments = Object.fromEntries(Object.entries(get().assessments).filter(([k]) => !k.startsWith(`${id}/`)));
+      set({ byProfile, assessments });
+    },
+
+    clear() {
+      set({ byProfile: {}, assessments: {}, computing: {}, computingOne: {} });
+    },
+  };
+});

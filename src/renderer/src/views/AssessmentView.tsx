@@ -1,0 +1,301 @@
+/**
+ * One trait for one person: where they stand in the reference population, what the level
+ * means, how complete the data was, which markers went in, and the research behind it.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import type { ProfileTrait } from '../../../shared/api.js';
+import { DistributionPlot } from '../components/DistributionPlot.js';
+import { AlertIcon, ArrowLeft, BeakerIcon, ExternalIcon, Spinner } from '../components/icons.js';
+import { LevelBadge, LevelMeter } from '../components/LevelMeter.js';
+import { formatDateTime, formatInt, formatPercent, ordinal, populationName, profileName } from '../lib/format.js';
+import { RichText } from '../lib/rich-text.js';
+import { useProfile } from '../state/profiles.js';
+import { navigate } from '../state/router.js';
+import { assessmentKey, useTraits } from '../state/traits.js';
+import { NotFound } from './NotFound.js';
+
+const MARKER_PAGE = 40;
+
+const EVIDENCE_TEXT: Record<string, string> = {
+  strong: 'Large, replicated studies. The markers are well established.',
+  moderate: 'Solid studies, but smaller or less replicated.',
+  limited: 'Early or small studies. Read the result with caution.',
+  weak: 'Early or small studies. Read the result with caution.',
+};
+
+const POPULATION_SOURCE: Record<string, string> = {
+  ethnicity: 'chosen from the ethnicity in the profile',
+  inferred: 'inferred from the DNA file',
+  default: 'the default reference (set an ethnicity in the profile to change it)',
+};
+
+export function AssessmentView({ id, code }: { id: string; code: string }) {
+  const profile = useProfile(id);
+  const full = useTraits((s) => s.assessments[assessmentKey(id, code)]);
+  const catalogTrait = useTraits((s) => s.catalog?.find((c) => c.trait.code === code));
+  const busy = useTraits((s) => !!s.computingOne[assessmentKey(id, code)]);
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(!full);
+
+  useEffect(() => {
+    let live = true;
+    setError(null);
+    void useTraits
+      .getState()
+      .loadAssessment(id, code)
+      .catch((err: Error) => live && setError(err.message))
+      .finally(() => live && setLoading(false));
+    return () => {
+      live = false;
+    };
+  }, [id, code]);
+
+  if (!profile) return <NotFound what="profile" />;
+  const name = profileName(profile);
+  const trait = full?.trait ?? catalogTrait?.trait;
+
+  const compute = async () => {
+    setError(null);
+    try {
+      await useTraits.getState().computeOne(id, code);
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+
+  return (
+    <main className="page assessment-page" aria-labelledby="trait-title" data-testid="assessment-view">
+      <nav className="breadcrumbs" aria-label="Breadcrumb">
+        <a href={`#/profiles/${id}`} onClick={(e) => (e.preventDefault(), navigate({ name: 'profile', id }))}>
+          <ArrowLeft size={15} /> {name}
+        </a>
+      </nav>
+
+      <header className="page-header">
+        <div>
+          <p className="eyebrow">{[trait?.category, trait?.featured ? 'Featured' : null].filter(Boolean).join(' · ')}</p>
+          <h1 id="trait-title">{trait?.name ?? code}</h1>
+        </div>
+        {catalogTrait ? <span className={`pill pill-${catalogTrait.type} pill-large`}>{catalogTrait.type === 'free' ? 'Free' : 'Basic'}</span> : null}
+      </header>
+
+      {error ? (
+        <div className="banner banner-error" role="alert">
+          <AlertIcon size={18} />
+          <div>
+            <strong>This result could not be loaded.</strong>
+            <p>{error}</p>
+          </div>
+        </div>
+      ) : null}
+
+      {loading && !full ? (
+        <div className="card loading-card">
+          <Spinner size={18} /> <span className="muted">Loading…</span>
+        </div>
+      ) : full && full.status === 'computed' ? (
+        <Computed a={full} />
+      ) : full ? (
+        <section className="card status-card">
+          {full.status === 'available' ? (
+            <>
+              <h2>Not computed yet</h2>
+              <p className="muted">{name}’s DNA file has enough of this trait’s markers. Compute it to see where {name} stands.</p>
+              <button type="button" className="button button-primary" onClick={compute} disabled={busy}>
+                {busy ? <Spinner size={14} /> : <BeakerIcon size={16} />} Compute {trait?.name}
+              </button>
+            </>
+          ) : (
+            <>
+              <h2>Not available for {name}</h2>
+              <p className="muted">
+                {name}’s DNA file lacks too many of the markers this trait’s score needs
+                {trait?.quality ? ` (${formatInt(trait.quality.markers)} in all)` : ''}. Tests from other companies, or newer chip versions, may cover them.
+              </p>
+            </>
+          )}
+        </section>
+      ) : null}
+
+      {trait ? <Evidence trait={trait} /> : null}
+    </main>
+  );
+}
+
+function Computed({ a }: { a: ProfileTrait }) {
+  const level = a.assessment_level ?? 3;
+  const percentile = a.percentile ?? 50;
+  const markers = useMemo(() => [...(a.markers ?? [])].sort((x, y) => Math.abs(y.weight) - Math.abs(x.weight)), [a.markers]);
+  const [showAll, setShowAll] = useState(false);
+  const observed = markers.filter((m) => m.use === 'observed').length;
+  const total = a.trait.quality?.markers ?? markers.length;
+
+  return (
+    <>
+      <section className="card result-card" aria-label="Result">
+        <div className="result-summary">
+          <div className="result-figure">
+            <span className="result-number tabular" data-testid="percentile">
+              {ordinal(Math.min(99, Math.max(1, percentile)))}
+            </span>
+            <span className="result-unit">percentile</span>
+          </div>
+          <div className="result-level">
+            <LevelBadge level={level} label={a.level_label ?? `Level ${level}`} />
+            <LevelMeter level={level} label={`Level ${level} of 5: ${a.level_label ?? ''}`} />
+            <span className="muted small">Level {level} of 5</span>
+          </div>
+          <p className="result-explain">
+            A higher genetic score than about <strong>{Math.round(percentile)} of 100</strong> people in the {populationName(a.population)} reference population.
+          </p>
+        </div>
+        {a.distribution && typeof a.score === 'number' ? (
+          <DistributionPlot density={a.distribution.density} score={a.score} percentile={percentile} level={level} traitName={a.trait.name} />
+        ) : null}
+      </section>
+
+      {a.recommendations ? (
+        <section className="card" aria-labelledby="meaning-title">
+          <h2 id="meaning-title">What this means</h2>
+          <p className="prose">{a.recommendations}</p>
+        </section>
+      ) : null}
+
+      <section className="card" aria-labelledby="quality-title">
+        <h2 id="quality-title">How this was computed</h2>
+        <dl className="stat-grid">
+          <div className="stat">
+            <dt>Coverage</dt>
+            <dd className="tabular">{typeof a.coverage === 'number' ? formatPercent(a.coverage) : '—'}</dd>
+            <span className="stat-sub">
+              {formatInt(observed)} of {formatInt(total)} markers genotyped
+            </span>
+            {typeof a.coverage === 'number' ? (
+              <div className="meter" aria-hidden="true">
+                <span style={{ width: `${a.coverage * 100}%` }} />
+              </div>
+            ) : null}
+          </div>
+          <div className="stat">
+            <dt>Compared with</dt>
+            <dd>{populationName(a.population)}</dd>
+            <span className="stat-sub">{POPULATION_SOURCE[a.population_source ?? ''] ?? ''}</span>
+          </div>
+          <div className="stat">
+            <dt>Genetic score</dt>
+            <dd className="tabular">{typeof a.score === 'number' ? a.score.toFixed(3) : '—'}</dd>
+            {a.distribution ? (
+              <span className="stat-sub">
+                Reference mean {a.distribution.mean.toFixed(3)}, SD {a.distribution.sd.toFixed(3)}
+              </span>
+            ) : null}
+          </div>
+          <div className="stat">
+            <dt>Computed</dt>
+            <dd>{formatDateTime(a.computed_at) || '—'}</dd>
+          </div>
+        </dl>
+      </section>
+
+      {markers.length > 0 ? (
+        <section className="card" aria-labelledby="markers-title" data-testid="markers">
+          <header className="card-header">
+            <h2 id="markers-title">Markers used</h2>
+            <span className="muted small">
+              {formatInt(markers.length)} markers, strongest effect first. Weight is the effect of each copy of the effect allele.
+            </span>
+          </header>
+          <div className="table-wrap">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">Marker</th>
+                  <th scope="col">Your genotype</th>
+                  <th scope="col">Effect allele</th>
+                  <th scope="col">Copies</th>
+                  <th scope="col" className="num">
+                    Weight
+                  </th>
+                  <th scope="col">Used as</th>
+                </tr>
+              </thead>
+              <tbody>
+                {(showAll ? markers : markers.slice(0, MARKER_PAGE)).map((m) => (
+                  <tr key={m.rsid} className={m.use !== 'observed' ? 'is-dim' : ''}>
+                    <th scope="row">
+                      <a className="mono" href={`https://www.ncbi.nlm.nih.gov/snp/${m.rsid}`} target="_blank" rel="noopener noreferrer">
+                        {m.rsid}
+                      </a>
+                    </th>
+                    <td className="mono">{m.genotype && m.genotype !== '--' ? m.genotype : 'not tested'}</td>
+                    <td className="mono">{m.effect_allele}</td>
+                    <td className="tabular">{m.use === 'observed' ? m.dosage : m.use === 'imputed' ? `${m.dosage.toFixed(2)} (average)` : '—'}</td>
+                    <td className="num tabular mono">{m.weight > 0 ? '+' : ''}{m.weight.toPrecision(3)}</td>
+                    <td>
+                      <span className={`use use-${m.use}`}>{m.use === 'observed' ? 'Measured' : m.use === 'imputed' ? 'Population average' : 'Excluded'}</span>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {markers.length > MARKER_PAGE ? (
+            <div className="show-more">
+              <button type="button" className="button button-ghost" onClick={() => setShowAll(!showAll)}>
+                {showAll ? 'Show fewer' : `Show all ${formatInt(markers.length)} markers`}
+              </button>
+            </div>
+          ) : null}
+        </section>
+      ) : null}
+    </>
+  );
+}
+
+function Evidence({ trait }: { trait: NonNullable<ProfileTrait['trait']> }) {
+  const q = trait.quality;
+  return (
+    <section className="card" aria-labelledby="evidence-title" data-testid="evidence">
+      <h2 id="evidence-title">About this trait and the research</h2>
+      {trait.overview ? <RichText html={trait.overview} className="prose" /> : null}
+      {q ? (
+        <>
+          <dl className="stat-grid evidence-grid">
+            <div className="stat">
+              <dt>Evidence</dt>
+              <dd>
+                <span className={`evidence evidence-${q.evidence}`}>{q.evidence.charAt(0).toUpperCase() + q.evidence.slice(1)}</span>
+              </dd>
+              <span className="stat-sub">{EVIDENCE_TEXT[q.evidence] ?? ''}</span>
+            </div>
+            <div className="stat">
+              <dt>Study size</dt>
+              <dd className="tabular">{q.sample_size ? `${formatInt(q.sample_size)} people` : '—'}</dd>
+            </div>
+            <div className="stat">
+              <dt>Published</dt>
+              <dd className="tabular">{q.publication_year ?? '—'}</dd>
+            </div>
+            <div className="stat">
+              <dt>Markers in score</dt>
+              <dd className="tabular">{formatInt(q.markers)}</dd>
+            </div>
+          </dl>
+          <div className="citation">
+            <h3>Source</h3>
+            <p>{q.citation}</p>
+            {q.pmid ? (
+              <a className="button button-small" href={`https://pubmed.ncbi.nlm.nih.gov/${q.pmid}/`} target="_blank" rel="noopener noreferrer">
+                Read on PubMed (PMID {q.pmid}) <ExternalIcon size={14} />
+              </a>
+            ) : null}
+          </div>
+        </>
+      ) : null}
+      <p className="disclaimer">
+        Genetic scores describe tendencies in large groups, not certainties for one person. They are not a diagnosis. Talk to a doctor or genetic counsellor
+        before acting on a health-related result.
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,104 @@
+/** The start screen: what Traitscope does and a big place to drop a file; then the profiles. */
+import { Avatar } from '../components/Avatar.js';
+import { FileIcon, PlusIcon, ShieldIcon, UploadIcon } from '../components/icons.js';
+import { pickFiles } from '../lib/file-picker.js';
+import { formatInt, profileFacts, profileName, vendorName } from '../lib/format.js';
+import { openDialog } from '../state/dialogs.js';
+import { useJobs } from '../state/jobs.js';
+import { hasFile, useProfiles } from '../state/profiles.js';
+import { navigate } from '../state/router.js';
+
+const VENDORS = ['23andMe', 'AncestryDNA', 'MyHeritage', 'FamilyTreeDNA', 'Living DNA', 'VCF'];
+
+export function DropCard({ title, compact }: { title?: string; compact?: boolean }) {
+  const analyzeFiles = useJobs((s) => s.analyzeFiles);
+  const choose = async () => {
+    const files = await pickFiles();
+    if (files.length) analyzeFiles(files);
+  };
+  return (
+    <div className={`drop-card ${compact ? 'is-compact' : ''}`} data-drop-zone="new" data-testid="drop-card">
+      <div className="drop-card-icon" aria-hidden="true">
+        <UploadIcon size={compact ? 22 : 28} />
+      </div>
+      <h2>{title ?? 'Drop your DNA raw-data file here'}</h2>
+      <p className="muted">Or choose it from your computer. Zip and gz files are fine, there's no need to unpack them.</p>
+      <div className="drop-card-actions">
+        <button type="button" className="button button-primary" onClick={choose}>
+          <FileIcon size={16} />
+          Choose file…
+        </button>
+      </div>
+      <ul className="vendor-list" aria-label="Supported sources">
+        {VENDORS.map((v) => (
+          <li key={v}>{v}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+export function HomeView() {
+  const profiles = useProfiles((s) => s.profiles);
+  const genotypes = useProfiles((s) => s.genotypes);
+
+  return (
+    <main className="page home" aria-labelledby="home-title">
+      <section className="hero">
+        <h1 id="home-title">Your genome, read privately</h1>
+        <p className="hero-lead">
+          Traitscope reads the raw data file from your DNA test and shows what published research says about hundreds of traits, from height to
+          caffeine metabolism. Everything runs on this computer: nothing is uploaded anywhere.
+        </p>
+        <p className="hero-trust">
+          <ShieldIcon size={16} /> Works offline · No account · Delete everything at any time
+        </p>
+      </section>
+
+      <DropCard />
+
+      {profiles.length > 0 ? (
+        <section className="home-profiles" aria-labelledby="home-profiles-title">
+          <div className="section-header">
+            <h2 id="home-profiles-title">Profiles</h2>
+            <button type="button" className="button button-ghost" onClick={() => openDialog({ kind: 'new-profile' })}>
+              <PlusIcon size={16} /> New profile
+            </button>
+          </div>
+          <ul className="profile-cards">
+            {profiles.map((p) => {
+              const g = genotypes[p.id];
+              const m = hasFile(g) ? g.metadata : null;
+              return (
+                <li key={p.id}>
+                  <a className="profile-card" href={`#/profiles/${p.id}`} onClick={(e) => (e.preventDefault(), navigate({ name: 'profile', id: p.id }))}>
+                    <Avatar profile={p} size={40} />
+                    <span className="profile-card-text">
+                      <strong>{profileName(p)}</strong>
+                      <span className="muted">{profileFacts(p) || 'No details yet'}</span>
+                      <span className="muted small">
+                        {m && typeof m.snp_count === 'number' ? `${vendorName(m.vendor)} · ${formatInt(m.snp_count)} markers` : 'No DNA file yet'}
+                      </span>
+                    </span>
+                  </a>
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      ) : (
+        <section className="how-to" aria-labelledby="howto-title">
+          <h2 id="howto-title">Where do I get my raw data?</h2>
+          <ol>
+            <li>
+              Sign in to your DNA testing service and look for <em>Download raw data</em> (23andMe: Settings › 23andMe data; AncestryDNA: Settings › Download
+              DNA data).
+            </li>
+            <li>Save the file they send you. It is usually a .zip or .txt file of 5 to 30 MB.</li>
+            <li>Drop it on this window. Traitscope creates a profile and shows results in under a minute.</li>
+          </ol>
+        </section>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,167 @@
+/** One person: who they are, their DNA file, the file being analyzed, and their traits. */
+import { useEffect } from 'react';
+import { Avatar } from '../components/Avatar.js';
+import { GenotypeCard } from '../components/GenotypeCard.js';
+import { AlertIcon, FileIcon, PencilIcon, ReportIcon, Spinner, TrashIcon, XIcon } from '../components/icons.js';
+import { JobProgress } from '../components/JobProgress.js';
+import { stageText } from '../components/JobTray.js';
+import { TraitBrowser } from '../components/TraitBrowser.js';
+import { pickFiles } from '../lib/file-picker.js';
+import { profileFacts, profileName } from '../lib/format.js';
+import { openDialog } from '../state/dialogs.js';
+import { latestJobFor, useJobs } from '../state/jobs.js';
+import { hasFile, hasUsableGenotype, isBusy, useProfile, useProfiles } from '../state/profiles.js';
+import { navigate } from '../state/router.js';
+import { useTraits } from '../state/traits.js';
+import { DropCard } from './HomeView.js';
+import { NotFound } from './NotFound.js';
+
+export function ProfileView({ id }: { id: string }) {
+  const profile = useProfile(id);
+  const loaded = useProfiles((s) => s.loaded);
+  const genotype = useProfiles((s) => s.genotypes[id]);
+  const dismissed = useProfiles((s) => s.dismissedFailures[id]);
+  const job = useJobs((s) => latestJobFor(s.jobs, id));
+  const catalog = useTraits((s) => s.catalog);
+  const catalogError = useTraits((s) => s.catalogError);
+  const entry = useTraits((s) => s.byProfile[id]);
+  const usable = hasUsableGenotype(genotype);
+  const busy = isBusy(genotype) || job?.stage === 'uploading' || job?.stage === 'creating';
+  const processedAt = hasFile(genotype) ? `${genotype.updated_at}/${genotype.metadata.status}` : '';
+
+  // Traits load whenever the genotype in use changes (first visit, new file processed).
+  useEffect(() => {
+    if (usable && !busy) void useTraits.getState().loadProfileTraits(id);
+  }, [id, usable, busy, processedAt]);
+
+  if (!profile) return loaded ? <NotFound what="profile" /> : <main className="page loading-page"><Spinner size={22} label="Loading" /></main>;
+
+  const name = profileName(profile);
+  const failed = hasFile(genotype) && genotype.metadata.status === 'failed' && dismissed !== genotype.updated_at && !(job && job.stage !== 'done' && job.stage !== 'failed');
+  const activeJob = job && (job.stage === 'creating' || job.stage === 'uploading' || job.stage === 'processing') ? job : null;
+
+  const replace = async () => {
+    const [file] = await pickFiles({ multiple: false });
+    if (file) openDialog({ kind: 'replace-genotype', profileId: id, file });
+  };
+
+  return (
+    <main className="page profile-page" aria-labelledby="profile-title" data-testid="profile-view">
+      <header className="page-header">
+        <div className="page-title">
+          <Avatar profile={profile} size={48} />
+          <div>
+            <h1 id="profile-title">{name}</h1>
+            <p className="muted">{profileFacts(profile) || 'Add gender, age and ethnicity with Edit for better comparisons.'}</p>
+          </div>
+        </div>
+        <div className="page-actions">
+          {hasFile(genotype) ? (
+            <button type="button" className="button" onClick={replace} disabled={busy}>
+              <FileIcon size={16} /> Replace DNA file
+            </button>
+          ) : null}
+          <button type="button" className="button" onClick={() => navigate({ name: 'report', id })} disabled={!usable}>
+            <ReportIcon size={16} /> Report
+          </button>
+          <button type="button" className="button" onClick={() => openDialog({ kind: 'edit-profile', profile })}>
+            <PencilIcon size={16} /> Edit
+          </button>
+          <button type="button" className="icon-button bordered danger" aria-label={`Delete ${name}`} title="Delete profile" onClick={() => openDialog({ kind: 'delete-profile', profile })}>
+            <TrashIcon size={17} />
+          </button>
+        </div>
+      </header>
+
+      {activeJob ? (
+        <section className="card job-card" aria-live="polite" data-testid="job-card">
+          <div className="job-card-text">
+            <strong>{activeJob.mode === 'replace' ? `Replacing DNA file with ${activeJob.file.name}` : `Analyzing ${activeJob.file.name}`}</strong>
+            <span className="muted">{stageText(activeJob)}</span>
+          </div>
+          <JobProgress job={activeJob} large />
+          {activeJob.stage === 'processing' ? <p className="muted small">Reading hundreds of thousands of markers takes a few seconds to a minute.</p> : null}
+        </section>
+      ) : !job && isBusy(genotype) ? (
+        <section className="card job-card" aria-live="polite">
+          <div className="job-card-text">
+            <strong>Reading the DNA file…</strong>
+            <span className="muted">Results appear here when it is done.</span>
+          </div>
+          <div className="progress progress-large is-indeterminate" role="progressbar" aria-label="Processing">
+            <span className="progress-bar" />
+          </div>
+        </section>
+      ) : null}
+
+      {failed && hasFile(genotype) ? (
+        <div className="banner banner-error" role="alert" data-testid="failure-banner">
+          <AlertIcon size={18} />
+          <div>
+            <strong>{usable ? 'The new DNA file could not be read.' : 'This DNA file could not be read.'}</strong>
+            <p>{genotype.metadata.error || 'The file is not in a DNA raw-data format Traitscope knows.'}</p>
+            <p className="muted small">
+              {usable
+                ? 'Nothing was lost: the results below are still from the previous file.'
+                : 'Check that it is the raw-data download from your DNA testing service (not a PDF or health report), then try again.'}
+            </p>
+          </div>
+          <div className="banner-actions">
+            <button type="button" className="button button-small" onClick={replace}>
+              Choose another file
+            </button>
+            <button type="button" className="icon-button small" aria-label="Dismiss" onClick={() => useProfiles.getState().dismissFailure(id)}>
+              <XIcon size={14} />
+            </button>
+          </div>
+        </div>
+      ) : null}
+
+      {job?.stage === 'failed' && job.error && !hasFile(genotype) ? (
+        <div className="banner banner-error" role="alert">
+          <AlertIcon size={18} />
+          <div>
+            <strong>{job.file.name} could not be uploaded.</strong>
+            <p>{job.error}</p>
+          </div>
+          <div className="banner-actions">
+            <button type="button" className="button button-small" onClick={() => useJobs.getState().retry(job.id)}>
+              Try again
+            </button>
+          </div>
+        </div>
+      ) : null}
+
+      {genotype && !hasFile(genotype) && !activeJob ? <DropCard title={`Add ${name}’s DNA raw-data file`} compact /> : null}
+
+      {usable && hasFile(genotype) ? <GenotypeCard genotype={genotype} /> : null}
+
+      {usable && !busy ? (
+        catalogError ? (
+          <p className="inline-error" role="alert">
+            The trait catalog could not be loaded: {catalogError}
+          </p>
+        ) : entry?.error ? (
+          <div className="banner banner-error" role="alert">
+            <AlertIcon size={18} />
+            <div>
+              <strong>The traits could not be loaded.</strong>
+              <p>{entry.error}</p>
+            </div>
+            <div className="banner-actions">
+              <button type="button" className="button button-small" onClick={() => void useTraits.getState().loadProfileTraits(id)}>
+                Try again
+              </button>
+            </div>
+          </div>
+        ) : catalog && entry?.loaded ? (
+          <TraitBrowser profileId={id} catalog={catalog} entry={entry} />
+        ) : (
+          <div className="card loading-card">
+            <Spinner size={18} /> <span className="muted">Loading traits…</span>
+          </div>
+        )
+      ) : null}
+    </main>
+  );
+}

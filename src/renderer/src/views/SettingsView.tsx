@@ -1,0 +1,528 @@
+/**
+ * Settings: API access for third-party tools on this computer (create, show the secret
+ * once, revoke), where the data lives, and deleting all of it.
+ */
+import { useEffect, useState } from 'react';
+import { SCOPES, type ApiClient, type CreatedApiClient } from '../../../shared/api.js';
+import { api } from '../api/client.js';
+import { ConfirmDialog } from '../components/ConfirmDialog.js';
+import { Dialog } from '../components/Dialog.js';
+import { AlertIcon, CheckIcon, CopyIcon, FolderIcon, KeyIcon, PlusIcon, Spinner, TrashIcon } from '../components/icons.js';
+import { copyText } from '../lib/download.js';
+import { formatDate, formatInt } from '../lib/format.js';
+import { desktopBridge } from '../platform/bridge.js';
+import { useJobs } from '../state/jobs.js';
+import { useProfiles } from '../state/profiles.js';
+import { navigate } from '../state/router.js';
+import { useSettings } from '../state/settings.js';
+import { toast } from '../state/toasts.js';
+import { useTraits } from '../state/traits.js';
+
+const SCOPE_TEXT: Record<string, string> = {
+  'read:profiles': 'Read its profiles, their DNA summaries and results',
+  'write:profiles': 'Create and change profiles, upload DNA files, compute traits',
+};
+
+function freeTraitsText(f: ApiClient['free_traits']): string {
+  if (f === 'default') return 'Catalog default';
+  if (f === 'all') return 'All traits';
+  if (f === 'none') return 'None';
+  return f.length === 1 ? '1 trait' : `${f.length} traits`;
+}
+
+export function CopyButton({ text, label }: { text: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      className="button button-small"
+      aria-label={copied ? `${label} copied` : `Copy ${label}`}
+      onClick={async () => {
+        if (await copyText(text)) {
+          setCopied(true);
+          setTimeout(() => setCopied(false), 1800);
+        } else toast.error('Copying was refused. Select the text and copy it with the keyboard instead.');
+      }}
+    >
+      {copied ? <CheckIcon size={14} /> : <CopyIcon size={14} />}
+      {copied ? 'Copied' : 'Copy'}
+    </button>
+  );
+}
+
+function CodeBlock({ code, label }: { code: string; label: string }) {
+  return (
+    <div className="code-block">
+      <pre tabIndex={0} aria-label={label}>
+        <code>{code}</code>
+      </pre>
+      <CopyButton text={code} label={label} />
+    </div>
+  );
+}
+
+function curlExample(baseUrl: string, authUrl: string, id = '<CLIENT_ID>', secret = '<CLIENT_SECRET>'): string {
+  return [
+    `# 1. Get an access token (valid 24 hours)`,
+    `curl -s -X POST ${authUrl}/oauth/token \\`,
+    `  -H 'Content-Type: application/json' \\`,
+    `  -d '{"client_id":"${id}","client_secret":"${secret}","audience":"${baseUrl}/profiles","grant_type":"client_credentials"}'`,
+    ``,
+    `# 2. Call the API with it`,
+    `curl -s ${baseUrl}/profiles/ -H 'Authorization: Bearer <ACCESS_TOKEN>'`,
+  ].join('\n');
+}
+
+export function SettingsView() {
+  const { info, infoError, clients, clientsError } = useSettings();
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<CreatedApiClient | null>(null);
+  const [revoking, setRevoking] = useState<ApiClient | null>(null);
+  const [deletingAll, setDeletingAll] = useState(false);
+  const bridge = desktopBridge();
+  const profileCount = useProfiles((s) => s.profiles.length);
+
+  useEffect(() => {
+    void useSettings.getState().loadInfo();
+    void useSettings.getState().loadClients();
+  }, []);
+
+  const thirdParty = (clients ?? []).filter((c) => !c.is_app);
+  const active = thirdParty.filter((c) => !c.revoked_at);
+  const revoked = thirdParty.filter((c) => c.revoked_at);
+
+  return (
+    <main className="page settings-page" aria-labelledby="settings-title" data-testid="settings-view">
+      <header className="page-header">
+        <div>
+          <h1 id="settings-title">Settings</h1>
+          <p className="muted">API access for other programs, and your data.</p>
+        </div>
+      </header>
+
+      <section className="card" aria-labelledby="api-title" data-testid="api-access">
+        <header className="card-header">
+          <div>
+            <h2 id="api-title">API access</h2>
+            <p className="muted">
+              Programs on this computer can use Traitscope’s API with their own credentials. Each one sees only the profiles it creates, never yours.
+            </p>
+          </div>
+          <button type="button" className="button button-primary" onClick={() => setCreating(true)}>
+            <PlusIcon size={16} /> New API client
+          </button>
+        </header>
+
+        {infoError ? (
+          <p className="inline-error" role="alert">
+            {infoError}
+          </p>
+        ) : info ? (
+          <dl className="kv">
+            <div>
+              <dt>Base URL</dt>
+              <dd>
+                <code>{info.base_url}</code> <CopyButton text={info.base_url} label="base URL" />
+              </dd>
+            </div>
+            <div>
+              <dt>Token URL</dt>
+              <dd>
+                <code>{info.auth_url}/oauth/token</code>
+              </dd>
+            </div>
+            <div>
+              <dt>Reference</dt>
+              <dd>
+                <a href={`${info.base_url}/openapi.json`} target="_blank" rel="noopener noreferrer">
+                  OpenAPI description
+                </a>
+              </dd>
+            </div>
+          </dl>
+        ) : null}
+
+        <h3 className="subheading">Clients</h3>
+        {clientsError ? (
+          <p className="inline-error" role="alert">
+            {clientsError}
+          </p>
+        ) : clients === null ? (
+          <p className="muted">
+            <Spinner size={14} /> Loading…
+          </p>
+        ) : active.length === 0 ? (
+          <div className="empty-inline">
+            <KeyIcon size={22} />
+            <strong>No API clients yet.</strong>
+            <span className="muted">Create one for each program that should use Traitscope, so you can revoke them one by one.</span>
+          </div>
+        ) : (
+          <ClientTable clients={active} onRevoke={setRevoking} />
+        )}
+        {revoked.length > 0 ? (
+          <details className="revoked">
+            <summary>
+              {revoked.length} revoked {revoked.length === 1 ? 'client' : 'clients'}
+            </summary>
+            <ClientTable clients={revoked} />
+          </details>
+        ) : null}
+
+        {info ? (
+          <>
+            <h3 className="subheading">Try it</h3>
+            <CodeBlock code={curlExample(info.base_url, info.auth_url)} label="curl example" />
+          </>
+        ) : null}
+      </section>
+
+      <section className="card" aria-labelledby="data-title">
+        <header className="card-header">
+          <div>
+            <h2 id="data-title">Your data</h2>
+            <p className="muted">Profiles, DNA files and results are stored only in this folder on this computer.</p>
+          </div>
+        </header>
+        {info ? (
+          <div className="data-folder">
+            <FolderIcon size={18} />
+            <code className="data-path" data-testid="data-dir">
+              {info.data_dir}
+            </code>
+            <CopyButton text={info.data_dir} label="folder path" />
+            {bridge ? (
+              <button
+                type="button"
+                className="button button-small"
+                onClick={() => bridge.revealDataFolder().catch((err: Error) => toast.error(`The folder could not be opened: ${err.message}`))}
+              >
+                Show folder
+              </button>
+            ) : null}
+          </div>
+        ) : null}
+        <div className="danger-zone">
+          <div>
+            <h3>Delete all my data</h3>
+            <p className="muted">
+              Removes every profile with its DNA file and results ({formatInt(profileCount)} {profileCount === 1 ? 'profile' : 'profiles'}). API clients stay.
+              This cannot be undone.
+            </p>
+          </div>
+          <button type="button" className="button button-danger" onClick={() => setDeletingAll(true)}>
+            <TrashIcon size={16} /> Delete all data…
+          </button>
+        </div>
+      </section>
+
+      {info ? (
+        <section className="card about" aria-labelledby="about-title">
+          <h2 id="about-title">About</h2>
+          <p className="muted">
+            Traitscope {info.version} · {formatInt(info.catalog.traits)} traits in the catalog, {formatInt(info.catalog.featured)} featured. Every effect size
+            comes from a published study, cited with each trait.
+          </p>
+        </section>
+      ) : null}
+
+      {creating ? (
+        <CreateClientDialog
+          onClose={() => setCreating(false)}
+          onCreated={(c) => {
+            setCreating(false);
+            setCreated(c);
+          }}
+        />
+      ) : null}
+      {created && info ? <SecretDialog client={created} baseUrl={info.base_url} authUrl={info.auth_url} onClose={() => setCreated(null)} /> : null}
+      {revoking ? (
+        <ConfirmDialog
+          testId="revoke-dialog"
+          title={`Revoke “${revoking.name}”?`}
+          description={<p>The program using this client loses access at once: its tokens stop working and its secret can’t be used again. Its profiles stay stored.</p>}
+          confirmLabel="Revoke access"
+          onClose={() => setRevoking(null)}
+          onConfirm={async () => {
+            await useSettings.getState().revokeClient(revoking.client_id);
+            toast.success(`${revoking.name} can no longer use the API.`);
+          }}
+        />
+      ) : null}
+      {deletingAll ? (
+        <ConfirmDialog
+          testId="delete-all-dialog"
+          title="Delete all your data?"
+          description={
+            <>
+              <p>
+                This permanently deletes <strong>every profile, every DNA file and every result</strong> stored by Traitscope on this computer.
+              </p>
+              <p className="muted">There is no undo and no backup. Export reports first if you want to keep them.</p>
+            </>
+          }
+          confirmLabel="Delete everything"
+          typeToConfirm="DELETE"
+          onClose={() => setDeletingAll(false)}
+          onConfirm={async () => {
+            await api.deleteAllData();
+            useProfiles.getState().clear();
+            useTraits.getState().clear();
+            useJobs.setState({ jobs: [] });
+            navigate({ name: 'home' }, { replace: true });
+            toast.success('All profiles, DNA files and results were deleted.');
+          }}
+        />
+      ) : null}
+    </main>
+  );
+}
+
+function ClientTable({ clients, onRevoke }: { clients: ApiClient[]; onRevoke?: (c: ApiClient) => void }) {
+  return (
+    <div className="table-wrap">
+      <table className="table clients-table" data-testid="clients-table">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Client ID</th>
+            <th scope="col">Scopes</th>
+            <th scope="col">Free traits</th>
+            <th scope="col">{onRevoke ? 'Created' : 'Revoked'}</th>
+            {onRevoke ? (
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            ) : null}
+          </tr>
+        </thead>
+        <tbody>
+          {clients.map((c) => (
+            <tr key={c.client_id} data-testid="client-row">
+              <th scope="row">{c.name}</th>
+              <td>
+                <code className="client-id" title={c.client_id}>
+                  {c.client_id}
+                </code>
+              </td>
+              <td>
+                <span className="chips">
+                  {c.scopes.map((s) => (
+                    <span key={s} className="chip" title={SCOPE_TEXT[s] ?? s}>
+                      {s}
+                    </span>
+                  ))}
+                </span>
+              </td>
+              <td>{freeTraitsText(c.free_traits)}</td>
+              <td>{formatDate(onRevoke ? c.created_at : c.revoked_at)}</td>
+              {onRevoke ? (
+                <td className="actions">
+                  <button type="button" className="button button-small button-danger-ghost" onClick={() => onRevoke(c)} aria-label={`Revoke ${c.name}`}>
+                    Revoke
+                  </button>
+                </td>
+              ) : null}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+type FreeChoice = 'default' | 'all' | 'none' | 'list';
+
+function CreateClientDialog({ onClose, onCreated }: { onClose(): void; onCreated(c: CreatedApiClient): void }) {
+  const catalog = useTraits((s) => s.catalog);
+  const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<string[]>([...SCOPES]);
+  const [free, setFree] = useState<FreeChoice>('default');
+  const [codes, setCodes] = useState('');
+  const [errors, setErrors] = useState<Partial<Record<'name' | 'scopes' | 'codes' | 'form', string>>>({});
+  const [busy, setBusy] = useState(false);
+
+  const submit = async () => {
+    const next: typeof errors = {};
+    if (!name.trim()) next.name = 'Give the client a name, e.g. the program that will use it.';
+    if (scopes.length === 0) next.scopes = 'Choose at least one permission.';
+    const list = codes
+      .split(/[\s,]+/)
+      .map((c) => c.trim())
+      .filter(Boolean);
+    if (free === 'list') {
+      if (list.length === 0) next.codes = 'List at least one trait code, or choose another option.';
+      else if (catalog) {
+        const known = new Set(catalog.map((c) => c.trait.code));
+        const unknown = list.filter((c) => !known.has(c));
+        if (unknown.length) next.codes = `Unknown trait ${unknown.length === 1 ? 'code' : 'codes'}: ${unknown.slice(0, 5).join(', ')}.`;
+      }
+    }
+    setErrors(next);
+    if (Object.keys(next).length) return;
+    setBusy(true);
+    try {
+      const created = await useSettings.getState().createClient({
+        name: name.trim(),
+        scopes: scopes as (typeof SCOPES)[number][],
+        free_traits: free === 'list' ? list : free,
+      });
+      onCreated(created);
+    } catch (err) {
+      setErrors({ form: (err as Error).message });
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog
+      title="New API client"
+      description="Credentials for one program. The secret is shown once, right after you create it."
+      onClose={onClose}
+      busy={busy}
+      testId="create-client-dialog"
+      footer={
+        <>
+          <button type="button" className="button" onClick={onClose} disabled={busy}>
+            Cancel
+          </button>
+          <button type="submit" form="client-form" className="button button-primary" disabled={busy}>
+            {busy ? <Spinner size={14} /> : null} Create client
+          </button>
+        </>
+      }
+    >
+      <form
+        id="client-form"
+        className="form-stack"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <label className="field">
+          <span className="field-label">Name</span>
+          <input
+            className="input"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            maxLength={100}
+            placeholder="e.g. My analysis notebook"
+            autoFocus
+            aria-invalid={!!errors.name}
+            aria-describedby={errors.name ? 'cc-name-error' : undefined}
+          />
+          {errors.name ? (
+            <span className="field-error" id="cc-name-error" role="alert">
+              {errors.name}
+            </span>
+          ) : null}
+        </label>
+
+        <fieldset className="field">
+          <legend className="field-label">Permissions</legend>
+          {SCOPES.map((s) => (
+            <label key={s} className="check">
+              <input type="checkbox" checked={scopes.includes(s)} onChange={(e) => setScopes(e.target.checked ? [...scopes, s] : scopes.filter((x) => x !== s))} />
+              <span>
+                <code>{s}</code>
+                <span className="muted small">{SCOPE_TEXT[s]}</span>
+              </span>
+            </label>
+          ))}
+          {errors.scopes ? (
+            <span className="field-error" role="alert">
+              {errors.scopes}
+            </span>
+          ) : null}
+        </fieldset>
+
+        <fieldset className="field">
+          <legend className="field-label">Free traits</legend>
+          <p className="field-hint">Free traits are computed automatically for this client’s profiles; the others when it asks.</p>
+          {(
+            [
+              ['default', 'Catalog default', 'The traits the catalog marks as free'],
+              ['all', 'All traits', 'Every trait is computed automatically'],
+              ['none', 'None', 'Nothing is computed until the program asks'],
+              ['list', 'Only these traits', 'Trait codes, separated by commas'],
+            ] as Array<[FreeChoice, string, string]>
+          ).map(([value, label, hint]) => (
+            <label key={value} className="check">
+              <input type="radio" name="free-traits" value={value} checked={free === value} onChange={() => setFree(value)} />
+              <span>
+                {label}
+                <span className="muted small">{hint}</span>
+              </span>
+            </label>
+          ))}
+          {free === 'list' ? (
+            <input
+              className="input"
+              value={codes}
+              onChange={(e) => setCodes(e.target.value)}
+              placeholder="height, body_mass_index"
+              aria-label="Free trait codes"
+              aria-invalid={!!errors.codes}
+            />
+          ) : null}
+          {errors.codes ? (
+            <span className="field-error" role="alert">
+              {errors.codes}
+            </span>
+          ) : null}
+        </fieldset>
+
+        {errors.form ? (
+          <p className="form-error" role="alert">
+            {errors.form}
+          </p>
+        ) : null}
+      </form>
+    </Dialog>
+  );
+}
+
+function SecretDialog({ client, baseUrl, authUrl, onClose }: { client: CreatedApiClient; baseUrl: string; authUrl: string; onClose(): void }) {
+  return (
+    <Dialog
+      title={`“${client.name}” is ready`}
+      onClose={onClose}
+      size="large"
+      testId="secret-dialog"
+      footer={
+        <button type="button" className="button button-primary" onClick={onClose}>
+          I’ve saved the secret
+        </button>
+      }
+    >
+      <div className="banner banner-warn">
+        <AlertIcon size={18} />
+        <div>
+          <strong>Copy the secret now. It is shown only once.</strong>
+          <p>Traitscope keeps only a fingerprint of it. If it is lost, revoke this client and create a new one.</p>
+        </div>
+      </div>
+      <dl className="kv kv-stacked">
+        <div>
+          <dt>Client ID</dt>
+          <dd>
+            <code data-testid="new-client-id">{client.client_id}</code> <CopyButton text={client.client_id} label="client ID" />
+          </dd>
+        </div>
+        <div>
+          <dt>Client secret</dt>
+          <dd>
+            <code className="secret" data-testid="new-client-secret">
+              {client.client_secret}
+            </code>{' '}
+            <CopyButton text={client.client_secret} label="client secret" />
+          </dd>
+        </div>
+      </dl>
+      <h3 className="subheading">Ready to paste</h3>
+      <CodeBlock code={curlExample(baseUrl, authUrl, client.client_id, client.client_secret)} label="curl example with these credentials" />
+    </Dialog>
+  );
+}
