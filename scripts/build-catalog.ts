@@ -22,6 +22,7 @@ import { citation, formatCount } from './catalog/texts.js';
 import { evidenceLabel } from '../src/service/science/evidence.js';
 import { CATALOG_FORMAT, type CatalogFile, type CatalogSource, type CatalogTrait } from '../src/service/science/format.js';
 import { traitRevision } from '../src/service/science/revision.js';
+import { KG_TABLE_FILE, type KgTableFile } from '../src/service/science/kg-table.js';
 import type { Connotation, PricingType } from '../src/service/science/types.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -305,6 +306,22 @@ function main(): void {
   };
   writeFileSync(join(OUT, 'catalog', 'build-report.json'), JSON.stringify(report, null, 1) + '\n');
 
+  // The 1000 Genomes frequency table, for PGS files imported by users (pgs-import.ts).
+  const kgRows = [...kg.entries()]
+    .map(([id, e]) => ({ rs: Number(id.slice(2)), e }))
+    .filter(({ rs, e }) => Number.isInteger(rs) && rs > 0 && /^[ACGT]$/.test(e.ref) && /^[ACGT]$/.test(e.alt) && e.alt_af.every((x) => x !== null) && Number.isInteger(e.pos))
+    .sort((a, b) => a.rs - b.rs);
+  const kgTable: KgTableFile = {
+    source: 'DERIVED_1kg_phase3_superpop_ALT_AF_merged.tsv.gz (impute.me 1000 Genomes phase 3 extracts; GRCh37)',
+    rsid: kgRows.map((r) => r.rs),
+    chrom: kgRows.map((r) => r.e.chrom),
+    pos: kgRows.map((r) => r.e.pos),
+    ref: kgRows.map((r) => r.e.ref).join(''),
+    alt: kgRows.map((r) => r.e.alt).join(''),
+    alt_freq: Object.fromEntries(POPULATIONS.map((p, i) => [p, kgRows.map((r) => r.e.alt_af[i] as number)])) as KgTableFile['alt_freq'],
+  };
+  writeFileSync(join(OUT, 'catalog', KG_TABLE_FILE.split('/')[1]), gzipSync(JSON.stringify(kgTable), { level: 9 }));
+
   const model = buildAncestryModel(IM);
   mkdirSync(join(OUT, 'ancestry'), { recursive: true });
   writeFileSync(join(OUT, 'ancestry', 'pca-model.json.gz'), gzipSync(JSON.stringify(model), { level: 9 }));
@@ -312,6 +329,7 @@ function main(): void {
   console.log(`catalog: ${featuredCount} featured, ${gwasCount} GWAS, ${ukbCount} UK Biobank traits (${report.counts.markers} markers)`);
   console.log(`dropped traits: ${dropped.length} ${JSON.stringify(byReason)}`);
   console.log(`dropped marker rows within kept traits: ${JSON.stringify(markerDrops)}`);
+  console.log(`1000 Genomes table for PGS import: ${kgTable.rsid.length} SNPs`);
   console.log(`ancestry model: ${model.snps.rsid.length} SNPs, ${model.samples.super_pop.length} reference samples`);
   console.log(`done in ${Date.now() - t0} ms`);
 }

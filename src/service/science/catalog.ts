@@ -27,6 +27,8 @@ export interface CompiledCatalog {
   effect: Uint8Array;
   other: Uint8Array;
   weight: Float64Array;
+  /** Score contribution for 0, 1, 2 effect alleles: contrib[3i + dosage]. */
+  contrib: Float64Array;
   freq: Float64Array;
   /** Distinct rsIDs of the catalog, ascending; markerSlot[i] is marker i's index in it. */
   uniqueRsids: Uint32Array;
@@ -68,6 +70,7 @@ export function compileCatalog(defs: readonly CatalogTrait[]): CompiledCatalog {
   const effect = new Uint8Array(total);
   const other = new Uint8Array(total);
   const weight = new Float64Array(total);
+  const contrib = new Float64Array(3 * total);
   const freq = new Float64Array(total * N_POPS);
   const traits: CompiledTrait[] = [];
   const byCode = new Map<string, CompiledTrait>();
@@ -80,6 +83,15 @@ export function compileCatalog(defs: readonly CatalogTrait[]): CompiledCatalog {
     }
     rsid.set(m.rsid, at);
     weight.set(m.weight, at);
+    if (m.dosage_weights) {
+      if (m.dosage_weights.length !== 3 * count) throw new Error(`Trait ${t.code}: dosage_weights must hold three numbers per marker`);
+      contrib.set(m.dosage_weights, 3 * at);
+    } else {
+      for (let i = 0; i < count; i++) {
+        contrib[3 * (at + i) + 1] = m.weight[i];
+        contrib[3 * (at + i) + 2] = 2 * m.weight[i];
+      }
+    }
     for (let i = 0; i < count; i++) {
       effect[at + i] = alleleFromLetter(m.effect[i]);
       other[at + i] = alleleFromLetter(m.other[i]);
@@ -99,7 +111,7 @@ export function compileCatalog(defs: readonly CatalogTrait[]): CompiledCatalog {
   const uniqueRsids = Uint32Array.from(new Set(rsid)).sort();
   const markerSlot = new Int32Array(total);
   for (let i = 0; i < total; i++) markerSlot[i] = lowerBound(uniqueRsids, rsid[i]);
-  return { traits, byCode, rsid, effect, other, weight, freq, uniqueRsids, markerSlot };
+  return { traits, byCode, rsid, effect, other, weight, contrib, freq, uniqueRsids, markerSlot };
 }
 
 function lowerBound(a: Uint32Array, v: number): number {

@@ -2,16 +2,18 @@
  * The reference distribution of a score in a population under Hardy–Weinberg equilibrium
  * and independent markers (docs/science.md, "Percentile").
  *
- * Each observed marker contributes w·G with G ∈ {0, 1, 2} and probabilities
- * (1−p)², 2p(1−p), p² (p = effect-allele frequency in the population). Markers that were
- * not observed contribute their expected value 2pw, a constant, to the person's score and
- * to every reference score alike.
+ * Each observed marker contributes c_G for G ∈ {0, 1, 2} copies of the effect allele, with
+ * probabilities (1−p)², 2p(1−p), p² (p = effect-allele frequency in the population). For
+ * an additive marker c = (0, w, 2w); dominant (0, w, w) and recessive (0, 0, w) markers and
+ * per-dosage weights of imported PGS files use the same form. Markers that were not
+ * observed contribute their expected value (2pw when additive), a constant, to the
+ * person's score and to every reference score alike.
  *
  * - Exact: the distribution of the sum is convolved marker by marker, merging equal values,
- *   when the support is sure to stay within EXACT_MAX_SUPPORT points: c markers sharing one
- *   weight give 2c + 1 sums, so the support is at most Π (2c + 1) over distinct weights
- *   (3⁷ = 2,187: up to 7 markers with distinct weights, more when weights repeat).
- * - Normal: beyond that, N(Σ2pw, Σ2p(1−p)w²).
+ *   when the support is sure to stay within EXACT_MAX_SUPPORT points: k additive markers
+ *   sharing one weight give 2k + 1 sums, so the support is at most Π (2k + 1) over distinct
+ *   weights (3⁷ = 2,187: up to 7 markers with distinct weights, more when weights repeat).
+ * - Normal: beyond that, N(Σ E[c_G], Σ Var[c_G]) (additive: N(Σ2pw, Σ2p(1−p)w²)).
  * Percentile = 100 × (P(S < s) + ½ P(S = s)) (mid-rank; continuous for the normal case).
  */
 
@@ -52,10 +54,10 @@ export function normalCdf(z: number): number {
 }
 
 /**
- * Exact distribution of Σ w_i G_i as sorted support values and probabilities, or null when
- * the support would exceed EXACT_MAX_SUPPORT.
+ * Exact distribution of Σ c_{G_i} (contributions c[3i..3i+2], frequencies p[i]) as sorted
+ * support values and probabilities, or null when the support would exceed EXACT_MAX_SUPPORT.
  */
-export function exactDistribution(weights: ArrayLike<number>, freqs: ArrayLike<number>, n: number, tolerance: number): { values: Float64Array; probs: Float64Array } | null {
+export function exactDistribution(c: ArrayLike<number>, freqs: ArrayLike<number>, n: number, tolerance: number): { values: Float64Array; probs: Float64Array } | null {
   // Ping-pong between two scratch buffers; only the final support is copied out.
   let values = scratch.v0;
   let probs = scratch.p0;
@@ -67,16 +69,9 @@ export function exactDistribution(weights: ArrayLike<number>, freqs: ArrayLike<n
   const shift = [0, 0, 0];
   const prob = [0, 0, 0];
   for (let i = 0; i < n; i++) {
-    const w = weights[i];
     const p = freqs[i];
     const q = 1 - p;
-    if (w >= 0) {
-      shift[0] = 0; shift[1] = w; shift[2] = 2 * w;
-      prob[0] = q * q; prob[1] = 2 * p * q; prob[2] = p * p;
-    } else {
-      shift[0] = 2 * w; shift[1] = w; shift[2] = 0;
-      prob[0] = p * p; prob[1] = 2 * p * q; prob[2] = q * q;
-    }
+    sortedPoints(c[3 * i], c[3 * i + 1], c[3 * i + 2], q * q, 2 * p * q, p * p, shift, prob);
     if (3 * m > outV.length) return null;
     // Three-way merge of the sorted shifted copies, merging values closer than the tolerance.
     let i0 = 0;
@@ -114,6 +109,18 @@ export function exactDistribution(weights: ArrayLike<number>, freqs: ArrayLike<n
   return { values: values.slice(0, m), probs: probs.slice(0, m) };
 }
 
+/** The three (value, probability) points of one marker, ascending by value. */
+function sortedPoints(c0: number, c1: number, c2: number, p0: number, p1: number, p2: number, v: number[], pr: number[]): void {
+  v[0] = c0; v[1] = c1; v[2] = c2;
+  pr[0] = p0; pr[1] = p1; pr[2] = p2;
+  for (let a = 1; a < 3; a++) {
+    for (let b = a; b > 0 && v[b] < v[b - 1]; b--) {
+      [v[b], v[b - 1]] = [v[b - 1], v[b]];
+      [pr[b], pr[b - 1]] = [pr[b - 1], pr[b]];
+    }
+  }
+}
+
 const scratch = {
   v0: new Float64Array(3 * EXACT_MAX_SUPPORT),
   p0: new Float64Array(3 * EXACT_MAX_SUPPORT),
@@ -121,25 +128,29 @@ const scratch = {
   p1: new Float64Array(3 * EXACT_MAX_SUPPORT),
 };
 
-/** The reference for observed markers (weights/freqs, first n entries) plus a constant. */
-export function referenceFor(weights: ArrayLike<number>, freqs: ArrayLike<number>, n: number, constant: number): Reference {
+/** The reference for n observed markers (contributions c, frequencies p) plus a constant. */
+export function referenceFor(c: ArrayLike<number>, freqs: ArrayLike<number>, n: number, constant: number): Reference {
   let mean = constant;
   let variance = 0;
   let min = constant;
   let max = constant;
   let absSum = 0;
   for (let i = 0; i < n; i++) {
-    const w = weights[i];
     const p = freqs[i];
-    mean += 2 * p * w;
-    variance += 2 * p * (1 - p) * w * w;
-    if (w < 0) min += 2 * w;
-    else max += 2 * w;
-    absSum += Math.abs(w);
+    const q = 1 - p;
+    const c0 = c[3 * i];
+    const c1 = c[3 * i + 1];
+    const c2 = c[3 * i + 2];
+    const e = q * q * c0 + 2 * p * q * c1 + p * p * c2;
+    mean += e;
+    variance += q * q * (c0 - e) ** 2 + 2 * p * q * (c1 - e) ** 2 + p * p * (c2 - e) ** 2;
+    min += Math.min(c0, c1, c2);
+    max += Math.max(c0, c1, c2);
+    absSum += Math.max(Math.abs(c0), Math.abs(c1), Math.abs(c2));
   }
   const sd = Math.sqrt(variance);
-  const tolerance = 1e-9 * (1 + 2 * absSum);
-  const exact = n <= EXACT_MAX_MARKERS && supportBound(weights, n) <= EXACT_MAX_SUPPORT ? exactDistribution(weights, freqs, n, tolerance) : null;
+  const tolerance = 1e-9 * (1 + absSum);
+  const exact = n <= EXACT_MAX_MARKERS && supportBound(c, n) <= EXACT_MAX_SUPPORT ? exactDistribution(c, freqs, n, tolerance) : null;
   if (exact) {
     const { values, probs } = exact;
     const m = values.length;
@@ -174,18 +185,23 @@ export function referenceFor(weights: ArrayLike<number>, freqs: ArrayLike<number
   };
 }
 
-/** Upper bound of the support size: Π (2c + 1) over groups of c equal weights. */
-export function supportBound(weights: ArrayLike<number>, n: number): number {
-  const sorted = Float64Array.from({ length: n }, (_, i) => weights[i]).sort();
+/**
+ * Upper bound of the support size. Markers with the same contributions form a group: k
+ * additive-shaped markers (c2 − c0 = 2(c1 − c0)) reach 2k + 1 sums, other shapes at most
+ * (k + 1)(k + 2) / 2; the bound is the product over groups.
+ */
+export function supportBound(c: ArrayLike<number>, n: number): number {
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => c[3 * a] - c[3 * b] || c[3 * a + 1] - c[3 * b + 1] || c[3 * a + 2] - c[3 * b + 2]);
+  const same = (x: number, y: number) => c[3 * x] === c[3 * y] && c[3 * x + 1] === c[3 * y + 1] && c[3 * x + 2] === c[3 * y + 2];
   let bound = 1;
   let run = 0;
-  for (let i = 0; i < n; i++) {
-    run = i > 0 && sorted[i] === sorted[i - 1] ? run + 1 : 1;
-    const next = i + 1 < n && sorted[i + 1] === sorted[i];
-    if (!next) {
-      bound *= 2 * run + 1;
-      if (bound > EXACT_MAX_SUPPORT) return bound;
-    }
+  for (let j = 0; j < n; j++) {
+    const i = order[j];
+    run = j > 0 && same(i, order[j - 1]) ? run + 1 : 1;
+    if (j + 1 < n && same(i, order[j + 1])) continue;
+    const additive = c[3 * i + 2] - c[3 * i] === 2 * (c[3 * i + 1] - c[3 * i]);
+    bound *= additive ? 2 * run + 1 : ((run + 1) * (run + 2)) / 2;
+    if (bound > EXACT_MAX_SUPPORT) return bound;
   }
   return bound;
 }

@@ -61,7 +61,7 @@ export function makeEngine(catalogs: CompiledCatalog[], ancestryModel: () => Anc
   // Per-genotype caches: calls at each catalog's distinct rsIDs, and the inferred ancestry.
   const slotCache = new WeakMap<Genotype, Map<CompiledCatalog, Uint8Array>>();
   const ancestryCache = new WeakMap<Genotype, AncestryEstimate | null>();
-  let scratchW = new Float64Array(1024);
+  let scratchC = new Float64Array(3 * 1024);
   let scratchP = new Float64Array(1024);
 
   function slotsFor(cat: CompiledCatalog, g: Genotype): Uint8Array {
@@ -107,8 +107,8 @@ export function makeEngine(catalogs: CompiledCatalog[], ancestryModel: () => Anc
     const slots = slotsFor(cat, g);
     const { population, source } = choosePopulation(g, ctx);
     const pop = POPULATION_ORDER.indexOf(population);
-    if (scratchW.length < t.count) {
-      scratchW = new Float64Array(t.count);
+    if (scratchP.length < t.count) {
+      scratchC = new Float64Array(3 * t.count);
       scratchP = new Float64Array(t.count);
     }
     let score = 0;
@@ -122,8 +122,10 @@ export function makeEngine(catalogs: CompiledCatalog[], ancestryModel: () => Anc
     for (let k = 0; k < t.count; k++) {
       const i = t.start + k;
       const call = slots[cat.markerSlot[i]];
-      const w = cat.weight[i];
       const p = cat.freq[i * N_POPS + pop];
+      const c0 = cat.contrib[3 * i];
+      const c1 = cat.contrib[3 * i + 1];
+      const c2 = cat.contrib[3 * i + 2];
       const d = matchDosage(call, cat.effect[i], cat.other[i]);
       const rsid = rsidText(cat, i);
       let dosage: number;
@@ -131,15 +133,20 @@ export function makeEngine(catalogs: CompiledCatalog[], ancestryModel: () => Anc
       if (d >= 0) {
         if (d >= FLIPPED) flipped++;
         dosage = d & 3;
-        score += w * dosage;
-        scratchW[n] = w;
+        score += dosage === 0 ? c0 : dosage === 1 ? c1 : c2;
+        scratchC[3 * n] = c0;
+        scratchC[3 * n + 1] = c1;
+        scratchC[3 * n + 2] = c2;
         scratchP[n++] = p;
         use = 'observed';
         snps.push(rsid);
       } else {
+        // Expected contribution under Hardy–Weinberg (2pw for an additive marker).
+        const q = 1 - p;
+        const expected = c0 === 0 && c2 === 2 * c1 ? 2 * p * c1 : q * q * c0 + 2 * p * q * c1 + p * p * c2;
         dosage = 2 * p;
-        score += w * dosage;
-        constant += w * dosage;
+        score += expected;
+        constant += expected;
         if (d === DOSAGE_MISSING) {
           imputed++;
           use = 'imputed';
@@ -153,14 +160,14 @@ export function makeEngine(catalogs: CompiledCatalog[], ancestryModel: () => Anc
         genotype: callToString(call),
         effect_allele: ALLELE_LETTERS[cat.effect[i]],
         other_allele: ALLELE_LETTERS[cat.other[i]],
-        weight: w,
+        weight: cat.weight[i],
         dosage,
         use,
       };
     }
     const coverage = t.count ? n / t.count : 0;
     if (!computable({ observed: n, coverage })) return null;
-    const ref = referenceFor(scratchW, scratchP, n, constant);
+    const ref = referenceFor(scratchC, scratchP, n, constant);
     const percentile = ref.percentile(score);
     const level = levelForPercentile(percentile);
     return {

@@ -26,6 +26,12 @@ export interface CatalogMarkers {
   weight: number[];
   /** Effect-allele frequency per 1000 Genomes super-population (POPULATION_ORDER keys). */
   freq: Record<(typeof POPULATION_ORDER)[number], number[]>;
+  /**
+   * Optional non-additive contributions, three per marker: the score added for 0, 1 and 2
+   * copies of the effect allele (dominant w: 0, w, w; recessive: 0, 0, w; PGS Catalog
+   * dosage_#_weight columns). Absent: additive, 0, w, 2w.
+   */
+  dosage_weights?: number[];
 }
 
 export interface CatalogSource {

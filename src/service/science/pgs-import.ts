@@ -1,0 +1,379 @@
+/**
+ * Bring your own score: a PGS Catalog scoring file (format v1 or v2, author-reported or
+ * harmonized, plain or gzipped) → a custom trait definition in the catalog's own format,
+ * or a clear error. docs/science.md ("Imported scores") states the rules.
+ *
+ * - Variants are matched to genotypes by rsID: the rsID column, else hm_rsID, else the
+ *   GRCh37 position (chr_name/chr_position when the file's genome_build is GRCh37/hg19,
+ *   hm_chr/hm_pos when HmPOS_build is GRCh37) looked up in the shipped 1000 Genomes table.
+ * - Alleles are single A/C/G/T; letters are aligned to the 1000 Genomes forward strand
+ *   when the variant is in the table (complemented if needed); palindromic variants with
+ *   minor-allele frequency ≥ 0.4 are dropped (strand cannot be told), as in the catalog.
+ * - Frequencies: allelefrequency_effect_<POP> columns for that population, else the
+ *   shipped 1000 Genomes table, else the file's allelefrequency_effect for every
+ *   population. A variant without any frequency is dropped.
+ * - Weights: effect_weight (ln taken when weight_type says OR/HR), is_dominant /
+ *   is_recessive flags, or dosage_0/1/2_weight columns.
+ * - Haplotype, diplotype and interaction rows are refused: Traitscope scores single SNPs.
+ */
+import { gunzipSync } from 'node:zlib';
+import { evidenceLabel } from './evidence.js';
+import { POPULATION_ORDER, type CatalogTrait } from './format.js';
+import { loadKgTable, type KgTable, type KgVariant } from './kg-table.js';
+import { traitRevision } from './revision.js';
+import type { Connotation } from './types.js';
+
+export interface PgsImportOptions {
+  /** The app's resources folder (for the 1000 Genomes table). */
+  resourcesDir: string;
+  /** Trait code to use (default: "custom_" + the PGS id or name). */
+  code?: string;
+  /** Display name (default: the reported trait and the PGS id). */
+  name?: string;
+  connotation?: Connotation;
+  /** The least share of the file's variants that must be usable (default 0.5). */
+  minUsableShare?: number;
+}
+
+export interface PgsImportReport {
+  pgs_id: string | null;
+  format_version: string;
+  harmonized: boolean;
+  /** Data rows in the file. */
+  variants: number;
+  /** Variants that became markers. */
+  usable: number;
+  /** Rows left out, by reason. */
+  dropped: Record<string, number>;
+  /** How markers were matched to rsIDs, and where their frequencies came from. */
+  matched_by: { rsid: number; hm_rsid: number; position: number };
+  frequency_source: { file_population: number; thousand_genomes: number; file_overall: number };
+  strand_flipped_to_forward: number;
+  weight_model: 'additive' | 'dominance_flags' | 'dosage_weights';
+  notes: string[];
+}
+
+export type PgsImportResult = { ok: true; trait: CatalogTrait; report: PgsImportReport } | { ok: false; error: string };
+
+const COMP: Record<string, string> = { A: 'T', T: 'A', C: 'G', G: 'C' };
+const BASE = /^[ACGT]$/;
+const PALINDROME_MAF_LIMIT = 0.4;
+const POP_ALIASES: Record<string, (typeof POPULATION_ORDER)[number]> = {
+  eur: 'EUR', european: 'EUR', amr: 'AMR', american: 'AMR', hispanic: 'AMR', latino: 'AMR',
+  afr: 'AFR', african: 'AFR', eas: 'EAS', eastasian: 'EAS', east_asian: 'EAS', sas: 'SAS', southasian: 'SAS', south_asian: 'SAS',
+};
+
+function fail(error: string): PgsImportResult {
+  return { ok: false, error };
+}
+
+function decode(bytes: Uint8Array): string {
+  let data = bytes;
+  if (data.length >= 2 && data[0] === 0x1f && data[1] === 0x8b) {
+    try {
+      data = gunzipSync(data);
+    } catch {
+      throw new Error('The file looks gzipped but could not be decompressed. Download the scoring file again.');
+    }
+  }
+  return new TextDecoder('utf-8').decode(data).replace(/^\uFEFF/, '');
+}
+
+const isTrue = (v: string | undefined) => /^(true|1|yes)$/i.test((v ?? '').trim());
+
+export function importPgsScoringFile(bytes: Uint8Array, options: PgsImportOptions): PgsImportResult {
+  let text: string;
+  try {
+    text = decode(bytes);
+  } catch (err) {
+    return fail((err as Error).message);
+  }
+  const lines = text.split(/\r?\n/);
+  const meta: Record<string, string> = {};
+  let headerIndex = -1;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (line.trim() === '') continue;
+    if (line.startsWith('#')) {
+      const m = /^#+\s*([A-Za-z_][\w ]*?)\s*=\s*(.*)$/.exec(line);
+      if (m) meta[m[1].trim()] = m[2].trim();
+      continue;
+    }
+    headerIndex = i;
+    break;
+  }
+  if (headerIndex < 0) return fail('This file has no column header row. A PGS Catalog scoring file has "#" metadata lines followed by a tab-separated header such as "rsID  chr_name  effect_allele  other_allele  effect_weight".');
+  const header = lines[headerIndex].split('\t').map((h) => h.trim().replace(/^"|"$/g, ''));
+  const col = (name: string) => header.findIndex((h) => h.toLowerCase() === name.toLowerCase());
+  const c = {
+    rsid: col('rsID') >= 0 ? col('rsID') : col('rsid'),
+    chr: col('chr_name'),
+    pos: col('chr_position'),
+    effect: col('effect_allele'),
+    other: col('other_allele') >= 0 ? col('other_allele') : col('reference_allele'),
+    weight: col('effect_weight'),
+    or: col('OR'),
+    hr: col('HR'),
+    d0: col('dosage_0_weight'),
+    d1: col('dosage_1_weight'),
+    d2: col('dosage_2_weight'),
+    dominant: col('is_dominant'),
+    recessive: col('is_recessive'),
+    haplotype: col('is_haplotype'),
+    diplotype: col('is_diplotype'),
+    interaction: col('is_interaction'),
+    freq: col('allelefrequency_effect'),
+    hmRsid: col('hm_rsID'),
+    hmChr: col('hm_chr'),
+    hmPos: col('hm_pos'),
+    hmOther: col('hm_inferOtherAllele'),
+  };
+  const popFreqCols: Array<[number, number]> = [];
+  header.forEach((h, i) => {
+    const m = /^allelefrequency_effect_(.+)$/i.exec(h);
+    const pop = m ? POP_ALIASES[m[1].toLowerCase().replace(/[\s-]/g, '_')] ?? POP_ALIASES[m[1].toLowerCase().replace(/[\s_-]/g, '')] : undefined;
+    if (pop) popFreqCols.push([POPULATION_ORDER.indexOf(pop), i]);
+  });
+  if (c.effect < 0) return fail('The file has no effect_allele column, so it cannot be scored. Use a PGS Catalog scoring file (https://www.pgscatalog.org/downloads/).');
+  const hasDosage = c.d0 >= 0 && c.d1 >= 0 && c.d2 >= 0;
+  if (c.weight < 0 && !hasDosage && c.or < 0 && c.hr < 0) return fail('The file has no effect_weight column (nor dosage_0/1/2_weight or OR/HR columns), so there is nothing to score.');
+  if (c.rsid < 0 && c.hmRsid < 0 && (c.chr < 0 || c.pos < 0) && (c.hmChr < 0 || c.hmPos < 0)) {
+    return fail('The file has neither an rsID column nor chromosome positions, so its variants cannot be matched to a genotype.');
+  }
+
+  const build = (meta.genome_build ?? '').toLowerCase();
+  const fileIs37 = build === 'grch37' || build === 'hg19';
+  const hmIs37 = (meta.HmPOS_build ?? '').toLowerCase() === 'grch37';
+  const weightType = (meta.weight_type ?? '').toLowerCase();
+  const weightsAreRatios = /^(or|hr|or\/hr|odds ratio|hazard ratio)$/.test(weightType);
+  let kg: KgTable;
+  try {
+    kg = loadKgTable(options.resourcesDir);
+  } catch (err) {
+    return fail(`The bundled 1000 Genomes table could not be read (${(err as Error).message}); reinstall Traitscope.`);
+  }
+
+  const dropped: Record<string, number> = {};
+  const drop = (reason: string) => void (dropped[reason] = (dropped[reason] ?? 0) + 1);
+  const report: PgsImportReport = {
+    pgs_id: meta.pgs_id || meta.omicspred_id || null,
+    format_version: meta.format_version || (header.includes('reference_allele') ? '1.0' : 'unknown'),
+    harmonized: c.hmPos >= 0 || c.hmRsid >= 0 || 'HmPOS_build' in meta,
+    variants: 0,
+    usable: 0,
+    dropped,
+    matched_by: { rsid: 0, hm_rsid: 0, position: 0 },
+    frequency_source: { file_population: 0, thousand_genomes: 0, file_overall: 0 },
+    strand_flipped_to_forward: 0,
+    weight_model: hasDosage ? 'dosage_weights' : c.dominant >= 0 || c.recessive >= 0 ? 'dominance_flags' : 'additive',
+    notes: [],
+  };
+  if (weightsAreRatios) report.notes.push(`weight_type is "${meta.weight_type}": weights were converted to their natural logarithm.`);
+
+  interface Row { rsid: number; effect: string; other: string; weight: number; dw: [number, number, number]; freq: number[] }
+  const rows = new Map<number, Row>();
+  for (let li = headerIndex + 1; li < lines.length; li++) {
+    const line = lines[li];
+    if (line.trim() === '' || line.startsWith('#')) continue;
+    report.variants++;
+    const f = line.split('\t').map((x) => x.trim().replace(/^"|"$/g, ''));
+    const get = (i: number) => (i >= 0 ? f[i] ?? '' : '');
+    if (isTrue(get(c.haplotype)) || isTrue(get(c.diplotype))) {
+      return fail(`Line ${li + 1} is a haplotype or diplotype (${get(c.effect) || 'no allele'}). Traitscope scores single SNPs only, so this score cannot be imported.`);
+    }
+    if (isTrue(get(c.interaction))) return fail(`Line ${li + 1} is an interaction term. Traitscope scores additive single-SNP effects only, so this score cannot be imported.`);
+
+    // Weights.
+    let dw: [number, number, number];
+    let weight: number;
+    if (hasDosage) {
+      const d = [Number(get(c.d0)), Number(get(c.d1)), Number(get(c.d2))] as [number, number, number];
+      if (!d.every(Number.isFinite)) {
+        drop('missing_weight');
+        continue;
+      }
+      dw = d;
+      weight = (d[2] - d[0]) / 2;
+    } else {
+      let w = c.weight >= 0 ? Number(get(c.weight)) : NaN;
+      let ratio = weightsAreRatios;
+      if (!Number.isFinite(w) || get(c.weight) === '') {
+        w = Number(get(c.or >= 0 ? c.or : c.hr));
+        ratio = true;
+      }
+      if (!Number.isFinite(w) || (ratio && !(w > 0))) {
+        drop('missing_weight');
+        continue;
+      }
+      weight = ratio ? Math.log(w) : w;
+      const dom = isTrue(get(c.dominant));
+      const rec = isTrue(get(c.recessive));
+      dw = dom ? [0, weight, weight] : rec ? [0, 0, weight] : [0, weight, 2 * weight];
+    }
+
+    // Alleles.
+    let effect = get(c.effect).toUpperCase();
+    let other = (get(c.other) || get(c.hmOther)).toUpperCase();
+    if (!BASE.test(effect) || (other !== '' && !BASE.test(other))) {
+      drop('not_a_single_nucleotide_variant');
+      continue;
+    }
+
+    // rsID.
+    let rsid = 0;
+    let via: KgVariant | undefined;
+    const idText = get(c.rsid);
+    const hmText = get(c.hmRsid);
+    if (/^rs\d+$/i.test(idText)) {
+      rsid = Number(idText.slice(2));
+      report.matched_by.rsid++;
+    } else if (/^rs\d+$/i.test(hmText)) {
+      rsid = Number(hmText.slice(2));
+      report.matched_by.hm_rsid++;
+    } else {
+      const [chr, pos] = hmIs37 && c.hmChr >= 0 ? [get(c.hmChr), get(c.hmPos)] : fileIs37 ? [get(c.chr), get(c.pos)] : ['', ''];
+      const candidates = chr && pos ? kg.byPosition(chr.replace(/^chr/i, ''), Number(pos)) : [];
+      via = candidates.find((v) => alleleSetMatches(v, effect, other));
+      if (!via) {
+        drop(chr && pos ? 'position_not_in_1000_genomes_table' : 'no_rsid_or_grch37_position');
+        continue;
+      }
+      rsid = via.rsid;
+      report.matched_by.position++;
+    }
+    const ref = via ?? kg.byRsid(rsid);
+
+    // Other allele, strand.
+    if (other === '') {
+      if (ref && (effect === ref.ref || effect === ref.alt)) other = effect === ref.ref ? ref.alt : ref.ref;
+      else if (ref && (COMP[effect] === ref.ref || COMP[effect] === ref.alt)) other = COMP[effect === COMP[ref.ref] ? ref.alt : ref.ref];
+      else {
+        drop('other_allele_unknown');
+        continue;
+      }
+    }
+    if (effect === other) {
+      drop('effect_equals_other_allele');
+      continue;
+    }
+    const palindromic = COMP[effect] === other;
+    if (ref && !palindromic) {
+      if (!sameSet(effect, other, ref.ref, ref.alt)) {
+        if (sameSet(COMP[effect], COMP[other], ref.ref, ref.alt)) {
+          effect = COMP[effect];
+          other = COMP[other];
+          report.strand_flipped_to_forward++;
+        } else {
+          drop('alleles_differ_from_1000_genomes');
+          continue;
+        }
+      }
+    }
+
+    // Frequencies.
+    const overall = Number(get(c.freq));
+    const freq: number[] = [];
+    let ok = true;
+    for (let p = 0; p < POPULATION_ORDER.length; p++) {
+      const popCol = popFreqCols.find(([pi]) => pi === p);
+      const fromFile = popCol ? Number(get(popCol[1])) : NaN;
+      if (popCol && get(popCol[1]) !== '' && fromFile >= 0 && fromFile <= 1) {
+        freq.push(fromFile);
+        report.frequency_source.file_population++;
+      } else if (ref && sameSet(effect, other, ref.ref, ref.alt)) {
+        freq.push(effect === ref.alt ? ref.altFreq[p] : 1 - ref.altFreq[p]);
+        report.frequency_source.thousand_genomes++;
+      } else if (get(c.freq) !== '' && overall >= 0 && overall <= 1) {
+        freq.push(overall);
+        report.frequency_source.file_overall++;
+      } else {
+        ok = false;
+        break;
+      }
+    }
+    if (!ok) {
+      drop('no_frequency');
+      continue;
+    }
+    if (palindromic) {
+      const mean = freq.reduce((a, b) => a + b, 0) / freq.length;
+      if (Math.min(mean, 1 - mean) >= PALINDROME_MAF_LIMIT) {
+        drop('palindromic_ambiguous');
+        continue;
+      }
+    }
+    if (rows.has(rsid)) {
+      drop('duplicate_variant');
+      continue;
+    }
+    rows.set(rsid, { rsid, effect, other, weight, dw, freq });
+  }
+  if (report.variants === 0) return fail('The file has a header but no variant rows.');
+  report.usable = rows.size;
+  const minShare = options.minUsableShare ?? 0.5;
+  if (rows.size === 0 || rows.size < minShare * report.variants) {
+    const reasons = Object.entries(dropped).map(([k, v]) => `${v} ${k.replaceAll('_', ' ')}`).join(', ');
+    return fail(
+      `Only ${rows.size} of ${report.variants} variants could be used (${reasons || 'no usable rows'}). ` +
+        `Traitscope needs an rsID (or a GRCh37 position it knows), single-letter alleles and a population frequency for each variant ` +
+        `(an allelefrequency_effect column, or the bundled 1000 Genomes table of ${kg.size.toLocaleString('en-US')} SNPs).`,
+    );
+  }
+
+  const markers = [...rows.values()].sort((a, b) => a.rsid - b.rsid);
+  const additive = markers.every((m) => m.dw[0] === 0 && m.dw[1] === m.weight && m.dw[2] === 2 * m.weight);
+  const pgsId = report.pgs_id;
+  const traitName = meta.trait_reported || meta.pgs_name || 'Imported score';
+  const yearMatch = /\((\d{4})\)/.exec(meta.citation ?? '');
+  const year = yearMatch ? Number(yearMatch[1]) : null;
+  const code = options.code ?? `custom_${(pgsId || meta.pgs_name || 'score').toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '')}`;
+  const citation = `${meta.citation || 'Citation not given in the file'}${pgsId ? `; ${pgsId}${meta.pgs_name ? ` (${meta.pgs_name})` : ''}` : ''}; imported from a PGS Catalog scoring file.`;
+  const trait: CatalogTrait = {
+    code,
+    name: options.name ?? `${traitName}${pgsId ? ` (${pgsId})` : ''}`,
+    overview:
+      `An imported polygenic score for “${traitName}”${pgsId ? ` (${pgsId})` : ''}, using ${markers.length} of its ${report.variants} variants. ` +
+      'A higher score means more of the alleles the score’s authors weighted towards the trait. Imported scores are shown as they are; check the score’s publication for what it was developed for and how well it predicts. ' +
+      `Source: ${citation}`,
+    connotation: options.connotation ?? 'neutral',
+    category: 'Imported',
+    featured: false,
+    default_pricing: 'basic',
+    quality: {
+      markers: markers.length,
+      sample_size: null,
+      publication_year: year,
+      evidence: evidenceLabel(markers.length, null),
+      study_id: pgsId,
+      pmid: null,
+      first_author: (meta.citation ?? '').split(' et al')[0] || null,
+      citation,
+    },
+    revision: '',
+    weight_scale: weightType.includes('beta') ? 'beta' : weightsAreRatios || weightType.includes('log') ? 'ln_or' : 'beta',
+    text_kind: options.connotation === 'risky' ? 'condition' : 'trait',
+    phrase: `“${traitName}”`,
+    source: { dataset: 'PGS Catalog', study_id: pgsId ?? code, pmid: null, source_trait: traitName, source_rows: report.variants, dropped },
+    markers: {
+      rsid: markers.map((m) => m.rsid),
+      effect: markers.map((m) => m.effect).join(''),
+      other: markers.map((m) => m.other).join(''),
+      weight: markers.map((m) => m.weight),
+      freq: Object.fromEntries(POPULATION_ORDER.map((p, i) => [p, markers.map((m) => m.freq[i])])) as CatalogTrait['markers']['freq'],
+      ...(additive ? {} : { dosage_weights: markers.flatMap((m) => m.dw) }),
+    },
+  };
+  trait.revision = traitRevision(trait);
+  return { ok: true, trait, report };
+}
+
+function sameSet(a: string, b: string, x: string, y: string): boolean {
+  return (a === x && b === y) || (a === y && b === x);
+}
+
+/** The variant's REF/ALT are the effect/other letters, on either strand (other may be unknown). */
+function alleleSetMatches(v: KgVariant, effect: string, other: string): boolean {
+  const direct = (effect === v.ref || effect === v.alt) && (other === '' || other === v.ref || other === v.alt);
+  const comp = (COMP[effect] === v.ref || COMP[effect] === v.alt) && (other === '' || COMP[other] === v.ref || COMP[other] === v.alt);
+  return direct || comp;
+}
