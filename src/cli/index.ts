@@ -12,6 +12,8 @@ Usage:
   traitscope clients create --name NAME [...]         credentials for a third-party tool
   traitscope clients list | revoke CLIENT_ID          manage them
   traitscope analyze FILE [--ethnicity N] [--json]    print every computable trait for a file
+  traitscope traits import FILE [--name NAME]         add a PGS Catalog scoring file as a custom trait
+  traitscope traits list | remove CODE                manage custom traits
 
 With npm: npm run serve -- --port 4780, npm run --silent cli -- clients create --name "My tool".`;
 
@@ -22,6 +24,10 @@ async function main(argv: string[]): Promise<number> {
       return serveCommand(rest);
     case 'clients':
       return clientsCommand(rest);
+    case 'traits': {
+      const { traitsCommand } = await import('./traits.js');
+      return traitsCommand(rest);
+    }
     case 'analyze': {
       const { analyzeCommand } = await import('./analyze.js');
       return analyzeCommand(rest);

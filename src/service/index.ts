@@ -11,10 +11,10 @@ import { interruptedProfiles } from './genotype/genotype-store.js';
 import { createApp } from './http/app.js';
 import type { ServiceContext } from './http/context.js';
 import { createProcessor } from './processing/processor.js';
-import { createScienceEngine } from './science/index.js';
-import type { ScienceEngine } from './science/types.js';
+import type { ScienceEngineExt } from './science/index.js';
 import { persistentKey } from './settings.js';
 import { genotypesDir, removeStoredFile } from './storage/file-store.js';
+import { engineWithCustomTraits } from './traits/custom-traits.js';
 import { refreshStaleAssessments } from './traits/refresh.js';
 
 export interface RunningService {
@@ -23,7 +23,7 @@ export interface RunningService {
   port: number;
   config: ServiceConfig;
   db: Db;
-  engine: ScienceEngine;
+  engine: () => ScienceEngineExt;
   close(): Promise<void>;
 }
 
@@ -32,16 +32,25 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const dbPath = databasePath(config.dataDir);
   const db = openDatabase(dbPath);
-  const engine = createScienceEngine({ resourcesDir: config.resourcesDir });
+  const engine = engineWithCustomTraits(db, config.resourcesDir);
   const processor = createProcessor({
     db,
     jobBase: { dataDir: config.dataDir, dbPath, resourcesDir: config.resourcesDir },
     maxParallel: config.maxParallelParses,
   });
   let port = config.port;
-  const ctx: ServiceContext = { config, db, engine, processor, uploadKey: persistentKey(db, 'upload_url_key'), port: () => port };
+  const ctx: ServiceContext = {
+    config,
+    db,
+    get engine() {
+      return engine();
+    },
+    processor,
+    uploadKey: persistentKey(db, 'upload_url_key'),
+    port: () => port,
+  };
 
-  refreshStaleAssessments(db, engine);
+  refreshStaleAssessments(db, engine());
   removeOrphanFiles(db, config.dataDir);
 
   const server: Server = await new Promise((resolve, reject) => {

@@ -90,6 +90,19 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 2,
+    description: 'custom traits imported from PGS Catalog scoring files',
+    sql: `
+      CREATE TABLE custom_traits (
+        code        TEXT PRIMARY KEY,
+        definition  TEXT NOT NULL,             -- JSON, the catalog's own trait format
+        report      TEXT NOT NULL,             -- JSON import report (matching, frequencies, dropped rows)
+        file_name   TEXT NOT NULL,
+        imported_at TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -30,9 +30,11 @@ export function createApp(ctx: ServiceContext): express.Express {
 
   const apiRouter = express.Router();
   apiRouter.get('/openapi.json', (_req, res) => void res.json(openApiDocument(origin(ctx))));
-  // JSON bodies whatever Content-Type the client sent: a missing header should not turn a
-  // request into an empty one.
-  apiRouter.use(express.json({ limit: '1mb', type: () => true, strict: false }));
+  // JSON bodies whatever Content-Type the client sent (a missing or form header should not
+  // turn a request into an empty one); binary uploads (trait import) keep their bytes.
+  const binary = /^application\/(octet-stream|gzip|x-gzip)\b/i;
+  apiRouter.use(express.json({ limit: '1mb', type: (req) => !binary.test(req.headers['content-type'] ?? ''), strict: false }));
+  apiRouter.use(express.raw({ limit: '64mb', type: (req) => binary.test(req.headers['content-type'] ?? '') }));
   apiRouter.use(requireToken(ctx.db));
   apiRouter.use((_req, res, next) => (res.set('Cache-Control', 'no-store'), next()));
   apiRouter.use(profileRoutes(ctx));

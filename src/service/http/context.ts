@@ -2,12 +2,13 @@
 import type { ServiceConfig } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { Processor } from '../processing/processor.js';
-import type { ScienceEngine } from '../science/types.js';
+import type { ScienceEngineExt } from '../science/index.js';
 
 export interface ServiceContext {
   config: ServiceConfig;
   db: Db;
-  engine: ScienceEngine;
+  /** The built-in catalog plus imported custom traits (a getter: it follows imports). */
+  readonly engine: ScienceEngineExt;
   processor: Processor;
   /** HMAC key of upload URLs (kept in the database, so URLs survive a restart). */
   uploadKey: Buffer;

@@ -14,6 +14,7 @@ import type { Assessment, ScienceEngine } from '../science/types.js';
 import { storedFilePath } from '../storage/file-store.js';
 import { computedCodes, removeAssessment, saveAssessment } from '../traits/assessment-store.js';
 import { freeTraitCodes } from '../traits/client-traits.js';
+import { listCustomTraits } from '../traits/custom-traits.js';
 
 export interface ProcessingJob {
   profileId: string;
@@ -45,7 +46,7 @@ async function processWith(db: Db, job: ProcessingJob): Promise<ProcessingOutcom
     setFileStatus(db, job.profileId, 'failed', parsed.reason, file.file_name);
     return { kind: 'failed', reason: parsed.reason };
   }
-  const engine = createScienceEngine({ resourcesDir: job.resourcesDir });
+  const engine = createScienceEngine({ resourcesDir: job.resourcesDir }).withCustomTraits(listCustomTraits(db).map((r) => r.trait));
   const ancestry = engine.inferAncestry(parsed.genotype);
   const owner = profileOwner(db, job.profileId);
   if (!owner) return { kind: 'superseded' };

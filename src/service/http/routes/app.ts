@@ -17,6 +17,8 @@ import { origin, type ServiceContext } from '../context.js';
 import { HttpError } from '../errors.js';
 import { parseBody } from '../validate.js';
 import { rm } from 'node:fs/promises';
+import { CustomTraitError, importCustomTrait, listCustomTraits, removeCustomTrait, type CustomTraitRecord } from '../../traits/custom-traits.js';
+import { traitJson } from '../../traits/profile-traits.js';
 
 const statements = namedStatements((db: Db) => ({
   profileIds: db.prepare<[], { id: string }>('SELECT id FROM profiles'),
@@ -77,6 +79,43 @@ export function appRoutes(ctx: ServiceContext): Router {
     if (!client || client.isApp) throw new HttpError(404, `No API client with id "${id}".`);
     if (!revokeClient(ctx.db, id)) throw new HttpError(409, `The client "${client.name}" was already revoked.`);
     res.json({ detail: `Client "${client.name}" was revoked; its tokens no longer work.` });
+  });
+
+  // Custom traits from PGS Catalog scoring files.
+  const customJson = (r: CustomTraitRecord) => ({ trait: traitJson(r.trait), report: r.report, file_name: r.fileName, imported_at: r.importedAt });
+  const customError = (err: unknown) => {
+    if (!(err instanceof CustomTraitError)) return err;
+    return new HttpError(err.kind === 'conflict' ? 409 : err.kind === 'missing' ? 404 : 422, err.message);
+  };
+
+  router.get('/app/traits', (_req, res) => {
+    res.json(listCustomTraits(ctx.db).map(customJson));
+  });
+
+  router.post('/app/traits', (req, res) => {
+    if (!Buffer.isBuffer(req.body)) {
+      throw new HttpError(415, 'Send the scoring file itself as the body with Content-Type: application/octet-stream (or application/gzip for .gz files).');
+    }
+    const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+    try {
+      const record = importCustomTrait(ctx.db, ctx.engine, ctx.config.resourcesDir, req.body, {
+        fileName: str(req.query.file_name) ?? 'scoring file',
+        name: str(req.query.name),
+        code: str(req.query.code),
+      });
+      res.status(201).json(customJson(record));
+    } catch (err) {
+      throw customError(err);
+    }
+  });
+
+  router.delete('/app/traits/:trait_code', (req, res) => {
+    try {
+      removeCustomTrait(ctx.db, String(req.params.trait_code));
+    } catch (err) {
+      throw customError(err);
+    }
+    res.json({ detail: `The imported trait "${req.params.trait_code}" and its assessments were removed.` });
   });
 
   router.delete('/app/data', async (_req, res) => {

@@ -29,7 +29,13 @@ function translate<T>(fn: () => T): T {
 
 export function traitRoutes(ctx: ServiceContext): Router {
   const router = Router();
-  const traits: TraitsContext = { db: ctx.db, engine: ctx.engine, isProcessing: (id) => ctx.processor.isBusy(id) };
+  const traits: TraitsContext = {
+    db: ctx.db,
+    get engine() {
+      return ctx.engine;
+    },
+    isProcessing: (id) => ctx.processor.isBusy(id),
+  };
 
   router.get('/traits', (req, res) => {
     const q = typeof req.query.q === 'string' ? req.query.q.toLowerCase() : '';

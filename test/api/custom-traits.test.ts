@@ -1,0 +1,79 @@
+/**
+ * Bring your own score through the app: a PGS Catalog scoring file imported with the CLI
+ * (while the service runs) or through the app route becomes a trait that profiles can
+ * compute; bad files are refused with a reason; removal takes its assessments along.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { twentyThreeAndMe } from '../support/genotype-file.js';
+import { clientWithToken, request, ROOT, runCli, startServer, upload, waitProcessed, type TestServer } from '../support/server.js';
+
+const FIXTURES = path.join(ROOT, 'test', 'science', 'fixtures');
+let server: TestServer;
+let token: string;
+beforeAll(async () => {
+  server = await startServer();
+  ({ token } = await clientWithToken(server, 'custom traits'));
+});
+afterAll(() => server?.stop());
+
+describe('custom traits', () => {
+  it('the CLI imports a scoring file while the service runs and the API offers the trait', async () => {
+    const r = runCli(['traits', 'import', path.join(FIXTURES, 'PGS000001.txt.gz'), '--data-dir', server.dataDir]);
+    expect(r.status, r.stderr).toBe(0);
+    const code = /as trait (\S+):/.exec(r.stdout)![1];
+    const traits = (await request(`${server.api}/traits/?q=${code}`, { token })).body;
+    expect(traits.map((t: any) => t.trait.code)).toEqual([code]);
+
+    const list = (await request(`${server.api}/app/traits/`, { token: server.appToken })).body;
+    expect(list.map((t: any) => t.trait.code)).toContain(code);
+
+    // A genotype carrying the score's markers (homozygous for the other allele) makes it computable.
+    const db = new Database(path.join(server.dataDir, 'traitscope.db'), { readonly: true });
+    const def = JSON.parse((db.prepare('SELECT definition FROM custom_traits WHERE code = ?').get(code) as { definition: string }).definition);
+    db.close();
+    const markers = def.markers.rsid.map((rsid: number, i: number) => ({ rsid, a1: def.markers.other[i], a2: def.markers.other[i] }));
+    const id = (await request(`${server.api}/profiles/`, { method: 'POST', token, json: { ethnicity: 1 } })).body.id;
+    await upload(server, token, id, twentyThreeAndMe(markers));
+    await waitProcessed(server, token, id);
+    expect((await request(`${server.api}/profiles/${id}/traits/${code}/`, { token })).body.status).toBe('available');
+    const computed = (await request(`${server.api}/profiles/${id}/traits/${code}/`, { method: 'PUT', token })).body;
+    expect(computed).toMatchObject({ status: 'computed', coverage: 1, score: 0 });
+    expect(computed.snps.length).toBe(markers.length);
+
+    const again = runCli(['traits', 'import', path.join(FIXTURES, 'PGS000001.txt.gz'), '--data-dir', server.dataDir]);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toMatch(/already exists/);
+  });
+
+  it('the app route imports, refuses bad files with a reason, and removes', async () => {
+    const bytes = readFileSync(path.join(FIXTURES, 'PGS000802_hmPOS_GRCh37.txt'));
+    const created = await request(`${server.api}/app/traits/?file_name=PGS000802.txt`, {
+      method: 'POST',
+      token: server.appToken,
+      body: bytes,
+      headers: { 'content-type': 'application/octet-stream' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.report.usable).toBeGreaterThan(0);
+    const code = created.body.trait.code;
+
+    const bad = await request(`${server.api}/app/traits/`, {
+      method: 'POST',
+      token: server.appToken,
+      body: 'this is not a scoring file\n',
+      headers: { 'content-type': 'application/octet-stream' },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail.length).toBeGreaterThan(20);
+
+    const notApp = await request(`${server.api}/app/traits/`, { token });
+    expect(notApp.status).toBe(403);
+
+    expect((await request(`${server.api}/app/traits/${code}/`, { method: 'DELETE', token: server.appToken })).status).toBe(200);
+    expect((await request(`${server.api}/traits/?q=${code}`, { token })).body).toEqual([]);
+    expect((await request(`${server.api}/app/traits/${code}/`, { method: 'DELETE', token: server.appToken })).status).toBe(404);
+  });
+});
