@@ -1,0 +1,74 @@
+/** The analyze command on a real file: exit codes, the table and the JSON document. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { analyzeCommand } from '../../src/cli/analyze.js';
+import { readCatalogFile } from '../../src/service/science/catalog.js';
+import { rng } from './prng.js';
+
+const resourcesDir = join(import.meta.dirname, '..', '..', 'resources');
+const dir = mkdtempSync(join(tmpdir(), 'traitscope-analyze-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => vi.restoreAllMocks());
+
+/** A 23andMe-style file with every marker of the featured traits, drawn under HWE (EUR). */
+function writeFile(): string {
+  const random = rng(5);
+  const calls = new Map<number, string>();
+  for (const t of readCatalogFile(resourcesDir).traits.filter((x) => x.featured)) {
+    const m = t.markers;
+    for (let i = 0; i < m.rsid.length; i++) {
+      const p = m.freq.EUR[i];
+      calls.set(m.rsid[i], (random() < p ? m.effect[i] : m.other[i]) + (random() < p ? m.effect[i] : m.other[i]));
+    }
+  }
+  const rs = [...calls.keys()].sort((a, b) => a - b);
+  const path = join(dir, 'genome.txt');
+  writeFileSync(path, ['# rsid\tchromosome\tposition\tgenotype', ...rs.map((x, i) => `rs${x}\t1\t${1000 + i}\t${calls.get(x)}`)].join('\n') + '\n');
+  return path;
+}
+
+function capture() {
+  let out = '';
+  let err = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((out += String(chunk)), true));
+  vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void (out += a.join(' ') + '\n'));
+  vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void (err += a.join(' ') + '\n'));
+  return { out: () => out, err: () => err };
+}
+
+describe('analyze FILE', () => {
+  const file = writeFile();
+
+  it('prints every computable trait as JSON', async () => {
+    const io = capture();
+    expect(await analyzeCommand([file, '--ethnicity', '3', '--json', '--resources', resourcesDir])).toBe(0);
+    const doc = JSON.parse(io.out());
+    expect(doc.population).toBe('AFR');
+    expect(doc.population_source).toBe('ethnicity');
+    const featured = doc.traits.filter((t: { featured: boolean }) => t.featured);
+    expect(featured.length).toBe(readCatalogFile(resourcesDir).traits.filter((t) => t.featured).length);
+    for (const t of doc.traits) {
+      expect(t.assessment_level).toBeGreaterThanOrEqual(1);
+      expect(t.assessment_level).toBeLessThanOrEqual(5);
+      expect(t.coverage).toBeGreaterThanOrEqual(0.5);
+    }
+  });
+
+  it('prints a table', async () => {
+    const io = capture();
+    expect(await analyzeCommand([file, '--resources', resourcesDir])).toBe(0);
+    expect(io.out()).toMatch(/traits computable/);
+    expect(io.out()).toMatch(/Type 2 diabetes\ttype_2_diabetes/);
+  });
+
+  it('returns 2 for bad arguments and 1 for an unreadable file', async () => {
+    const io = capture();
+    expect(await analyzeCommand([])).toBe(2);
+    expect(await analyzeCommand([file, '--ethnicity', '9'])).toBe(2);
+    expect(io.err()).toMatch(/--ethnicity must be a whole number from 0 to 5/);
+    expect(await analyzeCommand([join(dir, 'missing.txt')])).toBe(1);
+    expect(io.err()).toMatch(/Could not read/);
+  });
+});
