@@ -16,15 +16,15 @@ export interface Collected {
 }
 
 export class GenotypeCollector {
-  private rsids = new Uint32Array(1 << 16);
-  private calls = new Uint8Array(1 << 16);
-  private chroms = new Uint8Array(1 << 16);
-  private positions = new Uint32Array(1 << 16);
+  rsids = new Uint32Array(1 << 16);
+  calls = new Uint8Array(1 << 16);
+  chroms = new Uint8Array(1 << 16);
+  positions = new Uint32Array(1 << 16);
   length = 0;
 
   add(rsid: number, call: number, chrom: number, position: number): void {
     const i = this.length;
-    if (i === this.rsids.length) this.grow();
+    if (i === this.rsids.length) this.reserve(1);
     this.rsids[i] = rsid;
     this.calls[i] = call;
     this.chroms[i] = chrom;
@@ -32,112 +32,142 @@ export class GenotypeCollector {
     this.length = i + 1;
   }
 
-  private grow(): void {
-    const n = this.rsids.length * 2;
+  /** Makes room for `more` markers, so bulk writers can fill the arrays without checks. */
+  reserve(more: number): void {
+    const need = this.length + more;
+    if (need <= this.rsids.length) return;
+    let n = this.rsids.length * 2;
+    while (n < need) n *= 2;
     const r = new Uint32Array(n);
-    r.set(this.rsids);
+    r.set(this.rsids.subarray(0, this.length));
     this.rsids = r;
     const c = new Uint8Array(n);
-    c.set(this.calls);
+    c.set(this.calls.subarray(0, this.length));
     this.calls = c;
     const h = new Uint8Array(n);
-    h.set(this.chroms);
+    h.set(this.chroms.subarray(0, this.length));
     this.chroms = h;
     const p = new Uint32Array(n);
-    p.set(this.positions);
+    p.set(this.positions.subarray(0, this.length));
     this.positions = p;
   }
 
+  /** Call once: sorting reuses (and scrambles) the collector's arrays. */
   finish(): Collected {
-    const n = this.length;
-    const rsids = this.rsids.subarray(0, n);
-    const order = sortedOrder(rsids);
-
-    // Count distinct rsids first so the output arrays are allocated at their exact size.
-    let distinct = 0;
-    for (let k = 0; k < n; k++) {
-      if (k === 0 || rsids[order[k]] !== rsids[order[k - 1]]) distinct++;
-    }
-    const out: Genotype = {
-      rsids: new Uint32Array(distinct),
-      calls: new Uint8Array(distinct),
-      chroms: new Uint8Array(distinct),
-      positions: new Uint32Array(distinct),
-    };
-    let duplicates = 0;
-    let conflicting = 0;
-    let o = -1;
-    let chosenCall = 0;
-    let conflictCounted = false;
-    for (let k = 0; k < n; k++) {
-      const i = order[k];
-      const rs = rsids[i];
-      const call = this.calls[i];
-      if (o < 0 || out.rsids[o] !== rs) {
-        o++;
-        out.rsids[o] = rs;
-        out.calls[o] = call;
-        out.chroms[o] = this.chroms[i];
-        out.positions[o] = this.positions[i];
-        chosenCall = call;
-        conflictCounted = false;
-        continue;
-      }
-      duplicates++;
-      if (call === 0) continue;
-      if (chosenCall === 0) {
-        out.calls[o] = call;
-        out.chroms[o] = this.chroms[i];
-        out.positions[o] = this.positions[i];
-        chosenCall = call;
-      } else if (!conflictCounted && !sameCall(call, chosenCall)) {
-        conflicting++;
-        conflictCounted = true;
-      }
-    }
-    return { genotype: out, duplicates, conflictingDuplicates: conflicting };
+    return finishCollected(this.rsids.subarray(0, this.length), this.calls, this.chroms, this.positions);
   }
-}
-
-function sameCall(a: number, b: number): boolean {
-  return a === b || (((a & 0xf) << 4) | (a >> 4)) === b;
 }
 
 /**
- * Indices that visit `keys` in ascending order, stable (file order among equal keys).
- * Two-pass LSD radix sort on 16-bit digits: linear time, no comparisons.
+ * Sorts the markers by rsID (stable, so file order survives among duplicates) and applies
+ * the duplicate rule. The sort is an LSD radix sort on 11-bit digits that moves the
+ * marker data along with the keys: three sequential passes instead of a permutation and
+ * a random-access gather, which on a million markers is dominated by cache misses.
  */
-export function sortedOrder(keys: Uint32Array): Uint32Array {
-  const n = keys.length;
-  const order = new Uint32Array(n);
+function finishCollected(rsidsIn: Uint32Array, callsIn: Uint8Array, chromsIn: Uint8Array, positionsIn: Uint32Array): Collected {
+  const n = rsidsIn.length;
+  // The collector is done with its arrays: sort in them rather than in copies.
+  let rs = rsidsIn;
+  let pos = positionsIn.subarray(0, n);
+  // call and chromosome travel together in one 16-bit lane
+  let cc = new Uint16Array(n);
+  for (let i = 0; i < n; i++) cc[i] = (callsIn[i] << 8) | chromsIn[i];
+
   let sorted = true;
-  for (let i = 0; i < n; i++) {
-    order[i] = i;
-    if (i > 0 && keys[i] < keys[i - 1]) sorted = false;
+  for (let i = 1; i < n; i++) {
+    if (rs[i] < rs[i - 1]) {
+      sorted = false;
+      break;
+    }
   }
-  if (sorted || n < 2) return order;
-  const tmp = new Uint32Array(n);
-  const counts = new Uint32Array(65536);
-  // Pass 1: low 16 bits, from identity order into tmp.
-  for (let i = 0; i < n; i++) counts[keys[i] & 0xffff]++;
-  prefixSums(counts);
-  for (let i = 0; i < n; i++) tmp[counts[keys[i] & 0xffff]++] = i;
-  // Pass 2: high 16 bits, from tmp into order.
-  counts.fill(0);
-  for (let i = 0; i < n; i++) counts[keys[i] >>> 16]++;
-  prefixSums(counts);
+  if (!sorted) {
+    const counts = new Uint32Array(3 * RADIX);
+    for (let i = 0; i < n; i++) {
+      const k = rs[i];
+      counts[k & MASK]++;
+      counts[RADIX + ((k >>> BITS) & MASK)]++;
+      counts[2 * RADIX + (k >>> (2 * BITS))]++;
+    }
+    let rs2: Uint32Array = new Uint32Array(n);
+    let pos2: Uint32Array = new Uint32Array(n);
+    let cc2 = new Uint16Array(n);
+    for (let pass = 0; pass < 3; pass++) {
+      const base = pass * RADIX;
+      const shift = pass * BITS;
+      // A digit that is the same for every marker leaves the order unchanged: skip it.
+      let single = false;
+      for (let d = 0; d < RADIX; d++) {
+        if (counts[base + d] === n) single = true;
+        if (counts[base + d] !== 0) break;
+      }
+      if (single) continue;
+      let sum = 0;
+      for (let d = 0; d < RADIX; d++) {
+        const c = counts[base + d];
+        counts[base + d] = sum;
+        sum += c;
+      }
+      for (let i = 0; i < n; i++) {
+        const k = rs[i];
+        const at = counts[base + ((k >>> shift) & MASK)]++;
+        rs2[at] = k;
+        pos2[at] = pos[i];
+        cc2[at] = cc[i];
+      }
+      [rs, rs2] = [rs2, rs];
+      [pos, pos2] = [pos2, pos];
+      [cc, cc2] = [cc2, cc];
+    }
+  }
+
+  let distinct = 0;
+  for (let k = 0; k < n; k++) if (k === 0 || rs[k] !== rs[k - 1]) distinct++;
+  const outRs = new Uint32Array(distinct);
+  const outCalls = new Uint8Array(distinct);
+  const outChroms = new Uint8Array(distinct);
+  const outPos = new Uint32Array(distinct);
+  let duplicates = 0;
+  let conflicting = 0;
+  let o = -1;
+  let chosenCall = 0;
+  let conflictCounted = false;
   for (let k = 0; k < n; k++) {
-    const i = tmp[k];
-    order[counts[keys[i] >>> 16]++] = i;
+    const r = rs[k];
+    const v = cc[k];
+    const call = v >>> 8;
+    if (k === 0 || r !== rs[k - 1]) {
+      o++;
+      outRs[o] = r;
+      outCalls[o] = call;
+      outChroms[o] = v & 0xff;
+      outPos[o] = pos[k];
+      chosenCall = call;
+      conflictCounted = false;
+      continue;
+    }
+    duplicates++;
+    if (call === 0) continue;
+    if (chosenCall === 0) {
+      outCalls[o] = call;
+      outChroms[o] = v & 0xff;
+      outPos[o] = pos[k];
+      chosenCall = call;
+    } else if (!conflictCounted && !sameCall(call, chosenCall)) {
+      conflicting++;
+      conflictCounted = true;
+    }
   }
-  return order;
+  return {
+    genotype: { rsids: outRs, calls: outCalls, chroms: outChroms, positions: outPos },
+    duplicates,
+    conflictingDuplicates: conflicting,
+  };
 }
 
-function prefixSums(counts: Uint32Array): void {
-  let sum = 0;
-  for (let d = 0; d < counts.length; d++) {
-    const c = counts[d];
-    counts[d] = sum;
-    sum += c;
-  }
+const BITS = 11;
+const RADIX = 1 << BITS;
+const MASK = RADIX - 1;
+
+function sameCall(a: number, b: number): boolean {
+  return a === b || (((a & 0xf) << 4) | (a >> 4)) === b;
 }

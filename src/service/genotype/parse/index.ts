@@ -80,9 +80,15 @@ async function run(src: ByteSource, options: ParseOptions | undefined, started: 
   };
 
   const head = await src.read(0, 4);
+  if (head[0] === 0x1f && head[1] === 0x8b && src.size >= 18) {
+    // A gzip trailer states the (last member's) uncompressed size: a hint for sizing only.
+    const t = await src.read(src.size - 4, 4);
+    parser.expectTextBytes((t[0] | (t[1] << 8) | (t[2] << 16) | (t[3] << 24)) >>> 0);
+  } else if (!isZip(head)) parser.expectTextBytes(src.size);
   if (isZip(head)) {
     ctx.layers.push('zip');
     const member = chooseMember(await listZip(src));
+    parser.expectTextBytes(member.size);
     await route(zipMember(src, member, ctx), ctx, 1, text);
   } else {
     await route(readRange(src, 0, src.size), ctx, 0, text);

@@ -6,6 +6,8 @@
  */
 export interface LineSink {
   line(buf: Uint8Array, start: number, end: number): void;
+  /** Every complete line of buf[start, end), which ends just after a line feed. */
+  lines(buf: Uint8Array, start: number, end: number): void;
   /** A line exceeded the limit; it is dropped. May throw to reject the whole file. */
   longLine(): void;
 }
@@ -44,6 +46,15 @@ export class LineSplitter {
       this.carryLen = 0;
       this.dropping = false;
       pos = nl + 1;
+    }
+    // The bulk of a chunk goes to the sink in one call; no line in it can exceed the
+    // limit when the whole chunk is within it.
+    if (!this.crOnly && n - pos <= this.maxLineBytes) {
+      const last = chunk.lastIndexOf(LF);
+      if (last >= pos) {
+        sink.lines(chunk, pos, last + 1);
+        pos = last + 1;
+      }
     }
     while (pos < n) {
       const nl = chunk.indexOf(sep, pos);

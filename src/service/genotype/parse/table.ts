@@ -7,6 +7,8 @@ import type { GenotypeCollector } from './collect.js';
 import {
   CALL_BAD,
   RSID_NOT_RS,
+  callFromPair,
+  callFromSingle,
   parseChrom,
   parseCombinedCall,
   parseRsid,
@@ -23,14 +25,39 @@ import {
   SKIP_NON_RS_ID,
   type SkipCounter,
 } from './stats.js';
-import { Fields } from './tokenize.js';
+import { Fields, SEP_ANY } from './tokenize.js';
 
 const HASH = 0x23;
+const LF = 0x0a;
+const CR = 0x0d;
 
 export interface DataLineParser {
   /** Parses one non-empty line that is not a comment. */
   line(buf: Uint8Array, start: number, end: number): void;
+  /** Parses every line of buf[start, end), which ends just after a line feed. */
+  lines(buf: Uint8Array, start: number, end: number): void;
 }
+
+/** Every line of buf[start, end) to `line`, one by one (the general path). */
+export function eachLine(p: DataLineParser, buf: Uint8Array, start: number, end: number): void {
+  for (let s = start; s < end; ) {
+    let nl = buf.indexOf(LF, s);
+    if (nl < 0 || nl >= end) nl = end;
+    let e = nl;
+    if (e > s && buf[e - 1] === CR) e--;
+    if (e > s) p.line(buf, s, e);
+    s = nl + 1;
+  }
+}
+
+/**
+ * Fast path shapes: "rs CHR POS GT" (23andMe, FTDNA, MyHeritage, LivingDNA, …),
+ * "rs CHR POS A1 A2" (AncestryDNA), or either one in a headerless spec-rules file.
+ */
+const FAST_NONE = 0;
+const FAST_COMBINED = 1;
+const FAST_SPLIT = 2;
+const FAST_FLEXIBLE = 3;
 
 export class TableParser implements DataLineParser {
   private readonly f = new Fields();
@@ -44,6 +71,115 @@ export class TableParser implements DataLineParser {
   ) {
     this.maxFields = layout.flexible ? 6 : Math.max(layout.rsid, layout.chrom, layout.pos, layout.gt, layout.a2) + 1;
     this.header = layout.headerFirstCell ? new TextEncoder().encode(layout.headerFirstCell) : null;
+    const standard = layout.sep === SEP_ANY && layout.rsid === 0 && layout.chrom === 1 && layout.pos === 2 && layout.gt === 3;
+    this.fast = layout.flexible
+      ? FAST_FLEXIBLE
+      : !standard
+        ? FAST_NONE
+        : layout.a2 === 4
+          ? FAST_SPLIT
+          : layout.a2 < 0
+            ? FAST_COMBINED
+            : FAST_NONE;
+  }
+
+  private readonly fast: number;
+
+  /**
+   * All lines of a chunk in one pass over the bytes, writing straight into the
+   * collector's arrays. Only lines of the exact common shape are taken here; any other
+   * line (comments, headers, odd fields, bad values) goes through line(), so both paths
+   * always agree.
+   */
+  lines(buf: Uint8Array, start: number, end: number): void {
+    const mode = this.fast;
+    if (mode === FAST_NONE) return eachLine(this, buf, start, end);
+    const out = this.out;
+    // The shortest line the fast path accepts ("rs1 1 1 A\n") is 10 bytes.
+    out.reserve(((end - start) / 10 + 1) | 0);
+    const rsids = out.rsids;
+    const calls = out.calls;
+    const chroms = out.chroms;
+    const positions = out.positions;
+    const SEP = SEP_ANY;
+    let n = out.length;
+    let i = start;
+    while (i < end) {
+      const ls = i;
+      let b = buf[i];
+      while (SEP[b] === 1) b = buf[++i];
+      if (b === LF) {
+        i++;
+        continue;
+      }
+      fast: {
+        if ((b | 0x20) !== 0x72 || (buf[i + 1] | 0x20) !== 0x73) break fast;
+        i += 2;
+        const ds = i;
+        let rs = 0;
+        let d = 0;
+        while ((d = buf[i] - 48) >= 0 && d <= 9) {
+          rs = rs * 10 + d;
+          i++;
+        }
+        if (i === ds || i - ds > 10 || rs > 0xffffffff || rs === 0) break fast;
+        b = buf[i];
+        if (SEP[b] !== 1) break fast;
+        while (SEP[b] === 1) b = buf[++i];
+        const cs = i;
+        while (SEP[b] !== 1 && b !== LF) b = buf[++i];
+        if (b === LF) break fast;
+        const chrom = parseChrom(buf, cs, i);
+        if (chrom < 0) break fast;
+        while (SEP[b] === 1) b = buf[++i];
+        const ps = i;
+        let pos = 0;
+        while ((d = b - 48) >= 0 && d <= 9) {
+          pos = pos * 10 + d;
+          b = buf[++i];
+        }
+        if (i === ps || i - ps > 10 || pos > 0xffffffff || SEP[b] !== 1) break fast;
+        while (SEP[b] === 1) b = buf[++i];
+        const g1 = i;
+        while (SEP[b] !== 1 && b !== LF) b = buf[++i];
+        const g1e = i;
+        while (SEP[b] === 1) b = buf[++i];
+        let call: number;
+        if (b === LF) {
+          if (mode === FAST_SPLIT) break fast;
+          const len = g1e - g1;
+          if (len === 2) call = callFromPair(buf[g1], buf[g1 + 1]);
+          else if (len === 1 && mode === FAST_COMBINED) call = callFromSingle(buf[g1]);
+          else break fast;
+        } else {
+          if (mode === FAST_COMBINED || g1e - g1 !== 1) break fast;
+          const g2 = i;
+          while (SEP[b] !== 1 && b !== LF) b = buf[++i];
+          if (i - g2 !== 1) break fast;
+          while (SEP[b] === 1) b = buf[++i];
+          if (b !== LF) break fast;
+          call = callFromPair(buf[g1], buf[g2]);
+        }
+        if (call < 0) break fast;
+        rsids[n] = rs;
+        calls[n] = call;
+        chroms[n] = chrom;
+        positions[n] = pos;
+        n++;
+        i++;
+        continue;
+      }
+      // Not the common shape: the general path decides (and counts any skip).
+      out.length = n;
+      let nl = buf.indexOf(LF, ls);
+      if (nl < 0 || nl >= end) nl = end;
+      let le = nl;
+      if (le > ls && buf[le - 1] === CR) le--;
+      if (le > ls) this.line(buf, ls, le);
+      n = out.length;
+      i = nl + 1;
+    }
+    out.length = n;
   }
 
   line(buf: Uint8Array, s: number, e: number): void {

@@ -20,6 +20,11 @@ export const MAX_LINE_BYTES = 1 << 20;
 
 export class TextGenotypeParser implements LineSink {
   readonly collector = new GenotypeCollector();
+
+  /** Room for the markers a text of this many bytes may hold (~25 bytes a line), so the arrays rarely grow. */
+  expectTextBytes(bytes: number): void {
+    this.collector.reserve(Math.min(Math.ceil(bytes / 24), 2_000_000));
+  }
   readonly skips = new SkipCounter();
   detection: Detection | null = null;
 
@@ -45,6 +50,24 @@ export class TextGenotypeParser implements LineSink {
     this.impl.line(buf, s, e);
     this.bytesSeen += e - s + 1;
     if ((this.lineNo & 0xfff) === 0 && this.collector.length === 0 && this.bytesSeen > GIVE_UP_BYTES) noGenotypes();
+  }
+
+  lines(buf: Uint8Array, s: number, e: number): void {
+    const impl = this.impl;
+    if (impl === null || this.lineNo <= this.detection!.preambleLines) {
+      // Still sampling for detection, or inside a preamble: line by line.
+      for (let p = s; p < e; ) {
+        const nl = buf.indexOf(0x0a, p);
+        let le = nl;
+        if (le > p && buf[le - 1] === 0x0d) le--;
+        this.line(buf, p, le);
+        p = nl + 1;
+      }
+      return;
+    }
+    impl.lines(buf, s, e);
+    this.bytesSeen += e - s;
+    if (this.collector.length === 0 && this.bytesSeen > GIVE_UP_BYTES) noGenotypes();
   }
 
   longLine(): void {

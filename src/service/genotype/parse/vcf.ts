@@ -18,7 +18,7 @@ import {
   SKIP_UNSUPPORTED_VARIANT,
   type SkipCounter,
 } from './stats.js';
-import type { DataLineParser } from './table.js';
+import { eachLine, type DataLineParser } from './table.js';
 import { Fields, SEP_TAB } from './tokenize.js';
 
 const HASH = 0x23;
@@ -41,6 +41,10 @@ export class VcfParser implements DataLineParser {
     private readonly out: GenotypeCollector,
     private readonly skips: SkipCounter,
   ) {}
+
+  lines(buf: Uint8Array, start: number, end: number): void {
+    eachLine(this, buf, start, end);
+  }
 
   line(buf: Uint8Array, s: number, e: number): void {
     if (buf[s] === HASH) return;
