@@ -195,7 +195,7 @@ function childPeakRss(path: string | null): number {
     if (file) { const r = await parseGenotypeFile(file); if (!r.ok) { console.error(r.reason); process.exit(2); } }
     // VmHWM is this process's own peak RSS (ru_maxrss would include the parent's image from before exec).
     const { readFileSync } = await import('node:fs');
-    const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+    const hwm = /VmHWM:\\s+(\\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
     console.log(JSON.stringify({ peakKiB: hwm ? Number(hwm[1]) : process.resourceUsage().maxRSS }));
   `;
   const args = ['--import', 'tsx', '--input-type=module', '-e', script];
