@@ -13,11 +13,28 @@
  *   when the support is sure to stay within EXACT_MAX_SUPPORT points: k additive markers
  *   sharing one weight give 2k + 1 sums, so the support is at most Π (2k + 1) over distinct
  *   weights (3⁷ = 2,187: up to 7 markers with distinct weights, more when weights repeat).
- * - Normal: beyond that, N(Σ E[c_G], Σ Var[c_G]) (additive: N(Σ2pw, Σ2p(1−p)w²)).
+ * - Normal: beyond that, N(Σ E[c_G], Σ Var[c_G]) (additive: N(Σ2pw, Σ2p(1−p)w²)); when a few
+ *   markers carry much of the variance (the sum is visibly skewed or heavy-tailed), those
+ *   are kept exact and the reference is a mixture of normals (see MIXTURE_MIN_VARIANCE_SHARE).
  * Percentile = 100 × (P(S < s) + ½ P(S = s)) (mid-rank; continuous for the normal case).
  */
 
 export const EXACT_MAX_SUPPORT = 2_187;
+/**
+ * Beyond exact: markers carrying at least this share of the score's variance (at most
+ * MIXTURE_MAX_MARKERS of them, largest first) are kept exact, and the rest is normal: the
+ * reference is then a mixture of normals. A few large-effect variants (APOE in LDL
+ * cholesterol, for example) make the plain normal approximation too peaked.
+ */
+export const MIXTURE_MIN_VARIANCE_SHARE = 0.03;
+export const MIXTURE_MAX_MARKERS = 5;
+/**
+ * The mixture is used only when the plain normal would be off: |skewness| or |excess
+ * kurtosis| of the score above these (Edgeworth: band errors then stay under about one
+ * percentage point).
+ */
+export const NORMAL_MAX_SKEWNESS = 0.1;
+export const NORMAL_MAX_EXCESS_KURTOSIS = 0.2;
 /** More observed markers than this always use the normal approximation. */
 export const EXACT_MAX_MARKERS = 64;
 const DENSITY_POINTS = 101;
@@ -29,6 +46,8 @@ export interface ScoreDistribution {
   max: number;
   method: 'exact' | 'normal';
   density: Array<[number, number]>;
+  /** For 'normal': markers kept exact in a mixture of normals (0 = plain normal). */
+  exact_markers?: number;
 }
 
 export interface Reference {
@@ -121,6 +140,8 @@ function sortedPoints(c0: number, c1: number, c2: number, p0: number, p1: number
   }
 }
 
+let markerVar = new Float64Array(1024);
+
 const scratch = {
   v0: new Float64Array(3 * EXACT_MAX_SUPPORT),
   p0: new Float64Array(3 * EXACT_MAX_SUPPORT),
@@ -176,12 +197,102 @@ export function referenceFor(c: ArrayLike<number>, freqs: ArrayLike<number>, n: 
       },
     };
   }
+  return normalReference(c, freqs, n, constant, mean, sd, min, max, tolerance);
+}
+
+/** Plain normal approximation, or a mixture of normals when a few markers dominate the variance. */
+function normalReference(c: ArrayLike<number>, freqs: ArrayLike<number>, n: number, constant: number, mean: number, sd: number, min: number, max: number, tolerance: number): Reference {
+  const variance = sd * sd;
+  // Third and fourth cumulants of the sum, to judge whether a plain normal is close enough.
+  if (markerVar.length < n) markerVar = new Float64Array(n);
+  let k3 = 0;
+  let k4 = 0;
+  for (let i = 0; i < n; i++) {
+    const p = freqs[i];
+    const q = 1 - p;
+    const p0 = q * q;
+    const p1 = 2 * p * q;
+    const p2 = p * p;
+    const e = p0 * c[3 * i] + p1 * c[3 * i + 1] + p2 * c[3 * i + 2];
+    const d0 = c[3 * i] - e;
+    const d1 = c[3 * i + 1] - e;
+    const d2 = c[3 * i + 2] - e;
+    const m2 = p0 * d0 * d0 + p1 * d1 * d1 + p2 * d2 * d2;
+    markerVar[i] = m2;
+    k3 += p0 * d0 * d0 * d0 + p1 * d1 * d1 * d1 + p2 * d2 * d2 * d2;
+    k4 += p0 * (d0 * d0) ** 2 + p1 * (d1 * d1) ** 2 + p2 * (d2 * d2) ** 2 - 3 * m2 * m2;
+  }
+  const nearNormal = !(variance > 0) || (Math.abs(k3 / variance ** 1.5) <= NORMAL_MAX_SKEWNESS && Math.abs(k4 / (variance * variance)) <= NORMAL_MAX_EXCESS_KURTOSIS);
+  // The largest-variance markers (at most MIXTURE_MAX_MARKERS, each ≥ the variance share).
+  const picked: Array<{ i: number; v: number }> = [];
+  if (!nearNormal) {
+    const floor = MIXTURE_MIN_VARIANCE_SHARE * variance;
+    for (let i = 0; i < n; i++) {
+      const v = markerVar[i];
+      if (!(v >= floor && v > 0)) continue;
+      if (picked.length === MIXTURE_MAX_MARKERS && v <= picked[picked.length - 1].v) continue;
+      let at = picked.length;
+      while (at > 0 && picked[at - 1].v < v) at--;
+      picked.splice(at, 0, { i, v });
+      if (picked.length > MIXTURE_MAX_MARKERS) picked.pop();
+    }
+  }
+  const restVariance = variance - picked.reduce((a, b) => a + b.v, 0);
+  if (picked.length === 0 || !(restVariance > 1e-12 * variance)) {
+    return {
+      distribution: { mean, sd, min, max, method: 'normal', density: normalDensity(mean, sd, min, max), exact_markers: 0 },
+      percentile(score: number): number {
+        if (!(sd > 0)) return 50;
+        return clampPct(100 * normalCdf((score - mean) / sd));
+      },
+    };
+  }
+  const pc = new Float64Array(3 * picked.length);
+  const pf = new Float64Array(picked.length);
+  let pickedMean = 0;
+  picked.forEach(({ i }, k) => {
+    pc.set([c[3 * i], c[3 * i + 1], c[3 * i + 2]], 3 * k);
+    const p = freqs[i];
+    const q = 1 - p;
+    pf[k] = p;
+    pickedMean += q * q * c[3 * i] + 2 * p * q * c[3 * i + 1] + p * p * c[3 * i + 2];
+  });
+  const part = exactDistribution(pc, pf, picked.length, tolerance)!;
+  const restMean = mean - constant - pickedMean;
+  const restSd = Math.sqrt(restVariance);
+  const { values, probs } = part;
+  const cdf = (x: number) => {
+    let acc = 0;
+    for (let j = 0; j < values.length; j++) acc += probs[j] * normalCdf((x - values[j] - restMean) / restSd);
+    return acc;
+  };
+  // Density for the plot: the exact part's masses spread onto the grid, smoothed with the
+  // normal kernel of the rest (grid convolution: 101 × 101 products, 201 exponentials).
+  const a = Math.max(min, mean - 4 * sd);
+  const b = Math.min(max, mean + 4 * sd);
+  const dx = (b - a) / (DENSITY_POINTS - 1);
+  const mass = new Float64Array(DENSITY_POINTS);
+  for (let j = 0; j < values.length; j++) {
+    const u = (constant + values[j] + restMean - a) / dx;
+    const lo = Math.floor(u);
+    const frac = u - lo;
+    if (lo >= 0 && lo < DENSITY_POINTS) mass[lo] += probs[j] * (1 - frac);
+    if (lo + 1 >= 0 && lo + 1 < DENSITY_POINTS) mass[lo + 1] += probs[j] * frac;
+  }
+  const kernel = new Float64Array(2 * DENSITY_POINTS - 1);
+  for (let d = -(DENSITY_POINTS - 1); d < DENSITY_POINTS; d++) {
+    const z = (d * dx) / restSd;
+    kernel[d + DENSITY_POINTS - 1] = Math.exp(-0.5 * z * z) / (restSd * Math.sqrt(2 * Math.PI));
+  }
+  const density: Array<[number, number]> = [];
+  for (let k = 0; k < DENSITY_POINTS; k++) {
+    let d = 0;
+    for (let m = 0; m < DENSITY_POINTS; m++) if (mass[m] !== 0) d += mass[m] * kernel[k - m + DENSITY_POINTS - 1];
+    density.push([a + k * dx, d]);
+  }
   return {
-    distribution: { mean, sd, min, max, method: 'normal', density: normalDensity(mean, sd, min, max) },
-    percentile(score: number): number {
-      if (!(sd > 0)) return 50;
-      return clampPct(100 * normalCdf((score - mean) / sd));
-    },
+    distribution: { mean, sd, min, max, method: 'normal', density, exact_markers: picked.length },
+    percentile: (score: number) => clampPct(100 * cdf(score - constant)),
   };
 }
 

@@ -71,7 +71,16 @@ export interface Assessment {
   /** Raw polygenic score Σ weight × dosage. */
   score: number;
   /** Reference distribution of the score in the population, for the plot. */
-  distribution: { mean: number; sd: number; min: number; max: number; method: 'exact' | 'normal'; density: Array<[number, number]> };
+  distribution: {
+    mean: number;
+    sd: number;
+    min: number;
+    max: number;
+    method: 'exact' | 'normal';
+    density: Array<[number, number]>;
+    /** For 'normal': markers kept exact in a mixture of normals (0 = plain normal; docs/science.md). */
+    exact_markers?: number;
+  };
   markers: AssessedMarker[];
   quality: TraitQuality;
   /** The trait revision the assessment was computed with. */
