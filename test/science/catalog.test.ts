@@ -6,7 +6,7 @@ import { compileAncestryModel, inferAncestryWith, loadAncestryModel } from '../.
 import { readCatalogFile } from '../../src/service/science/catalog.js';
 import { recommendationsOf } from '../../src/service/science/format.js';
 import { traitRevision } from '../../src/service/science/revision.js';
-import { makeCall } from '../../src/service/genotype/encoding.js';
+import { alleleFromLetter, makeCall } from '../../src/service/genotype/encoding.js';
 import type { Genotype } from '../../src/service/genotype/types.js';
 import type { Population } from '../../src/service/science/types.js';
 
@@ -111,6 +111,22 @@ describe('ancestry inference', () => {
       expect(est.markers_used).toBeGreaterThan(1000);
       expect(Object.values(est.proportions).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
     }
+  });
+
+  it('is used for ethnicity 0 when the service did not pass an inferred population', () => {
+    const g0 = simulate(2, 77, 0.9); // AFR
+    const t = file.traits.find((x) => x.code === 'height')!;
+    // Add the trait's markers (homozygous other allele) to the simulated ancestry SNPs.
+    const entries = new Map<number, number>();
+    g0.rsids.forEach((rs, i) => entries.set(rs, g0.calls[i]));
+    t.markers.rsid.forEach((rs, i) => entries.set(rs, makeCall(alleleFromLetter(t.markers.other[i]), alleleFromLetter(t.markers.other[i]))));
+    const sorted = [...entries].sort((a, b) => a[0] - b[0]);
+    const g: Genotype = { rsids: Uint32Array.from(sorted, (e) => e[0]), calls: Uint8Array.from(sorted, (e) => e[1]), chroms: new Uint8Array(sorted.length), positions: new Uint32Array(sorted.length) };
+    const a = engine.assess('height', g, { ethnicity: 0, inferred: null })!;
+    expect(a.population).toBe('AFR');
+    expect(a.population_source).toBe('inferred');
+    expect(engine.assess('height', g, { ethnicity: 0, inferred: 'EAS' })!.population).toBe('EAS');
+    expect(engine.assess('height', g, { ethnicity: 5, inferred: 'EAS' })).toMatchObject({ population: 'SAS', population_source: 'ethnicity' });
   });
 
   it('returns null with too few model SNPs', () => {
