@@ -17,8 +17,8 @@ export interface Collected {
 
 export class GenotypeCollector {
   rsids = new Uint32Array(1 << 16);
-  calls = new Uint8Array(1 << 16);
-  chroms = new Uint8Array(1 << 16);
+  /** Call and chromosome of each marker in one 16-bit lane: (call << 8) | chrom. */
+  callChrom = new Uint16Array(1 << 16);
   positions = new Uint32Array(1 << 16);
   length = 0;
 
@@ -26,8 +26,7 @@ export class GenotypeCollector {
     const i = this.length;
     if (i === this.rsids.length) this.reserve(1);
     this.rsids[i] = rsid;
-    this.calls[i] = call;
-    this.chroms[i] = chrom;
+    this.callChrom[i] = (call << 8) | chrom;
     this.positions[i] = position;
     this.length = i + 1;
   }
@@ -41,12 +40,9 @@ export class GenotypeCollector {
     const r = new Uint32Array(n);
     r.set(this.rsids.subarray(0, this.length));
     this.rsids = r;
-    const c = new Uint8Array(n);
-    c.set(this.calls.subarray(0, this.length));
-    this.calls = c;
-    const h = new Uint8Array(n);
-    h.set(this.chroms.subarray(0, this.length));
-    this.chroms = h;
+    const c = new Uint16Array(n);
+    c.set(this.callChrom.subarray(0, this.length));
+    this.callChrom = c;
     const p = new Uint32Array(n);
     p.set(this.positions.subarray(0, this.length));
     this.positions = p;
@@ -54,24 +50,22 @@ export class GenotypeCollector {
 
   /** Call once: sorting reuses (and scrambles) the collector's arrays. */
   finish(): Collected {
-    return finishCollected(this.rsids.subarray(0, this.length), this.calls, this.chroms, this.positions);
+    const n = this.length;
+    return finishCollected(this.rsids.subarray(0, n), this.callChrom.subarray(0, n), this.positions.subarray(0, n));
   }
 }
 
 /**
  * Sorts the markers by rsID (stable, so file order survives among duplicates) and applies
  * the duplicate rule. The sort is an LSD radix sort on 11-bit digits that moves the
- * marker data along with the keys: three sequential passes instead of a permutation and
- * a random-access gather, which on a million markers is dominated by cache misses.
+ * marker data along with the keys: sequential passes instead of a permutation and a
+ * random-access gather, which on a million markers is dominated by cache misses.
  */
-function finishCollected(rsidsIn: Uint32Array, callsIn: Uint8Array, chromsIn: Uint8Array, positionsIn: Uint32Array): Collected {
-  const n = rsidsIn.length;
-  // The collector is done with its arrays: sort in them rather than in copies.
-  let rs = rsidsIn;
-  let pos = positionsIn.subarray(0, n);
-  // call and chromosome travel together in one 16-bit lane
-  let cc = new Uint16Array(n);
-  for (let i = 0; i < n; i++) cc[i] = (callsIn[i] << 8) | chromsIn[i];
+function finishCollected(rsIn: Uint32Array, ccIn: Uint16Array, posIn: Uint32Array): Collected {
+  const n = rsIn.length;
+  let rs: Uint32Array = rsIn;
+  let cc: Uint16Array = ccIn;
+  let pos: Uint32Array = posIn;
 
   let sorted = true;
   for (let i = 1; i < n; i++) {
@@ -89,8 +83,8 @@ function finishCollected(rsidsIn: Uint32Array, callsIn: Uint8Array, chromsIn: Ui
       counts[2 * RADIX + (k >>> (2 * BITS))]++;
     }
     let rs2: Uint32Array = new Uint32Array(n);
+    let cc2: Uint16Array = new Uint16Array(n);
     let pos2: Uint32Array = new Uint32Array(n);
-    let cc2 = new Uint16Array(n);
     for (let pass = 0; pass < 3; pass++) {
       const base = pass * RADIX;
       const shift = pass * BITS;
@@ -107,40 +101,36 @@ function finishCollected(rsidsIn: Uint32Array, callsIn: Uint8Array, chromsIn: Ui
         counts[base + d] = sum;
         sum += c;
       }
-      for (let i = 0; i < n; i++) {
-        const k = rs[i];
-        const at = counts[base + ((k >>> shift) & MASK)]++;
-        rs2[at] = k;
-        pos2[at] = pos[i];
-        cc2[at] = cc[i];
-      }
-      [rs, rs2] = [rs2, rs];
-      [pos, pos2] = [pos2, pos];
-      [cc, cc2] = [cc2, cc];
+      scatter(rs, cc, pos, rs2, cc2, pos2, counts, base, shift);
+      const r = rs;
+      rs = rs2;
+      rs2 = r;
+      const c = cc;
+      cc = cc2;
+      cc2 = c;
+      const p = pos;
+      pos = pos2;
+      pos2 = p;
     }
   }
 
-  let distinct = 0;
-  for (let k = 0; k < n; k++) if (k === 0 || rs[k] !== rs[k - 1]) distinct++;
-  const outRs = new Uint32Array(distinct);
-  const outCalls = new Uint8Array(distinct);
-  const outChroms = new Uint8Array(distinct);
-  const outPos = new Uint32Array(distinct);
+  // Compact duplicates in place (o <= k always), then copy out at the exact size.
   let duplicates = 0;
   let conflicting = 0;
   let o = -1;
   let chosenCall = 0;
   let conflictCounted = false;
+  let prev = -1;
   for (let k = 0; k < n; k++) {
     const r = rs[k];
     const v = cc[k];
     const call = v >>> 8;
-    if (k === 0 || r !== rs[k - 1]) {
+    if (r !== prev) {
       o++;
-      outRs[o] = r;
-      outCalls[o] = call;
-      outChroms[o] = v & 0xff;
-      outPos[o] = pos[k];
+      prev = r;
+      rs[o] = r;
+      cc[o] = v;
+      pos[o] = pos[k];
       chosenCall = call;
       conflictCounted = false;
       continue;
@@ -148,20 +138,48 @@ function finishCollected(rsidsIn: Uint32Array, callsIn: Uint8Array, chromsIn: Ui
     duplicates++;
     if (call === 0) continue;
     if (chosenCall === 0) {
-      outCalls[o] = call;
-      outChroms[o] = v & 0xff;
-      outPos[o] = pos[k];
+      cc[o] = v;
+      pos[o] = pos[k];
       chosenCall = call;
     } else if (!conflictCounted && !sameCall(call, chosenCall)) {
       conflicting++;
       conflictCounted = true;
     }
   }
+  const m = o + 1;
+  const calls = new Uint8Array(m);
+  const chroms = new Uint8Array(m);
+  for (let k = 0; k < m; k++) {
+    const v = cc[k];
+    calls[k] = v >>> 8;
+    chroms[k] = v & 0xff;
+  }
   return {
-    genotype: { rsids: outRs, calls: outCalls, chroms: outChroms, positions: outPos },
+    genotype: { rsids: rs.slice(0, m), calls, chroms, positions: pos.slice(0, m) },
     duplicates,
     conflictingDuplicates: conflicting,
   };
+}
+
+function scatter(
+  rs: Uint32Array,
+  cc: Uint16Array,
+  pos: Uint32Array,
+  rs2: Uint32Array,
+  cc2: Uint16Array,
+  pos2: Uint32Array,
+  counts: Uint32Array,
+  base: number,
+  shift: number,
+): void {
+  const n = rs.length;
+  for (let i = 0; i < n; i++) {
+    const k = rs[i];
+    const at = counts[base + ((k >>> shift) & MASK)]++;
+    rs2[at] = k;
+    cc2[at] = cc[i];
+    pos2[at] = pos[i];
+  }
 }
 
 const BITS = 11;

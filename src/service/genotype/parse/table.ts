@@ -98,8 +98,7 @@ export class TableParser implements DataLineParser {
     // The shortest line the fast path accepts ("rs1 1 1 A\n") is 10 bytes.
     out.reserve(((end - start) / 10 + 1) | 0);
     const rsids = out.rsids;
-    const calls = out.calls;
-    const chroms = out.chroms;
+    const callChrom = out.callChrom;
     const positions = out.positions;
     const SEP = SEP_ANY;
     let n = out.length;
@@ -129,7 +128,14 @@ export class TableParser implements DataLineParser {
         const cs = i;
         while (SEP[b] !== 1 && b !== LF) b = buf[++i];
         if (b === LF) break fast;
-        const chrom = parseChrom(buf, cs, i);
+        // One- and two-digit chromosomes inline; the rest (X, chr1, MT…) via parseChrom.
+        const clen = i - cs;
+        const c0 = buf[cs] - 48;
+        const c1 = buf[cs + 1] - 48;
+        let chrom: number;
+        if (clen === 1 && c0 >= 1 && c0 <= 9) chrom = c0;
+        else if (clen === 2 && c0 >= 1 && c0 <= 2 && c1 >= 0 && c1 <= 9 && c0 * 10 + c1 <= 26) chrom = c0 * 10 + c1;
+        else chrom = parseChrom(buf, cs, i);
         if (chrom < 0) break fast;
         while (SEP[b] === 1) b = buf[++i];
         const ps = i;
@@ -162,8 +168,7 @@ export class TableParser implements DataLineParser {
         }
         if (call < 0) break fast;
         rsids[n] = rs;
-        calls[n] = call;
-        chroms[n] = chrom;
+        callChrom[n] = (call << 8) | chrom;
         positions[n] = pos;
         n++;
         i++;

@@ -1,0 +1,69 @@
+/**
+ * The one-pass fast path (TableParser.lines) must decide every line exactly as the
+ * general path (TableParser.line) does: same markers, same skip counts. Fed random
+ * near-valid lines for each layout it serves.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { GenotypeCollector } from '../../src/service/genotype/parse/collect.js';
+import type { TableLayout } from '../../src/service/genotype/parse/layout.js';
+import { SkipCounter } from '../../src/service/genotype/parse/stats.js';
+import { TableParser } from '../../src/service/genotype/parse/table.js';
+import { SEP_ANY } from '../../src/service/genotype/parse/tokenize.js';
+import { enc } from './helpers.js';
+
+const base = { sep: SEP_ANY, headerFirstCell: 'rsid', note: null };
+const LAYOUTS: Record<string, TableLayout> = {
+  combined: { rsid: 0, chrom: 1, pos: 2, gt: 3, a2: -1, flexible: false, ...base },
+  split: { rsid: 0, chrom: 1, pos: 2, gt: 3, a2: 4, flexible: false, ...base },
+  flexible: { rsid: 0, chrom: -1, pos: -1, gt: -1, a2: -1, flexible: true, ...base, headerFirstCell: null },
+};
+
+const cell = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom('rs1', 'rs42', 'rs4294967295', 'rs4294967296', 'rs0', 'RS7', 'i55', 'rsX', 'rsid') },
+  { weight: 6, arbitrary: fc.constantFrom('1', '9', '10', '22', '23', '26', '27', '0', '05', 'X', 'Y', 'MT', 'chr7', 'XY', 'PAR', 'Z') },
+  { weight: 6, arbitrary: fc.constantFrom('100', '0', '4294967295', '4294967296', '12345678901', '7a') },
+  { weight: 8, arbitrary: fc.constantFrom('AA', 'AG', 'A', 'G', '-', '--', 'DI', 'I', '0', '00', 'A0', 'AX', 'A/G', 'ACG', 'N') },
+  { weight: 1, arbitrary: fc.string({ maxLength: 4 }) },
+);
+const sep = fc.constantFrom(' ', '\t', ',', '  ', '","', '\t\t', ';', '"');
+const line = fc
+  .tuple(fc.array(fc.tuple(cell, sep), { minLength: 1, maxLength: 7 }), fc.constantFrom('', '"', '\r', ' \r', '#'), fc.boolean())
+  .map(([cells, tail, lead]) => {
+    const text = cells.map(([c, s], i) => (i === 0 ? c : s + c)).join('') + (tail === '#' ? '' : tail);
+    return tail === '#' ? '#' + text : (lead ? '"' : '') + text;
+  });
+
+function run(layout: TableLayout, text: string, bulk: boolean) {
+  const out = new GenotypeCollector();
+  const skips = new SkipCounter();
+  const p = new TableParser(layout, out, skips);
+  const buf = enc(text);
+  if (bulk) p.lines(buf, 0, buf.length);
+  else {
+    for (let s = 0; s < buf.length; ) {
+      const nl = buf.indexOf(10, s);
+      let e = nl;
+      if (e > s && buf[e - 1] === 13) e--;
+      if (e > s) p.line(buf, s, e);
+      s = nl + 1;
+    }
+  }
+  const rows: string[] = [];
+  for (let i = 0; i < out.length; i++) rows.push(`${out.rsids[i]} ${out.callChrom[i]} ${out.positions[i]}`);
+  return { rows, skipped: skips.byReason() };
+}
+
+describe('fast path agrees with the general path', () => {
+  for (const [name, layout] of Object.entries(LAYOUTS)) {
+    it(`${name} layout`, () => {
+      fc.assert(
+        fc.property(fc.array(line, { minLength: 1, maxLength: 40 }), (lines) => {
+          const text = lines.join('\n') + '\n';
+          expect(run(layout, text, true)).toEqual(run(layout, text, false));
+        }),
+        { numRuns: 800 },
+      );
+    });
+  }
+});
