@@ -53,19 +53,17 @@ export class TextGenotypeParser implements LineSink {
   }
 
   lines(buf: Uint8Array, s: number, e: number): void {
-    const impl = this.impl;
-    if (impl === null || this.lineNo <= this.detection!.preambleLines) {
-      // Still sampling for detection, or inside a preamble: line by line.
-      for (let p = s; p < e; ) {
-        const nl = buf.indexOf(0x0a, p);
-        let le = nl;
-        if (le > p && buf[le - 1] === 0x0d) le--;
-        this.line(buf, p, le);
-        p = nl + 1;
-      }
-      return;
+    // While sampling for detection, or inside a preamble: line by line, until the
+    // format is known; the rest of the range then goes to the parser in one call.
+    while (s < e && (this.impl === null || this.lineNo <= this.detection!.preambleLines)) {
+      const nl = buf.indexOf(0x0a, s);
+      let le = nl;
+      if (le > s && buf[le - 1] === 0x0d) le--;
+      this.line(buf, s, le);
+      s = nl + 1;
     }
-    impl.lines(buf, s, e);
+    if (s >= e) return;
+    this.impl!.lines(buf, s, e);
     this.bytesSeen += e - s;
     if (this.collector.length === 0 && this.bytesSeen > GIVE_UP_BYTES) noGenotypes();
   }
