@@ -21,10 +21,11 @@
 
 export const EXACT_MAX_SUPPORT = 2_187;
 /**
- * Beyond exact: markers carrying at least this share of the score's variance (at most
- * MIXTURE_MAX_MARKERS of them, largest first) are kept exact, and the rest is normal: the
- * reference is then a mixture of normals. A few large-effect variants (APOE in LDL
- * cholesterol, for example) make the plain normal approximation too peaked.
+ * Beyond exact: the markers that make the score least normal (largest contributions to its
+ * skewness, excess kurtosis and variance, each contribution at least this much; at most
+ * MIXTURE_MAX_MARKERS of them) are kept exact, and the rest is normal: the reference is
+ * then a mixture of normals. A few large-effect variants (APOE in LDL cholesterol, a rare
+ * protective PCSK9 variant) make the plain normal too peaked and its tails wrong.
  */
 export const MIXTURE_MIN_VARIANCE_SHARE = 0.03;
 export const MIXTURE_MAX_MARKERS = 5;
@@ -141,6 +142,7 @@ function sortedPoints(c0: number, c1: number, c2: number, p0: number, p1: number
 }
 
 let markerVar = new Float64Array(1024);
+let markerShape = new Float64Array(1024);
 
 const scratch = {
   v0: new Float64Array(3 * EXACT_MAX_SUPPORT),
@@ -204,7 +206,10 @@ export function referenceFor(c: ArrayLike<number>, freqs: ArrayLike<number>, n: 
 function normalReference(c: ArrayLike<number>, freqs: ArrayLike<number>, n: number, constant: number, mean: number, sd: number, min: number, max: number, tolerance: number): Reference {
   const variance = sd * sd;
   // Third and fourth cumulants of the sum, to judge whether a plain normal is close enough.
-  if (markerVar.length < n) markerVar = new Float64Array(n);
+  if (markerVar.length < n) {
+    markerVar = new Float64Array(n);
+    markerShape = new Float64Array(n);
+  }
   let k3 = 0;
   let k4 = 0;
   for (let i = 0; i < n; i++) {
@@ -218,18 +223,24 @@ function normalReference(c: ArrayLike<number>, freqs: ArrayLike<number>, n: numb
     const d1 = c[3 * i + 1] - e;
     const d2 = c[3 * i + 2] - e;
     const m2 = p0 * d0 * d0 + p1 * d1 * d1 + p2 * d2 * d2;
+    const m3 = p0 * d0 * d0 * d0 + p1 * d1 * d1 * d1 + p2 * d2 * d2 * d2;
+    const c4 = p0 * (d0 * d0) ** 2 + p1 * (d1 * d1) ** 2 + p2 * (d2 * d2) ** 2 - 3 * m2 * m2;
     markerVar[i] = m2;
-    k3 += p0 * d0 * d0 * d0 + p1 * d1 * d1 * d1 + p2 * d2 * d2 * d2;
-    k4 += p0 * (d0 * d0) ** 2 + p1 * (d1 * d1) ** 2 + p2 * (d2 * d2) ** 2 - 3 * m2 * m2;
+    markerShape[i] = Math.abs(m3) / variance ** 1.5 + Math.abs(c4) / (variance * variance) + m2 / variance;
+    k3 += m3;
+    k4 += c4;
   }
   const nearNormal = !(variance > 0) || (Math.abs(k3 / variance ** 1.5) <= NORMAL_MAX_SKEWNESS && Math.abs(k4 / (variance * variance)) <= NORMAL_MAX_EXCESS_KURTOSIS);
-  // The largest-variance markers (at most MIXTURE_MAX_MARKERS, each ≥ the variance share).
+  // The markers that make the sum least normal: largest contributions to skewness, excess
+  // kurtosis and variance (at most MIXTURE_MAX_MARKERS, each above MIXTURE_MIN_VARIANCE_SHARE
+  // in that combined measure). A rare variant of large effect has little variance but
+  // dominates the tails.
   const picked: Array<{ i: number; v: number }> = [];
   if (!nearNormal) {
-    const floor = MIXTURE_MIN_VARIANCE_SHARE * variance;
+    const floor = MIXTURE_MIN_VARIANCE_SHARE;
     for (let i = 0; i < n; i++) {
-      const v = markerVar[i];
-      if (!(v >= floor && v > 0)) continue;
+      const v = markerShape[i];
+      if (!(v >= floor && markerVar[i] > 0)) continue;
       if (picked.length === MIXTURE_MAX_MARKERS && v <= picked[picked.length - 1].v) continue;
       let at = picked.length;
       while (at > 0 && picked[at - 1].v < v) at--;
@@ -237,7 +248,7 @@ function normalReference(c: ArrayLike<number>, freqs: ArrayLike<number>, n: numb
       if (picked.length > MIXTURE_MAX_MARKERS) picked.pop();
     }
   }
-  const restVariance = variance - picked.reduce((a, b) => a + b.v, 0);
+  const restVariance = variance - picked.reduce((a, b) => a + markerVar[b.i], 0);
   if (picked.length === 0 || !(restVariance > 1e-12 * variance)) {
     return {
       distribution: { mean, sd, min, max, method: 'normal', density: normalDensity(mean, sd, min, max), exact_markers: 0 },
