@@ -66,6 +66,9 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
     });
   });
   port = (server.address() as AddressInfo).port;
+  // Longer than clients' own keep-alive idle time, so a reused connection is never closed
+  // under a request that is already on its way.
+  server.keepAliveTimeout = 65_000;
 
   // Files uploaded but not processed when the service last stopped are processed now.
   for (const profileId of interruptedProfiles(db)) void processor.process(profileId);

@@ -5,7 +5,7 @@ import { clientWithToken, createClient, getToken, request, runCli, startServer, 
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer({ env: { TRAITSCOPE_TOKEN_TTL_SECONDS: '2' } });
+  server = await startServer();
 });
 afterAll(() => server?.stop());
 
@@ -17,7 +17,7 @@ describe('POST /oauth/token', () => {
     const creds = createClient(server.dataDir, 'json tool');
     const r = await request(tokenUrl(), { method: 'POST', json: { ...creds, audience: audience(), grant_type: 'client_credentials' } });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 2, scope: 'read:profiles write:profiles' });
+    expect(r.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 86400, scope: 'read:profiles write:profiles' });
     expect(r.headers.get('cache-control')).toBe('no-store');
   });
 
@@ -109,10 +109,19 @@ describe('bearer tokens on /api', () => {
   });
 
   it('tokens expire', async () => {
-    const { token } = await clientWithToken(server, 'short-lived');
-    expect((await request(`${server.api}/profiles/`, { token })).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 2200));
-    expect((await request(`${server.api}/profiles/`, { token })).status).toBe(401);
+    const shortLived = await startServer({ env: { TRAITSCOPE_TOKEN_TTL_SECONDS: '1' } });
+    try {
+      const { token } = await clientWithToken(shortLived, 'short-lived');
+      const issued = Date.now();
+      const first = await request(`${shortLived.api}/profiles/`, { token });
+      if (Date.now() - issued < 900) expect(first.status).toBe(200);
+      await new Promise((r) => setTimeout(r, 1200));
+      const later = await request(`${shortLived.api}/profiles/`, { token });
+      expect(later.status).toBe(401);
+      expect(later.body.detail).toMatch(/expired/);
+    } finally {
+      await shortLived.stop();
+    }
   });
 });
 
