@@ -36,6 +36,9 @@ export interface ScienceEngineExt extends ScienceEngine {
   coverage(code: string, genotype: Genotype): { markers: number; observed: number; excluded: number; coverage: number } | null;
 }
 
+/** Genotype text of every call byte, built once ("AG", "A", "--"). */
+const CALL_TEXT: string[] = Array.from({ length: 256 }, (_, c) => callToString(c));
+
 /** "rs123" for catalog marker i, built once per marker and kept. */
 const rsidTexts = new WeakMap<CompiledCatalog, string[]>();
 function rsidText(cat: CompiledCatalog, i: number): string {
@@ -157,7 +160,7 @@ export function makeEngine(catalogs: CompiledCatalog[], ancestryModel: () => Anc
       }
       markers[k] = {
         rsid,
-        genotype: callToString(call),
+        genotype: CALL_TEXT[call],
         effect_allele: ALLELE_LETTERS[cat.effect[i]],
         other_allele: ALLELE_LETTERS[cat.other[i]],
         weight: cat.weight[i],
