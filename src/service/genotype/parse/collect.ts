@@ -57,9 +57,10 @@ export class GenotypeCollector {
 
 /**
  * Sorts the markers by rsID (stable, so file order survives among duplicates) and applies
- * the duplicate rule. The sort is an LSD radix sort on 11-bit digits that moves the
- * marker data along with the keys: sequential passes instead of a permutation and a
- * random-access gather, which on a million markers is dominated by cache misses.
+ * the duplicate rule. The sort is a two-pass LSD radix sort on 16-bit digits that moves
+ * the marker data along with the keys, rather than sorting a permutation and gathering
+ * through it (on a million markers that gather is dominated by cache misses). Measured
+ * on 960k markers: 16-bit digits beat 11- and 8-bit ones.
  */
 function finishCollected(rsIn: Uint32Array, ccIn: Uint16Array, posIn: Uint32Array): Collected {
   const n = rsIn.length;
@@ -75,17 +76,16 @@ function finishCollected(rsIn: Uint32Array, ccIn: Uint16Array, posIn: Uint32Arra
     }
   }
   if (!sorted) {
-    const counts = new Uint32Array(3 * RADIX);
+    const counts = new Uint32Array(2 * RADIX);
     for (let i = 0; i < n; i++) {
       const k = rs[i];
       counts[k & MASK]++;
-      counts[RADIX + ((k >>> BITS) & MASK)]++;
-      counts[2 * RADIX + (k >>> (2 * BITS))]++;
+      counts[RADIX + (k >>> BITS)]++;
     }
     let rs2: Uint32Array = new Uint32Array(n);
     let cc2: Uint16Array = new Uint16Array(n);
     let pos2: Uint32Array = new Uint32Array(n);
-    for (let pass = 0; pass < 3; pass++) {
+    for (let pass = 0; pass < 2; pass++) {
       const base = pass * RADIX;
       const shift = pass * BITS;
       // A digit that is the same for every marker leaves the order unchanged: skip it.
@@ -175,14 +175,14 @@ function scatter(
   const n = rs.length;
   for (let i = 0; i < n; i++) {
     const k = rs[i];
-    const at = counts[base + ((k >>> shift) & MASK)]++;
+    const at = counts[base + ((k >>> shift) & MASK)]++; // shift 16: the mask is a no-op
     rs2[at] = k;
     cc2[at] = cc[i];
     pos2[at] = pos[i];
   }
 }
 
-const BITS = 11;
+const BITS = 16;
 const RADIX = 1 << BITS;
 const MASK = RADIX - 1;
 

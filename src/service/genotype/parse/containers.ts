@@ -19,6 +19,11 @@ const FEED_SLICE = 64 << 10;
 const BOMB_MIN_OUTPUT = 64 << 20;
 const BOMB_RATIO = 200;
 const INFLATE_CHUNK = 256 << 10;
+/**
+ * zlib inflates on the thread pool; room for a few output chunks lets it work ahead
+ * while this thread parses the previous chunk.
+ */
+const ZLIB_OPTIONS = { chunkSize: INFLATE_CHUNK, highWaterMark: 4 * INFLATE_CHUNK };
 
 export interface ContainerContext {
   /** Containers unwrapped, outermost first: "gzip", "tar", "zip". */
@@ -144,7 +149,7 @@ export async function* inflate(input: Chunks, ctx: ContainerContext, kind: 'gzip
     }
   }
   const zlibStream =
-    kind === 'gzip' ? createGunzip({ chunkSize: INFLATE_CHUNK }) : createInflateRaw({ chunkSize: INFLATE_CHUNK });
+    kind === 'gzip' ? createGunzip(ZLIB_OPTIONS) : createInflateRaw(ZLIB_OPTIONS);
   const out = Readable.from(sliced(), { objectMode: false, highWaterMark: FEED_SLICE }).pipe(zlibStream);
   let produced = 0;
   const what = kind === 'gzip' ? 'The compressed file' : 'The zip member';
