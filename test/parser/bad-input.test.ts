@@ -75,7 +75,7 @@ describe('single enormous line', () => {
 
     it('says so when the path is missing or a folder', async () => {
       await expectRefused(parseGenotypeFile(join(dir, 'nope.txt')), /does not exist/);
-      await expectRefused(parseGenotypeFile(dir), /could not be read/);
+      await expectRefused(parseGenotypeFile(dir), /is a folder, not a file/);
     });
   });
 });

@@ -34,7 +34,15 @@ export async function parseGenotypeFile(path: string, options?: ParseOptions): P
   } catch (e) {
     const code = (e as NodeJS.ErrnoException)?.code;
     const why =
-      code === 'ENOENT' ? 'it does not exist' : code === 'EISDIR' ? 'it is a folder, not a file' : code === 'EACCES' ? 'permission was denied' : 'it could not be opened';
+      code === 'ENOENT'
+        ? 'it does not exist'
+        : code === 'EISDIR'
+          ? 'it is a folder, not a file'
+          : code === 'ENOTFILE'
+            ? 'it is not a regular file'
+            : code === 'EACCES'
+              ? 'permission was denied'
+              : 'it could not be opened';
     return { ok: false, reason: `The genotype file could not be read: ${why}. Upload the file again.` };
   }
   try {

@@ -17,7 +17,9 @@ export const READ_CHUNK = 1 << 20;
 export async function openFileSource(path: string): Promise<ByteSource> {
   const fh: FileHandle = await open(path, 'r');
   try {
-    const { size } = await fh.stat();
+    const st = await fh.stat();
+    if (!st.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: st.isDirectory() ? 'EISDIR' : 'ENOTFILE' });
+    const size = st.size;
     return {
       size,
       async read(offset, length) {
