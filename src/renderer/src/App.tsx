@@ -1,5 +1,5 @@
 /** The window: sidebar, the current screen, and what floats above it (drop target, dialogs, progress, toasts). */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { setSignedOutHandler } from './api/client.js';
 import { currentSession } from './api/client.js';
 import { NoSessionError } from './api/session.js';
@@ -26,6 +26,14 @@ type Boot = { state: 'starting' } | { state: 'ready' } | { state: 'failed'; mess
 
 function Screen() {
   const route = useRouter((s) => s.route);
+  const first = useRef(true);
+  // A new screen starts at its top, and keyboard and screen-reader users land on it.
+  useEffect(() => {
+    const main = document.getElementById('main-content');
+    main?.scrollTo(0, 0);
+    if (first.current) first.current = false;
+    else main?.focus({ preventScroll: true });
+  }, [route]);
   switch (route.name) {
     case 'home':
       return <HomeView />;

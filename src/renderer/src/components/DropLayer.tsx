@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { profileName } from '../lib/format.js';
 import { openDialog } from '../state/dialogs.js';
 import { useJobs } from '../state/jobs.js';
-import { useProfiles } from '../state/profiles.js';
+import { hasFile, useProfiles } from '../state/profiles.js';
 import { useRouter } from '../state/router.js';
 import { FileIcon, PlusIcon, UploadIcon } from './icons.js';
 
@@ -22,8 +22,10 @@ export function DropLayer() {
   const route = useRouter((s) => s.route);
   const profiles = useProfiles((s) => s.profiles);
   const openProfile = route.name === 'profile' || route.name === 'trait' || route.name === 'report' ? profiles.find((p) => p.id === route.id) : undefined;
-  const targetRef = useRef(openProfile);
-  targetRef.current = openProfile;
+  // A profile without a DNA file simply receives the file; one with a file is asked first.
+  const openHasFile = useProfiles((s) => (openProfile ? hasFile(s.genotypes[openProfile.id]) : false));
+  const targetRef = useRef({ profile: openProfile, hasFile: openHasFile });
+  targetRef.current = { profile: openProfile, hasFile: openHasFile };
 
   useEffect(() => {
     const onEnter = (e: DragEvent) => {
@@ -56,9 +58,10 @@ export function DropLayer() {
       const files = Array.from(e.dataTransfer?.files ?? []);
       if (files.length === 0) return;
       const zone = (e.target as Element | null)?.closest?.('[data-drop-zone]')?.getAttribute('data-drop-zone');
-      const target = targetRef.current;
+      const { profile: target, hasFile: targetHasFile } = targetRef.current;
       if (zone === 'replace' && target && files.length === 1) {
-        openDialog({ kind: 'replace-genotype', profileId: target.id, file: files[0] });
+        if (targetHasFile) openDialog({ kind: 'replace-genotype', profileId: target.id, file: files[0] });
+        else useJobs.getState().replaceGenotype(target.id, files[0]);
       } else {
         useJobs.getState().analyzeFiles(files);
       }
@@ -82,8 +85,17 @@ export function DropLayer() {
         {openProfile ? (
           <div className={`drop-zone ${hoverZone === 'replace' ? 'is-hover' : ''}`} data-drop-zone="replace" data-testid="drop-replace">
             <FileIcon size={40} />
-            <strong>Replace {profileName(openProfile)}’s DNA file</strong>
-            <span>You will be asked to confirm. If the new file can’t be read, the current results stay.</span>
+            {openHasFile ? (
+              <>
+                <strong>Replace {profileName(openProfile)}’s DNA file</strong>
+                <span>You will be asked to confirm. If the new file can’t be read, the current results stay.</span>
+              </>
+            ) : (
+              <>
+                <strong>Add to {profileName(openProfile)}</strong>
+                <span>One file: it becomes this profile’s DNA data.</span>
+              </>
+            )}
           </div>
         ) : null}
         <div className={`drop-zone ${hoverZone === 'new' ? 'is-hover' : ''}`} data-drop-zone="new" data-testid="drop-new">

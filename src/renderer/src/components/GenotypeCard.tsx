@@ -45,15 +45,17 @@ export function GenotypeCard({ genotype }: { genotype: GenotypeInfo }) {
       <header className="card-header">
         <h2 id="genotype-title">DNA file</h2>
         <span className="muted small">
-          Added {formatDate(genotype.created_at)}
-          {genotype.updated_at !== genotype.created_at ? ` · replaced ${formatDate(genotype.updated_at)}` : ''} · {formatBytes(Number(genotype.size))}
+          {/* After a failed replacement the file details describe the unreadable file; the summary is the previous one. */}
+          {m.status === 'failed'
+            ? `Added ${formatDate(genotype.created_at)}`
+            : `Added ${formatDate(genotype.created_at)}${genotype.updated_at !== genotype.created_at ? ` · replaced ${formatDate(genotype.updated_at)}` : ''} · ${formatBytes(Number(genotype.size))}`}
         </span>
       </header>
       <dl className="stat-grid">
         <div className="stat">
           <dt>Source</dt>
           <dd>{vendorName(m.vendor)}</dd>
-          {m.format ? <span className="stat-sub">{String(m.format)}</span> : null}
+          {m.format && String(m.format).toLowerCase() !== String(m.vendor ?? '').toLowerCase() ? <span className="stat-sub">{String(m.format)}</span> : null}
         </div>
         <div className="stat">
           <dt>Genome build</dt>

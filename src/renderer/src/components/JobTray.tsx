@@ -1,7 +1,10 @@
 /** Progress of every dropped file, bottom right, until the user dismisses it. */
+import { pickFiles } from '../lib/file-picker.js';
 import { formatBytes } from '../lib/format.js';
+import { openDialog } from '../state/dialogs.js';
+import { hasUsableGenotype, useProfiles } from '../state/profiles.js';
 import { useJobs, type Job } from '../state/jobs.js';
-import { navigate } from '../state/router.js';
+import { navigate, useRouter } from '../state/router.js';
 import { AlertIcon, CheckIcon, FileIcon, XIcon } from './icons.js';
 import { JobProgress } from './JobProgress.js';
 
@@ -20,8 +23,18 @@ export function stageText(job: Job): string {
   }
 }
 
+/** A new file for the profile the unreadable one was meant for (replacing asks first, as everywhere). */
+async function chooseAnother(job: Job): Promise<void> {
+  const [file] = await pickFiles({ multiple: false });
+  if (!file || !job.profileId) return;
+  useJobs.getState().dismiss(job.id);
+  if (hasUsableGenotype(useProfiles.getState().genotypes[job.profileId])) openDialog({ kind: 'replace-genotype', profileId: job.profileId, file });
+  else useJobs.getState().replaceGenotype(job.profileId, file);
+}
+
 export function JobTray() {
   const jobs = useJobs((s) => s.jobs);
+  const route = useRouter((s) => s.route);
   const { dismiss, retry, clearFinished } = useJobs.getState();
   if (jobs.length === 0) return null;
   const finished = jobs.filter((j) => j.stage === 'done' || j.stage === 'failed').length;
@@ -50,18 +63,24 @@ export function JobTray() {
                 <span className="job-size">{formatBytes(job.file.size)}</span>
               </div>
               <div className="job-status">
-                {job.stage === 'failed' ? <span className="job-error">{job.error}</span> : <span>{stageText(job)}</span>}
+                <span className={job.stage === 'failed' ? 'job-error-title' : undefined}>{stageText(job)}</span>
+                {job.stage === 'failed' && job.error ? <span className="job-error">{job.error}</span> : null}
               </div>
               {job.stage === 'uploading' || job.stage === 'processing' || job.stage === 'creating' ? <JobProgress job={job} /> : null}
               <div className="job-actions">
-                {job.stage === 'done' && job.profileId ? (
+                {job.stage === 'done' && job.profileId && !(route.name === 'profile' && route.id === job.profileId) ? (
                   <button type="button" className="link-button" onClick={() => navigate({ name: 'profile', id: job.profileId! })}>
                     Open {job.profileName}
                   </button>
                 ) : null}
-                {job.stage === 'failed' ? (
+                {job.stage === 'failed' && job.failure === 'transfer' ? (
                   <button type="button" className="link-button" onClick={() => retry(job.id)}>
                     Try again
+                  </button>
+                ) : null}
+                {job.stage === 'failed' && job.failure === 'unreadable' && job.profileId ? (
+                  <button type="button" className="link-button" onClick={() => chooseAnother(job)}>
+                    Choose another file
                   </button>
                 ) : null}
               </div>

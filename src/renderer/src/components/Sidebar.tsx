@@ -16,7 +16,7 @@ function profileSubtitle(g: GenotypeMetadata | undefined, uploading: boolean): {
   if (m.status === 'uploaded' || m.status === 'processing') return { text: 'Reading DNA file…', tone: 'busy' };
   if (m.status === 'failed' && typeof m.snp_count !== 'number') return { text: 'File could not be read', tone: 'error' };
   const count = typeof m.snp_count === 'number' ? `${formatInt(m.snp_count)} markers` : '';
-  return { text: [vendorName(m.vendor), count].filter(Boolean).join(' · '), tone: m.status === 'failed' ? 'error' : undefined };
+  return { text: [vendorName(m.vendor), count].filter(Boolean).join(' · ') };
 }
 
 export function Sidebar() {

@@ -15,7 +15,8 @@ export function nameFromFileName(fileName: string): { first_name: string; last_n
     .filter(Boolean)
     .filter((w) => !/\d{4,}/.test(w) && !/^\d+$/.test(w))
     .filter((w) => !VENDOR_WORDS.test(w));
-  const nameLike = words.filter((w) => /^[\p{L}'’]+$/u.test(w));
+  // People write names capitalised (genome_Ada_Lovelace_…); lower-case words are file-name words.
+  const nameLike = words.filter((w) => /^\p{Lu}[\p{L}'’]*$/u.test(w));
   if (nameLike.length >= 2) {
     const [first, ...rest] = nameLike.map(capitalise);
     return { first_name: first.slice(0, 100), last_name: rest.join(' ').slice(0, 100) };

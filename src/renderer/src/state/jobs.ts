@@ -25,6 +25,8 @@ export interface Job {
   /** Upload progress, 0…1. */
   progress: number;
   error: string | null;
+  /** Why it failed: the file itself could not be read (retrying won't help), or the transfer. */
+  failure: 'unreadable' | 'transfer' | null;
   /** Results available when done. */
   results: number;
   cancel?: () => void;
@@ -55,13 +57,13 @@ export const useJobs = create<JobsState>((set, get) => {
     try {
       let profileId = j.profileId;
       if (!profileId) {
-        update(id, { stage: 'creating', error: null });
+        update(id, { stage: 'creating', error: null, failure: null });
         const profile = await profiles.create(nameFromFileName(j.file.name));
         profileId = profile.id;
         update(id, { profileId, profileName: profileName(profile) });
         if (openWhenCreated) navigate({ name: 'profile', id: profileId });
       }
-      update(id, { stage: 'uploading', progress: 0, error: null });
+      update(id, { stage: 'uploading', progress: 0, error: null, failure: null });
       const contentType = contentTypeFor(j.file.name);
       const { url } = await api.uploadUrl(profileId, contentType);
       const handle = uploadFile(url, j.file, contentType, (progress) => update(id, { progress }));
@@ -71,14 +73,19 @@ export const useJobs = create<JobsState>((set, get) => {
       // The upload starts processing by itself; follow it until it ends.
       const meta = await profiles.watchProcessing(profileId);
       if (hasFile(meta) && meta.metadata.status === 'failed') {
-        throw new Error(meta.metadata.error || 'The file could not be read as DNA raw data.');
+        update(id, { stage: 'failed', failure: 'unreadable', error: meta.metadata.error || 'The file could not be read as DNA raw data.' });
+        return;
       }
       await traits.loadProfileTraits(profileId);
       const results = Object.keys(useTraits.getState().byProfile[profileId]?.results ?? {}).length;
       update(id, { stage: 'done', results });
+      // Finished jobs leave the tray by themselves after a while; failures stay until dismissed.
+      setTimeout(() => {
+        if (job(id)?.stage === 'done') set({ jobs: get().jobs.filter((x) => x.id !== id) });
+      }, 12_000);
     } catch (err) {
       j = job(id);
-      update(id, { stage: 'failed', error: (err as Error).message, cancel: undefined });
+      update(id, { stage: 'failed', failure: 'transfer', error: (err as Error).message, cancel: undefined });
       if (j?.profileId) void profiles.refreshGenotype(j.profileId).catch(() => undefined);
     }
   }
@@ -96,6 +103,7 @@ export const useJobs = create<JobsState>((set, get) => {
         stage: 'creating',
         progress: 0,
         error: null,
+        failure: null,
         results: 0,
       }));
       set({ jobs: [...get().jobs, ...created] });
@@ -113,6 +121,7 @@ export const useJobs = create<JobsState>((set, get) => {
         stage: 'uploading',
         progress: 0,
         error: null,
+        failure: null,
         results: 0,
       };
       set({ jobs: [...get().jobs, j] });
@@ -120,7 +129,8 @@ export const useJobs = create<JobsState>((set, get) => {
     },
 
     retry(jobId) {
-      if (job(jobId)?.stage === 'failed') void run(jobId, false);
+      const j = job(jobId);
+      if (j?.stage === 'failed' && j.failure === 'transfer') void run(jobId, false);
     },
 
     dismiss(jobId) {

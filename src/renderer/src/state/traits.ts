@@ -78,7 +78,13 @@ export const useTraits = create<TraitsState>((set, get) => {
     async loadProfileTraits(id) {
       patch(id, { loading: true, error: null });
       try {
-        const [list, scored] = await Promise.all([api.profileTraits(id), api.scoredTraits(id)]);
+        let [list, scored] = await Promise.all([api.profileTraits(id), api.scoredTraits(id)]);
+        // A read genotype lists every trait; an empty list means the service is still
+        // finishing a file. Ask again shortly rather than showing (or keeping) nothing.
+        for (let attempt = 0; list.length === 0 && attempt < 20; attempt++) {
+          await new Promise((r) => setTimeout(r, 250 + attempt * 100));
+          [list, scored] = await Promise.all([api.profileTraits(id), api.scoredTraits(id)]);
+        }
         const statuses: Record<string, TraitStatus> = {};
         for (const t of list) statuses[t.trait.code] = t.status;
         const results: Record<string, ProfileTrait> = {};

@@ -10,14 +10,16 @@ import { navigate } from '../state/router.js';
 
 const VENDORS = ['23andMe', 'AncestryDNA', 'MyHeritage', 'FamilyTreeDNA', 'Living DNA', 'VCF'];
 
-export function DropCard({ title, compact }: { title?: string; compact?: boolean }) {
-  const analyzeFiles = useJobs((s) => s.analyzeFiles);
+/** A place to drop or choose a file: for new profiles, or for one profile that has no DNA file yet. */
+export function DropCard({ title, compact, profileId }: { title?: string; compact?: boolean; profileId?: string }) {
   const choose = async () => {
-    const files = await pickFiles();
-    if (files.length) analyzeFiles(files);
+    const files = await pickFiles({ multiple: !profileId });
+    if (files.length === 0) return;
+    if (profileId) useJobs.getState().replaceGenotype(profileId, files[0]);
+    else useJobs.getState().analyzeFiles(files);
   };
   return (
-    <div className={`drop-card ${compact ? 'is-compact' : ''}`} data-drop-zone="new" data-testid="drop-card">
+    <div className={`drop-card ${compact ? 'is-compact' : ''}`} data-testid="drop-card">
       <div className="drop-card-icon" aria-hidden="true">
         <UploadIcon size={compact ? 22 : 28} />
       </div>

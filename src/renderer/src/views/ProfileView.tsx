@@ -42,7 +42,11 @@ export function ProfileView({ id }: { id: string }) {
 
   const replace = async () => {
     const [file] = await pickFiles({ multiple: false });
-    if (file) openDialog({ kind: 'replace-genotype', profileId: id, file });
+    if (!file) return;
+    useProfiles.getState().dismissFailure(id);
+    // Only a profile with readable DNA data has something to lose: ask first there.
+    if (usable) openDialog({ kind: 'replace-genotype', profileId: id, file });
+    else useJobs.getState().replaceGenotype(id, file);
   };
 
   return (
@@ -76,7 +80,7 @@ export function ProfileView({ id }: { id: string }) {
       {activeJob ? (
         <section className="card job-card" aria-live="polite" data-testid="job-card">
           <div className="job-card-text">
-            <strong>{activeJob.mode === 'replace' ? `Replacing DNA file with ${activeJob.file.name}` : `Analyzing ${activeJob.file.name}`}</strong>
+            <strong>{activeJob.mode === 'replace' && usable ? `Replacing the DNA file with ${activeJob.file.name}` : `Analyzing ${activeJob.file.name}`}</strong>
             <span className="muted">{stageText(activeJob)}</span>
           </div>
           <JobProgress job={activeJob} large />
@@ -117,7 +121,7 @@ export function ProfileView({ id }: { id: string }) {
         </div>
       ) : null}
 
-      {job?.stage === 'failed' && job.error && !hasFile(genotype) ? (
+      {job?.stage === 'failed' && job.failure === 'transfer' && job.error && !hasFile(genotype) ? (
         <div className="banner banner-error" role="alert">
           <AlertIcon size={18} />
           <div>
@@ -132,7 +136,7 @@ export function ProfileView({ id }: { id: string }) {
         </div>
       ) : null}
 
-      {genotype && !hasFile(genotype) && !activeJob ? <DropCard title={`Add ${name}’s DNA raw-data file`} compact /> : null}
+      {genotype && !hasFile(genotype) && !activeJob ? <DropCard title={`Add ${name}’s DNA raw-data file`} compact profileId={id} /> : null}
 
       {usable && hasFile(genotype) ? <GenotypeCard genotype={genotype} /> : null}
 

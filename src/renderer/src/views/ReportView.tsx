@@ -9,7 +9,7 @@ import { ArrowLeft, DownloadIcon, PrinterIcon, Spinner } from '../components/ico
 import { copyReportHtml } from '../lib/report-html.js';
 import { downloadText, safeFileStem } from '../lib/download.js';
 import { orderedResults, resultsCsv, resultsJson, type ReportData } from '../lib/export.js';
-import { formatDate, formatInt, formatPercent, ordinal, populationName, profileFacts, profileName, vendorName } from '../lib/format.js';
+import { firstSentence, formatDate, formatInt, formatPercent, ordinal, populationName, profileFacts, profileName, vendorName } from '../lib/format.js';
 import { desktopBridge } from '../platform/bridge.js';
 import { hasFile, useProfile, useProfiles } from '../state/profiles.js';
 import { navigate } from '../state/router.js';
@@ -139,7 +139,7 @@ function ResultTable({ results, withMeaning }: { results: ProfileTrait[]; withMe
           <tr key={r.trait.code}>
             <th scope="row">
               {r.trait.name}
-              {withMeaning && r.recommendations ? <span className="rt-meaning">{r.recommendations}</span> : null}
+              {withMeaning && r.recommendations ? <span className="rt-meaning">{firstSentence(r.recommendations)}</span> : null}
             </th>
             <td>
               <span className={`rt-level rt-lvl-${r.assessment_level ?? 3}`}>{r.level_label ?? `Level ${r.assessment_level}`}</span>

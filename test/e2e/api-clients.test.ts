@@ -1,0 +1,97 @@
+/**
+ * Settings › API access: a client created in the UI shows its secret once and really works
+ * against the token endpoint; revoking it in the UI really locks it out.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openBrowser, screenshot, startApp, type Browser, type RunningApp } from './support/app.js';
+
+describe('API clients', () => {
+  let app: RunningApp;
+  let browser: Browser;
+  let clientId = '';
+  let clientSecret = '';
+
+  const tokenRequest = () =>
+    fetch(`${app.origin}/oauth/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ client_id: clientId, client_secret: clientSecret, audience: `${app.origin}/api/profiles`, grant_type: 'client_credentials' }),
+    });
+
+  beforeAll(async () => {
+    [app, browser] = await Promise.all([startApp(), openBrowser()]);
+    await browser.page.goto(app.signInUrl);
+    await browser.page.getByRole('link', { name: 'Settings' }).click();
+    await browser.page.getByTestId('settings-view').waitFor();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  it('shows the base URL, the data folder and a ready curl example', async () => {
+    const { page } = browser;
+    const api = page.getByTestId('api-access');
+    await api.getByText(`${app.origin}/api`, { exact: true }).waitFor();
+    await expect(api.locator('pre').textContent()).resolves.toContain(`curl -s -X POST ${app.origin}/oauth/token`);
+    await expect(page.getByTestId('data-dir').textContent()).resolves.toBe(app.dataDir);
+    await api.getByText('No API clients yet.').waitFor();
+    await screenshot(page, '20-settings');
+  });
+
+  it('creates a client and shows its secret once, with copy buttons', async () => {
+    const { page } = browser;
+    await page.getByRole('button', { name: 'New API client' }).click();
+    const dialog = page.getByTestId('create-client-dialog');
+    // A missing name is explained next to the field.
+    await dialog.getByRole('button', { name: 'Create client' }).click();
+    await dialog.getByText('Give the client a name').waitFor();
+    await dialog.getByLabel('Name').fill('Lab notebook');
+    await dialog.getByRole('checkbox', { name: /write:profiles/ }).uncheck();
+    await dialog.getByRole('radio', { name: /Only these traits/ }).check();
+    await dialog.getByLabel('Free trait codes').fill('height, not_a_trait');
+    await dialog.getByRole('button', { name: 'Create client' }).click();
+    await dialog.getByText('Unknown trait code: not_a_trait.').waitFor();
+    await dialog.getByLabel('Free trait codes').fill('height');
+    await screenshot(page, '21-create-client');
+    await dialog.getByRole('button', { name: 'Create client' }).click();
+
+    const secretDialog = page.getByTestId('secret-dialog');
+    await secretDialog.getByText('Copy the secret now. It is shown only once.').waitFor();
+    clientId = (await secretDialog.getByTestId('new-client-id').textContent())!;
+    clientSecret = (await secretDialog.getByTestId('new-client-secret').textContent())!;
+    expect(clientId).toBeTruthy();
+    expect(clientSecret.length).toBeGreaterThan(20);
+    await expect(secretDialog.locator('pre').textContent()).resolves.toContain(clientSecret);
+    await secretDialog.getByRole('button', { name: 'Copy client secret' }).waitFor();
+    await screenshot(page, '22-client-secret');
+    await secretDialog.getByRole('button', { name: 'I’ve saved the secret' }).click();
+
+    const row = page.getByTestId('client-row').filter({ hasText: 'Lab notebook' });
+    await expect(row.textContent()).resolves.toContain('read:profiles');
+    await expect(row.textContent()).resolves.not.toContain('write:profiles');
+    await expect(row.textContent()).resolves.toContain('1 trait');
+    // The secret is not shown anywhere any more.
+    await expect(page.getByText(clientSecret).count()).resolves.toBe(0);
+
+    const res = await tokenRequest();
+    expect(res.status).toBe(200);
+    const token = (await res.json()) as { access_token: string; scope: string };
+    expect(token.scope).toBe('read:profiles');
+  });
+
+  it('revokes a client after confirmation, locking it out', async () => {
+    const { page } = browser;
+    await page.getByRole('button', { name: 'Revoke Lab notebook' }).click();
+    const confirm = page.getByTestId('revoke-dialog');
+    await confirm.getByRole('heading', { name: 'Revoke “Lab notebook”?' }).waitFor();
+    await screenshot(page, '23-revoke-confirm');
+    await confirm.getByRole('button', { name: 'Revoke access' }).click();
+    await page.getByText('Lab notebook can no longer use the API.').waitFor();
+    await page.getByTestId('api-access').getByText('No API clients yet.').waitFor();
+    await page.getByText('1 revoked client').waitFor();
+
+    expect((await tokenRequest()).status).toBe(401);
+    expect(browser.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,124 @@
+/**
+ * The main journey: a DNA file dropped on the window becomes a profile, uploads with
+ * progress, is processed, and shows results; an assessment opens with its plot and markers;
+ * the report exports.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dropFiles, openBrowser, ROOT, screenshot, startApp, type Browser, type RunningApp } from './support/app.js';
+import { synthetic23andMe } from './support/genotype.js';
+
+describe('drop a DNA file, read the results', () => {
+  let app: RunningApp;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [app, browser] = await Promise.all([startApp(), openBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  it('signs in from the link and removes the token from the address bar', async () => {
+    const { page } = browser;
+    await page.goto(app.signInUrl);
+    await page.getByRole('heading', { name: 'Your genome, read privately' }).waitFor();
+    expect(page.url()).not.toContain('token=');
+    await expect(page.evaluate(() => sessionStorage.getItem('traitscope.token'))).resolves.toBe(app.token);
+    await screenshot(page, '01-welcome');
+  });
+
+  it('turns a dropped file into a profile with results', async () => {
+    const { page } = browser;
+    const content = synthetic23andMe(ROOT);
+    await dropFiles(page, [{ name: 'genome_Ada_Lovelace_v5_Full_20240314.txt', content }], 'drop-new');
+
+    // The profile is named after the file and opened; the job reports its progress.
+    await page.getByRole('heading', { level: 1, name: 'Ada Lovelace' }).waitFor();
+    await page.getByTestId('job-tray').waitFor();
+
+    // Processing ends with the genotype summary and automatically computed free traits.
+    const genotype = page.getByTestId('genotype-card');
+    await genotype.waitFor({ timeout: 30_000 });
+    await expect(genotype.textContent()).resolves.toMatch(/23andMe/);
+    await expect(genotype.textContent()).resolves.toMatch(/GRCh37/);
+    await expect(genotype.textContent()).resolves.toMatch(/Female/);
+    await expect(genotype.textContent()).resolves.toMatch(/European/);
+    await page.locator('.trait-row[data-status=computed]').first().waitFor({ timeout: 20_000 });
+    const computed = await page.locator('.trait-row[data-status=computed]').count();
+    expect(computed).toBeGreaterThan(0);
+    await page.getByTestId('job-tray').getByText(/results? ready/).waitFor();
+
+    const profiles = await app.api<Array<{ first_name: string; last_name: string }>>('GET', '/profiles/');
+    expect(profiles.body.map((p) => `${p.first_name} ${p.last_name}`)).toEqual(['Ada Lovelace']);
+    await screenshot(page, '02-profile-results');
+  });
+
+  it('searches traits and computes one on request', async () => {
+    const { page } = browser;
+    const available = page.locator('.trait-row[data-status=available]').first();
+    const code = (await available.getAttribute('data-testid'))!.replace(/^trait-/, '');
+    const name = (await available.locator('.trait-name').textContent())!;
+    await page.getByRole('searchbox', { name: 'Search traits' }).fill(name);
+    const row = page.getByTestId(`trait-${code}`);
+    await row.getByRole('button', { name: `Compute ${name}` }).click();
+    await page.locator(`[data-testid="trait-${code}"][data-status=computed]`).waitFor();
+    await expect(row.textContent()).resolves.toMatch(/percentile/);
+    await page.getByRole('button', { name: 'Clear search' }).click();
+  });
+
+  it('opens an assessment with its distribution plot, markers and citation', async () => {
+    const { page } = browser;
+    const row = page.locator('.trait-row[data-status=computed]').first();
+    const name = (await row.locator('.trait-name').textContent())!;
+    await row.locator('.trait-name').click();
+    const view = page.getByTestId('assessment-view');
+    await view.getByRole('heading', { level: 1, name }).waitFor();
+
+    const plot = page.getByTestId('distribution-plot');
+    await plot.waitFor();
+    await expect(plot.locator('path.plot-line').count()).resolves.toBe(1);
+    await expect(plot.locator('line.plot-marker').count()).resolves.toBe(1);
+    await expect(plot.getByRole('img').getAttribute('aria-labelledby')).resolves.toBeTruthy();
+    await expect(page.getByTestId('percentile').textContent()).resolves.toMatch(/^\d+(st|nd|rd|th)$/);
+
+    const markers = page.getByTestId('markers');
+    const firstMarker = markers.locator('tbody tr').first();
+    await expect(firstMarker.locator('th a').textContent()).resolves.toMatch(/^rs\d+$/);
+    await expect(firstMarker.locator('td').first().textContent()).resolves.toMatch(/^[ACGT-]{1,2}$|not tested/);
+
+    const pubmed = page.getByTestId('evidence').getByRole('link', { name: /PubMed/ });
+    await expect(pubmed.getAttribute('href')).resolves.toMatch(/^https:\/\/pubmed\.ncbi\.nlm\.nih\.gov\/\d+\/$/);
+    await screenshot(page, '03-assessment');
+    await page.getByTestId('markers').scrollIntoViewIfNeeded();
+    await screenshot(page, '04-assessment-markers');
+  });
+
+  it('exports the report as CSV and JSON and shows a printable report', async () => {
+    const { page } = browser;
+    await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link').click();
+    await page.getByRole('button', { name: 'Report' }).click();
+    const report = page.getByTestId('report-view');
+    await report.getByRole('heading', { name: 'Genetic trait report' }).waitFor();
+
+    const [csv] = await Promise.all([page.waitForEvent('download'), report.getByRole('button', { name: 'CSV' }).click()]);
+    const csvText = readFileSync((await csv.path())!, 'utf8');
+    expect(csv.suggestedFilename()).toMatch(/Ada Lovelace\.csv$/);
+    expect(csvText.split('\r\n')[0]).toContain('trait_code,trait_name,category');
+    expect(csvText.split('\r\n').filter(Boolean).length).toBeGreaterThan(1);
+
+    const [json] = await Promise.all([page.waitForEvent('download'), report.getByRole('button', { name: 'JSON' }).click()]);
+    const doc = JSON.parse(readFileSync((await json.path())!, 'utf8')) as { profile: { first_name: string }; results: unknown[] };
+    expect(doc.profile.first_name).toBe('Ada');
+    expect(doc.results.length).toBeGreaterThan(0);
+
+    const [html] = await Promise.all([page.waitForEvent('download'), report.getByRole('button', { name: 'HTML' }).click()]);
+    const htmlText = readFileSync((await html.path())!, 'utf8');
+    expect(htmlText).toMatch(/^<!doctype html>/);
+    expect(htmlText).toContain('Genetic trait report');
+    expect(htmlText).toContain('@media print');
+    await screenshot(page, '05-report');
+    expect(browser.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,168 @@
+/**
+ * End-to-end harness: the real headless server (`serve --port 0` on a fresh data folder,
+ * exactly what a user runs) and Debian's Chromium driven by playwright-core. The web UI
+ * must be built (out/renderer); it is built here once if it is missing.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
+export const SCREENSHOTS = path.join(ROOT, 'test-results', 'screens');
+const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export interface RunningApp {
+  origin: string;
+  /** The printed sign-in link, http://127.0.0.1:<port>/#token=… */
+  signInUrl: string;
+  token: string;
+  dataDir: string;
+  /** Authorized JSON call to the API as the app's own client. */
+  api<T = unknown>(method: string, apiPath: string, body?: unknown): Promise<{ status: number; body: T }>;
+  stop(): Promise<void>;
+}
+
+function ensureUiBuilt(): void {
+  if (existsSync(path.join(ROOT, 'out', 'renderer', 'index.html'))) return;
+  const res = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  if (res.status !== 0) throw new Error(`Building the UI failed:\n${res.stdout}\n${res.stderr}`);
+}
+
+export async function startApp(): Promise<RunningApp> {
+  ensureUiBuilt();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'traitscope-e2e-'));
+  const child: ChildProcess = spawn(process.execPath, [TSX, 'src/cli/index.ts', 'serve', '--port', '0', '--data-dir', dataDir], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const signInUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`The server did not print its sign-in link in time:\n${out}`)), 60_000);
+    const check = () => {
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`The server exited with ${code}:\n${out}`));
+    });
+  });
+  const origin = signInUrl.slice(0, signInUrl.indexOf('/#'));
+  const token = signInUrl.slice(signInUrl.indexOf('token=') + 6);
+
+  return {
+    origin,
+    signInUrl,
+    token,
+    dataDir,
+    async api<T>(method: string, apiPath: string, body?: unknown) {
+      const res = await fetch(`${origin}/api${apiPath}`, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  /** Messages the page logged as errors, and uncaught exceptions: a test can assert none. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+export async function openBrowser(options: { colorScheme?: 'light' | 'dark'; width?: number; height?: number } = {}): Promise<Browser> {
+  const profileDir = mkdtempSync(path.join(tmpdir(), 'traitscope-chromium-'));
+  const context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    colorScheme: options.colorScheme ?? 'light',
+    viewport: { width: options.width ?? 1320, height: options.height ?? 860 },
+    acceptDownloads: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    // Failed requests the UI handles itself (e.g. an expected 4xx) are logged by Chromium; ignore those.
+    if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) errors.push(`console: ${m.text()}`);
+  });
+  return {
+    context,
+    page,
+    errors,
+    async close() {
+      await context.close();
+      rmSync(profileDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  // Let animations (dialogs, toasts) settle so the picture shows what a person sees.
+  await page.waitForTimeout(250);
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: options.fullPage ?? false });
+}
+
+/**
+ * Drops files on the window the way the operating system does: a real DragEvent carrying a
+ * DataTransfer with File objects, first entering the window, then dropping on a drop zone.
+ */
+export async function dropFiles(page: Page, files: Array<{ name: string; content: string; type?: string }>, zoneTestId: 'drop-new' | 'drop-replace'): Promise<void> {
+  const dataTransfer = await page.evaluateHandle((list) => {
+    const dt = new DataTransfer();
+    for (const f of list) dt.items.add(new File([f.content], f.name, { type: f.type ?? 'text/plain' }));
+    return dt;
+  }, files);
+  await page.locator('body').dispatchEvent('dragenter', { dataTransfer });
+  const zone = page.getByTestId(zoneTestId);
+  await zone.waitFor();
+  await zone.dispatchEvent('dragover', { dataTransfer });
+  await zone.dispatchEvent('drop', { dataTransfer });
+  await dataTransfer.dispose();
+}
+
+/** Uploads a genotype through the API (for tests whose subject is not the drop itself). */
+export async function uploadThroughApi(app: RunningApp, profileId: string, content: string): Promise<void> {
+  const { body } = await app.api<{ url: string }>('GET', `/profiles/${profileId}/genotype/upload/?content-type=text/plain`);
+  const put = await fetch(body.url, { method: 'PUT', headers: { 'Content-Type': 'text/plain' }, body: content });
+  if (!put.ok) throw new Error(`upload failed: ${put.status} ${await put.text()}`);
+  const done = await app.api<{ detail: string }>('POST', `/profiles/${profileId}/genotype/upload/`);
+  if (done.status !== 200) throw new Error(`processing failed: ${JSON.stringify(done.body)}`);
+}
