@@ -59,6 +59,20 @@ const FAST_COMBINED = 1;
 const FAST_SPLIT = 2;
 const FAST_FLEXIBLE = 3;
 
+/** Bytes that end a field in the fast path: any separator, or the line feed. */
+const STOP: Uint8Array = (() => {
+  const t = SEP_ANY.slice();
+  t[LF] = 1;
+  return t;
+})();
+
+/** callFromPair for every two-byte combination, precomputed: one lookup per line. */
+const PAIR_CALL: Int16Array = (() => {
+  const t = new Int16Array(1 << 16);
+  for (let a = 0; a < 256; a++) for (let b = 0; b < 256; b++) t[(a << 8) | b] = callFromPair(a, b);
+  return t;
+})();
+
 export class TableParser implements DataLineParser {
   private readonly f = new Fields();
   private readonly maxFields: number;
@@ -101,6 +115,8 @@ export class TableParser implements DataLineParser {
     const callChrom = out.callChrom;
     const positions = out.positions;
     const SEP = SEP_ANY;
+    const STOPS = STOP;
+    const PAIRS = PAIR_CALL;
     let n = out.length;
     let i = start;
     while (i < end) {
@@ -126,7 +142,7 @@ export class TableParser implements DataLineParser {
         if (SEP[b] !== 1) break fast;
         while (SEP[b] === 1) b = buf[++i];
         const cs = i;
-        while (SEP[b] !== 1 && b !== LF) b = buf[++i];
+        while (STOPS[b] !== 1) b = buf[++i];
         if (b === LF) break fast;
         // One- and two-digit chromosomes inline; the rest (X, chr1, MT…) via parseChrom.
         const clen = i - cs;
@@ -147,24 +163,24 @@ export class TableParser implements DataLineParser {
         if (i === ps || i - ps > 10 || pos > 0xffffffff || SEP[b] !== 1) break fast;
         while (SEP[b] === 1) b = buf[++i];
         const g1 = i;
-        while (SEP[b] !== 1 && b !== LF) b = buf[++i];
+        while (STOPS[b] !== 1) b = buf[++i];
         const g1e = i;
         while (SEP[b] === 1) b = buf[++i];
         let call: number;
         if (b === LF) {
           if (mode === FAST_SPLIT) break fast;
           const len = g1e - g1;
-          if (len === 2) call = callFromPair(buf[g1], buf[g1 + 1]);
+          if (len === 2) call = PAIRS[(buf[g1] << 8) | buf[g1 + 1]];
           else if (len === 1 && mode === FAST_COMBINED) call = callFromSingle(buf[g1]);
           else break fast;
         } else {
           if (mode === FAST_COMBINED || g1e - g1 !== 1) break fast;
           const g2 = i;
-          while (SEP[b] !== 1 && b !== LF) b = buf[++i];
+          while (STOPS[b] !== 1) b = buf[++i];
           if (i - g2 !== 1) break fast;
           while (SEP[b] === 1) b = buf[++i];
           if (b !== LF) break fast;
-          call = callFromPair(buf[g1], buf[g2]);
+          call = PAIRS[(buf[g1] << 8) | buf[g2]];
         }
         if (call < 0) break fast;
         rsids[n] = rs;
