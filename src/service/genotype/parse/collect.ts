@@ -35,8 +35,8 @@ export class GenotypeCollector {
   reserve(more: number): void {
     const need = this.length + more;
     if (need <= this.rsids.length) return;
-    let n = this.rsids.length * 2;
-    while (n < need) n *= 2;
+    // Doubling for one-by-one growth; an explicit large reservation gets exactly what it asks.
+    const n = Math.max(need, this.rsids.length * 2);
     const r = new Uint32Array(n);
     r.set(this.rsids.subarray(0, this.length));
     this.rsids = r;
