@@ -3,7 +3,7 @@
  * against the token endpoint; revoking it in the UI really locks it out.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openBrowser, screenshot, startApp, type Browser, type RunningApp } from './support/app.js';
+import { openBrowser, screenshot, startApp, unlabeledControls, type Browser, type RunningApp } from './support/app.js';
 
 describe('API clients', () => {
   let app: RunningApp;
@@ -37,6 +37,7 @@ describe('API clients', () => {
     await expect(page.getByTestId('data-dir').textContent()).resolves.toBe(app.dataDir);
     await api.getByText('No API clients yet.').waitFor();
     await screenshot(page, '20-settings');
+    expect(await unlabeledControls(page)).toEqual([]);
   });
 
   it('creates a client and shows its secret once, with copy buttons', async () => {
@@ -92,6 +93,29 @@ describe('API clients', () => {
     await page.getByText('1 revoked client').waitFor();
 
     expect((await tokenRequest()).status).toBe(401);
+  });
+
+  it('deletes all data only after the word DELETE is typed', async () => {
+    const { page } = browser;
+    await app.api('POST', '/profiles/', { first_name: 'Alan', last_name: 'Turing' });
+    await app.api('POST', '/profiles/', { first_name: 'Barbara', last_name: 'McClintock' });
+    await page.reload();
+    await page.getByTestId('settings-view').waitFor();
+    await page.getByText('(2 profiles)', { exact: false }).waitFor();
+
+    await page.getByRole('button', { name: 'Delete all data…' }).click();
+    const dialog = page.getByTestId('delete-all-dialog');
+    const confirm = dialog.getByRole('button', { name: 'Delete everything' });
+    await expect(confirm.isDisabled()).resolves.toBe(true);
+    await dialog.getByLabel(/Type DELETE to confirm/).fill('delete');
+    await expect(confirm.isDisabled()).resolves.toBe(true);
+    await dialog.getByLabel(/Type DELETE to confirm/).fill('DELETE');
+    await screenshot(page, '24-delete-all-confirm');
+    await confirm.click();
+
+    await page.getByRole('heading', { name: 'Your genome, read privately' }).waitFor();
+    await page.getByText('All profiles, DNA files and results were deleted.').waitFor();
+    expect((await app.api<unknown[]>('GET', '/profiles/')).body).toEqual([]);
     expect(browser.errors).toEqual([]);
   });
 });

@@ -67,7 +67,11 @@ describe('a file that cannot be read', () => {
 
   it('explains a dropped file that is not DNA data on the new profile it created', async () => {
     const { page } = browser;
-    await dropFiles(page, [{ name: 'not-my-genome.txt', content: NOT_DNA }], 'drop-new');
+    // Over an open profile the window offers both: replace its file, or new profiles.
+    await dropFiles(page, [{ name: 'not-my-genome.txt', content: NOT_DNA }], 'drop-new', async () => {
+      await page.getByTestId('drop-replace').getByText('Replace Rosalind Franklin’s DNA file').waitFor();
+      await screenshot(page, '33-drop-overlay');
+    });
     await page.getByRole('heading', { level: 1, name: /not/i }).waitFor();
     const banner = page.getByTestId('failure-banner');
     await banner.waitFor({ timeout: 30_000 });

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropFiles, openBrowser, ROOT, screenshot, startApp, type Browser, type RunningApp } from './support/app.js';
+import { dropFiles, openBrowser, ROOT, screenshot, startApp, unlabeledControls, type Browser, type RunningApp } from './support/app.js';
 import { synthetic23andMe } from './support/genotype.js';
 
 describe('drop a DNA file, read the results', () => {
@@ -19,6 +19,7 @@ describe('drop a DNA file, read the results', () => {
     await browser?.close();
     await app?.stop();
   });
+  const profileId = async () => (await app.api<Array<{ id: string }>>('GET', '/profiles/')).body[0].id;
 
   it('signs in from the link and removes the token from the address bar', async () => {
     const { page } = browser;
@@ -32,11 +33,24 @@ describe('drop a DNA file, read the results', () => {
   it('turns a dropped file into a profile with results', async () => {
     const { page } = browser;
     const content = synthetic23andMe(ROOT);
+    // A slow link (about 250 KB/s up) so the upload's progress can be watched.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 250 * 1024 });
     await dropFiles(page, [{ name: 'genome_Ada_Lovelace_v5_Full_20240314.txt', content }], 'drop-new');
 
-    // The profile is named after the file and opened; the job reports its progress.
+    // The profile is named after the file and opened; the upload shows real progress.
     await page.getByRole('heading', { level: 1, name: 'Ada Lovelace' }).waitFor();
     await page.getByTestId('job-tray').waitFor();
+    const bar = page.getByTestId('job-card').getByRole('progressbar', { name: /Importing/ });
+    await bar.waitFor();
+    await page.waitForFunction(() => {
+      const el = document.querySelector('[data-testid=job-card] [role=progressbar][aria-valuenow]');
+      const v = Number(el?.getAttribute('aria-valuenow'));
+      return v > 5 && v < 95;
+    });
+    await screenshot(page, '02a-uploading');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
 
     // Processing ends with the genotype summary and automatically computed free traits.
     const genotype = page.getByTestId('genotype-card');
@@ -53,6 +67,7 @@ describe('drop a DNA file, read the results', () => {
     const profiles = await app.api<Array<{ first_name: string; last_name: string }>>('GET', '/profiles/');
     expect(profiles.body.map((p) => `${p.first_name} ${p.last_name}`)).toEqual(['Ada Lovelace']);
     await screenshot(page, '02-profile-results');
+    expect(await unlabeledControls(page)).toEqual([]);
   });
 
   it('searches traits and computes one on request', async () => {
@@ -66,6 +81,20 @@ describe('drop a DNA file, read the results', () => {
     await page.locator(`[data-testid="trait-${code}"][data-status=computed]`).waitFor();
     await expect(row.textContent()).resolves.toMatch(/percentile/);
     await page.getByRole('button', { name: 'Clear search' }).click();
+  });
+
+  it('computes all available traits with visible progress', async () => {
+    const { page } = browser;
+    const button = page.getByTestId('compute-all');
+    const before = await page.locator('.trait-row[data-status=computed]').count();
+    await button.click();
+    await page.getByRole('status').filter({ hasText: /Computing \d/ }).waitFor();
+    await screenshot(page, '02b-computing-all');
+    await page.getByRole('button', { name: 'All available traits computed' }).waitFor({ timeout: 45_000 });
+    await page.getByText(/traits computed\./).waitFor();
+    const { body } = await app.api<Array<{ status: string }>>('GET', `/profiles/${await profileId()}/traits/`);
+    expect(body.filter((t) => t.status === 'available')).toHaveLength(0);
+    expect(await page.locator('.trait-row[data-status=computed]').count()).toBeGreaterThan(before);
   });
 
   it('opens an assessment with its distribution plot, markers and citation', async () => {
@@ -91,6 +120,7 @@ describe('drop a DNA file, read the results', () => {
     const pubmed = page.getByTestId('evidence').getByRole('link', { name: /PubMed/ });
     await expect(pubmed.getAttribute('href')).resolves.toMatch(/^https:\/\/pubmed\.ncbi\.nlm\.nih\.gov\/\d+\/$/);
     await screenshot(page, '03-assessment');
+    expect(await unlabeledControls(page)).toEqual([]);
     await page.getByTestId('markers').scrollIntoViewIfNeeded();
     await screenshot(page, '04-assessment-markers');
   });

@@ -144,7 +144,12 @@ export async function screenshot(page: Page, name: string, options: { fullPage?:
  * Drops files on the window the way the operating system does: a real DragEvent carrying a
  * DataTransfer with File objects, first entering the window, then dropping on a drop zone.
  */
-export async function dropFiles(page: Page, files: Array<{ name: string; content: string; type?: string }>, zoneTestId: 'drop-new' | 'drop-replace'): Promise<void> {
+export async function dropFiles(
+  page: Page,
+  files: Array<{ name: string; content: string; type?: string }>,
+  zoneTestId: 'drop-new' | 'drop-replace',
+  whileDragging?: () => Promise<void>,
+): Promise<void> {
   const dataTransfer = await page.evaluateHandle((list) => {
     const dt = new DataTransfer();
     for (const f of list) dt.items.add(new File([f.content], f.name, { type: f.type ?? 'text/plain' }));
@@ -154,6 +159,7 @@ export async function dropFiles(page: Page, files: Array<{ name: string; content
   const zone = page.getByTestId(zoneTestId);
   await zone.waitFor();
   await zone.dispatchEvent('dragover', { dataTransfer });
+  await whileDragging?.();
   await zone.dispatchEvent('drop', { dataTransfer });
   await dataTransfer.dispose();
 }
@@ -165,4 +171,25 @@ export async function uploadThroughApi(app: RunningApp, profileId: string, conte
   if (!put.ok) throw new Error(`upload failed: ${put.status} ${await put.text()}`);
   const done = await app.api<{ detail: string }>('POST', `/profiles/${profileId}/genotype/upload/`);
   if (done.status !== 200) throw new Error(`processing failed: ${JSON.stringify(done.body)}`);
+}
+
+/**
+ * Screen-reader basics: interactive elements without an accessible name (a button with
+ * only an icon and no label, an input without a label). Returns short descriptions.
+ */
+export async function unlabeledControls(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const named = (el: Element) => {
+      const aria = el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || el.getAttribute('title');
+      if (aria) return true;
+      if ((el as HTMLInputElement).labels?.length) return true;
+      return (el.textContent ?? '').trim().length > 0;
+    };
+    for (const el of document.querySelectorAll('button, a[href], input:not([type=hidden]), select, textarea, [role=button]')) {
+      if (el.closest('[aria-hidden=true]') || (el as HTMLElement).dataset.testid === 'file-input') continue;
+      if (!named(el)) problems.push(el.outerHTML.slice(0, 120));
+    }
+    return problems;
+  });
 }

@@ -3,7 +3,7 @@ import type { Job } from '../state/jobs.js';
 
 export function JobProgress({ job, large }: { job: Job; large?: boolean }) {
   const determinate = job.stage === 'uploading';
-  const label = job.stage === 'uploading' ? `Uploading ${job.file.name}` : `Processing ${job.file.name}`;
+  const label = job.stage === 'uploading' ? `Importing ${job.file.name}` : `Reading ${job.file.name}`;
   return (
     <div
       className={`progress ${determinate ? '' : 'is-indeterminate'} ${large ? 'progress-large' : ''}`}

@@ -13,7 +13,7 @@ export function stageText(job: Job): string {
     case 'creating':
       return 'Creating profile…';
     case 'uploading':
-      return `Uploading · ${Math.round(job.progress * 100)}%`;
+      return `Importing · ${Math.round(job.progress * 100)}%`;
     case 'processing':
       return 'Reading DNA and computing results…';
     case 'done':
@@ -88,7 +88,7 @@ export function JobTray() {
             <button
               type="button"
               className="icon-button small"
-              aria-label={job.stage === 'uploading' ? `Cancel upload of ${job.file.name}` : `Dismiss ${job.file.name}`}
+              aria-label={job.stage === 'uploading' ? `Cancel import of ${job.file.name}` : `Dismiss ${job.file.name}`}
               onClick={() => dismiss(job.id)}
             >
               <XIcon size={14} />

@@ -10,7 +10,7 @@ import { Avatar } from './Avatar.js';
 import { GearIcon, Logo, PlusIcon, ShieldIcon, Spinner, UploadIcon } from './icons.js';
 
 function profileSubtitle(g: GenotypeMetadata | undefined, uploading: boolean): { text: string; tone?: 'busy' | 'error' } {
-  if (uploading) return { text: 'Uploading…', tone: 'busy' };
+  if (uploading) return { text: 'Importing…', tone: 'busy' };
   if (!hasFile(g)) return { text: g ? 'No DNA file yet' : '…' };
   const m = g.metadata;
   if (m.status === 'uploaded' || m.status === 'processing') return { text: 'Reading DNA file…', tone: 'busy' };

@@ -82,7 +82,7 @@ export const useJobs = create<JobsState>((set, get) => {
       // Finished jobs leave the tray by themselves after a while; failures stay until dismissed.
       setTimeout(() => {
         if (job(id)?.stage === 'done') set({ jobs: get().jobs.filter((x) => x.id !== id) });
-      }, 12_000);
+      }, 8_000);
     } catch (err) {
       j = job(id);
       update(id, { stage: 'failed', failure: 'transfer', error: (err as Error).message, cancel: undefined });

@@ -84,7 +84,11 @@ export function ProfileView({ id }: { id: string }) {
             <span className="muted">{stageText(activeJob)}</span>
           </div>
           <JobProgress job={activeJob} large />
-          {activeJob.stage === 'processing' ? <p className="muted small">Reading hundreds of thousands of markers takes a few seconds to a minute.</p> : null}
+          <p className="muted small">
+            {activeJob.stage === 'processing'
+              ? 'Reading hundreds of thousands of markers takes a few seconds to a minute.'
+              : 'The file is copied into Traitscope’s data folder on this computer. Nothing is sent over the internet.'}
+          </p>
         </section>
       ) : !job && isBusy(genotype) ? (
         <section className="card job-card" aria-live="polite">

@@ -114,6 +114,8 @@ function groupByCategory(results: ProfileTrait[]): Array<[string, ProfileTrait[]
   return [...map.entries()].sort(([a], [b]) => (a === 'Other' ? 1 : b === 'Other' ? -1 : a.localeCompare(b)));
 }
 
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
 function pct(r: ProfileTrait): string {
   return typeof r.percentile === 'number' ? ordinal(Math.min(99, Math.max(1, r.percentile))) : '—';
 }
@@ -147,7 +149,7 @@ function ResultTable({ results, withMeaning }: { results: ProfileTrait[]; withMe
             <td className="rt-num">{pct(r)}</td>
             <td className="rt-num">{typeof r.coverage === 'number' ? formatPercent(r.coverage) : '—'}</td>
             <td>
-              {r.trait.quality ? `${r.trait.quality.evidence}${r.trait.quality.pmid ? ` · PMID ${r.trait.quality.pmid}` : ''}` : '—'}
+              {r.trait.quality ? `${capitalise(r.trait.quality.evidence)}${r.trait.quality.pmid ? ` · PMID ${r.trait.quality.pmid}` : ''}` : '—'}
             </td>
           </tr>
         ))}
