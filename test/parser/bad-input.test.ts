@@ -159,3 +159,19 @@ describe('archives and formats that are not genotype text', () => {
     await expectRefused(parseGenotypeBytes(gz.subarray(0, gz.length - 7)), /truncated/);
   });
 });
+
+describe('summary notes', () => {
+  it('says when the header build and the marker positions disagree', async () => {
+    const text = [
+      '# reference human assembly build 37',
+      'rs12913832 15 28120472 AG',
+      'rs4778138 15 28090674 AA',
+      'rs16891982 5 33951588 GG',
+    ].join('\n');
+    const r = await parseGenotypeBytes(enc(text));
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.summary.build).toBe(37);
+    expect(r.summary.build_source).toBe('header');
+    expect(r.summary.notes.join('\n')).toContain('match build 38');
+  });
+});

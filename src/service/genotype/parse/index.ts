@@ -119,13 +119,18 @@ async function run(src: ByteSource, options: ParseOptions | undefined, started: 
   let noCalls = 0;
   for (let i = 0; i < genotype.calls.length; i++) if (genotype.calls[i] === 0) noCalls++;
   const snpCount = genotype.rsids.length;
+  const notes = [...ctx.notes, ...detection.notes];
   let build = detection.headerBuild;
   let buildSource: ParseSummary['build_source'] = build ? 'header' : null;
+  const fromPositions = buildFromPositions(genotype);
   if (!build) {
-    build = buildFromPositions(genotype);
+    build = fromPositions;
     buildSource = build ? 'positions' : null;
+  } else if (fromPositions && fromPositions !== build) {
+    notes.push(`The header names build ${build}, but the positions of known markers match build ${fromPositions}; the header's build was kept.`);
   }
-  const notes = [...ctx.notes, ...detection.notes];
+  if (duplicates > 0)
+    notes.push(`${duplicates} duplicate lines: for each rsID the first occurrence with a call was kept.`);
   if (conflictingDuplicates > 0)
     notes.push(`${conflictingDuplicates} rsIDs appeared more than once with different calls; the first called occurrence was kept.`);
   const summary: ParseSummary = {
