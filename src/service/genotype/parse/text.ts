@@ -21,6 +21,7 @@ export class TextDecoderStage implements ByteSink {
   private headLen = 0;
   private encoding: Encoding | null = null;
   private odd = -1; // a UTF-16 byte left over from the previous chunk
+  private firstOut = true; // the first transcoded UTF-16 text still has to pass the binary check
 
   constructor(private readonly out: ByteSink) {}
 
@@ -86,8 +87,6 @@ export class TextDecoderStage implements ByteSink {
     }
     this.out.push(out);
   }
-
-  private firstOut = true;
 }
 
 function unit(lo: number, hi: number): number {

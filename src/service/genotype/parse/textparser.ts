@@ -20,24 +20,23 @@ export const MAX_LINE_BYTES = 1 << 20;
 
 export class TextGenotypeParser implements LineSink {
   readonly collector = new GenotypeCollector();
-
-  /** Room for the markers a text of this many bytes may hold (~25 bytes a line), so the arrays rarely grow. */
-  expectTextBytes(bytes: number): void {
-    this.collector.reserve(Math.min(Math.ceil(bytes / 24), 2_000_000));
-  }
   readonly skips = new SkipCounter();
   detection: Detection | null = null;
 
   /** The sampled lines, each followed by '\n', in one growing buffer. */
   private sample = new Uint8Array(1 << 16);
   private sampleBytes = 0;
-  private sampleLines = 0;
   private sampleData = 0;
   private sawVcfMagic = false;
   private sawChromHeader = false;
   private impl: DataLineParser | null = null;
   private lineNo = 0;
   private bytesSeen = 0;
+
+  /** Room for the markers a text of this many bytes may hold (~25 bytes a line), so the arrays rarely grow. */
+  expectTextBytes(bytes: number): void {
+    this.collector.reserve(Math.min(Math.ceil(bytes / 24), 2_000_000));
+  }
 
   line(buf: Uint8Array, s: number, e: number): void {
     if (this.impl === null) {
@@ -93,7 +92,6 @@ export class TextGenotypeParser implements LineSink {
     this.sample.set(buf.subarray(s, e), this.sampleBytes);
     this.sample[need - 1] = 0x0a;
     this.sampleBytes = need;
-    this.sampleLines++;
     if (e > s && buf[s] !== 0x23) this.sampleData++;
     else if (e - s > 1) {
       const line = buf.subarray(s, e);
