@@ -12,7 +12,7 @@ import { readCatalogFile } from '../src/service/science/catalog.js';
 import { loadAncestryModel } from '../src/service/science/ancestry.js';
 import { createScienceEngine } from '../src/service/science/index.js';
 import type { CatalogTrait } from '../src/service/science/format.js';
-import { rng } from '../test/science/prng.js';
+import { rng } from '../test/support/prng.js';
 
 const TARGET_MS = 100;
 const FILE_MARKERS = 630_000;

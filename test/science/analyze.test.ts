@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { analyzeCommand } from '../../src/cli/analyze.js';
 import { readCatalogFile } from '../../src/service/science/catalog.js';
-import { rng } from './prng.js';
+import { rng } from '../support/prng.js';
 
 const resourcesDir = join(import.meta.dirname, '..', '..', 'resources');
 const dir = mkdtempSync(join(tmpdir(), 'traitscope-analyze-'));

@@ -9,6 +9,7 @@ import { traitRevision } from '../../src/service/science/revision.js';
 import { alleleFromLetter, makeCall } from '../../src/service/genotype/encoding.js';
 import type { Genotype } from '../../src/service/genotype/types.js';
 import type { Population } from '../../src/service/science/types.js';
+import { rng } from '../support/prng.js';
 
 const resourcesDir = join(import.meta.dirname, '..', '..', 'resources');
 const engine = createScienceEngine({ resourcesDir });
@@ -75,17 +76,6 @@ describe('ancestry inference', () => {
       out[i] = Math.min(2, Math.max(0, model.center[i] + model.scale[i] * x));
     }
     return out;
-  }
-  // Deterministic PRNG (mulberry32).
-  function rng(seed: number) {
-    let a = seed >>> 0;
-    return () => {
-      a = (a + 0x6d2b79f5) >>> 0;
-      let t = a;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
   }
   function simulate(pop: number, seed: number, keep: number): Genotype {
     const counts = expectedCounts(pop);

@@ -18,7 +18,7 @@ import { parseGenotypeFile } from '../../src/service/genotype/parse/index.js';
 import { createScienceEngine } from '../../src/service/science/index.js';
 import { readCatalogFile } from '../../src/service/science/catalog.js';
 import type { CatalogTrait } from '../../src/service/science/format.js';
-import { rng } from './prng.js';
+import { rng } from '../support/prng.js';
 
 const PLINK = 'plink1.9';
 const hasPlink = spawnSync(PLINK, ['--version'], { encoding: 'utf8' }).status === 0;

@@ -18,7 +18,7 @@ import { createScienceEngine } from '../../src/service/science/index.js';
 import { LEVEL_UPPER_BOUNDS } from '../../src/service/science/levels.js';
 import { POPULATION_ORDER, type CatalogTrait } from '../../src/service/science/format.js';
 import type { Population } from '../../src/service/science/types.js';
-import { rng } from './prng.js';
+import { rng } from '../support/prng.js';
 
 const resourcesDir = join(import.meta.dirname, '..', '..', 'resources');
 const engine = createScienceEngine({ resourcesDir });

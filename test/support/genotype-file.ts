@@ -4,6 +4,7 @@
  * European allele frequencies by a seeded generator, written in a vendor's export shape.
  */
 import { readCatalogFile } from '../../src/service/science/catalog.js';
+import { rng } from './prng.js';
 import { ROOT } from './server.js';
 import path from 'node:path';
 
@@ -13,22 +14,10 @@ export interface Marker {
   a2: string;
 }
 
-/** Mulberry32: small, fast, deterministic. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Markers of the featured catalog traits (or of all traits), genotyped at random under HWE. */
 export function catalogMarkers(seed = 1, options: { featuredOnly?: boolean } = {}): Marker[] {
   const catalog = readCatalogFile(path.join(ROOT, 'resources'));
-  const rand = seededRandom(seed);
+  const rand = rng(seed);
   const byRsid = new Map<number, Marker>();
   for (const trait of catalog.traits) {
     if (options.featuredOnly !== false && !trait.featured) continue;
