@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog } from 'electron';
+import { app, BrowserWindow, dialog, nativeTheme } from 'electron';
 import type { RunningService } from '../service/index.js';
 import { applyProcessHardening, applySessionHardening, secureWebPreferences } from './hardening.js';
 import { registerIpc } from './ipc.js';
@@ -54,7 +54,8 @@ if (!app.requestSingleInstanceLock()) {
       minHeight: 600,
       show: false,
       title: 'Traitscope',
-      backgroundColor: '#f6f7f9',
+      // The page's own background, so the window never flashes white in dark mode.
+      backgroundColor: nativeTheme.shouldUseDarkColors ? '#15171c' : '#f6f7f9',
       autoHideMenuBar: process.platform !== 'darwin',
       webPreferences: secureWebPreferences(PRELOAD),
     });
