@@ -91,9 +91,10 @@ export function applySessionHardening(appOrigin: string): void {
 }
 
 function hardenWebContents(contents: WebContents): void {
-  // No new windows: web links go to the system browser, anything else is dropped.
+  // No new windows: web links (and the service's own public pages, such as its OpenAPI
+  // document) open in the system browser; anything else is dropped.
   contents.setWindowOpenHandler(({ url }) => {
-    if (isExternalWebLink(url)) void shell.openExternal(url);
+    if (isExternalWebLink(url) || isAppUrl(url)) void shell.openExternal(url);
     return { action: 'deny' };
   });
   // No navigation away from the service (a stray link, a file dropped outside the drop

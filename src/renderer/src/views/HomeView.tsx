@@ -7,6 +7,7 @@ import { openDialog } from '../state/dialogs.js';
 import { useJobs } from '../state/jobs.js';
 import { hasFile, useProfiles } from '../state/profiles.js';
 import { navigate } from '../state/router.js';
+import { useSettings } from '../state/settings.js';
 
 const VENDORS = ['23andMe', 'AncestryDNA', 'MyHeritage', 'FamilyTreeDNA', 'Living DNA', 'VCF'];
 
@@ -40,17 +41,25 @@ export function DropCard({ title, compact, profileId }: { title?: string; compac
   );
 }
 
+/** "more than 2,000 traits", from the catalog the service actually ships. */
+function traitCountText(n: number | undefined): string {
+  if (!n) return 'hundreds of traits';
+  if (n < 100) return `${n} traits`;
+  return `more than ${formatInt(Math.floor(n / 100) * 100)} traits`;
+}
+
 export function HomeView() {
   const profiles = useProfiles((s) => s.profiles);
   const genotypes = useProfiles((s) => s.genotypes);
+  const traitCount = useSettings((s) => s.info?.catalog.traits);
 
   return (
     <main className="page home" aria-labelledby="home-title">
       <section className="hero">
         <h1 id="home-title">Your genome, read privately</h1>
         <p className="hero-lead">
-          Traitscope reads the raw data file from your DNA test and shows what published research says about hundreds of traits, from height to
-          caffeine metabolism. Everything runs on this computer: nothing is uploaded anywhere.
+          Traitscope reads the raw data file from your DNA test and shows what published research says about {traitCountText(traitCount)}, from
+          height to cholesterol. Everything runs on this computer: nothing is sent anywhere.
         </p>
         <p className="hero-trust">
           <ShieldIcon size={16} /> Works offline · No account · Delete everything at any time
