@@ -127,8 +127,10 @@ function Computed({ a }: { a: ProfileTrait }) {
   const percentile = a.percentile ?? 50;
   const markers = useMemo(() => [...(a.markers ?? [])].sort((x, y) => Math.abs(y.weight) - Math.abs(x.weight)), [a.markers]);
   const [showAll, setShowAll] = useState(false);
-  const observed = markers.filter((m) => m.use === 'observed').length;
-  const total = a.trait.quality?.markers ?? markers.length;
+  // The service's match report when it sends one; otherwise counted from the markers.
+  const match = (a as { match?: { markers: number; observed: number; imputed: number; excluded: number; strand_flipped: number } }).match;
+  const observed = match?.observed ?? markers.filter((m) => m.use === 'observed').length;
+  const total = match?.markers ?? a.trait.quality?.markers ?? markers.length;
 
   return (
     <>
@@ -169,6 +171,8 @@ function Computed({ a }: { a: ProfileTrait }) {
             <dd className="tabular">{typeof a.coverage === 'number' ? formatPercent(a.coverage) : '—'}</dd>
             <span className="stat-sub">
               {formatInt(observed)} of {formatInt(total)} markers genotyped
+              {match && match.imputed > 0 ? `, ${formatInt(match.imputed)} filled with the population average` : ''}
+              {match && match.strand_flipped > 0 ? `, ${formatInt(match.strand_flipped)} read on the opposite strand` : ''}
             </span>
             {typeof a.coverage === 'number' ? (
               <div className="meter" aria-hidden="true">
