@@ -176,6 +176,16 @@ export const ProfileTrait = z
       })
       .optional(),
     markers: z.array(AssessedMarker).optional(),
+    match: z
+      .object({
+        markers: z.number().int(),
+        observed: z.number().int(),
+        imputed: z.number().int(),
+        excluded: z.number().int(),
+        strand_flipped: z.number().int(),
+      })
+      .optional()
+      .describe('Match-rate report: how the trait markers matched the genotype (full assessments only).'),
     computed_at: z.string().optional(),
   })
   .meta({ id: 'ProfileTrait' });

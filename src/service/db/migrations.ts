@@ -103,6 +103,18 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 3,
+    description: 'keep per-marker details and plot data of assessments apart from their summary',
+    // Trait lists read thousands of summaries at once; the details are read one trait at a time.
+    sql: `
+      ALTER TABLE assessments ADD COLUMN details TEXT NOT NULL DEFAULT '{}';
+      UPDATE assessments SET
+        details = json_object('markers', json(json_extract(result, '$.markers')), 'distribution', json(json_extract(result, '$.distribution'))),
+        result  = json_remove(result, '$.markers', '$.distribution')
+      WHERE json_type(result, '$.markers') IS NOT NULL;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -1,6 +1,6 @@
-/** Worker-thread entry: runs one processing job and reports its outcome. */
+/** Worker-thread entry: runs one job (processing a file, or scoring many traits) and reports its outcome. */
 import { parentPort, workerData } from 'node:worker_threads';
-import { runProcessingJob, type ProcessingJob } from './process-job.js';
+import { runWorkerJob, type WorkerJob } from './process-job.js';
 
-const outcome = await runProcessingJob(workerData as ProcessingJob);
+const outcome = await runWorkerJob(workerData as WorkerJob);
 parentPort!.postMessage(outcome);

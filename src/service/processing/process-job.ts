@@ -1,27 +1,36 @@
 /**
- * One processing job, run inside a worker thread: parse the profile's current file, infer
- * ancestry, score the traits that need it, and store everything in one transaction. The
- * previous genotype and its assessments are only replaced once the new file has parsed.
+ * The jobs that run inside a worker thread, off the service's event loop:
+ * - processing: parse the profile's current file, infer ancestry, score the traits that
+ *   need it, and store everything in one transaction. The previous genotype and its
+ *   assessments are only replaced once the new file has parsed.
+ * - scoring: compute many traits of a profile at once (e.g. "compute all available").
  */
 import { getClient } from '../auth/clients.js';
 import { openDatabase, type Db } from '../db/database.js';
 import { parseGenotypeFile } from '../genotype/parse/index.js';
-import { getGenotypeFile, setFileStatus, storeGenotype } from '../genotype/genotype-store.js';
+import { getGenotypeFile, loadGenotype, setFileStatus, storeGenotype } from '../genotype/genotype-store.js';
 import type { Genotype } from '../genotype/types.js';
 import { profileOwner } from '../profiles/profiles.js';
 import { createScienceEngine } from '../science/index.js';
+import type { ScienceEngineExt } from '../science/index.js';
 import type { Assessment, ScienceEngine } from '../science/types.js';
 import { storedFilePath } from '../storage/file-store.js';
 import { computedCodes, removeAssessment, saveAssessment } from '../traits/assessment-store.js';
 import { freeTraitCodes } from '../traits/client-traits.js';
 import { listCustomTraits } from '../traits/custom-traits.js';
 
-export interface ProcessingJob {
+export interface JobBase {
   profileId: string;
   dataDir: string;
   dbPath: string;
   resourcesDir: string;
 }
+
+export type ProcessingJob = JobBase & { kind: 'process' };
+export type ScoringJob = JobBase & { kind: 'score'; codes: string[] };
+export type WorkerJob = ProcessingJob | ScoringJob;
+
+export type ScoringOutcome = { kind: 'scored'; computed: number } | { kind: 'failed'; reason: string } | { kind: 'superseded' };
 
 export type ProcessingOutcome =
   | { kind: 'processed'; snpCount: number }
@@ -29,13 +38,40 @@ export type ProcessingOutcome =
   /** A newer upload arrived (or the profile was deleted) while this one was being read. */
   | { kind: 'superseded' };
 
-export async function runProcessingJob(job: ProcessingJob): Promise<ProcessingOutcome> {
+export async function runWorkerJob(job: WorkerJob): Promise<ProcessingOutcome | ScoringOutcome> {
   const db = openDatabase(job.dbPath);
   try {
-    return await processWith(db, job);
+    return job.kind === 'process' ? await processWith(db, job) : scoreWith(db, job);
   } finally {
     db.close();
   }
+}
+
+function engineFor(db: Db, resourcesDir: string): ScienceEngineExt {
+  return createScienceEngine({ resourcesDir }).withCustomTraits(listCustomTraits(db).map((r) => r.trait));
+}
+
+/** Computes the given traits on the stored genotype; traits that are not computable are skipped. */
+function scoreWith(db: Db, job: ScoringJob): ScoringOutcome {
+  const stored = loadGenotype(db, job.profileId);
+  const owner = profileOwner(db, job.profileId);
+  if (!stored || !owner) return { kind: 'superseded' };
+  const results = scoreAll(engineFor(db, job.resourcesDir), stored.genotype, job.codes, {
+    ethnicity: owner.ethnicity,
+    inferred: stored.ancestry?.population ?? null,
+  });
+  return db.transaction((): ScoringOutcome => {
+    // The genotype may have been replaced while scoring: its own job recomputes everything.
+    if (loadGenotype(db, job.profileId)?.parsedAt !== stored.parsedAt) return { kind: 'superseded' };
+    let computed = 0;
+    for (const [code, assessment] of results) {
+      if (assessment) {
+        saveAssessment(db, job.profileId, code, assessment);
+        computed++;
+      }
+    }
+    return { kind: 'scored', computed };
+  }).immediate();
 }
 
 async function processWith(db: Db, job: ProcessingJob): Promise<ProcessingOutcome> {
@@ -46,7 +82,7 @@ async function processWith(db: Db, job: ProcessingJob): Promise<ProcessingOutcom
     setFileStatus(db, job.profileId, 'failed', parsed.reason, file.file_name);
     return { kind: 'failed', reason: parsed.reason };
   }
-  const engine = createScienceEngine({ resourcesDir: job.resourcesDir }).withCustomTraits(listCustomTraits(db).map((r) => r.trait));
+  const engine = engineFor(db, job.resourcesDir);
   const ancestry = engine.inferAncestry(parsed.genotype);
   const owner = profileOwner(db, job.profileId);
   if (!owner) return { kind: 'superseded' };

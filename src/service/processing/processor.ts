@@ -1,11 +1,12 @@
 /**
- * Runs processing jobs in worker threads: one job at a time per profile (later requests
- * queue behind it), at most `maxParallel` across profiles. Callers may await a job.
+ * Runs worker-thread jobs: processing a profile's file, or scoring many of its traits.
+ * Jobs of one profile run one at a time, in order (a scoring job waits for the file being
+ * processed); at most `maxParallel` run across profiles. Callers may await a job.
  */
 import { Worker } from 'node:worker_threads';
 import type { Db } from '../db/database.js';
 import { getGenotypeFile, setFileStatus } from '../genotype/genotype-store.js';
-import type { ProcessingJob, ProcessingOutcome } from './process-job.js';
+import type { JobBase, ProcessingOutcome, ScoringOutcome, WorkerJob } from './process-job.js';
 
 // In the bundle the worker is parse-worker.js beside this code; from TypeScript source
 // (tsx) a small .mjs bootstrap loads parse-worker.ts.
@@ -17,21 +18,18 @@ const JOB_TIMEOUT_MS = 10 * 60 * 1000;
 export interface Processor {
   /** Queues processing of the profile's current file; resolves when that run ends. */
   process(profileId: string): Promise<ProcessingOutcome>;
-  /** True while a job of this profile is queued or running. */
-  isBusy(profileId: string): boolean;
+  /** Queues computing the given traits of the profile in a worker thread. */
+  score(profileId: string, codes: string[]): Promise<ScoringOutcome>;
+  /** True while a file of this profile is queued for processing or being processed. */
+  isProcessing(profileId: string): boolean;
   /** Waits for running jobs to end and refuses new ones. */
   close(): Promise<void>;
 }
 
-export function createProcessor(options: {
-  db: Db;
-  jobBase: Omit<ProcessingJob, 'profileId'>;
-  maxParallel: number;
-  onDone?: (profileId: string, outcome: ProcessingOutcome) => void;
-}): Processor {
+export function createProcessor(options: { db: Db; jobBase: Omit<JobBase, 'profileId'>; maxParallel: number }): Processor {
   const { db, jobBase, maxParallel } = options;
   const tails = new Map<string, Promise<unknown>>(); // per-profile chain of jobs
-  const pending = new Map<string, number>();
+  const processing = new Map<string, number>(); // queued or running processing jobs per profile
   const waiting: Array<() => void> = []; // jobs waiting for a free worker slot
   let running = 0;
   let closed = false;
@@ -48,38 +46,53 @@ export function createProcessor(options: {
     waiting.shift()?.();
   };
 
-  async function runOne(profileId: string): Promise<ProcessingOutcome> {
-    await acquire();
-    try {
-      const file = getGenotypeFile(db, profileId);
-      if (closed || !file) return { kind: 'superseded' };
-      setFileStatus(db, profileId, 'processing', null, file.file_name);
-      const outcome = await runInWorker({ ...jobBase, profileId });
-      // The worker records parse failures itself; this also covers crashes and time-outs.
-      if (outcome.kind === 'failed') setFileStatus(db, profileId, 'failed', outcome.reason, file.file_name);
-      options.onDone?.(profileId, outcome);
-      return outcome;
-    } finally {
-      release();
-    }
+  /** Chains a job behind the profile's earlier ones and runs it in a free worker slot. */
+  function enqueue<T>(profileId: string, work: () => Promise<T>): Promise<T> {
+    const run = (tails.get(profileId) ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(async () => {
+        await acquire();
+        try {
+          return await work();
+        } finally {
+          release();
+        }
+      });
+    const tail = run.catch(() => undefined);
+    tails.set(profileId, tail);
+    void tail.then(() => {
+      if (tails.get(profileId) === tail) tails.delete(profileId);
+    });
+    return run;
+  }
+
+  async function processNow(profileId: string): Promise<ProcessingOutcome> {
+    const file = getGenotypeFile(db, profileId);
+    if (closed || !file) return { kind: 'superseded' };
+    setFileStatus(db, profileId, 'processing', null, file.file_name);
+    const outcome = await runInWorker<ProcessingOutcome>({ ...jobBase, profileId, kind: 'process' });
+    // The worker records parse failures itself; this also covers crashes and time-outs.
+    if (outcome.kind === 'failed') setFileStatus(db, profileId, 'failed', outcome.reason, file.file_name);
+    return outcome;
   }
 
   return {
     process(profileId) {
       if (closed) return Promise.resolve({ kind: 'superseded' });
-      pending.set(profileId, (pending.get(profileId) ?? 0) + 1);
-      const run = (tails.get(profileId) ?? Promise.resolve()).catch(() => undefined).then(() => runOne(profileId));
-      const tail = run.finally(() => {
-        const left = (pending.get(profileId) ?? 1) - 1;
-        if (left === 0) {
-          pending.delete(profileId);
-          tails.delete(profileId);
-        } else pending.set(profileId, left);
+      processing.set(profileId, (processing.get(profileId) ?? 0) + 1);
+      return enqueue(profileId, () => processNow(profileId)).finally(() => {
+        const left = (processing.get(profileId) ?? 1) - 1;
+        if (left === 0) processing.delete(profileId);
+        else processing.set(profileId, left);
       });
-      tails.set(profileId, tail);
-      return run;
     },
-    isBusy: (profileId) => pending.has(profileId),
+    score(profileId, codes) {
+      if (closed) return Promise.resolve({ kind: 'superseded' });
+      return enqueue(profileId, () =>
+        closed ? Promise.resolve({ kind: 'superseded' as const }) : runInWorker<ScoringOutcome>({ ...jobBase, profileId, kind: 'score', codes }),
+      );
+    },
+    isProcessing: (profileId) => processing.has(profileId),
     async close() {
       closed = true;
       await Promise.allSettled([...tails.values()]);
@@ -87,12 +100,12 @@ export function createProcessor(options: {
   };
 }
 
-function runInWorker(job: ProcessingJob): Promise<ProcessingOutcome> {
+function runInWorker<T extends { kind: string }>(job: WorkerJob): Promise<T | { kind: 'failed'; reason: string }> {
   return new Promise((resolve) => {
     // Bounded heap: a pathological file fails its own job instead of the whole service.
     const worker = new Worker(WORKER_URL, { workerData: job, resourceLimits: { maxOldGenerationSizeMb: 768 } });
     let settled = false;
-    const finish = (outcome: ProcessingOutcome) => {
+    const finish = (outcome: T | { kind: 'failed'; reason: string }) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -103,7 +116,7 @@ function runInWorker(job: ProcessingJob): Promise<ProcessingOutcome> {
       () => finish({ kind: 'failed', reason: 'Reading this file took longer than 10 minutes and was stopped. Check that it is a genotype raw-data file.' }),
       JOB_TIMEOUT_MS,
     );
-    worker.once('message', (outcome: ProcessingOutcome) => finish(outcome));
+    worker.once('message', (outcome: T) => finish(outcome));
     worker.once('error', (err) =>
       finish({
         kind: 'failed',

@@ -8,7 +8,7 @@ import type { Db } from '../db/database.js';
 import { genotypeVersion, getGenotypeFile, loadGenotype, type StoredGenotype } from '../genotype/genotype-store.js';
 import type { ProfileTrait, Trait, TraitStatus } from '../../shared/api.js';
 import type { AssessContext, ScienceEngine, TraitInfo } from '../science/types.js';
-import { getAssessment, profileAssessments, saveAssessment, type StoredAssessment } from './assessment-store.js';
+import { computedCodes, getAssessment, getAssessmentDetails, profileAssessments, saveAssessment, type AssessmentDetails, type StoredAssessment } from './assessment-store.js';
 import { clientHasTrait, clientTraits } from './client-traits.js';
 
 export interface TraitsContext {
@@ -16,7 +16,12 @@ export interface TraitsContext {
   engine: ScienceEngine;
   /** True while the profile's file is queued or being processed. */
   isProcessing: (profileId: string) => boolean;
+  /** Computes many traits in a worker thread, off the event loop. */
+  scoreInWorker: (profileId: string, codes: string[]) => Promise<void>;
 }
+
+/** Up to this many traits are computed on the event loop; more go to a worker thread. */
+const INLINE_COMPUTE_LIMIT = 40;
 
 export class TraitConflictError extends Error {}
 export class UnknownTraitError extends Error {}
@@ -25,9 +30,9 @@ export function traitJson(t: TraitInfo): Trait {
   return { code: t.code, name: t.name, overview: t.overview, connotation: t.connotation, category: t.category, featured: t.featured, quality: t.quality };
 }
 
-/** Assessment fields of list and compute responses (summary) or single reads (full). */
-function withAssessment(trait: TraitInfo, stored: StoredAssessment, form: 'summary' | 'full'): ProfileTrait {
-  const a = stored.assessment;
+/** Assessment fields of list and compute responses (summary) or single reads (full, with details). */
+function withAssessment(trait: TraitInfo, stored: StoredAssessment, details?: AssessmentDetails): ProfileTrait {
+  const a = stored.summary;
   const summary: ProfileTrait = {
     trait: traitJson(trait),
     status: 'computed',
@@ -42,7 +47,11 @@ function withAssessment(trait: TraitInfo, stored: StoredAssessment, form: 'summa
     score: a.score,
     computed_at: stored.computedAt,
   };
-  return form === 'full' ? { ...summary, distribution: a.distribution, markers: a.markers } : summary;
+  return details ? { ...summary, match: a.match, distribution: details.distribution, markers: details.markers } : summary;
+}
+
+function withFullAssessment(ctx: TraitsContext, profileId: string, trait: TraitInfo, stored: StoredAssessment): ProfileTrait {
+  return withAssessment(trait, stored, getAssessmentDetails(ctx.db, profileId, trait.code));
 }
 
 // The last few genotypes read, keyed by profile; a new genotype changes its version stamp.
@@ -91,7 +100,7 @@ export function listProfileTraits(ctx: TraitsContext, client: Client, profileId:
   for (const { trait } of clientTraits(client, ctx.engine)) {
     if (scored) {
       const stored = computed.get(trait.code);
-      if (stored) out.push(withAssessment(trait, stored, 'summary'));
+      if (stored) out.push(withAssessment(trait, stored));
     } else {
       out.push({ trait: traitJson(trait), status: statusOf(ctx, trait, genotype, computed) });
     }
@@ -104,24 +113,35 @@ export function listProfileTraits(ctx: TraitsContext, client: Client, profileId:
  * returns every requested trait that is computed afterwards. Unknown and unavailable
  * codes are left out.
  */
-export function computeProfileTraits(ctx: TraitsContext, client: Client, profileId: string, ethnicity: number, codes: string[]): ProfileTrait[] {
+export async function computeProfileTraits(
+  ctx: TraitsContext,
+  client: Client,
+  profileId: string,
+  ethnicity: number,
+  codes: string[],
+): Promise<ProfileTrait[]> {
   const genotype = readyGenotype(ctx, profileId);
   if (!genotype) return [];
-  const computed = profileAssessments(ctx.db, profileId);
-  const out: ProfileTrait[] = [];
-  const seen = new Set<string>();
-  const save = ctx.db.transaction((code: string) => {
-    const assessment = ctx.engine.assess(code, genotype.genotype, assessContext(genotype, ethnicity));
-    return assessment ? saveAssessment(ctx.db, profileId, code, assessment) : undefined;
-  });
-  for (const code of codes) {
-    if (seen.has(code) || !clientHasTrait(client, ctx.engine, code)) continue;
-    seen.add(code);
-    const trait = ctx.engine.trait(code)!;
-    const stored = computed.get(code) ?? save(code);
-    if (stored) out.push(withAssessment(trait, stored, 'summary'));
+  const engine = ctx.engine;
+  const requested = [...new Set(codes)].filter((code) => clientHasTrait(client, engine, code));
+  const done = new Set(computedCodes(ctx.db, profileId));
+  const missing = requested.filter((code) => !done.has(code));
+  if (missing.length > INLINE_COMPUTE_LIMIT) {
+    await ctx.scoreInWorker(profileId, missing);
+  } else {
+    ctx.db.transaction(() => {
+      for (const code of missing) {
+        const assessment = engine.assess(code, genotype.genotype, assessContext(genotype, ethnicity));
+        if (assessment) saveAssessment(ctx.db, profileId, code, assessment);
+      }
+    })();
   }
-  return out;
+  // Traits that could not be computed (unavailable) have no assessment and are left out.
+  const computed = profileAssessments(ctx.db, profileId);
+  return requested.flatMap((code) => {
+    const stored = computed.get(code);
+    return stored ? [withAssessment(engine.trait(code)!, stored)] : [];
+  });
 }
 
 /** GET /profiles/{id}/traits/{code}/: the full assessment when computed, else trait and status. */
@@ -130,7 +150,7 @@ export function getProfileTrait(ctx: TraitsContext, client: Client, profileId: s
   const genotype = readyGenotype(ctx, profileId);
   if (!genotype) return { trait: traitJson(trait), status: 'unavailable' };
   const stored = getAssessment(ctx.db, profileId, code);
-  if (stored) return withAssessment(trait, stored, 'full');
+  if (stored) return withFullAssessment(ctx, profileId, trait, stored);
   return { trait: traitJson(trait), status: ctx.engine.isComputable(code, genotype.genotype) ? 'available' : 'unavailable' };
 }
 
@@ -146,14 +166,14 @@ export function computeProfileTrait(ctx: TraitsContext, client: Client, profileI
     );
   }
   const existing = getAssessment(ctx.db, profileId, code);
-  if (existing && existing.revision === trait.revision) return withAssessment(trait, existing, 'full');
+  if (existing && existing.revision === trait.revision) return withFullAssessment(ctx, profileId, trait, existing);
   const assessment = ctx.engine.assess(code, genotype.genotype, assessContext(genotype, ethnicity));
   if (!assessment) {
     throw new TraitConflictError(
       `"${trait.name}" cannot be computed for this profile: too few of its ${trait.quality.markers} markers are in the uploaded genotype.`,
     );
   }
-  return withAssessment(trait, saveAssessment(ctx.db, profileId, code, assessment), 'full');
+  return withAssessment(trait, saveAssessment(ctx.db, profileId, code, assessment), assessment);
 }
 
 function requireClientTrait(ctx: TraitsContext, client: Client, code: string): TraitInfo {

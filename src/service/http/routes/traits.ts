@@ -34,7 +34,11 @@ export function traitRoutes(ctx: ServiceContext): Router {
     get engine() {
       return ctx.engine;
     },
-    isProcessing: (id) => ctx.processor.isBusy(id),
+    isProcessing: (id) => ctx.processor.isProcessing(id),
+    scoreInWorker: async (id, codes) => {
+      const outcome = await ctx.processor.score(id, codes);
+      if (outcome.kind === 'failed') throw new Error(outcome.reason);
+    },
   };
 
   router.get('/traits', (req, res) => {
@@ -50,14 +54,14 @@ export function traitRoutes(ctx: ServiceContext): Router {
     res.json(listProfileTraits(traits, clientOf(res), profile.id, req.query.score !== undefined));
   });
 
-  router.post('/profiles/:profile_id/traits', (req, res) => {
+  router.post('/profiles/:profile_id/traits', async (req, res) => {
     const profile = requireProfile(ctx, req, res);
     const parsed = ComputeRequest.safeParse(req.body);
     if (!parsed.success) {
       throw new HttpError(400, 'The body must be a JSON array of trait codes, or {"trait_codes": [...]}, e.g. ["eye_colour"].');
     }
     const codes = Array.isArray(parsed.data) ? parsed.data : parsed.data.trait_codes;
-    res.json(computeProfileTraits(traits, clientOf(res), profile.id, profile.ethnicity, codes));
+    res.json(await computeProfileTraits(traits, clientOf(res), profile.id, profile.ethnicity, codes));
   });
 
   router.get('/profiles/:profile_id/traits/:trait_code', (req, res) => {

@@ -1,0 +1,57 @@
+/** Numbered migrations on a real SQLite file: each in one transaction, data carried forward, newer schemas refused. */
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { DatabaseTooNewError, migrate, openDatabase } from '../../src/service/db/database.js';
+import { LATEST_VERSION, MIGRATIONS } from '../../src/service/db/migrations.js';
+import { tempDir } from '../support/server.js';
+
+function atVersion(version: number): Database.Database {
+  const db = new Database(path.join(tempDir(), 'traitscope.db'));
+  db.pragma('foreign_keys = ON');
+  for (const m of MIGRATIONS.filter((m) => m.version <= version)) db.exec(m.sql);
+  db.pragma(`user_version = ${version}`);
+  return db;
+}
+
+describe('migrations', () => {
+  it('are numbered 1, 2, 3, … without gaps', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_m, i) => i + 1));
+    expect(LATEST_VERSION).toBe(MIGRATIONS.length);
+  });
+
+  it('bring a new database to the latest version', () => {
+    const db = openDatabase(path.join(tempDir(), 'traitscope.db'));
+    expect(db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
+    db.close();
+  });
+
+  it('3 splits stored assessments into summary and details', () => {
+    const db = atVersion(2);
+    db.prepare("INSERT INTO clients (id, name, secret_hash, scopes, free_traits, created_at) VALUES ('c', 'c', 'x', 'read:profiles', '\"default\"', 'now')").run();
+    db.prepare("INSERT INTO profiles (id, client_id, created_at, updated_at) VALUES ('p', 'c', 'now', 'now')").run();
+    const old = { assessment_level: 3, percentile: 50, snps: ['rs1'], markers: [{ rsid: 'rs1', weight: 0.1 }], distribution: { mean: 0, sd: 1 } };
+    db.prepare("INSERT INTO assessments (profile_id, trait_code, revision, result, computed_at) VALUES ('p', 't', 'r', ?, 'now')").run(JSON.stringify(old));
+    migrate(db);
+    const row = db.prepare("SELECT result, details FROM assessments WHERE trait_code = 't'").get() as { result: string; details: string };
+    expect(JSON.parse(row.result)).toEqual({ assessment_level: 3, percentile: 50, snps: ['rs1'] });
+    expect(JSON.parse(row.details)).toEqual({ markers: old.markers, distribution: old.distribution });
+    expect(db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
+    db.close();
+  });
+
+  it('a failing migration leaves the database at its previous version', () => {
+    const db = atVersion(2);
+    db.exec('CREATE TABLE probe (x)');
+    db.exec("ALTER TABLE assessments ADD COLUMN details TEXT"); // makes migration 3 fail
+    expect(() => migrate(db)).toThrow(/duplicate column/);
+    expect(db.pragma('user_version', { simple: true })).toBe(2);
+    db.close();
+  });
+
+  it('refuse a database newer than this version', () => {
+    const db = atVersion(LATEST_VERSION);
+    db.pragma(`user_version = ${LATEST_VERSION + 1}`);
+    expect(() => migrate(db)).toThrow(DatabaseTooNewError);
+  });
+});
