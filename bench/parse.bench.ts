@@ -19,6 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { zipSync } from 'fflate';
 import { parseGenotypeFile } from '../src/service/genotype/parse/index.js';
+import { rng } from '../test/support/prng.js';
 
 type Shape = '23andme' | 'ancestrydna' | 'ftdna';
 const SHAPES: Shape[] = ['23andme', 'ancestrydna', 'ftdna'];
@@ -30,18 +31,6 @@ const MiB = 1024 * 1024;
 const CHROM_WEIGHTS = [
   8.1, 8.0, 6.6, 6.2, 5.9, 5.6, 5.1, 4.7, 4.2, 4.4, 4.4, 4.3, 3.2, 3.0, 2.8, 3.0, 2.8, 2.6, 1.9, 2.1, 1.2, 1.2, 2.5, 0.3, 0.3,
 ];
-
-/** mulberry32: a small seeded PRNG, so every run writes the same files. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function chromLabel(c: number, shape: Shape): string {
   if (c <= 22) return String(c);
@@ -92,7 +81,7 @@ const HEADERS: Record<Shape, string> = {
  * Hardy–Weinberg proportions, ~1.5% no-calls; a male sample (haploid X/Y calls for 23andMe).
  */
 export function generate(shape: Shape, lines: number, seed: number): string {
-  const rnd = prng(seed);
+  const rnd = rng(seed);
   const bases = 'ACGT';
   const total = CHROM_WEIGHTS.reduce((a, b) => a + b, 0);
   const out: string[] = [HEADERS[shape]];
