@@ -3,15 +3,15 @@
  * exactly what a user runs) and Debian's Chromium driven by playwright-core. The web UI
  * must be built (out/renderer); it is built here once if it is missing.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { request, startServer } from '../../support/server.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 export const SCREENSHOTS = path.join(ROOT, 'test-results', 'screens');
-const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export interface RunningApp {
@@ -36,55 +36,18 @@ function ensureUiBuilt(): void {
 
 export async function startApp(): Promise<RunningApp> {
   ensureUiBuilt();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'traitscope-e2e-'));
-  const child: ChildProcess = spawn(process.execPath, [TSX, 'src/cli/index.ts', 'serve', '--port', '0', '--data-dir', dataDir], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const signInUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`The server did not print its sign-in link in time:\n${out}`)), 60_000);
-    const check = () => {
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    };
-    child.stdout!.on('data', check);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`The server exited with ${code}:\n${out}`));
-    });
-  });
-  const origin = signInUrl.slice(0, signInUrl.indexOf('/#'));
-  const token = signInUrl.slice(signInUrl.indexOf('token=') + 6);
-
+  const server = await startServer();
+  const token = server.appToken;
   return {
-    origin,
-    signInUrl,
+    origin: server.origin,
+    signInUrl: `${server.origin}/#token=${token}`,
     token,
-    dataDir,
+    dataDir: server.dataDir,
     async api<T>(method: string, apiPath: string, body?: unknown) {
-      const res = await fetch(`${origin}/api${apiPath}`, {
-        method,
-        headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await res.text();
-      return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+      const r = await request<T>(`${server.api}${apiPath}`, { method, token, json: body });
+      return { status: r.status, body: r.body };
     },
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+    stop: () => server.stop(),
   };
 }
 

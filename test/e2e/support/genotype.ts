@@ -6,35 +6,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-
-interface CatalogMarkers {
-  rsid: number[];
-  effect: string;
-  other: string;
-  freq: Record<string, number[]>;
-}
-interface CatalogTrait {
-  code: string;
-  featured: boolean;
-  markers: CatalogMarkers;
-}
-
-/** Deterministic PRNG so every run draws the same genotype. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-export function loadCatalogTraits(root: string): CatalogTrait[] {
-  const raw = gunzipSync(readFileSync(path.join(root, 'resources', 'catalog', 'catalog.json.gz')));
-  return (JSON.parse(raw.toString('utf8')) as { traits: CatalogTrait[] }).traits;
-}
+import { readCatalogFile } from '../../../src/service/science/catalog.js';
+import type { CatalogTrait } from '../../../src/service/science/format.js';
+import { rng } from '../../support/prng.js';
 
 interface AncestryModelFile {
   snps: { rsid: number[]; ref: string; alt: string; center: number[]; scale: number[]; rotation: number[][] };
@@ -64,8 +38,8 @@ function ancestryCalls(root: string, population: string, rand: () => number): Ma
 }
 
 export function synthetic23andMe(root: string, options: { seed?: number; fillerTraits?: number; population?: string } = {}): string {
-  const rand = mulberry32(options.seed ?? 7);
-  const traits = loadCatalogTraits(root);
+  const rand = rng(options.seed ?? 7);
+  const traits = readCatalogFile(path.join(root, 'resources')).traits;
   const calls = new Map<number, string>();
   const addTrait = (t: CatalogTrait) => {
     const m = t.markers;
