@@ -1,6 +1,4 @@
 /** `serve`: the service and web UI without Electron, until interrupted. */
-import { appClient, createClient } from '../service/auth/clients.js';
-import { issueToken } from '../service/auth/tokens.js';
 import { DEFAULT_PORT } from '../service/config.js';
 import { startService } from '../service/index.js';
 import { parse, portOption } from './args.js';
@@ -10,8 +8,7 @@ const USAGE = 'traitscope serve [--port N] [--data-dir DIR]';
 export async function serveCommand(args: string[]): Promise<number> {
   const { values } = parse(args, { port: { type: 'string' }, 'data-dir': { type: 'string' } }, USAGE);
   const service = await startService({ port: portOption(values.port, DEFAULT_PORT), dataDir: values['data-dir'] });
-  const app = appClient(service.db) ?? createClient(service.db, { name: 'Traitscope app', isApp: true, freeTraits: 'default' }).client;
-  const { token } = issueToken(service.db, { clientId: app.id, scopes: app.scopes }, service.config.tokenTtlSeconds);
+  const token = service.appToken();
   console.log(`Traitscope is running. API: ${service.origin}/api  (OpenAPI: ${service.origin}/api/openapi.json)`);
   console.log(`Data folder: ${service.config.dataDir}`);
   console.log(`Open the app in your browser (this link signs you in; keep it private): ${service.origin}/#token=${token}`);

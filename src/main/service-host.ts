@@ -4,8 +4,6 @@
  */
 import path from 'node:path';
 import { app } from 'electron';
-import { appClient, createClient } from '../service/auth/clients.js';
-import { issueToken } from '../service/auth/tokens.js';
 import { DEFAULT_PORT } from '../service/config.js';
 import { startService, type RunningService } from '../service/index.js';
 
@@ -42,8 +40,5 @@ export async function startHostedService(): Promise<RunningService> {
 
 /** A fresh access token of the app's own client, for the window's renderer. */
 export function appSession(service: RunningService): AppSession {
-  const client =
-    appClient(service.db) ?? createClient(service.db, { name: 'Traitscope app', isApp: true, freeTraits: 'default' }).client;
-  const { token } = issueToken(service.db, { clientId: client.id, scopes: client.scopes }, service.config.tokenTtlSeconds);
-  return { baseUrl: service.origin, token };
+  return { baseUrl: service.origin, token: service.appToken() };
 }

@@ -5,6 +5,8 @@
 import { mkdirSync, readdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ensureAppClient } from './auth/clients.js';
+import { issueToken } from './auth/tokens.js';
 import { databasePath, resolveConfig, type ServiceConfig } from './config.js';
 import { openDatabase, type Db } from './db/database.js';
 import { interruptedProfiles } from './genotype/genotype-store.js';
@@ -24,6 +26,8 @@ export interface RunningService {
   config: ServiceConfig;
   db: Db;
   engine: () => ScienceEngineExt;
+  /** A new access token of the app's own client (for the UI of this machine's user). */
+  appToken(): string;
   close(): Promise<void>;
 }
 
@@ -79,6 +83,10 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
     config,
     db,
     engine,
+    appToken() {
+      const app = ensureAppClient(db);
+      return issueToken(db, { clientId: app.id, scopes: app.scopes }, config.tokenTtlSeconds).token;
+    },
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

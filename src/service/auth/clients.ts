@@ -133,3 +133,8 @@ export function appClient(db: Db): Client | undefined {
   const row = clientStatements(db).appClient.get();
   return row ? toClient(row) : undefined;
 }
+
+/** The desktop UI's own client, created on first use. */
+export function ensureAppClient(db: Db): Client {
+  return appClient(db) ?? createClient(db, { name: 'Traitscope app', isApp: true, freeTraits: 'default' }).client;
+}
