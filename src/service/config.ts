@@ -2,6 +2,7 @@
  * Service settings and their defaults. Everything the service touches on disk lives
  * under `dataDir`; nothing is written anywhere else.
  */
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +27,18 @@ export const DEFAULT_PORT = 4780;
 
 /** The repository (or packaged app) root: two levels above this module, in source and in the bundle. */
 export const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The app's version from package.json (inside app.asar when packaged: Electron reads it there). */
+export function appVersion(): string {
+  for (const root of [appRoot, appRoot.replace(/app\.asar\.unpacked$/, 'app.asar')]) {
+    try {
+      return String(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version);
+    } catch {
+      // try the next place
+    }
+  }
+  return 'unknown';
+}
 
 /**
  * The per-user application data folder, the same one Electron's app.getPath('userData')

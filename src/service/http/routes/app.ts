@@ -2,8 +2,6 @@
  * /api/app/: what the desktop UI needs beyond the spec's API, for the app's own client only
  * (scope manage:app): app facts, the API clients of third-party tools, and deleting all data.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { Router, type Response } from 'express';
 import { ApiClientInput, APP_SCOPE, type ApiClient, type AppInfo } from '../../../shared/api.js';
 import { createClient, getClient, listClients, revokeClient, type Client } from '../../auth/clients.js';
@@ -11,7 +9,7 @@ import type { Db } from '../../db/database.js';
 import { namedStatements } from '../../db/statements.js';
 import { genotypesDir } from '../../storage/file-store.js';
 import { forgetGenotype } from '../../traits/profile-traits.js';
-import { appRoot } from '../../config.js';
+import { appVersion } from '../../config.js';
 import { clientOf } from '../auth.js';
 import { origin, type ServiceContext } from '../context.js';
 import { HttpError } from '../errors.js';
@@ -35,14 +33,7 @@ function requireAppScope(res: Response): void {
   }
 }
 
-const version = (() => {
-  try {
-    const pkg = JSON.parse(readFileSync(path.join(appRoot, 'package.json'), 'utf8'));
-    return String(pkg.version);
-  } catch {
-    return process.env.npm_package_version ?? 'unknown';
-  }
-})();
+const version = appVersion();
 
 export function appRoutes(ctx: ServiceContext): Router {
   const router = Router();
