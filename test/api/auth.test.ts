@@ -45,12 +45,18 @@ describe('POST /oauth/token', () => {
       [{ ...base, audience: undefined }, 400, 'invalid_target'],
       [{ ...base, audience: 'https://api.example.com/profiles' }, 400, 'invalid_target'],
       [{ ...base, scope: 'admin' }, 400, 'invalid_scope'],
+      [{ ...base, grant_type: undefined }, 400, 'invalid_request'],
     ];
     for (const [body, status, error] of cases) {
       const r = await request(tokenUrl(), { method: 'POST', json: body });
       expect(r.status, error).toBe(status);
       expect(r.body).toEqual({ error, error_description: expect.any(String) });
     }
+    const malformed = await request(tokenUrl(), { method: 'POST', body: '{"client_id": ', headers: { 'content-type': 'application/json' } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toEqual({ error: 'invalid_request', error_description: expect.stringMatching(/could not be read/) });
+    const get = await request(tokenUrl());
+    expect(get.status).toBe(405);
   });
 });
 

@@ -3,7 +3,7 @@
  * the spec shows) and application/x-www-form-urlencoded, with credentials in the body or
  * in HTTP Basic auth (§2.3.1). Errors follow §5.2.
  */
-import express, { Router, type Response } from 'express';
+import express, { Router, type ErrorRequestHandler, type Response } from 'express';
 import { authenticateClient } from '../../auth/clients.js';
 import { issueToken } from '../../auth/tokens.js';
 import { origin, type ServiceContext } from '../context.js';
@@ -76,5 +76,10 @@ export function oauthRoutes(ctx: ServiceContext): Router {
     res.set('Allow', 'POST');
     oauthError(res, 405, 'invalid_request', 'Use POST /oauth/token.');
   });
+  // Unreadable bodies answer in the token endpoint's own (RFC 6749) error format.
+  router.use('/oauth/token', ((err, _req, res, _next) => {
+    const tooLarge = (err as { type?: string }).type === 'entity.too.large';
+    oauthError(res, tooLarge ? 413 : 400, 'invalid_request', tooLarge ? 'The request body is too large.' : `The request body could not be read: ${(err as Error).message}.`);
+  }) as ErrorRequestHandler);
   return router;
 }
