@@ -5,20 +5,9 @@
  * beyond the service, and links to the web open in the system browser.
  */
 import { app, session, shell, type BrowserWindowConstructorOptions, type WebContents } from 'electron';
+import { CONTENT_SECURITY_POLICY } from '../shared/csp.js';
 
 /** Content Security Policy of the UI: only the service's own origin, no inline scripts, no eval. */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-  "object-src 'none'",
-].join('; ');
 
 /** The service's origin (http://127.0.0.1:<port>) once it runs; until then nothing may load. */
 let trustedOrigin: string | null = null;

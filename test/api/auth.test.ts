@@ -1,6 +1,7 @@
 /** OAuth2 client credentials, scopes, revocation, expiry, client isolation and the host guard. */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureUiBuilt } from '../e2e/support/app.js';
 import { clientWithToken, createClient, getToken, request, runCli, startServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -163,6 +164,15 @@ describe('host guard', () => {
     expect(status).toBe(403);
     const ok = await request(`http://localhost:${server.port}/api/openapi.json`);
     expect(ok.status).toBe(200);
+  });
+
+  it('serves the web UI with a strict CSP that forbids framing', async () => {
+    ensureUiBuilt();
+    const r = await request(`${server.origin}/`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(r.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
+    expect(r.headers.get('x-frame-options')).toBe('DENY');
   });
 
   it('sends no CORS headers', async () => {

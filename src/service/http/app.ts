@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import express from 'express';
+import { CONTENT_SECURITY_POLICY } from '../../shared/csp.js';
 import { requireToken } from './auth.js';
 import { origin, type ServiceContext } from './context.js';
 import { errorHandler, unknownRoute } from './errors.js';
@@ -46,6 +47,11 @@ export function createApp(ctx: ServiceContext): express.Express {
 
   const uiDir = ctx.config.uiDir;
   if (uiDir && existsSync(path.join(uiDir, 'index.html'))) {
+    app.use((_req, res, next) => {
+      res.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+      res.set('X-Frame-Options', 'DENY');
+      next();
+    });
     app.use(express.static(uiDir, { index: 'index.html', fallthrough: true }));
     app.get('/{*path}', (_req, res) => res.sendFile(path.join(uiDir, 'index.html')));
   } else {

@@ -25,7 +25,7 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
-function ensureUiBuilt(): void {
+export function ensureUiBuilt(): void {
   if (existsSync(path.join(ROOT, 'out', 'renderer', 'index.html'))) return;
   const res = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], {
     cwd: ROOT,
