@@ -18,6 +18,7 @@
  *   are kept exact and the reference is a mixture of normals (see MIXTURE_MIN_VARIANCE_SHARE).
  * Percentile = 100 × (P(S < s) + ½ P(S = s)) (mid-rank; continuous for the normal case).
  */
+import type { Assessment } from './types.js';
 
 export const EXACT_MAX_SUPPORT = 2_187;
 /**
@@ -40,16 +41,7 @@ export const NORMAL_MAX_EXCESS_KURTOSIS = 0.2;
 export const EXACT_MAX_MARKERS = 64;
 const DENSITY_POINTS = 101;
 
-export interface ScoreDistribution {
-  mean: number;
-  sd: number;
-  min: number;
-  max: number;
-  method: 'exact' | 'normal';
-  density: Array<[number, number]>;
-  /** For 'normal': markers kept exact in a mixture of normals (0 = plain normal). */
-  exact_markers?: number;
-}
+export type ScoreDistribution = Assessment['distribution'];
 
 export interface Reference {
   distribution: ScoreDistribution;

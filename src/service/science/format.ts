@@ -5,7 +5,7 @@
  * the study named in `source`.
  */
 import { recommendationTexts, type TextKind } from './recommendations.js';
-import type { Connotation, PricingType, TraitQuality } from './types.js';
+import type { TraitInfo } from './types.js';
 
 export const CATALOG_FORMAT = 1;
 export const CATALOG_FILE = 'catalog/catalog.json.gz';
@@ -45,16 +45,8 @@ export interface CatalogSource {
   dropped: Record<string, number>;
 }
 
-export interface CatalogTrait {
-  code: string;
-  name: string;
-  overview: string;
-  connotation: Connotation;
-  category: string;
-  featured: boolean;
-  default_pricing: PricingType;
-  quality: TraitQuality;
-  revision: string;
+/** A trait as shipped: what the API shows (TraitInfo) plus what scoring needs. */
+export interface CatalogTrait extends TraitInfo {
   weight_scale: WeightScale;
   /** Which recommendation template applies (recommendations.ts) … */
   text_kind: TextKind;
