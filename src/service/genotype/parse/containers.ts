@@ -17,8 +17,11 @@ export type Chunks = AsyncIterable<Uint8Array>;
 const BOMB_MIN_OUTPUT = 64 << 20;
 const BOMB_RATIO = 200;
 const INFLATE_CHUNK = 1 << 20;
-/** Inflated bytes zlib may hold ready for the parser before it pauses. */
-const OUTPUT_QUEUE = 4 * INFLATE_CHUNK;
+/**
+ * Inflated bytes zlib may hold ready for the parser before it pauses: two chunks decouple
+ * the threads as well as four did, with 5-10 MiB less peak RSS on the 960k files.
+ */
+const OUTPUT_QUEUE = 2 * INFLATE_CHUNK;
 /** Inflated text is parsed in pieces this large, with an event-loop turn before each. */
 const PIECE = 128 << 10;
 
