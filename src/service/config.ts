@@ -26,7 +26,7 @@ export interface ServiceConfig {
 export const DEFAULT_PORT = 4780;
 
 /** The repository (or packaged app) root: two levels above this module, in source and in the bundle. */
-export const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** The app's version from package.json (inside app.asar when packaged: Electron reads it there). */
 export function appVersion(): string {

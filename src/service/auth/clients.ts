@@ -129,7 +129,7 @@ export function revokeClient(db: Db, id: string): boolean {
   })();
 }
 
-export function appClient(db: Db): Client | undefined {
+function appClient(db: Db): Client | undefined {
   const row = clientStatements(db).appClient.get();
   return row ? toClient(row) : undefined;
 }

@@ -14,8 +14,6 @@ export class HttpError extends Error {
   }
 }
 
-export const notFound = (what: string) => new HttpError(404, what);
-
 export const unknownRoute: RequestHandler = (req, _res, next) => {
   next(new HttpError(404, `There is no ${req.method} ${req.path}. The API is described at /api/openapi.json.`));
 };

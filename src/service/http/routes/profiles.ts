@@ -10,7 +10,7 @@ import type { ServiceContext } from '../context.js';
 import { HttpError } from '../errors.js';
 import { isUuid, parseBody } from '../validate.js';
 
-export function profileNotFound(id: string): HttpError {
+function profileNotFound(id: string): HttpError {
   return new HttpError(404, `No profile with id "${id}" exists for this client. GET /api/profiles/ lists your profiles.`);
 }
 
