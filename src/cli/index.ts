@@ -11,6 +11,7 @@ Usage:
   traitscope serve [--port N] [--data-dir DIR]        run the service and web UI (port 0 = any free port)
   traitscope clients create --name NAME [...]         credentials for a third-party tool
   traitscope clients list | revoke CLIENT_ID          manage them
+  traitscope sign-in-link [--data-dir DIR]            a new one-time link into the running web UI
   traitscope analyze FILE [--ethnicity N] [--json]    print every computable trait for a file
   traitscope traits import FILE [--name NAME]         add a PGS Catalog scoring file as a custom trait
   traitscope traits list | remove CODE                manage custom traits
@@ -24,6 +25,10 @@ async function main(argv: string[]): Promise<number> {
       return serveCommand(rest);
     case 'clients':
       return clientsCommand(rest);
+    case 'sign-in-link': {
+      const { signInLinkCommand } = await import('./sign-in-link.js');
+      return signInLinkCommand(rest);
+    }
     case 'traits': {
       const { traitsCommand } = await import('./traits.js');
       return traitsCommand(rest);

@@ -8,10 +8,9 @@ const USAGE = 'traitscope serve [--port N] [--data-dir DIR]';
 export async function serveCommand(args: string[]): Promise<number> {
   const { values } = parse(args, { port: { type: 'string' }, 'data-dir': { type: 'string' } }, USAGE);
   const service = await startService({ port: portOption(values.port, DEFAULT_PORT), dataDir: values['data-dir'] });
-  const token = service.appToken();
   console.log(`Traitscope is running. API: ${service.origin}/api  (OpenAPI: ${service.origin}/api/openapi.json)`);
   console.log(`Data folder: ${service.config.dataDir}`);
-  console.log(`Open the app in your browser (this link signs you in; keep it private): ${service.origin}/#token=${token}`);
+  console.log(`Open the app in your browser (this link signs one tab in, once): ${service.signInUrl()}`);
 
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

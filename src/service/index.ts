@@ -11,10 +11,11 @@ import { databasePath, resolveConfig, type ServiceConfig } from './config.js';
 import { openDatabase, type Db } from './db/database.js';
 import { interruptedProfiles } from './genotype/genotype-store.js';
 import { createApp } from './http/app.js';
-import type { ServiceContext } from './http/context.js';
+import { origin, type ServiceContext } from './http/context.js';
 import { createProcessor } from './processing/processor.js';
 import type { ScienceEngineExt } from './science/index.js';
-import { persistentKey } from './settings.js';
+import { persistentKey, SERVICE_ORIGIN, setSetting } from './settings.js';
+import { createSignInCode } from './auth/sign-in.js';
 import { genotypesDir, removeStoredFile } from './storage/file-store.js';
 import { engineWithCustomTraits } from './traits/custom-traits.js';
 import { refreshStaleAssessments } from './traits/refresh.js';
@@ -28,6 +29,8 @@ export interface RunningService {
   engine: () => ScienceEngineExt;
   /** A new access token of the app's own client (for the UI of this machine's user). */
   appToken(): string;
+  /** A one-time link that signs a browser tab in to the web UI. */
+  signInUrl(): string;
   close(): Promise<void>;
 }
 
@@ -74,6 +77,8 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
   // under a request that is already on its way.
   server.keepAliveTimeout = 65_000;
 
+  setSetting(db, SERVICE_ORIGIN, origin(ctx));
+
   // Files uploaded but not processed when the service last stopped are processed now.
   for (const profileId of interruptedProfiles(db)) void processor.process(profileId);
 
@@ -87,7 +92,11 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
       const app = ensureAppClient(db);
       return issueToken(db, { clientId: app.id, scopes: app.scopes }, config.tokenTtlSeconds).token;
     },
+    signInUrl() {
+      return `${origin(ctx)}/#signin=${createSignInCode(db, config.tokenTtlSeconds)}`;
+    },
     async close() {
+      setSetting(db, SERVICE_ORIGIN, null);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

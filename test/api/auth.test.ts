@@ -2,7 +2,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureUiBuilt } from '../e2e/support/app.js';
-import { clientWithToken, createClient, getToken, request, runCli, startServer, type TestServer } from '../support/server.js';
+import { clientWithToken, createClient, getToken, request, runCli, startServer, tempDir, type TestServer } from '../support/server.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -58,6 +58,33 @@ describe('POST /oauth/token', () => {
     expect(malformed.body).toEqual({ error: 'invalid_request', error_description: expect.stringMatching(/could not be read/) });
     const get = await request(tokenUrl());
     expect(get.status).toBe(405);
+  });
+});
+
+describe('one-time sign-in links for the web UI', () => {
+  it('serve prints one; sign-in-link makes more; each code works once', async () => {
+    expect(server.output()).toMatch(new RegExp(`http://127\\.0\\.0\\.1:${server.port}/#signin=[A-Za-z0-9_-]{40,}`));
+    const link = runCli(['sign-in-link', '--data-dir', server.dataDir]);
+    expect(link.status, link.stderr).toBe(0);
+    const url = new URL(link.stdout.trim());
+    expect(url.origin).toBe(server.origin);
+    const code = url.hash.replace('#signin=', '');
+    const first = await request(`${server.origin}/oauth/sign-in`, { method: 'POST', json: { code } });
+    expect(first.status).toBe(200);
+    expect(first.body.scope.split(' ')).toContain('manage:app');
+    expect((await request(`${server.api}/app/info`, { token: first.body.access_token })).status).toBe(200);
+    const again = await request(`${server.origin}/oauth/sign-in`, { method: 'POST', json: { code } });
+    expect(again.status).toBe(400);
+    expect(again.body).toEqual({ error: 'invalid_grant', error_description: expect.stringMatching(/already used/) });
+    for (const json of [{ code: 'made-up' }, {}, { code: 42 }]) {
+      expect((await request(`${server.origin}/oauth/sign-in`, { method: 'POST', json })).status).toBe(400);
+    }
+  });
+
+  it('sign-in-link explains when no service runs on the folder', () => {
+    const r = runCli(['sign-in-link', '--data-dir', tempDir()]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/no Traitscope data|not running/);
   });
 });
 

@@ -21,13 +21,21 @@ describe('drop a DNA file, read the results', () => {
   });
   const profileId = async () => (await app.api<Array<{ id: string }>>('GET', '/profiles/')).body[0].id;
 
-  it('signs in from the link and removes the token from the address bar', async () => {
+  it('signs in from the one-time link and removes it from the address bar', async () => {
     const { page } = browser;
     await page.goto(app.signInUrl);
     await page.getByRole('heading', { name: 'Your genome, read privately' }).waitFor();
-    expect(page.url()).not.toContain('token=');
-    await expect(page.evaluate(() => sessionStorage.getItem('traitscope.token'))).resolves.toBe(app.token);
+    expect(page.url()).not.toContain('signin=');
+    const token = await page.evaluate(() => sessionStorage.getItem('traitscope.token'));
+    expect(token).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+    expect((await fetch(`${app.origin}/api/profiles/`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
     await screenshot(page, '01-welcome');
+
+    // The link works once: a second tab opening it is told what to do instead.
+    const second = await page.context().newPage();
+    await second.goto(app.signInUrl);
+    await second.getByText(/already used or has expired/).waitFor();
+    await second.close();
   });
 
   it('turns a dropped file into a profile with results', async () => {

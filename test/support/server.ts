@@ -16,7 +16,7 @@ export interface TestServer {
   api: string;
   port: number;
   dataDir: string;
-  /** Access token of the app's own client, from the printed sign-in URL. */
+  /** Access token of the app's own client, from the printed one-time sign-in link. */
   appToken: string;
   output: () => string;
   stop(): Promise<void>;
@@ -36,14 +36,14 @@ export async function startServer(options: { dataDir?: string; env?: Record<stri
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const { port, token } = await new Promise<{ port: number; token: string }>((resolve, reject) => {
+  const { port, code } = await new Promise<{ port: number; code: string }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${out}`)), 60_000);
     const check = () => {
       const api = /http:\/\/127\.0\.0\.1:(\d+)\/api/.exec(out);
-      const signin = /#token=([A-Za-z0-9_-]+)/.exec(out);
+      const signin = /#signin=([A-Za-z0-9_-]+)/.exec(out);
       if (api && signin) {
         clearTimeout(timer);
-        resolve({ port: Number(api[1]), token: signin[1] });
+        resolve({ port: Number(api[1]), code: signin[1] });
       }
     };
     child.stdout!.on('data', check);
@@ -53,12 +53,14 @@ export async function startServer(options: { dataDir?: string; env?: Record<stri
     });
   });
   const origin = `http://127.0.0.1:${port}`;
+  const signIn = await request(`${origin}/oauth/sign-in`, { method: 'POST', json: { code } });
+  if (signIn.status !== 200) throw new Error(`sign-in with the printed link failed: ${JSON.stringify(signIn.body)}`);
   return {
     origin,
     api: `${origin}/api`,
     port,
     dataDir,
-    appToken: token,
+    appToken: signIn.body.access_token as string,
     output: () => out,
     async stop() {
       if (child.exitCode === null) {

@@ -115,6 +115,16 @@ export const MIGRATIONS: readonly Migration[] = [
       WHERE json_type(result, '$.markers') IS NOT NULL;
     `,
   },
+  {
+    version: 4,
+    description: 'one-time sign-in links for the web UI',
+    sql: `
+      CREATE TABLE sign_in_codes (
+        code_hash  TEXT PRIMARY KEY,           -- SHA-256 of the code in the link; the code itself is never stored
+        expires_at INTEGER NOT NULL            -- epoch milliseconds
+      ) STRICT;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { request, startServer } from '../../support/server.js';
+import { request, runCli, startServer } from '../../support/server.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 export const SCREENSHOTS = path.join(ROOT, 'test-results', 'screens');
@@ -16,7 +16,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export interface RunningApp {
   origin: string;
-  /** The printed sign-in link, http://127.0.0.1:<port>/#token=… */
+  /** A one-time sign-in link, http://127.0.0.1:<port>/#signin=…, from `sign-in-link` as a user gets one. */
   signInUrl: string;
   token: string;
   dataDir: string;
@@ -38,9 +38,11 @@ export async function startApp(): Promise<RunningApp> {
   ensureUiBuilt();
   const server = await startServer();
   const token = server.appToken;
+  const link = runCli(['sign-in-link', '--data-dir', server.dataDir]);
+  if (link.status !== 0) throw new Error(`sign-in-link failed: ${link.stderr}`);
   return {
     origin: server.origin,
-    signInUrl: `${server.origin}/#token=${token}`,
+    signInUrl: link.stdout.trim(),
     token,
     dataDir: server.dataDir,
     async api<T>(method: string, apiPath: string, body?: unknown) {

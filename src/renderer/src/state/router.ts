@@ -1,6 +1,6 @@
 /**
  * Where the user is, kept in the address fragment (#/profiles/<id>/traits/<code>) so that
- * reloading, back and forward work. The sign-in fragment (#token=…) is never a route.
+ * reloading, back and forward work. The sign-in fragment (#signin=…) is never a route.
  */
 import { create } from 'zustand';
 

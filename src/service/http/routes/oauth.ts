@@ -4,7 +4,8 @@
  * in HTTP Basic auth (§2.3.1). Errors follow §5.2.
  */
 import express, { Router, type ErrorRequestHandler, type Response } from 'express';
-import { authenticateClient } from '../../auth/clients.js';
+import { authenticateClient, ensureAppClient } from '../../auth/clients.js';
+import { redeemSignInCode } from '../../auth/sign-in.js';
 import { issueToken } from '../../auth/tokens.js';
 import { origin, type ServiceContext } from '../context.js';
 
@@ -72,12 +73,28 @@ export function oauthRoutes(ctx: ServiceContext): Router {
       res.set('Cache-Control', 'no-store').json({ access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope: scopes.join(' ') });
     },
   );
+  // The web UI's one-time sign-in link: its code becomes an access token of the app's own client.
+  router.post('/oauth/sign-in', express.json({ limit: '4kb' }), (req, res) => {
+    const code = (req.body as { code?: unknown } | undefined)?.code;
+    if (typeof code !== 'string' || !redeemSignInCode(ctx.db, code)) {
+      return oauthError(
+        res,
+        400,
+        'invalid_grant',
+        'This sign-in link was already used or has expired. Get a new one: `npm run cli -- sign-in-link` (or restart `npm run serve`).',
+      );
+    }
+    const app = ensureAppClient(ctx.db);
+    const { token, expiresIn } = issueToken(ctx.db, { clientId: app.id, scopes: app.scopes }, ctx.config.tokenTtlSeconds);
+    res.set('Cache-Control', 'no-store').json({ access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope: app.scopes.join(' ') });
+  });
+
   router.all('/oauth/token', (_req, res) => {
     res.set('Allow', 'POST');
     oauthError(res, 405, 'invalid_request', 'Use POST /oauth/token.');
   });
   // Unreadable bodies answer in the token endpoint's own (RFC 6749) error format.
-  router.use('/oauth/token', ((err, _req, res, _next) => {
+  router.use('/oauth', ((err, _req, res, _next) => {
     const tooLarge = (err as { type?: string }).type === 'entity.too.large';
     oauthError(res, tooLarge ? 413 : 400, 'invalid_request', tooLarge ? 'The request body is too large.' : `The request body could not be read: ${(err as Error).message}.`);
   }) as ErrorRequestHandler);
