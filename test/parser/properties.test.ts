@@ -9,7 +9,7 @@ import { callToString } from '../../src/service/genotype/encoding.js';
 import type { ParseResult } from '../../src/service/genotype/types.js';
 import { parseGenotypeBytes } from '../../src/service/genotype/parse/index.js';
 import { ACCEPTED } from '../fixtures/genotypes/expected.js';
-import { plainFixture, wrappedFixture } from '../fixtures/genotypes/wrap.js';
+import { concat, plainFixture, wrappedFixture } from '../fixtures/genotypes/wrap.js';
 import { enc, markerRows } from './helpers.js';
 
 /** Each single parse of a small input must finish well within this. */
@@ -193,12 +193,3 @@ describe('files following the spec rules read back exactly (model-based)', () =>
   });
 });
 
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
-}
