@@ -105,6 +105,25 @@ describe('decompression bombs and limits', () => {
     await expectRefused(parseGenotypeBytes(zip), /decompression bomb/);
   });
 
+  it('refuses a zip whose genotype member does not match its CRC-32, stored or deflated', async () => {
+    const text = await plainFixture('23andme_v5.txt');
+    // Stored: change one call letter (C→A) inside the member's data. Without the checksum
+    // this parses "fine" with a wrong genotype.
+    const stored = zipSync({ 'genome.txt': text }, { level: 0 });
+    const at = indexOf(stored, enc('\tCC\n'));
+    expect(at).toBeGreaterThan(0);
+    stored[at + 1] = 0x41;
+    await expectRefused(parseGenotypeBytes(stored), /zip archive is damaged \(the genotype file "genome\.txt" inside it does not match its recorded checksum/);
+    // Deflated: a damaged stream can inflate without error; simulate by changing the recorded CRC.
+    const deflated = zipSync({ 'genome.txt': text });
+    const cen = indexOf(deflated, Uint8Array.of(0x50, 0x4b, 0x01, 0x02));
+    deflated[cen + 16] ^= 0xff;
+    await expectRefused(parseGenotypeBytes(deflated), /does not match its recorded checksum/);
+    // The untouched archives parse.
+    expect((await parseGenotypeBytes(zipSync({ 'genome.txt': text }, { level: 0 }))).ok).toBe(true);
+    expect((await parseGenotypeBytes(zipSync({ 'genome.txt': text }))).ok).toBe(true);
+  });
+
   it('honours maxDecompressedBytes', async () => {
     const gz = gzipSync(await plainFixture('23andme_v5.txt'));
     await expectRefused(parseGenotypeBytes(gz, { maxDecompressedBytes: 100 }), /expands to more than 100 bytes/);
@@ -175,3 +194,11 @@ describe('summary notes', () => {
     expect(r.summary.notes.join('\n')).toContain('match build 38');
   });
 });
+
+function indexOf(hay: Uint8Array, needle: Uint8Array): number {
+  outer: for (let i = 0; i + needle.length <= hay.length; i++) {
+    for (let k = 0; k < needle.length; k++) if (hay[i + k] !== needle[k]) continue outer;
+    return i;
+  }
+  return -1;
+}

@@ -2,8 +2,12 @@
  * Reads the genotype member of a .zip archive: the central directory at the end of the
  * file lists the members; the best candidate (not macOS junk, a text or VCF name, the
  * largest) is streamed through inflate into the next stage. Only stored and deflated
- * members are supported, which is what every genotype download uses.
+ * members are supported, which is what every genotype download uses. The member's bytes
+ * are checked against the CRC-32 and size the archive records for it: a damaged deflate
+ * stream can inflate without any error, and a stored member has no other check, so
+ * without this a flipped bit could silently change a genotype call.
  */
+import { crc32 } from '@node-rs/crc32';
 import { inflate, type Chunks, type ContainerContext } from './containers.js';
 import { fail } from './errors.js';
 import { isJunkMemberName, memberRank } from './members.js';
@@ -18,6 +22,7 @@ interface Entry {
   name: string;
   method: number;
   flags: number;
+  crc32: number;
   compressedSize: number;
   size: number;
   localOffset: number;
@@ -63,6 +68,7 @@ export async function listZip(src: ByteSource): Promise<Entry[]> {
     entries.push({
       flags: u16(cd, p + 8),
       method: u16(cd, p + 10),
+      crc32: u32(cd, p + 16),
       compressedSize: u32(cd, p + 20),
       size: u32(cd, p + 24),
       localOffset: u32(cd, p + 42),
@@ -103,12 +109,22 @@ export async function* zipMember(src: ByteSource, entry: Entry, ctx: ContainerCo
   if (end > src.size) corrupt('it is truncated');
   ctx.notes.push(`Read "${entry.name}" from the zip archive.`);
   const raw = readRange(src, start, end);
-  if (entry.method === 0) {
-    for await (const chunk of raw) {
-      ctx.decompressed += chunk.length;
-      yield chunk;
-    }
-    return;
+  const bytes = entry.method === 0 ? stored(raw, ctx) : inflate(raw, ctx, 'zip');
+  let crc = 0;
+  let size = 0;
+  for await (const chunk of bytes) {
+    crc = crc32(chunk, crc);
+    size += chunk.length;
+    yield chunk;
   }
-  yield* inflate(raw, ctx, 'zip');
+  // 0xffffffff: the real size is in a zip64 extra field; the checksum still covers it.
+  if ((entry.size !== 0xffffffff && size !== entry.size) || crc !== entry.crc32)
+    corrupt(`the genotype file "${entry.name}" inside it does not match its recorded checksum, so some of its data is wrong`);
+}
+
+async function* stored(raw: Chunks, ctx: ContainerContext): Chunks {
+  for await (const chunk of raw) {
+    ctx.decompressed += chunk.length;
+    yield chunk;
+  }
 }
