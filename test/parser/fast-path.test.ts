@@ -1,5 +1,5 @@
 /**
- * The one-pass fast path (TableParser.lines) must decide every line exactly as the
+ * The line loop (TableParser.lines, by WebAssembly) must decide every line exactly as the
  * general path (TableParser.line) does: same markers, same skip counts. Fed random
  * near-valid lines for each layout it serves.
  */
@@ -50,7 +50,7 @@ function run(layout: TableLayout, text: string, bulk: boolean) {
     }
   }
   const rows: string[] = [];
-  for (let i = 0; i < out.length; i++) rows.push(`${out.rsids[i]} ${out.callChrom[i]} ${out.positions[i]}`);
+  for (let i = 0; i < out.length; i++) rows.push(out.at(i).join(" "));
   return { rows, skipped: skips.byReason() };
 }
 
@@ -66,4 +66,32 @@ describe('fast path agrees with the general path', () => {
       );
     });
   }
+});
+
+describe('the WebAssembly line loop', () => {
+  it('takes the lines of the common shapes itself, across input windows', () => {
+    // 3 MiB of 23andMe-, AncestryDNA- and FTDNA-shaped lines: several 1 MiB windows.
+    const shapes: Array<[TableLayout, (i: number) => string]> = [
+      [LAYOUTS.combined, (i) => `rs${i + 1}\t${(i % 22) + 1}\t${1000 + i}\t${'ACGT'[i % 4]}${'ACGT'[(i >> 2) % 4]}\n`],
+      [LAYOUTS.split, (i) => `rs${i + 1}\t${(i % 26) + 1}\t${1000 + i}\t${'ACGT'[i % 4]}\t${'ACGT'[(i >> 2) % 4]}\r\n`],
+      [LAYOUTS.combined, (i) => `"rs${i + 1}","${['X', 'Y', 'MT', '7'][i % 4]}","${1000 + i}","${'ACGT'[i % 4]}${'ACGT'[(i >> 2) % 4]}"\n`],
+    ];
+    for (const [layout, make] of shapes) {
+      const lines: string[] = [];
+      for (let i = 0, bytes = 0; bytes < 3 << 20; i++) {
+        lines.push(i % 50 === 7 ? `i${i}\t1\t5\tAA\n` : make(i));
+        bytes += lines[lines.length - 1].length;
+      }
+      const out = new GenotypeCollector();
+      const skips = new SkipCounter();
+      const p = new TableParser(layout, out, skips);
+      const buf = enc(lines.join(''));
+      p.lines(buf, 0, buf.length);
+      const internal = lines.filter((l) => l.startsWith('i')).length;
+      expect(out.length).toBe(lines.length - internal);
+      expect(p.loopMarkers).toBe(out.length);
+      expect(skips.byReason()).toEqual({ non_rs_id: internal });
+      expect(out.at(out.length - 1)[0]).toBe(lines.length);
+    }
+  });
 });

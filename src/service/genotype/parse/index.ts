@@ -13,7 +13,7 @@ import { buildFromPositions } from './build.js';
 import { isZip, route, type ContainerContext } from './containers.js';
 import { ParseError, fail } from './errors.js';
 import { LineSplitter } from './lines.js';
-import { inferSex, sexEvidence } from './sex.js';
+import { inferSex } from './sex.js';
 import { bytesSource, openFileSource, readRange, type ByteSource } from './source.js';
 import { TextDecoderStage } from './text.js';
 import { MAX_LINE_BYTES, TextGenotypeParser } from './textparser.js';
@@ -104,7 +104,7 @@ async function run(src: ByteSource, options: ParseOptions | undefined, started: 
   parser.finish();
 
   const detection = parser.detection!;
-  const { genotype, duplicates, conflictingDuplicates } = parser.collector.finish();
+  const { genotype, duplicates, conflictingDuplicates, noCalls, sexEvidence } = parser.collector.finish();
   if (genotype.rsids.length === 0) {
     const skipped = parser.skips.byReason();
     const nonRs = skipped.non_rs_id ?? 0;
@@ -116,8 +116,6 @@ async function run(src: ByteSource, options: ParseOptions | undefined, started: 
     );
   }
 
-  let noCalls = 0;
-  for (let i = 0; i < genotype.calls.length; i++) if (genotype.calls[i] === 0) noCalls++;
   const snpCount = genotype.rsids.length;
   const notes = [...ctx.notes, ...detection.notes];
   let build = detection.headerBuild;
@@ -145,7 +143,7 @@ async function run(src: ByteSource, options: ParseOptions | undefined, started: 
     skipped_lines: parser.skips.total(),
     skipped_by_reason: parser.skips.byReason(),
     duplicates,
-    inferred_sex: inferSex(sexEvidence(genotype)),
+    inferred_sex: inferSex(sexEvidence),
     parse_ms: Math.round((performance.now() - started) * 10) / 10,
     notes,
   };

@@ -4,8 +4,6 @@
  * heterozygous calls) and no Y, so their Y markers come back as no-calls.
  * The pseudo-autosomal region (XY) is diploid in both and is ignored.
  */
-import { CHROM_X, CHROM_Y } from '../encoding.js';
-import type { Genotype } from '../types.js';
 
 /** Enough markers for the rates to mean something. */
 const MIN_X_CALLS = 20;
@@ -17,29 +15,15 @@ const FEMALE_MIN_X_HET = 0.05;
 const MALE_MIN_Y_CALLED = 0.5;
 const FEMALE_MAX_Y_CALLED = 0.1;
 
+/**
+ * Counted over the kept markers by the WebAssembly core (finish() in wasm/core.c): called
+ * X markers and the heterozygous ones among them; Y markers, and the called ones.
+ */
 export interface SexEvidence {
   xCalled: number;
   xHet: number;
   yMarkers: number;
   yCalled: number;
-}
-
-export function sexEvidence(g: Genotype): SexEvidence {
-  const ev: SexEvidence = { xCalled: 0, xHet: 0, yMarkers: 0, yCalled: 0 };
-  for (let i = 0; i < g.chroms.length; i++) {
-    const c = g.chroms[i];
-    if (c === CHROM_X) {
-      const call = g.calls[i];
-      if (call === 0) continue;
-      ev.xCalled++;
-      const a2 = call & 0xf;
-      if (a2 !== 0 && a2 !== call >> 4) ev.xHet++;
-    } else if (c === CHROM_Y) {
-      ev.yMarkers++;
-      if (g.calls[i] !== 0) ev.yCalled++;
-    }
-  }
-  return ev;
 }
 
 export function inferSex(ev: SexEvidence): 'male' | 'female' | null {

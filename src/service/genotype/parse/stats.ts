@@ -29,6 +29,10 @@ export class SkipCounter {
     this.counts[reason]++;
   }
 
+  addMany(reason: number, n: number): void {
+    this.counts[reason] += n;
+  }
+
   total(): number {
     let n = 0;
     for (const c of this.counts) n += c;

@@ -7,8 +7,6 @@ import type { GenotypeCollector } from './collect.js';
 import {
   CALL_BAD,
   RSID_NOT_RS,
-  callFromPair,
-  callFromSingle,
   parseChrom,
   parseCombinedCall,
   parseRsid,
@@ -26,6 +24,7 @@ import {
   type SkipCounter,
 } from './stats.js';
 import { Fields, SEP_ANY } from './tokenize.js';
+import { INPUT_BYTES } from './wasm/core.js';
 
 const HASH = 0x23;
 const LF = 0x0a;
@@ -59,37 +58,6 @@ const FAST_COMBINED = 1;
 const FAST_SPLIT = 2;
 const FAST_FLEXIBLE = 3;
 
-/** Bytes that end a field in the fast path: any separator, or the line feed. */
-const STOP: Uint8Array = (() => {
-  const t = SEP_ANY.slice();
-  t[LF] = 1;
-  return t;
-})();
-
-/** callFromPair for every two-byte combination, precomputed: one lookup per line. */
-const PAIR_CALL: Int16Array = (() => {
-  const t = new Int16Array(1 << 16);
-  for (let a = 0; a < 256; a++) for (let b = 0; b < 256; b++) t[(a << 8) | b] = callFromPair(a, b);
-  return t;
-})();
-
-/** Decimal digit byte → its value; any other byte → 255. */
-const ONE: Uint8Array = (() => {
-  const t = new Uint8Array(256).fill(255);
-  for (let d = 0; d < 10; d++) t[48 + d] = d;
-  return t;
-})();
-/**
- * Two bytes (first << 8 | second) that are both decimal digits → their value 0–99; else
- * 255. rsIDs and positions are read two digits per step: about half the loop iterations
- * and a shorter multiply-add chain than one digit per step.
- */
-const TWO: Uint8Array = (() => {
-  const t = new Uint8Array(1 << 16).fill(255);
-  for (let a = 0; a < 10; a++) for (let b = 0; b < 10; b++) t[((48 + a) << 8) | (48 + b)] = a * 10 + b;
-  return t;
-})();
-
 export class TableParser implements DataLineParser {
   private readonly f = new Fields();
   private readonly maxFields: number;
@@ -112,121 +80,66 @@ export class TableParser implements DataLineParser {
           : layout.a2 < 0
             ? FAST_COMBINED
             : FAST_NONE;
+    // The line loop may skip "i123" lines itself only where line() would count them as
+    // non_rs_id: a fixed layout (a flexible one calls a one-field line malformed) whose
+    // header does not start with such a cell.
+    this.skipInternalIds = !layout.flexible && !/^i\d+$/i.test(layout.headerFirstCell ?? '');
   }
 
+  /** Lines of the common shapes, by the loop in wasm/core.c (same numbers as its enum). */
   private readonly fast: number;
+  private readonly skipInternalIds: boolean;
+  /** Markers the WebAssembly loop took (the rest came through line()). */
+  loopMarkers = 0;
 
   /**
-   * All lines of a chunk in one pass over the bytes, writing straight into the
-   * collector's arrays. Only lines of the exact common shape are taken here; any other
-   * line (comments, headers, odd fields, bad values) goes through line(), so both paths
-   * always agree.
+   * All lines of a chunk: lines of the common shapes go through the WebAssembly line
+   * loop (wasm/core.c), which writes straight into the collector's records; it stops at
+   * any other line, which line() decides (and counts, if skipped), and then resumes.
    */
   lines(buf: Uint8Array, start: number, end: number): void {
     const mode = this.fast;
     if (mode === FAST_NONE) return eachLine(this, buf, start, end);
     const out = this.out;
-    // The shortest line the fast path accepts ("rs1 1 1 A\n") is 10 bytes.
-    out.reserve(((end - start) / 10 + 1) | 0);
-    const rsids = out.rsids;
-    const callChrom = out.callChrom;
-    const positions = out.positions;
-    const SEP = SEP_ANY;
-    const STOPS = STOP;
-    const PAIRS = PAIR_CALL;
-    let n = out.length;
-    let i = start;
-    while (i < end) {
-      const ls = i;
-      let b = buf[i];
-      while (SEP[b] === 1) b = buf[++i];
-      if (b === LF) {
-        i++;
-        continue;
+    const core = out.core;
+    let s = start;
+    while (s < end) {
+      // A window of whole lines that fits the core's input.
+      let e = end;
+      if (e - s > INPUT_BYTES) {
+        e = buf.lastIndexOf(LF, s + INPUT_BYTES - 1) + 1;
+        if (e <= s) {
+          // One line longer than the window (at most MAX_LINE_BYTES): the general path.
+          e = buf.indexOf(LF, s) + 1;
+          eachLine(this, buf, s, e);
+          s = e;
+          continue;
+        }
       }
-      fast: {
-        if ((b | 0x20) !== 0x72 || (buf[i + 1] | 0x20) !== 0x73) break fast;
-        i += 2;
-        const ds = i;
-        let rs = 0;
-        let d = 0;
-        while ((d = TWO[(buf[i] << 8) | buf[i + 1]]) < 100) {
-          rs = rs * 100 + d;
-          i += 2;
+      // The shortest line the loop takes ("rs1 1 1 A\n") is 10 bytes.
+      out.reserve(((e - s) / 10 + 1) | 0);
+      core.load(buf, s, e);
+      while (s < e) {
+        const stop = core.parse(s, mode, this.skipInternalIds, out.length);
+        out.length += core.written;
+        this.loopMarkers += core.written;
+        if (core.internalIds > 0) this.skips.addMany(SKIP_NON_RS_ID, core.internalIds);
+        if (stop >= e) break;
+        if (out.length === core.capacity) {
+          out.reserve(((e - stop) / 10 + 1) | 0);
+          s = stop;
+          continue;
         }
-        if ((d = ONE[buf[i]]) < 10) {
-          rs = rs * 10 + d;
-          i++;
-        }
-        if (i === ds || i - ds > 10 || rs > 0xffffffff || rs === 0) break fast;
-        b = buf[i];
-        if (SEP[b] !== 1) break fast;
-        while (SEP[b] === 1) b = buf[++i];
-        const cs = i;
-        while (STOPS[b] !== 1) b = buf[++i];
-        if (b === LF) break fast;
-        // One- and two-digit chromosomes inline; the rest (X, chr1, MT…) via parseChrom.
-        const clen = i - cs;
-        const c0 = buf[cs] - 48;
-        const c1 = buf[cs + 1] - 48;
-        let chrom: number;
-        if (clen === 1 && c0 >= 1 && c0 <= 9) chrom = c0;
-        else if (clen === 2 && c0 >= 1 && c0 <= 2 && c1 >= 0 && c1 <= 9 && c0 * 10 + c1 <= 26) chrom = c0 * 10 + c1;
-        else chrom = parseChrom(buf, cs, i);
-        if (chrom < 0) break fast;
-        while (SEP[b] === 1) b = buf[++i];
-        const ps = i;
-        let pos = 0;
-        while ((d = TWO[(b << 8) | buf[i + 1]]) < 100) {
-          pos = pos * 100 + d;
-          i += 2;
-          b = buf[i];
-        }
-        if ((d = ONE[b]) < 10) {
-          pos = pos * 10 + d;
-          b = buf[++i];
-        }
-        if (i === ps || i - ps > 10 || pos > 0xffffffff || SEP[b] !== 1) break fast;
-        while (SEP[b] === 1) b = buf[++i];
-        const g1 = i;
-        while (STOPS[b] !== 1) b = buf[++i];
-        const g1e = i;
-        while (SEP[b] === 1) b = buf[++i];
-        let call: number;
-        if (b === LF) {
-          if (mode === FAST_SPLIT) break fast;
-          const len = g1e - g1;
-          if (len === 2) call = PAIRS[(buf[g1] << 8) | buf[g1 + 1]];
-          else if (len === 1 && mode === FAST_COMBINED) call = callFromSingle(buf[g1]);
-          else break fast;
-        } else {
-          if (mode === FAST_COMBINED || g1e - g1 !== 1) break fast;
-          const g2 = i;
-          while (STOPS[b] !== 1) b = buf[++i];
-          if (i - g2 !== 1) break fast;
-          while (SEP[b] === 1) b = buf[++i];
-          if (b !== LF) break fast;
-          call = PAIRS[(buf[g1] << 8) | buf[g2]];
-        }
-        if (call < 0) break fast;
-        rsids[n] = rs;
-        callChrom[n] = (call << 8) | chrom;
-        positions[n] = pos;
-        n++;
-        i++;
-        continue;
+        // Not the common shape: the general path decides (and counts any skip).
+        let nl = buf.indexOf(LF, stop);
+        if (nl < 0 || nl >= e) nl = e - 1;
+        let le = nl;
+        if (le > stop && buf[le - 1] === CR) le--;
+        if (le > stop) this.line(buf, stop, le);
+        s = nl + 1;
       }
-      // Not the common shape: the general path decides (and counts any skip).
-      out.length = n;
-      let nl = buf.indexOf(LF, ls);
-      if (nl < 0 || nl >= end) nl = end;
-      let le = nl;
-      if (le > ls && buf[le - 1] === CR) le--;
-      if (le > ls) this.line(buf, ls, le);
-      n = out.length;
-      i = nl + 1;
+      s = e;
     }
-    out.length = n;
   }
 
   line(buf: Uint8Array, s: number, e: number): void {

@@ -1,0 +1,320 @@
+/*
+ * The parser's two hot loops, compiled to WebAssembly (npm run build:wasm; see
+ * docs/performance.md for why): the line loop for the common tabular shapes, and the
+ * sort by rsID with the duplicate rule. Everything else, including every line this loop
+ * does not take, stays in TypeScript (table.ts, collect.ts), which is the reference:
+ * the lookup tables come from the TypeScript field parsers, and property tests check
+ * that both paths decide every line and every duplicate alike.
+ *
+ * No libc: plain loops over memory the JavaScript side lays out (core.ts).
+ */
+#include <stdint.h>
+
+/* Filled by core.ts from the TypeScript parsers (fields.ts, tokenize.ts). */
+typedef struct {
+  uint8_t sep[256];     /* 1: a field separator (SEP_ANY) */
+  uint8_t stop[256];    /* a separator or the line feed */
+  int8_t chrom1[256];   /* a one-byte chromosome field: its code, or -1 */
+  int8_t chrom2[65536]; /* a two-byte chromosome field (first << 8 | second): code or -1 */
+  int16_t single[256];  /* a one-allele call (callFromSingle) */
+  int16_t pair[65536];  /* a two-allele call (callFromPair) */
+} tables_t;
+
+/* Shapes, as in table.ts. */
+enum { FAST_COMBINED = 1, FAST_SPLIT = 2, FAST_FLEXIBLE = 3 };
+
+/* Results the JavaScript side reads back. */
+typedef struct {
+  uint32_t records;      /* parse_lines: records written */
+  uint32_t internal_ids; /* parse_lines: lines skipped as 23andMe internal ids ("i123") */
+  uint32_t kept;         /* finish: markers after the duplicate rule */
+  uint32_t duplicates;   /* finish: extra occurrences of an rsID */
+  uint32_t conflicting;  /* finish: rsIDs whose called occurrences disagree */
+  uint32_t no_calls;     /* finish: kept markers without a call */
+  /* finish: the sex evidence of sex.ts (pseudo-autosomal XY markers are not counted) */
+  uint32_t x_called, x_het, y_markers, y_called;
+} stats_t;
+
+#define CHROM_X 23
+#define CHROM_Y 24
+
+#define LF 0x0a
+
+/* Eight bytes from p, unaligned; the first byte in the lowest bits. */
+static inline uint64_t load8(const uint8_t *p) {
+  uint64_t v;
+  __builtin_memcpy(&v, p, 8);
+  return v;
+}
+
+/*
+ * Reads up to 10 decimal digits at *pi into *value, eight at a time (SWAR: no loop over
+ * digits), and advances *pi past them. Returns the digit count, or 11 for more than 10.
+ */
+static inline uint32_t read_digits(const uint8_t *buf, uint32_t *pi, uint64_t *value) {
+  uint32_t i = *pi;
+  uint64_t t = load8(buf + i) - 0x3030303030303030ull;
+  /* High nibble of a byte set: not a digit (a byte below '0' wraps, one above '9' + 6 >= 0x10). */
+  uint64_t bad = (t | (t + 0x0606060606060606ull)) & 0xf0f0f0f0f0f0f0f0ull;
+  uint32_t n = bad ? (uint32_t)__builtin_ctzll(bad) >> 3 : 8;
+  uint64_t v = 0;
+  if (n > 0) {
+    /* Keep the n digits, move them to the top: the missing leading digits read as zeros. */
+    if (n < 8) t <<= 8 * (8 - n);
+    t = t * 10 + (t >> 8);
+    t = (((t & 0x000000ff000000ffull) * (100 + (1000000ull << 32))) +
+         (((t >> 16) & 0x000000ff000000ffull) * (1 + (10000ull << 32)))) >> 32;
+    v = t;
+  }
+  i += n;
+  if (n == 8) {
+    uint32_t more = 0;
+    while ((uint8_t)(buf[i] - '0') < 10 && more < 3) {
+      v = v * 10 + (buf[i++] - '0');
+      more++;
+    }
+    n += more;
+  }
+  *pi = i;
+  *value = v;
+  return n;
+}
+
+/* A chromosome field, with an optional "chr", "chr_" or "chr-" prefix; -1 when not one of ours. */
+static int chrom_of(const tables_t *t, const uint8_t *b, uint32_t s, uint32_t e) {
+  if (e - s > 3 && (b[s] | 0x20) == 'c' && (b[s + 1] | 0x20) == 'h' && (b[s + 2] | 0x20) == 'r') {
+    s += 3;
+    if (b[s] == '_' || b[s] == '-') s++;
+  }
+  if (e - s == 1) return t->chrom1[b[s]];
+  if (e - s == 2) return t->chrom2[(b[s] << 8) | b[s + 1]];
+  return -1; /* "PAR" and anything longer: the TypeScript path decides */
+}
+
+/*
+ * Parses the lines of buf[start, end) (end is just after a line feed; buf[end] must be
+ * readable) that have the common shape "rs CHR POS GT" or "rs CHR POS A1 A2", writing one
+ * 12-byte record per marker: rsID, position, call << 8 | chromosome. With skip_internal,
+ * lines whose first field is a 23andMe internal id ("i" and digits) are counted in
+ * stats->internal_ids and skipped, as the TypeScript path would skip them (non_rs_id).
+ * Stops at the first other line, or when cap records are written, and returns where it
+ * stopped: the start of the line to hand to TypeScript (or end).
+ */
+__attribute__((export_name("parse_lines")))
+uint32_t parse_lines(const tables_t *t, const uint8_t *buf, uint32_t start, uint32_t end, int mode, int skip_internal,
+                     uint32_t *rec, uint32_t cap, stats_t *stats) {
+  const uint8_t *sep = t->sep, *stop = t->stop;
+  uint32_t n = 0, skipped = 0, i = start;
+  while (i < end && n < cap) {
+    uint32_t ls = i;
+    uint8_t b = buf[i];
+    while (sep[b]) b = buf[++i];
+    if (b == LF) { /* a blank line */
+      i++;
+      continue;
+    }
+    if ((b | 0x20) != 'r' || (buf[i + 1] | 0x20) != 's') {
+      if (skip_internal && (b | 0x20) == 'i' && (uint8_t)(buf[i + 1] - '0') < 10) {
+        uint32_t k = i + 1;
+        while ((uint8_t)(buf[k] - '0') < 10) k++;
+        if (stop[buf[k]]) {
+          while (buf[k] != LF) k++;
+          skipped++;
+          i = k + 1;
+          continue;
+        }
+      }
+      i = ls;
+      break;
+    }
+    i += 2;
+    uint64_t rs;
+    uint32_t digits = read_digits(buf, &i, &rs);
+    if (digits == 0 || digits > 10 || rs > 0xffffffffu || rs == 0 || !sep[buf[i]]) {
+      i = ls;
+      break;
+    }
+    b = buf[i];
+    while (sep[b]) b = buf[++i];
+    uint32_t cs = i;
+    while (!stop[b]) b = buf[++i];
+    if (b == LF) {
+      i = ls;
+      break;
+    }
+    int chrom = chrom_of(t, buf, cs, i);
+    if (chrom < 0) {
+      i = ls;
+      break;
+    }
+    while (sep[b]) b = buf[++i];
+    uint64_t pos;
+    digits = read_digits(buf, &i, &pos);
+    b = buf[i];
+    if (digits == 0 || digits > 10 || pos > 0xffffffffu || !sep[b]) {
+      i = ls;
+      break;
+    }
+    while (sep[b]) b = buf[++i];
+    uint32_t g1 = i;
+    while (!stop[b]) b = buf[++i];
+    uint32_t g1e = i;
+    while (sep[b]) b = buf[++i];
+    int call;
+    if (b == LF) {
+      uint32_t len = g1e - g1;
+      if (mode == FAST_SPLIT) call = -1;
+      else if (len == 2) call = t->pair[(buf[g1] << 8) | buf[g1 + 1]];
+      else if (len == 1 && mode == FAST_COMBINED) call = t->single[buf[g1]];
+      else call = -1;
+    } else {
+      call = -1;
+      if (mode != FAST_COMBINED && g1e - g1 == 1) {
+        uint32_t g2 = i;
+        while (!stop[b]) b = buf[++i];
+        if (i - g2 == 1) {
+          while (sep[b]) b = buf[++i];
+          if (b == LF) call = t->pair[(buf[g1] << 8) | buf[g2]];
+        }
+      }
+    }
+    if (call < 0) {
+      i = ls;
+      break;
+    }
+    uint32_t *r = rec + 3 * n;
+    r[0] = (uint32_t)rs;
+    r[1] = (uint32_t)pos;
+    r[2] = ((uint32_t)call << 8) | (uint32_t)chrom;
+    n++;
+    i++;
+  }
+  stats->records = n;
+  stats->internal_ids = skipped;
+  return i;
+}
+
+typedef struct {
+  uint32_t rs, pos, cc;
+} record_t;
+
+#define DIGIT 8
+#define PASSES 4
+#define RADIX (1u << DIGIT)
+#define MASK (RADIX - 1)
+
+/*
+ * Sorts n records by rsID, stably (so file order survives among duplicates): an LSD radix
+ * sort on three 11-bit digits that moves whole 12-byte records, so each pass is one
+ * stream of reads and RADIX streams of writes that stay in cache. A digit that is the
+ * same for every record is skipped; sorted input is left alone. counts: 3 * RADIX words.
+ * Returns the buffer that holds the result (a or b).
+ */
+static record_t *sort_records(record_t *a, record_t *b, uint32_t n, uint32_t *counts) {
+  uint32_t sorted = 1;
+  for (uint32_t i = 1; i < n; i++)
+    if (a[i].rs < a[i - 1].rs) {
+      sorted = 0;
+      break;
+    }
+  if (sorted) return a;
+  for (uint32_t d = 0; d < PASSES * RADIX; d++) counts[d] = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t k = a[i].rs;
+    counts[k & MASK]++;
+    counts[RADIX + ((k >> DIGIT) & MASK)]++;
+    counts[2 * RADIX + ((k >> (2 * DIGIT)) & MASK)]++;
+    counts[3 * RADIX + (k >> (3 * DIGIT))]++;
+  }
+  record_t *src = a, *dst = b;
+  for (uint32_t p = 0; p < PASSES; p++) {
+    uint32_t *c = counts + p * RADIX;
+    uint32_t single = 0, sum = 0;
+    for (uint32_t d = 0; d < RADIX; d++) {
+      uint32_t x = c[d];
+      if (x == n) single = 1;
+      c[d] = sum;
+      sum += x;
+    }
+    if (single) continue;
+    uint32_t shift = p * DIGIT;
+    for (uint32_t i = 0; i < n; i++) {
+      uint32_t at = c[(src[i].rs >> shift) & MASK]++;
+      dst[at] = src[i];
+    }
+    record_t *x = src;
+    src = dst;
+    dst = x;
+  }
+  return src;
+}
+
+static int same_call(uint32_t a, uint32_t b) {
+  return a == b || ((((a & 0xf) << 4) | (a >> 4)) == b);
+}
+
+/*
+ * Sorts the n records in a (b: room for n more) and applies the duplicate rule of
+ * collect.ts: for each rsID the first occurrence with a call wins. Writes the kept
+ * markers as four columns at the returned address: rsids (u32), positions (u32), calls
+ * (u8), chromosomes (u8), each n long, of which stats->kept are used; and counts the
+ * no-calls and the sex evidence (sex.ts) of the kept markers.
+ */
+__attribute__((export_name("finish")))
+uint8_t *finish(record_t *a, record_t *b, uint32_t n, uint32_t *counts, stats_t *stats) {
+  record_t *s = sort_records(a, b, n, counts);
+  uint8_t *base = (uint8_t *)(s == a ? b : a);
+  uint32_t *rs = (uint32_t *)base;
+  uint32_t *pos = rs + n;
+  uint8_t *calls = (uint8_t *)(pos + n);
+  uint8_t *chroms = calls + n;
+  uint32_t duplicates = 0, conflicting = 0, chosen = 0, counted = 0;
+  int64_t o = -1, prev = -1;
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t r = s[k].rs, v = s[k].cc, call = v >> 8;
+    if ((int64_t)r != prev) {
+      o++;
+      prev = r;
+      rs[o] = r;
+      pos[o] = s[k].pos;
+      calls[o] = (uint8_t)call;
+      chroms[o] = (uint8_t)v;
+      chosen = call;
+      counted = 0;
+      continue;
+    }
+    duplicates++;
+    if (call == 0) continue;
+    if (chosen == 0) {
+      pos[o] = s[k].pos;
+      calls[o] = (uint8_t)call;
+      chroms[o] = (uint8_t)v;
+      chosen = call;
+    } else if (!counted && !same_call(call, chosen)) {
+      conflicting++;
+      counted = 1;
+    }
+  }
+  uint32_t m = (uint32_t)(o + 1), no_calls = 0, x_called = 0, x_het = 0, y_markers = 0, y_called = 0;
+  for (uint32_t k = 0; k < m; k++) {
+    uint32_t call = calls[k], c = chroms[k];
+    if (call == 0) no_calls++;
+    if (c == CHROM_X && call != 0) {
+      x_called++;
+      uint32_t a2 = call & 0xf;
+      if (a2 != 0 && a2 != (call >> 4)) x_het++;
+    } else if (c == CHROM_Y) {
+      y_markers++;
+      if (call != 0) y_called++;
+    }
+  }
+  stats->kept = m;
+  stats->duplicates = duplicates;
+  stats->conflicting = conflicting;
+  stats->no_calls = no_calls;
+  stats->x_called = x_called;
+  stats->x_het = x_het;
+  stats->y_markers = y_markers;
+  stats->y_called = y_called;
+  return base;
+}

@@ -1,0 +1,208 @@
+/**
+ * The WebAssembly core (core.c) and the memory it works in: lookup tables, an input
+ * window for text, and the growing array of 12-byte marker records (rsID, position,
+ * call << 8 | chromosome) that the collector fills and finish() sorts.
+ *
+ * One core per parse, reused by the next parse on the same thread once the previous one
+ * has finished (its memory is already mapped): a wasm memory cannot shrink, and the
+ * finished genotype is copied out into ordinary typed arrays, so nothing outlives it.
+ */
+import { callFromPair, callFromSingle, parseChrom } from '../fields.js';
+import type { SexEvidence } from '../sex.js';
+import { SEP_ANY } from '../tokenize.js';
+import { CORE_WASM_BASE64 } from './core-wasm.js';
+
+export interface Finished {
+  rsids: Uint32Array;
+  positions: Uint32Array;
+  calls: Uint8Array;
+  chroms: Uint8Array;
+  duplicates: number;
+  conflicting: number;
+  noCalls: number;
+  sex: SexEvidence;
+}
+
+interface Exports {
+  parse_lines(tables: number, buf: number, start: number, end: number, mode: number, skipInternal: number, rec: number, cap: number, stats: number): number;
+  finish(a: number, b: number, n: number, counts: number, stats: number): number;
+  __heap_base: WebAssembly.Global;
+}
+
+const PAGE = 65536;
+/** Bytes of text the core parses per call; the TypeScript side cuts text at line ends to fit. */
+export const INPUT_BYTES = 1 << 20;
+const TABLES_BYTES = 256 + 256 + 256 + 65536 + 2 * 256 + 2 * 65536;
+const STATS_BYTES = 64;
+const COUNTS_BYTES = 3 * 2048 * 4;
+export const RECORD_WORDS = 3;
+
+let compiled: WebAssembly.Module | null = null;
+let tableBytes: Uint8Array | null = null;
+let idle: ParseCore | null = null;
+
+/** The lookup tables of core.c's tables_t, computed by the TypeScript field parsers. */
+function tables(): Uint8Array {
+  if (tableBytes) return tableBytes;
+  const t = new Uint8Array(TABLES_BYTES);
+  const view = new DataView(t.buffer);
+  const stop = SEP_ANY.slice();
+  stop[0x0a] = 1;
+  t.set(SEP_ANY, 0);
+  t.set(stop, 256);
+  const one = new Uint8Array(1);
+  const two = new Uint8Array(2);
+  for (let a = 0; a < 256; a++) {
+    one[0] = a;
+    t[512 + a] = parseChrom(one, 0, 1) & 0xff; // -1 → 0xff, read back as int8
+    for (let b = 0; b < 256; b++) {
+      two[0] = a;
+      two[1] = b;
+      t[768 + ((a << 8) | b)] = parseChrom(two, 0, 2) & 0xff;
+    }
+  }
+  const single = 768 + 65536;
+  for (let a = 0; a < 256; a++) view.setInt16(single + 2 * a, callFromSingle(a), true);
+  const pair = single + 512;
+  for (let a = 0; a < 256; a++) for (let b = 0; b < 256; b++) view.setInt16(pair + 2 * ((a << 8) | b), callFromPair(a, b), true);
+  tableBytes = t;
+  return t;
+}
+
+export class ParseCore {
+  private readonly memory: WebAssembly.Memory;
+  private readonly x: Exports;
+  private readonly tablesAt: number;
+  private readonly statsAt: number;
+  private readonly countsAt: number;
+  readonly inputAt: number;
+  private readonly recordsAt: number;
+  /** Records that fit before the memory must grow. */
+  capacity = 0;
+  /** The records, RECORD_WORDS words each; replaced whenever the memory grows. */
+  records!: Uint32Array;
+  private bytes!: Uint8Array;
+  private words!: Uint32Array;
+
+  /** A core for one parse: the idle one of this thread, or a new one. Call release() after. */
+  static acquire(): ParseCore {
+    const core = idle ?? new ParseCore();
+    idle = null;
+    return core;
+  }
+
+  release(): void {
+    idle = this;
+  }
+
+  private constructor() {
+    compiled ??= new WebAssembly.Module(Buffer.from(CORE_WASM_BASE64, 'base64'));
+    // Room for the stack (core.c declares 2 pages), tables and input window; records grow it.
+    this.memory = new WebAssembly.Memory({ initial: 32 });
+    this.x = new WebAssembly.Instance(compiled, { env: { memory: this.memory } }).exports as unknown as Exports;
+    let at = this.x.__heap_base.value as number;
+    const take = (bytes: number) => {
+      const start = (at + 63) & ~63;
+      at = start + bytes;
+      return start;
+    };
+    this.tablesAt = take(TABLES_BYTES);
+    this.statsAt = take(STATS_BYTES);
+    this.countsAt = take(COUNTS_BYTES);
+    this.inputAt = take(INPUT_BYTES + 64);
+    this.recordsAt = take(0);
+    this.grow(this.recordsAt);
+    this.views();
+    this.bytes.set(tables(), this.tablesAt);
+  }
+
+  /** Makes room for `n` records in all. */
+  reserve(n: number): void {
+    if (n <= this.capacity) return;
+    const want = Math.max(n, Math.ceil(this.capacity * 1.5), 1 << 14);
+    this.grow(this.recordsAt + want * RECORD_WORDS * 4);
+    this.views();
+  }
+
+  private grow(bytes: number): void {
+    const pages = Math.ceil(bytes / PAGE) - this.memory.buffer.byteLength / PAGE;
+    if (pages > 0) this.memory.grow(pages);
+    this.bytes = new Uint8Array(this.memory.buffer);
+  }
+
+  private views(): void {
+    const buf = this.memory.buffer;
+    this.bytes = new Uint8Array(buf);
+    this.words = new Uint32Array(buf);
+    this.capacity = Math.floor((buf.byteLength - this.recordsAt) / (RECORD_WORDS * 4));
+    this.records = new Uint32Array(buf, this.recordsAt, this.capacity * RECORD_WORDS);
+  }
+
+  /** The text offset that the input window's first byte came from. */
+  private windowStart = 0;
+
+  /** Copies text[start, end) (whole lines, at most INPUT_BYTES) into the input window. */
+  load(text: Uint8Array, start: number, end: number): void {
+    this.bytes.set(text.subarray(start, end), this.inputAt);
+    this.bytes[this.inputAt + (end - start)] = 0x0a; // a sentinel: no scan runs past the window
+    this.windowStart = start;
+    this.windowEnd = end;
+  }
+  private windowEnd = 0;
+
+  /**
+   * Parses the loaded text from offset `from` (a line start) with the line loop, writing
+   * records from record `at` on, up to the capacity. Returns where it stopped, as an
+   * offset into the text; `written` and `internalIds` tell what it did.
+   */
+  parse(from: number, mode: number, skipInternal: boolean, at: number): number {
+    const stop = this.x.parse_lines(
+      this.tablesAt,
+      this.inputAt,
+      from - this.windowStart,
+      this.windowEnd - this.windowStart,
+      mode,
+      skipInternal ? 1 : 0,
+      this.recordsAt + at * RECORD_WORDS * 4,
+      this.capacity - at,
+      this.statsAt,
+    );
+    return stop + this.windowStart;
+  }
+
+  get written(): number {
+    return this.words[this.statsAt >>> 2];
+  }
+
+  get internalIds(): number {
+    return this.words[(this.statsAt >>> 2) + 1];
+  }
+
+  /**
+   * Sorts the first n records, applies the duplicate rule and returns the kept markers as
+   * new typed arrays.
+   */
+  finish(n: number): Finished {
+    // The sort needs room for a second copy of the records, just after the first.
+    const scratch = this.recordsAt + Math.max(n, 1) * RECORD_WORDS * 4;
+    const needed = scratch + Math.max(n, 1) * RECORD_WORDS * 4;
+    if (needed > this.memory.buffer.byteLength) {
+      this.grow(needed);
+      this.views();
+    }
+    const base = this.x.finish(this.recordsAt, scratch, n, this.countsAt, this.statsAt);
+    const buf = this.memory.buffer;
+    const s = this.statsAt >>> 2;
+    const m = this.words[s + 2];
+    return {
+      rsids: new Uint32Array(buf, base, m).slice(),
+      positions: new Uint32Array(buf, base + 4 * n, m).slice(),
+      calls: new Uint8Array(buf, base + 8 * n, m).slice(),
+      chroms: new Uint8Array(buf, base + 9 * n, m).slice(),
+      duplicates: this.words[s + 3],
+      conflicting: this.words[s + 4],
+      noCalls: this.words[s + 5],
+      sex: { xCalled: this.words[s + 6], xHet: this.words[s + 7], yMarkers: this.words[s + 8], yCalled: this.words[s + 9] },
+    };
+  }
+}
