@@ -3,11 +3,16 @@
  *
  * Generates deterministic, realistic raw-data files (23andMe, AncestryDNA, FTDNA shapes;
  * 640k and 960k lines; plain, .gz and .zip) in a temp dir and prints, in one run:
- *  - our file → Genotype time, and its ratio to `plink1.9 --23file FILE --make-bed`
- *    on the same 23andMe-shaped file (target <= 0.8; plink only reads that shape);
+ *  - our file → stored-genotype time (parse, then the genotype's four columns written to
+ *    a real SQLite database by the service's own storeGenotype), and its ratio to
+ *    `plink1.9 --23file FILE --make-bed` on the same 23andMe-shaped file (target <= 0.8;
+ *    plink only reads that shape);
  *  - our parse vs a minimal byte scan of the same file in the same process: the same
  *    chunked reads, and a JS loop that looks at every byte once (target <= 1.5x);
- *  - .gz and .zip parse time vs plain (target <= 1.4x);
+ *  - .gz and .zip vs plain (target <= 1.4x), for the parse alone and for file → stored
+ *    genotype, beside zlib alone inflating the same file (no parsing): the floor of any
+ *    compressed parse. Where zlib alone takes more than 1.4x our plain parse, no parser
+ *    can meet that target here (see docs/performance.md);
  *  - peak RSS of a child process parsing the 960k files (target <= 150 MiB).
  * Times are medians of several runs after a warm-up.
  */
@@ -16,9 +21,13 @@ import { mkdtemp, open, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { createGunzip, createInflateRaw, gzipSync } from 'node:zlib';
 import { zipSync } from 'fflate';
+import { createClient } from '../src/service/auth/clients.js';
+import { openDatabase, type Db } from '../src/service/db/database.js';
+import { storeGenotype } from '../src/service/genotype/genotype-store.js';
 import { parseGenotypeFile } from '../src/service/genotype/parse/index.js';
+import { createProfile } from '../src/service/profiles/profiles.js';
 import { rng } from '../test/support/prng.js';
 
 type Shape = '23andme' | 'ancestrydna' | 'ftdna';
@@ -154,6 +163,48 @@ async function ourParse(path: string): Promise<void> {
   if (!r.ok) throw new Error(`benchmark file refused: ${r.reason}`);
 }
 
+/** File → stored genotype: the parse, then the service's own store into a real SQLite file. */
+async function ourParseAndStore(path: string, db: Db, profileId: string): Promise<void> {
+  const r = await parseGenotypeFile(path);
+  if (!r.ok) throw new Error(`benchmark file refused: ${r.reason}`);
+  db.transaction(() => storeGenotype(db, profileId, { genotype: r.genotype, summary: r.summary, ancestry: null, sourceMd5: 'bench' }))();
+}
+
+/**
+ * zlib alone: inflates the file (gzip, or the zip's single member) with the parser's chunk
+ * sizes and reads every inflated chunk, parsing nothing. No compressed parse can be faster.
+ */
+async function inflateOnly(path: string, kind: 'gzip' | 'zip'): Promise<number> {
+  const fh = await open(path, 'r');
+  try {
+    let start = 0;
+    let end = (await fh.stat()).size;
+    if (kind === 'zip') {
+      // The bench's zips hold one member, stored right after its local header.
+      const h = new Uint8Array(30);
+      await fh.read(h, 0, 30, 0);
+      const u16 = (o: number) => h[o] | (h[o + 1] << 8);
+      start = 30 + u16(26) + u16(28);
+      end = start + ((h[18] | (h[19] << 8) | (h[20] << 16) | (h[21] << 24)) >>> 0);
+    }
+    const z = kind === 'gzip' ? createGunzip({ chunkSize: MiB }) : createInflateRaw({ chunkSize: MiB });
+    const feeding = (async () => {
+      for (let at = start; at < end; at += MiB) {
+        const buf = new Uint8Array(Math.min(MiB, end - at));
+        await fh.read(buf, 0, buf.length, at);
+        if (!z.write(buf)) await new Promise((r) => z.once('drain', r));
+      }
+      z.end();
+    })();
+    let bytes = 0;
+    for await (const chunk of z as AsyncIterable<Buffer>) bytes += chunk.length;
+    await feeding;
+    return bytes;
+  } finally {
+    await fh.close();
+  }
+}
+
 /** The floor any parser pays: read the file in the same 1 MiB chunks and look at every byte once. */
 async function minimalScan(path: string): Promise<number> {
   const fh = await open(path, 'r');
@@ -224,12 +275,20 @@ export async function run(): Promise<void> {
       lines: number;
       mib: number;
       ours: Timing;
+      /** File → stored genotype. */
+      stored: Timing;
       scan?: Timing;
       plink?: number;
+      /** Compressed files: zlib alone; the plain file's parse and file → stored. */
+      floor?: Timing;
       plain?: Timing;
+      plainStored?: Timing;
     }
     const rows: Row[] = [];
     const rssFiles: string[] = [];
+    const db = openDatabase(join(dir, 'bench.db'));
+    const client = createClient(db, { name: 'parse bench' }).client;
+    const profileId = createProfile(db, client.id, { first_name: 'bench', ethnicity: 1 }).id;
     let seed = 1;
     for (const shape of SHAPES) {
       for (const lines of SIZES) {
@@ -242,41 +301,50 @@ export async function run(): Promise<void> {
         await writeFile(gzPath, gzipSync(text));
         await writeFile(zipPath, zipSync({ [`${base}.txt`]: new Uint8Array(text.buffer, text.byteOffset, text.length) }));
 
-        const [ours, scan, gz, zip] = await timeAlternating([
+        const [ours, scan, gz, zip, stored, gzStored, zipStored, gzFloor, zipFloor] = await timeAlternating([
           () => ourParse(plainPath),
           () => minimalScan(plainPath),
           () => ourParse(gzPath),
           () => ourParse(zipPath),
+          () => ourParseAndStore(plainPath, db, profileId),
+          () => ourParseAndStore(gzPath, db, profileId),
+          () => ourParseAndStore(zipPath, db, profileId),
+          () => inflateOnly(gzPath, 'gzip'),
+          () => inflateOnly(zipPath, 'zip'),
         ]);
         const plinkMs = plink && shape === '23andme' ? timePlink(plainPath, join(dir, `${base}_plink`)) : undefined;
-        rows.push({ file: `${base}.txt`, lines, mib: text.length / MiB, ours, scan, plink: plinkMs });
-        rows.push({ file: `${base}.txt.gz`, lines, mib: (await stat(gzPath)).size / MiB, ours: gz, plain: ours });
-        rows.push({ file: `${base}.zip`, lines, mib: (await stat(zipPath)).size / MiB, ours: zip, plain: ours });
+        rows.push({ file: `${base}.txt`, lines, mib: text.length / MiB, ours, stored, scan, plink: plinkMs });
+        rows.push({ file: `${base}.txt.gz`, lines, mib: (await stat(gzPath)).size / MiB, ours: gz, stored: gzStored, floor: gzFloor, plain: ours, plainStored: stored });
+        rows.push({ file: `${base}.zip`, lines, mib: (await stat(zipPath)).size / MiB, ours: zip, stored: zipStored, floor: zipFloor, plain: ours, plainStored: stored });
         if (lines === 960_000) rssFiles.push(plainPath, gzPath, zipPath);
       }
     }
 
-    const header = ['file', 'lines', 'MiB', 'ours ms', 'cpu', 'scan ms', 'cpu', 'ours/scan', 'cpu', 'plink ms', 'ours/plink', 'vs plain', 'cpu'];
+    const header = ['file', 'lines', 'MiB', 'parse ms', 'cpu', 'stored ms', 'scan ms', 'parse/scan', 'cpu', 'plink ms', 'stored/plink', 'zlib ms', 'parse/zlib', 'vs plain: parse', 'stored'];
     const table = rows.map((r) => [
       r.file,
       String(r.lines),
       fmt(r.mib),
       fmt(r.ours.wall),
       fmt(r.ours.cpu),
+      fmt(r.stored.wall),
       r.scan ? fmt(r.scan.wall) : '',
-      r.scan ? fmt(r.scan.cpu) : '',
       r.scan ? fmt(r.ours.wall / r.scan.wall, 2) : '',
       r.scan ? fmt(r.ours.cpu / r.scan.cpu, 2) : '',
       r.plink !== undefined ? fmt(r.plink, 0) : '',
-      r.plink !== undefined ? fmt(r.ours.wall / r.plink, 3) : '',
+      r.plink !== undefined ? fmt(r.stored.wall / r.plink, 3) : '',
+      r.floor ? fmt(r.floor.wall) : '',
+      r.floor ? fmt(r.ours.wall / r.floor.wall, 2) : '',
       r.plain ? fmt(r.ours.wall / r.plain.wall, 2) : '',
-      r.plain ? fmt(r.ours.cpu / r.plain.cpu, 2) : '',
+      r.plainStored ? fmt(r.stored.wall / r.plainStored.wall, 2) : '',
     ]);
     printTable(header, table);
     console.log(
-      'ms = median wall time; cpu = median process CPU ms (all threads, so zlib on the thread pool counts); ' +
-        'each ratio is given on wall time, then on CPU time. plink is timed as a whole process (wall).',
+      'ms = median wall time; cpu = median process CPU ms (all threads, so zlib on the thread pool counts); "stored" = file → ' +
+        'genotype stored in SQLite; "zlib" = zlib alone inflating the file, no parsing (the floor of a compressed parse). ' +
+        'plink is timed as a whole process (wall).',
     );
+    db.close();
 
     const baseline = childPeakRss(null);
     console.log(`\nPeak RSS of a child process (node --import tsx) parsing each 960k file; loading the parser alone peaks at ${fmt(baseline)} MiB:`);
@@ -286,20 +354,29 @@ export async function run(): Promise<void> {
     const worst = (xs: number[]) => (xs.length ? Math.max(...xs) : NaN);
     const scanRatio = worst(rows.filter((r) => r.scan).map((r) => r.ours.wall / r.scan!.wall));
     const scanCpu = worst(rows.filter((r) => r.scan).map((r) => r.ours.cpu / r.scan!.cpu));
-    const plinkRatio = worst(rows.filter((r) => r.plink).map((r) => r.ours.wall / r.plink!));
-    const ratio = (ext: string, k: keyof Timing) =>
-      worst(rows.filter((r) => r.plain && r.file.endsWith(ext)).map((r) => r.ours[k] / r.plain![k]));
-    const gzRatio = ratio('.gz', 'wall');
-    const zipRatio = ratio('.zip', 'wall');
+    const plinkRatio = worst(rows.filter((r) => r.plink).map((r) => r.stored.wall / r.plink!));
+    const compressed = (ext: string) => rows.filter((r) => r.plain && r.file.endsWith(ext));
+    const parseRatio = (ext: string) => worst(compressed(ext).map((r) => r.ours.wall / r.plain!.wall));
+    const storedRatio = (ext: string) => worst(compressed(ext).map((r) => r.stored.wall / r.plainStored!.wall));
+    const floorOverPlain = (ext: string) => compressed(ext).map((r) => r.floor!.wall / r.plain!.wall);
     const peak = worst(rss.map((r) => Number(r[1])));
     const verdict = (ok: boolean) => (ok ? 'ok' : 'OVER TARGET');
     console.log('\nWorst case against the targets:');
-    if (plink) console.log(`  ours / plink1.9 --23file --make-bed  ${fmt(plinkRatio, 3)}  (target <= 0.8)  ${verdict(plinkRatio <= 0.8)}`);
-    else console.log('  ours / plink1.9                      skipped: plink1.9 not installed');
-    console.log(`  ours / minimal byte scan             ${fmt(scanRatio, 2)}  (target <= 1.5)  ${verdict(scanRatio <= 1.5)}   cpu ${fmt(scanCpu, 2)}`);
-    console.log(`  .gz / plain                          ${fmt(gzRatio, 2)}  (target <= 1.4)  ${verdict(gzRatio <= 1.4)}   cpu ${fmt(ratio('.gz', 'cpu'), 2)}`);
-    console.log(`  .zip / plain                         ${fmt(zipRatio, 2)}  (target <= 1.4)  ${verdict(zipRatio <= 1.4)}   cpu ${fmt(ratio('.zip', 'cpu'), 2)}`);
-    console.log(`  peak RSS, 960k file (MiB)            ${fmt(peak)}  (target <= 150)  ${verdict(peak <= 150)}`);
+    if (plink) console.log(`  file → stored / plink1.9 --make-bed   ${fmt(plinkRatio, 3)}  (target <= 0.8)  ${verdict(plinkRatio <= 0.8)}`);
+    else console.log('  file → stored / plink1.9               skipped: plink1.9 not installed');
+    console.log(`  parse / minimal byte scan             ${fmt(scanRatio, 2)}  (target <= 1.5)  ${verdict(scanRatio <= 1.5)}   cpu ${fmt(scanCpu, 2)}`);
+    for (const ext of ['.gz', '.zip']) {
+      const name = ext.padEnd(4);
+      console.log(`  ${name} / plain, file → stored         ${fmt(storedRatio(ext), 2)}  (target <= 1.4)  ${verdict(storedRatio(ext) <= 1.4)}`);
+      console.log(`  ${name} / plain, parse alone           ${fmt(parseRatio(ext), 2)}  (target <= 1.4)  ${verdict(parseRatio(ext) <= 1.4)}`);
+    }
+    console.log(`  peak RSS, 960k file (MiB)             ${fmt(peak)}  (target <= 150)  ${verdict(peak <= 150)}`);
+    const ratios = [...floorOverPlain('.gz'), ...floorOverPlain('.zip')];
+    console.log(
+      `\nzlib alone, inflating a compressed file without parsing it, takes ${fmt(Math.min(...ratios), 2)}–${fmt(Math.max(...ratios), 2)} × ` +
+        'our whole parse of the plain text. No compressed parse can be faster than zlib, so where that is above 1.4 the ' +
+        'compressed target cannot be met by any parser on this machine; "parse/zlib" shows how close ours gets to zlib.',
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
