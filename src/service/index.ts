@@ -13,7 +13,7 @@ import { interruptedProfiles } from './genotype/genotype-store.js';
 import { createApp } from './http/app.js';
 import { origin, type ServiceContext } from './http/context.js';
 import { createProcessor } from './processing/processor.js';
-import type { ScienceEngineExt } from './science/index.js';
+import { loadEngineData, type ScienceEngineExt } from './science/index.js';
 import { persistentKey, SERVICE_ORIGIN, setSetting } from './settings.js';
 import { createSignInCode } from './auth/sign-in.js';
 import { genotypesDir, removeStoredFile } from './storage/file-store.js';
@@ -39,10 +39,11 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const dbPath = databasePath(config.dataDir);
   const db = openDatabase(dbPath);
-  const engine = engineWithCustomTraits(db, config.resourcesDir);
+  const engineData = loadEngineData(config.resourcesDir);
+  const engine = engineWithCustomTraits(db, engineData);
   const processor = createProcessor({
     db,
-    jobBase: { dataDir: config.dataDir, dbPath, resourcesDir: config.resourcesDir },
+    jobBase: { dataDir: config.dataDir, dbPath, resourcesDir: config.resourcesDir, engineData },
     maxParallel: config.maxParallelParses,
   });
   let port = config.port;
