@@ -13,7 +13,7 @@ import { interruptedProfiles } from './genotype/genotype-store.js';
 import { createApp } from './http/app.js';
 import { origin, type ServiceContext } from './http/context.js';
 import { createProcessor } from './processing/processor.js';
-import { loadEngineData, type ScienceEngineExt } from './science/index.js';
+import { loadEngineData, sharedEngineData, type ScienceEngineExt } from './science/index.js';
 import { persistentKey, SERVICE_ORIGIN, setSetting } from './settings.js';
 import { createSignInCode } from './auth/sign-in.js';
 import { genotypesDir, removeStoredFile } from './storage/file-store.js';
@@ -43,7 +43,7 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
   const engine = engineWithCustomTraits(db, engineData);
   const processor = createProcessor({
     db,
-    jobBase: { dataDir: config.dataDir, dbPath, resourcesDir: config.resourcesDir, engineData },
+    jobBase: { dataDir: config.dataDir, dbPath, resourcesDir: config.resourcesDir, engineData: sharedEngineData(engineData) },
     maxParallel: config.maxParallelParses,
   });
   let port = config.port;

@@ -11,7 +11,7 @@ import { parseGenotypeFile, releaseParserMemory } from '../genotype/parse/index.
 import { getGenotypeFile, loadGenotype, setFileStatus, storeGenotype } from '../genotype/genotype-store.js';
 import type { Genotype } from '../genotype/types.js';
 import { profileOwner } from '../profiles/profiles.js';
-import { createScienceEngine, engineFromData, type EngineData, type ScienceEngineExt } from '../science/index.js';
+import { createScienceEngine, engineDataFromShared, engineFromData, type ScienceEngineExt } from '../science/index.js';
 import type { Assessment, ScienceEngine } from '../science/types.js';
 import { storedFilePath } from '../storage/file-store.js';
 import { computedCodes, removeAssessment, saveAssessment } from '../traits/assessment-store.js';
@@ -23,8 +23,8 @@ export interface JobBase {
   dataDir: string;
   dbPath: string;
   resourcesDir: string;
-  /** The service's compiled catalog, copied into the worker; read from resourcesDir if absent. */
-  engineData?: EngineData;
+  /** The service's compiled catalog (sharedEngineData); read from resourcesDir if absent. */
+  engineData?: Uint8Array;
 }
 
 export type ProcessingJob = JobBase & { kind: 'process' };
@@ -49,7 +49,7 @@ export async function runWorkerJob(job: WorkerJob): Promise<ProcessingOutcome | 
 }
 
 function engineFor(db: Db, job: JobBase): ScienceEngineExt {
-  const builtIn = job.engineData ? engineFromData(job.engineData) : createScienceEngine({ resourcesDir: job.resourcesDir });
+  const builtIn = job.engineData ? engineFromData(engineDataFromShared(job.engineData)) : createScienceEngine({ resourcesDir: job.resourcesDir });
   return builtIn.withCustomTraits(listCustomTraits(db).map((r) => r.trait));
 }
 
