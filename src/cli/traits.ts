@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { databasePath, defaultDataDir, resolveConfig } from '../service/config.js';
 import { openDatabase } from '../service/db/database.js';
-import { loadEngineData } from '../service/science/index.js';
 import { CustomTraitError, engineWithCustomTraits, importCustomTrait, listCustomTraits, removeCustomTrait } from '../service/traits/custom-traits.js';
 import { parse, UsageError } from './args.js';
 
@@ -27,7 +26,7 @@ export async function traitsCommand(args: string[]): Promise<number> {
           console.error(`Cannot read ${target}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}.`);
           return 1;
         }
-        const engine = engineWithCustomTraits(db, loadEngineData(resourcesDir))();
+        const engine = engineWithCustomTraits(db, resourcesDir)();
         const record = importCustomTrait(db, engine, resourcesDir, bytes, { fileName: path.basename(target), name: values.name, code: values.code });
         const r = record.report;
         console.log(`Imported "${record.trait.name}" as trait ${record.trait.code}: ${r.usable} of ${r.variants} variants usable.`);

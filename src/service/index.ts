@@ -13,7 +13,7 @@ import { interruptedProfiles } from './genotype/genotype-store.js';
 import { createApp } from './http/app.js';
 import { origin, type ServiceContext } from './http/context.js';
 import { createProcessor } from './processing/processor.js';
-import { loadEngineData, sharedEngineData, type ScienceEngineExt } from './science/index.js';
+import type { ScienceEngineExt } from './science/index.js';
 import { persistentKey, SERVICE_ORIGIN, setSetting } from './settings.js';
 import { createSignInCode } from './auth/sign-in.js';
 import { genotypesDir, removeStoredFile } from './storage/file-store.js';
@@ -39,11 +39,10 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const dbPath = databasePath(config.dataDir);
   const db = openDatabase(dbPath);
-  const engineData = loadEngineData(config.resourcesDir);
-  const engine = engineWithCustomTraits(db, engineData);
+  const engine = engineWithCustomTraits(db, config.resourcesDir);
   const processor = createProcessor({
     db,
-    jobBase: { dataDir: config.dataDir, dbPath, resourcesDir: config.resourcesDir, engineData: sharedEngineData(engineData) },
+    jobBase: { dataDir: config.dataDir, dbPath, resourcesDir: config.resourcesDir },
     maxParallel: config.maxParallelParses,
   });
   let port = config.port;

@@ -7,11 +7,12 @@
  */
 import { getClient } from '../auth/clients.js';
 import { openDatabase, type Db } from '../db/database.js';
-import { parseGenotypeFile, releaseParserMemory } from '../genotype/parse/index.js';
+import { parseGenotypeFile } from '../genotype/parse/index.js';
 import { getGenotypeFile, loadGenotype, setFileStatus, storeGenotype } from '../genotype/genotype-store.js';
 import type { Genotype } from '../genotype/types.js';
 import { profileOwner } from '../profiles/profiles.js';
-import { createScienceEngine, engineDataFromShared, engineFromData, type ScienceEngineExt } from '../science/index.js';
+import { createScienceEngine } from '../science/index.js';
+import type { ScienceEngineExt } from '../science/index.js';
 import type { Assessment, ScienceEngine } from '../science/types.js';
 import { storedFilePath } from '../storage/file-store.js';
 import { computedCodes, removeAssessment, saveAssessment } from '../traits/assessment-store.js';
@@ -23,8 +24,6 @@ export interface JobBase {
   dataDir: string;
   dbPath: string;
   resourcesDir: string;
-  /** The service's compiled catalog (sharedEngineData); read from resourcesDir if absent. */
-  engineData?: Uint8Array;
 }
 
 export type ProcessingJob = JobBase & { kind: 'process' };
@@ -48,9 +47,8 @@ export async function runWorkerJob(job: WorkerJob): Promise<ProcessingOutcome | 
   }
 }
 
-function engineFor(db: Db, job: JobBase): ScienceEngineExt {
-  const builtIn = job.engineData ? engineFromData(engineDataFromShared(job.engineData)) : createScienceEngine({ resourcesDir: job.resourcesDir });
-  return builtIn.withCustomTraits(listCustomTraits(db).map((r) => r.trait));
+function engineFor(db: Db, resourcesDir: string): ScienceEngineExt {
+  return createScienceEngine({ resourcesDir }).withCustomTraits(listCustomTraits(db).map((r) => r.trait));
 }
 
 /** Computes the given traits on the stored genotype; traits that are not computable are skipped. */
@@ -58,7 +56,7 @@ function scoreWith(db: Db, job: ScoringJob): ScoringOutcome {
   const stored = loadGenotype(db, job.profileId);
   const owner = profileOwner(db, job.profileId);
   if (!stored || !owner) return { kind: 'superseded' };
-  const results = scoreAll(engineFor(db, job), stored.genotype, job.codes, {
+  const results = scoreAll(engineFor(db, job.resourcesDir), stored.genotype, job.codes, {
     ethnicity: owner.ethnicity,
     inferred: stored.ancestry?.population ?? null,
   });
@@ -80,12 +78,11 @@ async function processWith(db: Db, job: ProcessingJob): Promise<ProcessingOutcom
   const file = getGenotypeFile(db, job.profileId);
   if (!file) return { kind: 'superseded' };
   const parsed = await parseGenotypeFile(storedFilePath(job.dataDir, file.file_name));
-  releaseParserMemory(); // ~25 MB of parser memory this worker will not use again, before scoring
   if (!parsed.ok) {
     setFileStatus(db, job.profileId, 'failed', parsed.reason, file.file_name);
     return { kind: 'failed', reason: parsed.reason };
   }
-  const engine = engineFor(db, job);
+  const engine = engineFor(db, job.resourcesDir);
   const ancestry = engine.inferAncestry(parsed.genotype);
   const owner = profileOwner(db, job.profileId);
   if (!owner) return { kind: 'superseded' };

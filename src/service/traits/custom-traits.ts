@@ -4,7 +4,7 @@
  */
 import type { Db } from '../db/database.js';
 import { namedStatements } from '../db/statements.js';
-import { engineFromData, type CustomTraitDefinition, type EngineData, type ScienceEngineExt } from '../science/index.js';
+import { createScienceEngine, type CustomTraitDefinition, type ScienceEngineExt } from '../science/index.js';
 import { importPgsScoringFile, type PgsImportReport } from '../science/pgs-import.js';
 
 export class CustomTraitError extends Error {
@@ -84,8 +84,8 @@ export function removeCustomTrait(db: Db, code: string): void {
  * The science engine of a data folder: the built-in catalog plus the custom traits, rebuilt
  * when custom traits change (also when another process, like the CLI, imported one).
  */
-export function engineWithCustomTraits(db: Db, data: EngineData): () => ScienceEngineExt {
-  const builtIn = engineFromData(data);
+export function engineWithCustomTraits(db: Db, resourcesDir: string): () => ScienceEngineExt {
+  const builtIn = createScienceEngine({ resourcesDir });
   let stamp = '';
   let current = builtIn;
   return () => {
