@@ -7,7 +7,7 @@
  */
 import { getClient } from '../auth/clients.js';
 import { openDatabase, type Db } from '../db/database.js';
-import { parseGenotypeFile } from '../genotype/parse/index.js';
+import { parseGenotypeFile, releaseParserMemory } from '../genotype/parse/index.js';
 import { getGenotypeFile, loadGenotype, setFileStatus, storeGenotype } from '../genotype/genotype-store.js';
 import type { Genotype } from '../genotype/types.js';
 import { profileOwner } from '../profiles/profiles.js';
@@ -78,6 +78,7 @@ async function processWith(db: Db, job: ProcessingJob): Promise<ProcessingOutcom
   const file = getGenotypeFile(db, job.profileId);
   if (!file) return { kind: 'superseded' };
   const parsed = await parseGenotypeFile(storedFilePath(job.dataDir, file.file_name));
+  releaseParserMemory(); // ~25 MB of parser memory this worker will not use again, before scoring
   if (!parsed.ok) {
     setFileStatus(db, job.profileId, 'failed', parsed.reason, file.file_name);
     return { kind: 'failed', reason: parsed.reason };

@@ -63,6 +63,7 @@ export async function parseGenotypeSource(src: ByteSource, options?: ParseOption
 }
 
 export type { ByteSource };
+export { releaseIdleCore as releaseParserMemory } from './wasm/core.js';
 
 async function parseSource(src: ByteSource, options: ParseOptions | undefined, started: number): Promise<ParseResult> {
   try {

@@ -69,6 +69,11 @@ function tables(): Uint8Array {
   return t;
 }
 
+/** Drops the idle core, so its memory can be reclaimed (a thread that parses once has no use for it). */
+export function releaseIdleCore(): void {
+  idle = null;
+}
+
 export class ParseCore {
   private readonly memory: WebAssembly.Memory;
   private readonly x: Exports;
