@@ -14,10 +14,12 @@ import { ParseCore, RECORD_WORDS } from './wasm/core.js';
 
 export interface Collected {
   genotype: Genotype;
+  /** Extra occurrences of an rsID, and rsIDs whose called occurrences disagree. */
   duplicates: number;
-  conflictingDuplicates: number;
+  conflicting: number;
+  /** Kept markers without a call, and the sex evidence (sex.ts) of the kept markers. */
   noCalls: number;
-  sexEvidence: SexEvidence;
+  sex: SexEvidence;
 }
 
 export class GenotypeCollector {
@@ -50,8 +52,8 @@ export class GenotypeCollector {
 
   /** Call once: sorts and deduplicates, and hands the core to the next parse. */
   finish(): Collected {
-    const { rsids, positions, calls, chroms, duplicates, conflicting, noCalls, sex } = this.core.finish(this.length);
+    const collected = this.core.finish(this.length);
     this.core.release();
-    return { genotype: { rsids, calls, chroms, positions }, duplicates, conflictingDuplicates: conflicting, noCalls, sexEvidence: sex };
+    return collected;
   }
 }

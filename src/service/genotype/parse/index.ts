@@ -105,7 +105,7 @@ async function run(src: ByteSource, options: ParseOptions | undefined, started: 
   parser.finish();
 
   const detection = parser.detection!;
-  const { genotype, duplicates, conflictingDuplicates, noCalls, sexEvidence } = parser.collector.finish();
+  const { genotype, duplicates, conflicting, noCalls, sex } = parser.collector.finish();
   if (genotype.rsids.length === 0) {
     const skipped = parser.skips.byReason();
     const nonRs = skipped.non_rs_id ?? 0;
@@ -130,8 +130,8 @@ async function run(src: ByteSource, options: ParseOptions | undefined, started: 
   }
   if (duplicates > 0)
     notes.push(`${duplicates} duplicate lines: for each rsID the first occurrence with a call was kept.`);
-  if (conflictingDuplicates > 0)
-    notes.push(`${conflictingDuplicates} rsIDs appeared more than once with different calls; the first called occurrence was kept.`);
+  if (conflicting > 0)
+    notes.push(`${conflicting} rsIDs appeared more than once with different calls; the first called occurrence was kept.`);
   const summary: ParseSummary = {
     format: detection.format,
     vendor: detection.vendor,
@@ -144,7 +144,7 @@ async function run(src: ByteSource, options: ParseOptions | undefined, started: 
     skipped_lines: parser.skips.total(),
     skipped_by_reason: parser.skips.byReason(),
     duplicates,
-    inferred_sex: inferSex(sexEvidence),
+    inferred_sex: inferSex(sex),
     parse_ms: Math.round((performance.now() - started) * 10) / 10,
     notes,
   };

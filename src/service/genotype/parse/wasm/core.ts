@@ -8,20 +8,9 @@
  * finished genotype is copied out into ordinary typed arrays, so nothing outlives it.
  */
 import { callFromPair, callFromSingle, parseChrom } from '../fields.js';
-import type { SexEvidence } from '../sex.js';
+import type { Collected } from '../collect.js';
 import { SEP_ANY } from '../tokenize.js';
 import { CORE_WASM_BASE64 } from './core-wasm.js';
-
-export interface Finished {
-  rsids: Uint32Array;
-  positions: Uint32Array;
-  calls: Uint8Array;
-  chroms: Uint8Array;
-  duplicates: number;
-  conflicting: number;
-  noCalls: number;
-  sex: SexEvidence;
-}
 
 interface Exports {
   parse_lines(tables: number, buf: number, start: number, end: number, mode: number, skipInternal: number, rec: number, cap: number, stats: number): number;
@@ -80,8 +69,11 @@ export class ParseCore {
   private readonly tablesAt: number;
   private readonly statsAt: number;
   private readonly countsAt: number;
-  readonly inputAt: number;
+  private readonly inputAt: number;
   private readonly recordsAt: number;
+  /** The text offsets that the input window holds. */
+  private windowStart = 0;
+  private windowEnd = 0;
   /** Records that fit before the memory must grow. */
   capacity = 0;
   /** The records, RECORD_WORDS words each; replaced whenever the memory grows. */
@@ -117,7 +109,6 @@ export class ParseCore {
     this.inputAt = take(INPUT_BYTES + 64);
     this.recordsAt = take(0);
     this.grow(this.recordsAt);
-    this.views();
     this.bytes.set(tables(), this.tablesAt);
   }
 
@@ -126,13 +117,13 @@ export class ParseCore {
     if (n <= this.capacity) return;
     const want = Math.max(n, Math.ceil(this.capacity * 1.5), 1 << 14);
     this.grow(this.recordsAt + want * RECORD_WORDS * 4);
-    this.views();
   }
 
+  /** Grows the memory to at least `bytes` and remakes the views (growing detaches the old ones). */
   private grow(bytes: number): void {
     const pages = Math.ceil(bytes / PAGE) - this.memory.buffer.byteLength / PAGE;
     if (pages > 0) this.memory.grow(pages);
-    this.bytes = new Uint8Array(this.memory.buffer);
+    this.views();
   }
 
   private views(): void {
@@ -143,9 +134,6 @@ export class ParseCore {
     this.records = new Uint32Array(buf, this.recordsAt, this.capacity * RECORD_WORDS);
   }
 
-  /** The text offset that the input window's first byte came from. */
-  private windowStart = 0;
-
   /** Copies text[start, end) (whole lines, at most INPUT_BYTES) into the input window. */
   load(text: Uint8Array, start: number, end: number): void {
     this.bytes.set(text.subarray(start, end), this.inputAt);
@@ -153,7 +141,6 @@ export class ParseCore {
     this.windowStart = start;
     this.windowEnd = end;
   }
-  private windowEnd = 0;
 
   /**
    * Parses the loaded text from offset `from` (a line start) with the line loop, writing
@@ -187,23 +174,22 @@ export class ParseCore {
    * Sorts the first n records, applies the duplicate rule and returns the kept markers as
    * new typed arrays.
    */
-  finish(n: number): Finished {
+  finish(n: number): Collected {
     // The sort needs room for a second copy of the records, just after the first.
     const scratch = this.recordsAt + Math.max(n, 1) * RECORD_WORDS * 4;
     const needed = scratch + Math.max(n, 1) * RECORD_WORDS * 4;
-    if (needed > this.memory.buffer.byteLength) {
-      this.grow(needed);
-      this.views();
-    }
+    if (needed > this.memory.buffer.byteLength) this.grow(needed);
     const base = this.x.finish(this.recordsAt, scratch, n, this.countsAt, this.statsAt);
     const buf = this.memory.buffer;
     const s = this.statsAt >>> 2;
     const m = this.words[s + 2];
     return {
-      rsids: new Uint32Array(buf, base, m).slice(),
-      positions: new Uint32Array(buf, base + 4 * n, m).slice(),
-      calls: new Uint8Array(buf, base + 8 * n, m).slice(),
-      chroms: new Uint8Array(buf, base + 9 * n, m).slice(),
+      genotype: {
+        rsids: new Uint32Array(buf, base, m).slice(),
+        positions: new Uint32Array(buf, base + 4 * n, m).slice(),
+        calls: new Uint8Array(buf, base + 8 * n, m).slice(),
+        chroms: new Uint8Array(buf, base + 9 * n, m).slice(),
+      },
       duplicates: this.words[s + 3],
       conflicting: this.words[s + 4],
       noCalls: this.words[s + 5],
