@@ -205,9 +205,9 @@ typedef struct {
 
 /*
  * Sorts n records by rsID, stably (so file order survives among duplicates): an LSD radix
- * sort on three 11-bit digits that moves whole 12-byte records, so each pass is one
- * stream of reads and RADIX streams of writes that stay in cache. A digit that is the
- * same for every record is skipped; sorted input is left alone. counts: 3 * RADIX words.
+ * sort on four 8-bit digits that moves whole 12-byte records, so each pass is one stream
+ * of reads and RADIX streams of writes that stay in cache. A digit that is the same for
+ * every record is skipped; sorted input is left alone. counts: PASSES * RADIX words.
  * Returns the buffer that holds the result (a or b).
  */
 static record_t *sort_records(record_t *a, record_t *b, uint32_t n, uint32_t *counts) {

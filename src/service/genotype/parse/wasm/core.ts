@@ -23,7 +23,8 @@ const PAGE = 65536;
 export const INPUT_BYTES = 1 << 20;
 const TABLES_BYTES = 256 + 256 + 256 + 65536 + 2 * 256 + 2 * 65536;
 const STATS_BYTES = 64;
-const COUNTS_BYTES = 3 * 2048 * 4;
+/** core.c's sort: PASSES * RADIX counters. */
+const COUNTS_BYTES = 4 * 256 * 4;
 export const RECORD_WORDS = 3;
 
 let compiled: WebAssembly.Module | null = null;
