@@ -124,6 +124,14 @@ describe('decompression bombs and limits', () => {
     expect((await parseGenotypeBytes(zipSync({ 'genome.txt': text }))).ok).toBe(true);
   });
 
+  it('refuses a file with more markers than maxMarkers, keeping memory bounded', async () => {
+    const lines = Array.from({ length: 5000 }, (_, i) => `rs${i + 1}\t1\t${1000 + i}\tAG`).join('\n');
+    const text = enc(`# rsid\tchromosome\tposition\tgenotype\n${lines}\n`);
+    await expectRefused(parseGenotypeBytes(text, { maxMarkers: 1000 }), /more than 1,000 genotype markers, more than Traitscope reads/);
+    await expectRefused(parseGenotypeBytes(gzipSync(text), { maxMarkers: 1000 }), /more than 1,000 genotype markers/);
+    expect((await parseGenotypeBytes(text, { maxMarkers: 5000 })).ok).toBe(true);
+  });
+
   it('honours maxDecompressedBytes', async () => {
     const gz = gzipSync(await plainFixture('23andme_v5.txt'));
     await expectRefused(parseGenotypeBytes(gz, { maxDecompressedBytes: 100 }), /expands to more than 100 bytes/);

@@ -22,6 +22,8 @@ import { chooseMember, listZip, zipMember } from './zip.js';
 export interface ParseOptions {
   /** Most bytes any decompression may produce before the file is refused (default 2 GiB). */
   maxDecompressedBytes?: number;
+  /** Most markers a file may have before it is refused (default DEFAULT_MAX_MARKERS, 50 million). */
+  maxMarkers?: number;
 }
 
 export const DEFAULT_MAX_DECOMPRESSED_BYTES = 2 * 1024 * 1024 * 1024;
@@ -79,7 +81,7 @@ async function parseSource(src: ByteSource, options: ParseOptions | undefined, s
 
 async function run(src: ByteSource, options: ParseOptions | undefined, started: number): Promise<ParseResult> {
   if (src.size === 0) fail('The file is empty (0 bytes). Upload the raw data file from your testing company.');
-  const parser = new TextGenotypeParser();
+  const parser = new TextGenotypeParser(options?.maxMarkers);
   const text = new TextDecoderStage(new LineSplitter(parser, MAX_LINE_BYTES));
   const ctx: ContainerContext = {
     layers: [],

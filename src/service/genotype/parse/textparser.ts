@@ -17,9 +17,18 @@ const SAMPLE_MAX_BYTES = 4 << 20;
 const GIVE_UP_BYTES = 32 << 20;
 
 export const MAX_LINE_BYTES = 1 << 20;
+/**
+ * 50 million markers: records, sort buffer and result take ~1.7 GB at that size. Array
+ * exports have under 2 million markers, whole-genome VCFs ~5 million, imputed VCFs tens
+ * of millions.
+ */
+export const DEFAULT_MAX_MARKERS = 50_000_000;
 
 export class TextGenotypeParser implements LineSink {
   readonly collector = new GenotypeCollector();
+  /** Most markers the file may have: each one is held in memory until the sort. */
+  constructor(private readonly maxMarkers = DEFAULT_MAX_MARKERS) {}
+
   readonly skips = new SkipCounter();
   detection: Detection | null = null;
 
@@ -48,7 +57,7 @@ export class TextGenotypeParser implements LineSink {
     if (this.lineNo <= this.detection!.preambleLines) return;
     this.impl.line(buf, s, e);
     this.bytesSeen += e - s + 1;
-    if ((this.lineNo & 0xfff) === 0 && this.collector.length === 0 && this.bytesSeen > GIVE_UP_BYTES) noGenotypes();
+    if ((this.lineNo & 0xfff) === 0) this.checkProgress();
   }
 
   lines(buf: Uint8Array, s: number, e: number): void {
@@ -64,7 +73,19 @@ export class TextGenotypeParser implements LineSink {
     if (s >= e) return;
     this.impl!.lines(buf, s, e);
     this.bytesSeen += e - s;
-    if (this.collector.length === 0 && this.bytesSeen > GIVE_UP_BYTES) noGenotypes();
+    this.checkProgress();
+  }
+
+  /** No genotype line in the first 32 MiB, or more markers than we hold: refuse the file. */
+  private checkProgress(): void {
+    const n = this.collector.length;
+    if (n === 0 && this.bytesSeen > GIVE_UP_BYTES) noGenotypes();
+    if (n > this.maxMarkers)
+      fail(
+        `This file has more than ${this.maxMarkers.toLocaleString('en-US')} genotype markers, more than Traitscope reads: ` +
+          'every marker is held in memory while the file is read. Upload the raw data from a genotyping test, or a VCF ' +
+          `with at most ${this.maxMarkers.toLocaleString('en-US')} variants (for example one chromosome set or the variants of a panel).`,
+      );
   }
 
   longLine(): void {
