@@ -25,11 +25,7 @@ export const SKIP_REASON_NAMES = [
 export class SkipCounter {
   readonly counts = new Float64Array(SKIP_REASON_NAMES.length);
 
-  add(reason: number): void {
-    this.counts[reason]++;
-  }
-
-  addMany(reason: number, n: number): void {
+  add(reason: number, n = 1): void {
     this.counts[reason] += n;
   }
 

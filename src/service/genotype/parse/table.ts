@@ -123,7 +123,7 @@ export class TableParser implements DataLineParser {
         const stop = core.parse(s, mode, this.skipInternalIds, out.length);
         out.length += core.written;
         this.loopMarkers += core.written;
-        if (core.internalIds > 0) this.skips.addMany(SKIP_NON_RS_ID, core.internalIds);
+        if (core.internalIds > 0) this.skips.add(SKIP_NON_RS_ID, core.internalIds);
         if (stop >= e) break;
         if (out.length === core.capacity) {
           out.reserve(((e - stop) / 10 + 1) | 0);

@@ -26,9 +26,6 @@ export const DEFAULT_MAX_MARKERS = 50_000_000;
 
 export class TextGenotypeParser implements LineSink {
   readonly collector = new GenotypeCollector();
-  /** Most markers the file may have: each one is held in memory until the sort. */
-  constructor(private readonly maxMarkers = DEFAULT_MAX_MARKERS) {}
-
   readonly skips = new SkipCounter();
   detection: Detection | null = null;
 
@@ -41,6 +38,9 @@ export class TextGenotypeParser implements LineSink {
   private impl: DataLineParser | null = null;
   private lineNo = 0;
   private bytesSeen = 0;
+
+  /** Most markers the file may have: each one is held in memory until the sort. */
+  constructor(private readonly maxMarkers = DEFAULT_MAX_MARKERS) {}
 
   /** Room for the markers a text of this many bytes may hold (~25 bytes a line), so the arrays rarely grow. */
   expectTextBytes(bytes: number): void {
