@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { parseGenotypeFile } from '../service/genotype/parse/index.js';
 import { resolveConfig } from '../service/config.js';
-import { createScienceEngine } from '../service/science/index.js';
+import { assessContext, createScienceEngine } from '../service/science/index.js';
 import type { Assessment, AssessContext, TraitInfo } from '../service/science/types.js';
 
 const USAGE = 'traitscope analyze FILE [--ethnicity N] [--json] [--resources DIR]\n' +
@@ -50,7 +50,7 @@ export async function analyzeCommand(args: string[]): Promise<number> {
   const engine = createScienceEngine({ resourcesDir: values.resources ?? resolveConfig().resourcesDir });
   const started = performance.now();
   const ancestry = engine.inferAncestry(parsed.genotype);
-  const context: AssessContext = { ethnicity, inferred: ancestry?.population ?? null };
+  const context: AssessContext = assessContext({ ethnicity, gender: 0 }, { ancestry, inferredSex: parsed.summary.inferred_sex });
   const results: Array<{ trait: TraitInfo; a: Assessment }> = [];
   for (const trait of engine.traits) {
     const a = engine.assess(trait.code, parsed.genotype, context);

@@ -4,7 +4,7 @@
  */
 import type { Db } from '../db/database.js';
 import { namedStatements } from '../db/statements.js';
-import type { AncestryEstimate } from '../science/types.js';
+import type { AncestryEstimate, GenotypeFacts } from '../science/types.js';
 import type { Genotype, ParseSummary } from './types.js';
 
 export type FileStatus = 'uploaded' | 'processing' | 'processed' | 'failed';
@@ -154,4 +154,9 @@ export function genotypeVersion(db: Db, profileId: string): string | undefined {
 export function genotypeSummary(db: Db, profileId: string): { summary: ParseSummary; ancestry: AncestryEstimate | null } | undefined {
   const row = statements(db).summary.get(profileId);
   return row ? { summary: JSON.parse(row.summary), ancestry: row.ancestry ? JSON.parse(row.ancestry) : null } : undefined;
+}
+
+/** What a stored genotype says about the person, for scoring (science/assess-context.ts). */
+export function genotypeFacts(stored: Pick<StoredGenotype, 'ancestry' | 'summary'>): GenotypeFacts {
+  return { ancestry: stored.ancestry, inferredSex: stored.summary.inferred_sex };
 }

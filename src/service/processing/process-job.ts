@@ -8,12 +8,13 @@
 import { getClient } from '../auth/clients.js';
 import { openDatabase, type Db } from '../db/database.js';
 import { parseGenotypeFile, releaseParserMemory } from '../genotype/parse/index.js';
-import { getGenotypeFile, loadGenotype, setFileStatus, storeGenotype } from '../genotype/genotype-store.js';
+import { genotypeFacts, getGenotypeFile, loadGenotype, setFileStatus, storeGenotype } from '../genotype/genotype-store.js';
 import type { Genotype } from '../genotype/types.js';
 import { profileOwner } from '../profiles/profiles.js';
 import { createScienceEngine } from '../science/index.js';
 import type { ScienceEngineExt } from '../science/index.js';
-import type { Assessment, ScienceEngine } from '../science/types.js';
+import { assessContext } from '../science/assess-context.js';
+import type { Assessment, AssessContext, ScienceEngine } from '../science/types.js';
 import { storedFilePath } from '../storage/file-store.js';
 import { computedCodes, removeAssessment, saveAssessment } from '../traits/assessment-store.js';
 import { freeTraitCodes } from '../traits/client-traits.js';
@@ -56,10 +57,7 @@ function scoreWith(db: Db, job: ScoringJob): ScoringOutcome {
   const stored = loadGenotype(db, job.profileId);
   const owner = profileOwner(db, job.profileId);
   if (!stored || !owner) return { kind: 'superseded' };
-  const results = scoreAll(engineFor(db, job.resourcesDir), stored.genotype, job.codes, {
-    ethnicity: owner.ethnicity,
-    inferred: stored.ancestry?.population ?? null,
-  });
+  const results = scoreAll(engineFor(db, job.resourcesDir), stored.genotype, job.codes, assessContext(owner, genotypeFacts(stored)));
   return db.transaction((): ScoringOutcome => {
     // The genotype may have been replaced while scoring: its own job recomputes everything.
     if (loadGenotype(db, job.profileId)?.parsedAt !== stored.parsedAt) return { kind: 'superseded' };
@@ -91,7 +89,7 @@ async function processWith(db: Db, job: ProcessingJob): Promise<ProcessingOutcom
   // Score outside the write transaction so the service's own writes are not held up.
   const client = getClient(db, owner.clientId);
   const wanted = new Set([...computedCodes(db, job.profileId), ...(client ? freeTraitCodes(client, engine) : [])]);
-  const context = { ethnicity: owner.ethnicity, inferred: ancestry?.population ?? null };
+  const context = assessContext(owner, { ancestry, inferredSex: parsed.summary.inferred_sex });
   const results = scoreAll(engine, parsed.genotype, wanted, context);
 
   return db.transaction((): ProcessingOutcome => {
@@ -115,12 +113,14 @@ async function processWith(db: Db, job: ProcessingJob): Promise<ProcessingOutcom
 function scoreAll(
   engine: ScienceEngine,
   genotype: Genotype,
-  codes: Iterable<string>,
-  context: { ethnicity: number; inferred: Assessment['population'] | null },
+  codes: readonly string[] | Set<string>,
+  context: AssessContext,
 ): Map<string, Assessment | null> {
   const results = new Map<string, Assessment | null>();
+  const outcomes = engine.assessMany(genotype, context, codes);
   for (const code of codes) {
-    results.set(code, engine.trait(code) ? engine.assess(code, genotype, context) : null);
+    const outcome = outcomes.get(code);
+    results.set(code, outcome?.status === 'computed' ? outcome.assessment : null);
   }
   return results;
 }

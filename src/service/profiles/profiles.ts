@@ -27,7 +27,7 @@ const profileStatements = namedStatements((db: Db) => ({
       WHERE id = ? AND client_id = ?`,
   ),
   remove: db.prepare<[string, string]>('DELETE FROM profiles WHERE id = ? AND client_id = ?'),
-  ethnicity: db.prepare<[string], { ethnicity: number; client_id: string }>('SELECT ethnicity, client_id FROM profiles WHERE id = ?'),
+  owner: db.prepare<[string], { ethnicity: number; gender: number; client_id: string }>('SELECT ethnicity, gender, client_id FROM profiles WHERE id = ?'),
 }));
 
 /** The defaults a complete update (PUT) applies to omitted properties. */
@@ -76,8 +76,8 @@ export function deleteProfile(db: Db, clientId: string, id: string): boolean {
   return profileStatements(db).remove.run(id, clientId).changes > 0;
 }
 
-/** Owner and ethnicity of a profile regardless of client (for background processing). */
-export function profileOwner(db: Db, id: string): { ethnicity: number; clientId: string } | undefined {
-  const row = profileStatements(db).ethnicity.get(id);
-  return row ? { ethnicity: row.ethnicity, clientId: row.client_id } : undefined;
+/** Owner and the scoring-relevant fields of a profile regardless of client (for background processing). */
+export function profileOwner(db: Db, id: string): { ethnicity: number; gender: number; clientId: string } | undefined {
+  const row = profileStatements(db).owner.get(id);
+  return row ? { ethnicity: row.ethnicity, gender: row.gender, clientId: row.client_id } : undefined;
 }

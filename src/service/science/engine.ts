@@ -10,7 +10,7 @@ import { referenceFor } from './distribution.js';
 import { POPULATION_ORDER, type CatalogTrait } from './format.js';
 import { LEVEL_LABELS, levelForPercentile } from './levels.js';
 import { DOSAGE_MISSING, FLIPPED, matchDosage } from './match.js';
-import type { AncestryEstimate, Assessment, AssessContext, AssessedMarker, Population, ScienceEngine, TraitInfo } from './types.js';
+import type { AncestryEstimate, Assessment, AssessContext, AssessedMarker, Population, ScienceEngine, TraitInfo, TraitOutcome } from './types.js';
 
 /**
  * A trait is computable when at least this share of its markers is genotyped with
@@ -207,6 +207,21 @@ export function makeEngine(catalogs: CompiledCatalog[], ancestryModel: () => Anc
       return hit ? assessTrait(hit.cat, hit.trait, genotype, context) : null;
     },
     inferAncestry,
+    assessMany(genotype, context, codes) {
+      const out = new Map<string, TraitOutcome>();
+      for (const code of codes ?? byCode.keys()) {
+        const hit = byCode.get(code);
+        if (!hit) continue;
+        const assessment = assessTrait(hit.cat, hit.trait, genotype, context);
+        out.set(
+          code,
+          assessment
+            ? { status: 'computed', assessment }
+            : { status: 'unavailable', reason: { code: 'low_coverage', detail: 'Too few of this trait\'s markers are in the genotype.' } },
+        );
+      }
+      return out;
+    },
     withCustomTraits(defs) {
       return makeEngine([...catalogs, compileCatalog(defs)], ancestryModel);
     },

@@ -117,6 +117,29 @@ export interface AssessContext {
   inferred: Population | null;
 }
 
+/** What the profile says about the person (build an AssessContext with assessContext()). */
+export interface ProfileFacts {
+  ethnicity: number;
+  /** 0 unknown, 1 male, 2 female (spec enum). */
+  gender: number;
+}
+
+/** What the stored genotype says about the person. */
+export interface GenotypeFacts {
+  ancestry: AncestryEstimate | null;
+  inferredSex: 'male' | 'female' | null;
+}
+
+/** Why a trait has no assessment for this profile. */
+export interface UnavailableReason {
+  code: 'low_coverage' | 'not_applicable';
+  /** A sentence for the person. */
+  detail: string;
+}
+
+/** The outcome of scoring one trait: an assessment, or the reason there is none. */
+export type TraitOutcome = { status: 'computed'; assessment: Assessment } | { status: 'unavailable'; reason: UnavailableReason };
+
 export interface ScienceEngine {
   /** Every built-in trait, in catalog order. */
   traits: readonly TraitInfo[];
@@ -127,4 +150,10 @@ export interface ScienceEngine {
   assess(code: string, genotype: Genotype, context: AssessContext): Assessment | null;
   /** Super-population from the genotype (PCA model), or null when too few markers. */
   inferAncestry(genotype: Genotype): AncestryEstimate | null;
+  /**
+   * Scores many traits of one genotype at once (all of the engine's traits when `codes` is
+   * omitted); unknown codes are left out of the result. The one entry point for batch
+   * scoring: processing, background scoring and recomputation all go through it.
+   */
+  assessMany(genotype: Genotype, context: AssessContext, codes?: Iterable<string>): Map<string, TraitOutcome>;
 }

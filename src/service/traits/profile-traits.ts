@@ -5,9 +5,10 @@
  */
 import type { Client } from '../auth/clients.js';
 import type { Db } from '../db/database.js';
-import { genotypeVersion, getGenotypeFile, loadGenotype, type StoredGenotype } from '../genotype/genotype-store.js';
+import { genotypeFacts, genotypeVersion, getGenotypeFile, loadGenotype, type StoredGenotype } from '../genotype/genotype-store.js';
 import type { ProfileTrait, Trait, TraitStatus } from '../../shared/api.js';
-import type { AssessContext, ScienceEngine, TraitInfo } from '../science/types.js';
+import { assessContext } from '../science/assess-context.js';
+import type { AssessContext, ProfileFacts, ScienceEngine, TraitInfo } from '../science/types.js';
 import { computedCodes, getAssessment, getAssessmentDetails, profileAssessments, saveAssessment, type AssessmentDetails, type StoredAssessment } from './assessment-store.js';
 import { clientHasTrait, clientTraits } from './client-traits.js';
 
@@ -82,8 +83,8 @@ export function forgetGenotype(profileId: string): void {
   genotypeCache.delete(profileId);
 }
 
-function assessContext(stored: StoredGenotype, ethnicity: number): AssessContext {
-  return { ethnicity, inferred: stored.ancestry?.population ?? null };
+function contextOf(stored: StoredGenotype, profile: ProfileFacts): AssessContext {
+  return assessContext(profile, genotypeFacts(stored));
 }
 
 function statusOf(ctx: TraitsContext, trait: TraitInfo, genotype: StoredGenotype, computed: Map<string, StoredAssessment>): TraitStatus {
@@ -117,7 +118,7 @@ export async function computeProfileTraits(
   ctx: TraitsContext,
   client: Client,
   profileId: string,
-  ethnicity: number,
+  profile: ProfileFacts,
   codes: string[],
 ): Promise<ProfileTrait[]> {
   const genotype = readyGenotype(ctx, profileId);
@@ -131,7 +132,7 @@ export async function computeProfileTraits(
   } else {
     ctx.db.transaction(() => {
       for (const code of missing) {
-        const assessment = engine.assess(code, genotype.genotype, assessContext(genotype, ethnicity));
+        const assessment = engine.assess(code, genotype.genotype, contextOf(genotype, profile));
         if (assessment) saveAssessment(ctx.db, profileId, code, assessment);
       }
     })();
@@ -155,7 +156,7 @@ export function getProfileTrait(ctx: TraitsContext, client: Client, profileId: s
 }
 
 /** PUT /profiles/{id}/traits/{code}/: computes (or returns the computed) full assessment. */
-export function computeProfileTrait(ctx: TraitsContext, client: Client, profileId: string, ethnicity: number, code: string): ProfileTrait {
+export function computeProfileTrait(ctx: TraitsContext, client: Client, profileId: string, profile: ProfileFacts, code: string): ProfileTrait {
   const trait = requireClientTrait(ctx, client, code);
   const genotype = readyGenotype(ctx, profileId);
   if (!genotype) {
@@ -167,7 +168,7 @@ export function computeProfileTrait(ctx: TraitsContext, client: Client, profileI
   }
   const existing = getAssessment(ctx.db, profileId, code);
   if (existing && existing.revision === trait.revision) return withFullAssessment(ctx, profileId, trait, existing);
-  const assessment = ctx.engine.assess(code, genotype.genotype, assessContext(genotype, ethnicity));
+  const assessment = ctx.engine.assess(code, genotype.genotype, contextOf(genotype, profile));
   if (!assessment) {
     throw new TraitConflictError(
       `"${trait.name}" cannot be computed for this profile: too few of its ${trait.quality.markers} markers are in the uploaded genotype.`,

@@ -5,8 +5,9 @@
  * population. A trait that is gone or no longer computable loses its assessment.
  */
 import type { Db } from '../db/database.js';
-import { loadGenotype } from '../genotype/genotype-store.js';
+import { genotypeFacts, loadGenotype } from '../genotype/genotype-store.js';
 import { profileOwner } from '../profiles/profiles.js';
+import { assessContext } from '../science/assess-context.js';
 import type { ScienceEngine } from '../science/types.js';
 import { allAssessmentRevisions, computedCodes, removeAssessment, saveAssessment } from './assessment-store.js';
 
@@ -17,7 +18,7 @@ export function recomputeAssessments(db: Db, engine: ScienceEngine, profileId: s
     for (const code of codes) {
       const assessment =
         stored && owner && engine.trait(code)
-          ? engine.assess(code, stored.genotype, { ethnicity: owner.ethnicity, inferred: stored.ancestry?.population ?? null })
+          ? engine.assess(code, stored.genotype, assessContext(owner, genotypeFacts(stored)))
           : null;
       if (assessment) saveAssessment(db, profileId, code, assessment);
       else removeAssessment(db, profileId, code);

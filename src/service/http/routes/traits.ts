@@ -61,7 +61,7 @@ export function traitRoutes(ctx: ServiceContext): Router {
       throw new HttpError(400, 'The body must be a JSON array of trait codes, or {"trait_codes": [...]}, e.g. ["eye_colour"].');
     }
     const codes = Array.isArray(parsed.data) ? parsed.data : parsed.data.trait_codes;
-    res.json(await computeProfileTraits(traits, clientOf(res), profile.id, profile.ethnicity, codes));
+    res.json(await computeProfileTraits(traits, clientOf(res), profile.id, profile, codes));
   });
 
   router.get('/profiles/:profile_id/traits/:trait_code', (req, res) => {
@@ -71,7 +71,7 @@ export function traitRoutes(ctx: ServiceContext): Router {
 
   router.put('/profiles/:profile_id/traits/:trait_code', (req, res) => {
     const profile = requireProfile(ctx, req, res);
-    res.json(translate(() => computeProfileTrait(traits, clientOf(res), profile.id, profile.ethnicity, String(req.params.trait_code))));
+    res.json(translate(() => computeProfileTrait(traits, clientOf(res), profile.id, profile, String(req.params.trait_code))));
   });
 
   return router;
