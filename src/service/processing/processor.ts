@@ -5,12 +5,13 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { Db } from '../db/database.js';
+import { unpackedModuleUrl } from '../packaged-paths.js';
 import { getGenotypeFile, setFileStatus } from '../genotype/genotype-store.js';
 import type { JobBase, ProcessingOutcome, ScoringOutcome, WorkerJob } from './process-job.js';
 
-// In the bundle the worker is parse-worker.js beside this code; from TypeScript source
-// (tsx) a small .mjs bootstrap loads parse-worker.ts.
-const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './parse-worker-source.mjs' : './parse-worker.js', import.meta.url);
+// In the bundle the worker is parse-worker.js beside this code (unpacked from app.asar in the
+// desktop app); from TypeScript source (tsx) a small .mjs bootstrap loads parse-worker.ts.
+const WORKER_URL = unpackedModuleUrl(import.meta.url.endsWith('.ts') ? './parse-worker-source.mjs' : './parse-worker.js', import.meta.url);
 
 /** A job that runs longer than this is stopped and reported as failed. */
 const JOB_TIMEOUT_MS = 10 * 60 * 1000;
