@@ -51,7 +51,7 @@ export function traitRoutes(ctx: ServiceContext): Router {
 
   router.get('/profiles/:profile_id/traits', (req, res) => {
     const profile = requireProfile(ctx, req, res);
-    res.json(listProfileTraits(traits, clientOf(res), profile.id, req.query.score !== undefined));
+    res.json(listProfileTraits(traits, clientOf(res), profile.id, profile, req.query.score !== undefined));
   });
 
   router.post('/profiles/:profile_id/traits', async (req, res) => {
@@ -66,7 +66,7 @@ export function traitRoutes(ctx: ServiceContext): Router {
 
   router.get('/profiles/:profile_id/traits/:trait_code', (req, res) => {
     const profile = requireProfile(ctx, req, res);
-    res.json(translate(() => getProfileTrait(traits, clientOf(res), profile.id, String(req.params.trait_code))));
+    res.json(translate(() => getProfileTrait(traits, clientOf(res), profile.id, profile, String(req.params.trait_code))));
   });
 
   router.put('/profiles/:profile_id/traits/:trait_code', (req, res) => {
