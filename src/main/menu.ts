@@ -4,6 +4,9 @@ import type { MenuCommand } from '../renderer/src/platform/bridge.js';
 import { IPC } from '../preload/channels.js';
 import { chooseFiles } from './open-files.js';
 
+/** The File › Open item's id (the packaged-app smoke test clicks it). */
+export const MENU_OPEN_FILE = 'open-dna-file';
+
 export interface MenuActions {
   window: () => BrowserWindow | null;
   dataDir: string;
@@ -43,6 +46,7 @@ export function installMenu({ window, dataDir }: MenuActions): void {
       label: '&File',
       submenu: [
         {
+          id: MENU_OPEN_FILE,
           label: 'Open DNA File…',
           accelerator: 'CmdOrCtrl+O',
           click: () => {
