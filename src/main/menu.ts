@@ -2,10 +2,8 @@
 import { app, Menu, shell, type BrowserWindow, type MenuItemConstructorOptions } from 'electron';
 import type { MenuCommand } from '../renderer/src/platform/bridge.js';
 import { IPC } from '../preload/channels.js';
+import { MENU_OPEN_FILE } from './menu-ids.js';
 import { chooseFiles } from './open-files.js';
-
-/** The File › Open item's id (the packaged-app smoke test clicks it). */
-export const MENU_OPEN_FILE = 'open-dna-file';
 
 export interface MenuActions {
   window: () => BrowserWindow | null;
