@@ -5,6 +5,7 @@
  * this maps a location inside app.asar to its unpacked twin. Outside a package (tests,
  * `npm run serve`, development) it returns the path unchanged.
  */
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -48,7 +49,11 @@ export function packagedArchive(moduleUrl: string): string | null {
 export function sqliteNativeBinding(moduleUrl: string = import.meta.url): string | undefined {
   const archive = packagedArchive(moduleUrl);
   if (archive) return path.join(`${archive}.unpacked`, ...ELECTRON_SQLITE_BINDING);
-  if (process.versions.electron) return path.join(fileURLToPath(new URL('../..', moduleUrl)), ...ELECTRON_SQLITE_BINDING);
+  if (process.versions.electron) {
+    const binding = path.join(fileURLToPath(new URL('../..', moduleUrl)), ...ELECTRON_SQLITE_BINDING);
+    if (!existsSync(binding)) throw new Error(`better-sqlite3 is not built for Electron yet (${binding} is missing). Start the app with \`npm run dev\`, which builds it.`);
+    return binding;
+  }
   try {
     return createRequire(moduleUrl).resolve('better-sqlite3/build/Release/better_sqlite3.node');
   } catch {

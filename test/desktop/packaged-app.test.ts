@@ -13,7 +13,8 @@
  * 2. a genome dropped on the window is processed by the worker inside the packaged layout
  *    and its results appear; the same through File › Open…, the macOS dock (open-file)
  *    and a second launch with a file, which also brings the window back;
- * 3. quitting stops the service (the database is closed cleanly) and leaves no process;
+ * 3. a report exports as PDF; quitting stops the service (the database is closed cleanly)
+ *    and leaves no process;
  * 4. a relaunch restores the window's size and position and the profiles, on another port
  *    when 4780 is taken;
  * 5. when the service cannot start (data folder unusable, or used by another Traitscope
@@ -204,6 +205,16 @@ describe.skipIf(!PACKAGED_APP)('the packaged desktop app (set TRAITSCOPE_PACKAGE
     });
     expect(state).toEqual({ visible: true, minimized: false, windows: 1 });
     await shot('03-second-launch');
+  });
+
+  it('exports a report as a PDF through the save dialog', async () => {
+    const target = path.join(work, 'Hedy Lamarr.pdf');
+    await electronApp!.evaluate(({ dialog }, file) => {
+      dialog.showSaveDialog = (async () => ({ canceled: false, filePath: file })) as typeof dialog.showSaveDialog;
+    }, target);
+    const result = await page.evaluate(() => window.traitscope!.printToPDF({ fileName: 'Hedy Lamarr' }));
+    expect(result).toEqual({ saved: true, path: target });
+    expect(readFileSync(target).subarray(0, 5).toString('latin1')).toBe('%PDF-');
   });
 
   let bounds: { x: number; y: number; width: number; height: number };
