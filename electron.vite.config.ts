@@ -21,8 +21,8 @@ import type { Plugin } from 'vite';
 
 const root = import.meta.dirname;
 
-/** The development server `npm run dev` uses for the UI (src/main/dev-renderer.ts relies on a fixed address). */
-export const DEV_SERVER = { host: '127.0.0.1', port: 5173 };
+/** `npm run dev`'s UI server. Its hot-reload client connects here directly (hmr), not through the service's origin the window loads. */
+const DEV_SERVER = { host: '127.0.0.1', port: 5173 };
 
 /**
  * In development the page needs Vite's inline scripts and styles (hot reload, React
