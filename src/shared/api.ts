@@ -220,9 +220,9 @@ export const ProfileTrait = z
   .object({
     trait: Trait,
     status: TraitStatus,
-    assessment_level: z.number().int().min(1).max(5).optional().describe('1 = lowest genetic predisposition … 5 = highest.'),
+    assessment_level: z.number().int().min(1).max(5).nullable().optional().describe('1 = lowest genetic predisposition … 5 = highest. null only for imported scores without reference frequencies (raw score only).'),
     recommendations: z.string().optional(),
-    percentile: z.number().min(0).max(100).optional(),
+    percentile: z.number().min(0).max(100).nullable().optional().describe('0–100 (mid-rank). null only for imported scores without reference frequencies (raw score only).'),
     snps: z.array(z.string()).optional(),
     level_label: z.string().optional(),
     coverage: z.number().min(0).max(1).optional().describe('Fraction of the trait markers genotyped.'),
@@ -252,6 +252,7 @@ export const ProfileTrait = z
         source: z.enum(['table', 'computed']),
         density: z.array(z.tuple([z.number(), z.number()])),
       })
+      .nullable()
       .optional(),
     markers: z.array(AssessedMarker).optional(),
     match: z
