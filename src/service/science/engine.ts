@@ -412,22 +412,17 @@ function reachableLevels(d: ScoreDistribution): number[] {
   return [...levels].sort();
 }
 
-/** Levels a table can reach: a level is out of reach only when one atom's step jumps over its whole band. */
+/** Levels a table can reach: those of its atoms, and those its knots' segments pass through. */
 function tableLevels(t: CdfTable): number[] {
+  const levels = new Set<number>();
+  for (const x of t.atomXs) levels.add(levelForPercentile(100 * tableCdf(t, x)));
   const bounds = [0, ...LEVEL_UPPER_BOUNDS, 100];
-  const out: number[] = [];
-  for (let level = 1; level <= 5; level++) {
-    const lo = bounds[level - 1] / 100;
-    const hi = bounds[level] / 100;
-    let reachable = false;
-    for (let k = 0; k < t.xs.length && !reachable; k++) {
-      // A knot inside the band, or a straight segment crossing it (a continuous part).
-      if (t.fs[k] >= lo && t.fs[k] < hi) reachable = true;
-      else if (k > 0 && t.xs[k] - t.xs[k - 1] > 1e-9 * (1 + Math.abs(t.xs[k])) && t.fs[k - 1] < lo && t.fs[k] >= hi) reachable = true;
-    }
-    if (reachable) out.push(level);
+  for (let k = 0; k < t.xs.length; k++) {
+    const here = 100 * tableCdf(t, t.xs[k]);
+    const before = k > 0 ? 100 * tableCdf(t, t.xs[k - 1]) : here;
+    for (let level = 1; level <= 5; level++) if (bounds[level] > Math.min(before, here) && bounds[level - 1] <= Math.max(before, here)) levels.add(level);
   }
-  return out;
+  return [...levels].sort();
 }
 
 function computedDistribution(d: ScoreDistribution): Assessment['distribution'] {
@@ -436,6 +431,7 @@ function computedDistribution(d: ScoreDistribution): Assessment['distribution'] 
 
 /** Summary and plot density of a table: the CDF's slope between knots, gathered into 101 points. */
 function tableDistribution(t: CdfTable): Assessment['distribution'] {
+  // Moments from the CDF: mass between knots at their midpoint, atoms at their score.
   const n = t.xs.length;
   let mean = 0;
   let m2 = 0;
@@ -445,9 +441,15 @@ function tableDistribution(t: CdfTable): Assessment['distribution'] {
     mean += p * x;
     m2 += p * x * x;
   }
+  t.atomXs.forEach((x, k) => {
+    mean += t.atomPs[k] * x;
+    m2 += t.atomPs[k] * x * x;
+  });
   const sd = Math.sqrt(Math.max(0, m2 - mean * mean));
-  const a = Math.max(t.xs[0], mean - 4 * sd);
-  const b = Math.min(t.xs[n - 1], mean + 4 * sd);
+  const lowest = Math.min(n ? t.xs[0] : Infinity, t.atomXs.length ? t.atomXs[0] : Infinity);
+  const highest = Math.max(n ? t.xs[n - 1] : -Infinity, t.atomXs.length ? t.atomXs[t.atomXs.length - 1] : -Infinity);
+  const a = Math.max(lowest, mean - 4 * sd);
+  const b = Math.min(highest, mean + 4 * sd);
   const points = 101;
   const dx = (b - a) / (points - 1) || 1;
   const density: Array<[number, number]> = [];
@@ -457,5 +459,5 @@ function tableDistribution(t: CdfTable): Assessment['distribution'] {
     const hi = tableCdf(t, x + dx / 2);
     density.push([x, (hi - lo) / dx]);
   }
-  return { mean, sd, min: t.xs[0], max: t.xs[n - 1], method: 'grid', source: 'table', density };
+  return { mean, sd, min: lowest, max: highest, method: 'grid', source: 'table', density };
 }
