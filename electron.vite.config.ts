@@ -1,8 +1,12 @@
 /**
  * Build of the three Electron parts:
- * - main: the Electron glue plus the whole service (bundled), and the genotype parser's
- *   worker as a second entry. Every chunk lands flat in out/main/ so that
- *   `new URL('./parse-worker.js', import.meta.url)` in the service resolves next to it.
+ * - main: the Electron glue plus the whole service (bundled), with three more entries that
+ *   share its chunks: the engine worker (the worker pool's thread), the command line
+ *   (`npm run serve`, `npm run cli`, the tests) and the library the benchmarks load, so
+ *   everything runs the same bundled code the desktop app ships. Every chunk lands flat in
+ *   out/main/ so that `new URL('./engine-worker.js', import.meta.url)` resolves next to it.
+ *   The target is the oldest Node that runs it (package.json engines, the Node of
+ *   `npm run serve` and the tests), which Electron 45's Node 24 runs as well.
  * - preload: CommonJS, because sandboxed preload scripts cannot be ES modules.
  * - renderer: the React UI, also served headless by `npm run serve` from out/renderer.
  */
@@ -16,10 +20,13 @@ export default defineConfig({
   main: {
     build: {
       outDir: resolve(root, 'out/main'),
+      target: 'node20.19',
       rolldownOptions: {
         input: {
           index: resolve(root, 'src/main/index.ts'),
-          'parse-worker': resolve(root, 'src/service/processing/parse-worker.ts'),
+          'engine-worker': resolve(root, 'src/service/processing/engine-worker.ts'),
+          cli: resolve(root, 'src/cli/index.ts'),
+          library: resolve(root, 'src/service/library.ts'),
         },
         output: {
           entryFileNames: '[name].js',

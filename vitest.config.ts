@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Servers and the CLI run from the bundle; build it first when the sources are newer.
+    globalSetup: ['./test/support/bundle.ts'],
     // Every API test starts its own real server process; give them room on a 2-core machine.
     testTimeout: 60_000,
     hookTimeout: 120_000,

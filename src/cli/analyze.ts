@@ -52,9 +52,8 @@ export async function analyzeCommand(args: string[]): Promise<number> {
   const ancestry = engine.inferAncestry(parsed.genotype);
   const context: AssessContext = assessContext({ ethnicity, gender: 0 }, { ancestry, inferredSex: parsed.summary.inferred_sex });
   const results: Array<{ trait: TraitInfo; a: Assessment }> = [];
-  for (const trait of engine.traits) {
-    const a = engine.assess(trait.code, parsed.genotype, context);
-    if (a) results.push({ trait, a });
+  for (const [code, outcome] of engine.assessMany(parsed.genotype, context)) {
+    if (outcome.status === 'computed') results.push({ trait: engine.trait(code)!, a: outcome.assessment });
   }
   const elapsed = performance.now() - started;
   const population = results[0]?.a.population ?? null;

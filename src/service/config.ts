@@ -19,8 +19,10 @@ export interface ServiceConfig {
   tokenTtlSeconds: number;
   uploadUrlTtlSeconds: number;
   maxUploadBytes: number;
-  /** How many files may be parsed at once (each in its own worker thread). */
-  maxParallelParses: number;
+  /** Engine worker threads (parsing and scoring); undefined: from the core count (TRAITSCOPE_WORKERS overrides). */
+  workers: number | undefined;
+  /** Jobs people wait for (uploads, compute requests, imports) that may queue before new ones get 503. */
+  maxQueuedJobs: number;
 }
 
 export const DEFAULT_PORT = 4780;
@@ -69,7 +71,8 @@ export function resolveConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     tokenTtlSeconds: overrides.tokenTtlSeconds ?? envNumber('TRAITSCOPE_TOKEN_TTL_SECONDS') ?? 24 * 3600,
     uploadUrlTtlSeconds: overrides.uploadUrlTtlSeconds ?? envNumber('TRAITSCOPE_UPLOAD_URL_TTL_SECONDS') ?? 180,
     maxUploadBytes: overrides.maxUploadBytes ?? envNumber('TRAITSCOPE_MAX_UPLOAD_BYTES') ?? 1024 ** 3,
-    maxParallelParses: overrides.maxParallelParses ?? 2,
+    workers: overrides.workers,
+    maxQueuedJobs: overrides.maxQueuedJobs ?? envNumber('TRAITSCOPE_MAX_QUEUED_JOBS') ?? 32,
   };
 }
 

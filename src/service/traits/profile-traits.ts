@@ -1,28 +1,41 @@
 /**
- * Trait statuses and assessments of one profile, as the spec's state machine defines them:
- * `computed` when an assessment is stored, `available` when enough of the trait's markers
- * are genotyped, `unavailable` otherwise.
+ * Trait statuses and assessments of one profile, as the spec's state machine defines them,
+ * read from what the background scoring stored (docs/api.md, "Traits"):
+ * - `computed`: an assessment is stored and the client gets it: the trait is free for the
+ *   client, the client asked for it (POST/PUT), or the client is the desktop UI's own;
+ * - `available`: an assessment is stored (or the trait is computable) but the client has
+ *   not asked for this non-free trait; asking answers at once from the stored result;
+ * - `unavailable`: the trait cannot be computed on this genotype.
+ * Traits the background has not reached yet (right after processing, a new import) get
+ * their status from the engine's coverage check.
  */
+import { createHash } from 'node:crypto';
 import type { Client } from '../auth/clients.js';
 import type { Db } from '../db/database.js';
 import { genotypeFacts, genotypeVersion, getGenotypeFile, loadGenotype, type StoredGenotype } from '../genotype/genotype-store.js';
 import type { ProfileTrait, Trait, TraitStatus } from '../../shared/api.js';
 import { assessContext } from '../science/assess-context.js';
-import type { AssessContext, ProfileFacts, ScienceEngine, TraitInfo } from '../science/types.js';
-import { computedCodes, getAssessment, getAssessmentDetails, profileAssessments, saveAssessment, type AssessmentDetails, type StoredAssessment } from './assessment-store.js';
-import { clientHasTrait, clientTraits } from './client-traits.js';
+import type { Assessment, ProfileFacts, ScienceEngine, TraitInfo } from '../science/types.js';
+import {
+  getAssessment,
+  getUnavailable,
+  markRequested,
+  outcomeRevisions,
+  profileAssessments,
+  requestedCodes,
+  resultsVersion,
+  saveAssessment,
+  storedStatuses,
+  type StoredAssessment,
+} from './assessment-store.js';
+import { clientHasTrait, clientTraits, pricingFor } from './client-traits.js';
 
 export interface TraitsContext {
   db: Db;
   engine: ScienceEngine;
-  /** True while the profile's file is queued or being processed. */
-  isProcessing: (profileId: string) => boolean;
-  /** Computes many traits in a worker thread, off the event loop. */
-  scoreInWorker: (profileId: string, codes: string[]) => Promise<void>;
+  /** Scores, in the worker pool, traits that have no stored outcome yet. */
+  scoreMissing: (profileId: string, codes: string[]) => Promise<void>;
 }
-
-/** Up to this many traits are computed on the event loop; more go to a worker thread. */
-const INLINE_COMPUTE_LIMIT = 40;
 
 export class TraitConflictError extends Error {}
 export class UnknownTraitError extends Error {}
@@ -31,8 +44,8 @@ export function traitJson(t: TraitInfo): Trait {
   return { code: t.code, name: t.name, overview: t.overview, connotation: t.connotation, category: t.category, featured: t.featured, quality: t.quality };
 }
 
-/** Assessment fields of list and compute responses (summary) or single reads (full, with details). */
-function withAssessment(trait: TraitInfo, stored: StoredAssessment, details?: AssessmentDetails): ProfileTrait {
+/** Assessment fields of list and compute responses (summary), or of single reads (full, with details). */
+function withAssessment(trait: TraitInfo, stored: StoredAssessment, full?: Assessment): ProfileTrait {
   const a = stored.summary;
   const summary: ProfileTrait = {
     trait: traitJson(trait),
@@ -48,24 +61,33 @@ function withAssessment(trait: TraitInfo, stored: StoredAssessment, details?: As
     score: a.score,
     computed_at: stored.computedAt,
   };
-  return details ? { ...summary, match: a.match, distribution: details.distribution, markers: details.markers } : summary;
+  return full ? { ...summary, match: a.match, distribution: full.distribution, markers: full.markers } : summary;
 }
 
-function withFullAssessment(ctx: TraitsContext, profileId: string, trait: TraitInfo, stored: StoredAssessment): ProfileTrait {
-  return withAssessment(trait, stored, getAssessmentDetails(ctx.db, profileId, trait.code));
+/** Whether a stored assessment is `computed` for this client (see the module comment). */
+function gets(client: Client, trait: TraitInfo, requested: Set<string>): boolean {
+  return client.isApp || requested.has(trait.code) || pricingFor(client, trait) === 'free';
 }
 
 // The last few genotypes read, keyed by profile; a new genotype changes its version stamp.
 const genotypeCache = new Map<string, StoredGenotype>();
 const CACHE_SIZE = 4;
 
-/** The profile's genotype when it is ready for traits, or undefined (none, or still processing). */
-function readyGenotype(ctx: TraitsContext, profileId: string): StoredGenotype | undefined {
-  if (ctx.isProcessing(profileId)) return undefined;
+/**
+ * Whether the profile has a genotype ready for traits: not while its latest file waits or
+ * is processed (the file's stored status says so; the worker sets it in the same
+ * transaction that stores the genotype, so the two never disagree).
+ */
+function isReady(ctx: TraitsContext, profileId: string): boolean {
   const file = getGenotypeFile(ctx.db, profileId);
-  if (file && (file.status === 'uploaded' || file.status === 'processing')) return undefined;
+  if (file && (file.status === 'uploaded' || file.status === 'processing')) return false;
+  return genotypeVersion(ctx.db, profileId) !== undefined;
+}
+
+/** The profile's genotype when it is ready for traits, or undefined. */
+function readyGenotype(ctx: TraitsContext, profileId: string): StoredGenotype | undefined {
+  if (!isReady(ctx, profileId)) return undefined;
   const version = genotypeVersion(ctx.db, profileId);
-  if (!version) return undefined;
   const cached = genotypeCache.get(profileId);
   if (cached && cached.parsedAt === version) {
     genotypeCache.delete(profileId);
@@ -83,98 +105,128 @@ export function forgetGenotype(profileId: string): void {
   genotypeCache.delete(profileId);
 }
 
-function contextOf(stored: StoredGenotype, profile: ProfileFacts): AssessContext {
-  return assessContext(profile, genotypeFacts(stored));
+/** The full assessment of one trait (per-marker table and distribution), recomputed on read. */
+function fullAssessment(ctx: TraitsContext, genotype: StoredGenotype, profile: ProfileFacts, code: string): Assessment | undefined {
+  return ctx.engine.assess(code, genotype.genotype, assessContext(profile, genotypeFacts(genotype))) ?? undefined;
 }
 
-function statusOf(ctx: TraitsContext, trait: TraitInfo, genotype: StoredGenotype, computed: Map<string, StoredAssessment>): TraitStatus {
-  if (computed.has(trait.code)) return 'computed';
-  return ctx.engine.isComputable(trait.code, genotype.genotype) ? 'available' : 'unavailable';
+// Engines get a number, so an ETag changes when imported traits change the engine.
+const engineIds = new WeakMap<object, number>();
+let nextEngineId = 1;
+
+/**
+ * The entity tag of a profile's trait list for a client: it changes whenever the list would,
+ * (stored results, requests, genotype, processing state, the client's configuration, the
+ * traits known), and is the same otherwise, so an unchanged list answers 304.
+ */
+export function profileTraitsTag(ctx: TraitsContext, client: Client, profileId: string, scored: boolean): string {
+  let engineId = engineIds.get(ctx.engine);
+  if (engineId === undefined) engineIds.set(ctx.engine, (engineId = nextEngineId++));
+  const state = [
+    scored,
+    isReady(ctx, profileId),
+    genotypeVersion(ctx.db, profileId) ?? null,
+    resultsVersion(ctx.db, profileId),
+    engineId,
+    client.id,
+    client.isApp,
+    client.freeTraits,
+    client.traitCodes,
+  ];
+  return `"${createHash('sha256').update(JSON.stringify(state)).digest('base64url').slice(0, 22)}"`;
 }
 
 /** GET /profiles/{id}/traits/: every client trait with its status, or only computed ones with scores. */
 export function listProfileTraits(ctx: TraitsContext, client: Client, profileId: string, scored: boolean): ProfileTrait[] {
-  const genotype = readyGenotype(ctx, profileId);
-  if (!genotype) return [];
-  const computed = profileAssessments(ctx.db, profileId);
-  const out: ProfileTrait[] = [];
-  for (const { trait } of clientTraits(client, ctx.engine)) {
-    if (scored) {
+  if (!isReady(ctx, profileId)) return [];
+  const traits = clientTraits(client, ctx.engine);
+  const requested = requestedCodes(ctx.db, profileId);
+  if (scored) {
+    const computed = profileAssessments(ctx.db, profileId);
+    return traits.flatMap(({ trait }) => {
       const stored = computed.get(trait.code);
-      if (stored) out.push(withAssessment(trait, stored));
-    } else {
-      out.push({ trait: traitJson(trait), status: statusOf(ctx, trait, genotype, computed) });
-    }
+      return stored && stored.revision === trait.revision && gets(client, trait, requested) ? [withAssessment(trait, stored)] : [];
+    });
   }
-  return out;
+  const stored = storedStatuses(ctx.db, profileId);
+  let genotype: StoredGenotype | undefined;
+  return traits.map(({ trait }) => {
+    let status: TraitStatus;
+    // An outcome of an older revision of the trait (an updated catalog) is as good as none.
+    const outcome = stored.get(trait.code);
+    if (outcome?.revision === trait.revision && outcome.status === 'computed') status = gets(client, trait, requested) ? 'computed' : 'available';
+    else if (outcome?.revision === trait.revision) status = 'unavailable';
+    else {
+      // Not scored yet (the background is on its way): ask the engine.
+      genotype ??= readyGenotype(ctx, profileId);
+      status = genotype && ctx.engine.isComputable(trait.code, genotype.genotype) ? 'available' : 'unavailable';
+    }
+    return { trait: traitJson(trait), status };
+  });
 }
 
 /**
  * POST /profiles/{id}/traits/: computes the requested traits that are `available` and
- * returns every requested trait that is computed afterwards. Unknown and unavailable
- * codes are left out.
+ * returns every requested trait that is computed afterwards. Results the background already
+ * stored are taken as they are; only traits it has not reached are scored now, in the pool.
+ * Unknown and unavailable codes are left out.
  */
-export async function computeProfileTraits(
-  ctx: TraitsContext,
-  client: Client,
-  profileId: string,
-  profile: ProfileFacts,
-  codes: string[],
-): Promise<ProfileTrait[]> {
-  const genotype = readyGenotype(ctx, profileId);
-  if (!genotype) return [];
+export async function computeProfileTraits(ctx: TraitsContext, client: Client, profileId: string, codes: string[]): Promise<ProfileTrait[]> {
+  if (!isReady(ctx, profileId)) return [];
   const engine = ctx.engine;
-  const requested = [...new Set(codes)].filter((code) => clientHasTrait(client, engine, code));
-  const done = new Set(computedCodes(ctx.db, profileId));
-  const missing = requested.filter((code) => !done.has(code));
-  if (missing.length > INLINE_COMPUTE_LIMIT) {
-    await ctx.scoreInWorker(profileId, missing);
-  } else {
-    ctx.db.transaction(() => {
-      for (const code of missing) {
-        const assessment = engine.assess(code, genotype.genotype, contextOf(genotype, profile));
-        if (assessment) saveAssessment(ctx.db, profileId, code, assessment);
-      }
-    })();
-  }
-  // Traits that could not be computed (unavailable) have no assessment and are left out.
+  const wanted = [...new Set(codes)].filter((code) => clientHasTrait(client, engine, code));
+  const stored = outcomeRevisions(ctx.db, profileId);
+  const missing = wanted.filter((code) => stored.get(code) !== engine.trait(code)!.revision);
+  if (missing.length > 0) await ctx.scoreMissing(profileId, missing);
   const computed = profileAssessments(ctx.db, profileId);
-  return requested.flatMap((code) => {
-    const stored = computed.get(code);
-    return stored ? [withAssessment(engine.trait(code)!, stored)] : [];
-  });
+  const answered = wanted.filter((code) => computed.get(code)?.revision === engine.trait(code)!.revision);
+  markRequested(
+    ctx.db,
+    profileId,
+    answered.filter((code) => pricingFor(client, engine.trait(code)!) !== 'free'),
+  );
+  return answered.map((code) => withAssessment(engine.trait(code)!, computed.get(code)!));
 }
 
-/** GET /profiles/{id}/traits/{code}/: the full assessment when computed, else trait and status. */
-export function getProfileTrait(ctx: TraitsContext, client: Client, profileId: string, code: string): ProfileTrait {
+/** GET /profiles/{id}/traits/{code}/: the full assessment when computed for this client, else trait and status. */
+export function getProfileTrait(ctx: TraitsContext, client: Client, profileId: string, profile: ProfileFacts, code: string): ProfileTrait {
   const trait = requireClientTrait(ctx, client, code);
   const genotype = readyGenotype(ctx, profileId);
   if (!genotype) return { trait: traitJson(trait), status: 'unavailable' };
   const stored = getAssessment(ctx.db, profileId, code);
-  if (stored) return withFullAssessment(ctx, profileId, trait, stored);
+  if (stored && stored.revision === trait.revision) {
+    if (!gets(client, trait, requestedCodes(ctx.db, profileId))) return { trait: traitJson(trait), status: 'available' };
+    return withAssessment(trait, stored, fullAssessment(ctx, genotype, profile, code));
+  }
+  if (getUnavailable(ctx.db, profileId, code)?.revision === trait.revision) return { trait: traitJson(trait), status: 'unavailable' };
   return { trait: traitJson(trait), status: ctx.engine.isComputable(code, genotype.genotype) ? 'available' : 'unavailable' };
 }
 
-/** PUT /profiles/{id}/traits/{code}/: computes (or returns the computed) full assessment. */
+/** PUT /profiles/{id}/traits/{code}/: computes (or takes the stored) full assessment. */
 export function computeProfileTrait(ctx: TraitsContext, client: Client, profileId: string, profile: ProfileFacts, code: string): ProfileTrait {
   const trait = requireClientTrait(ctx, client, code);
   const genotype = readyGenotype(ctx, profileId);
   if (!genotype) {
+    const status = getGenotypeFile(ctx.db, profileId)?.status;
     throw new TraitConflictError(
-      ctx.isProcessing(profileId) || getGenotypeFile(ctx.db, profileId)?.status === 'processing'
+      status === 'uploaded' || status === 'processing'
         ? 'The genotype file of this profile is still being processed. Try again when processing has finished (POST .../genotype/upload/ waits for it).'
-        : 'This profile has no genotype yet. Upload a raw-data file first (GET .../genotype/upload/ gives the upload URL).',
+        : status === 'failed'
+          ? 'The genotype file of this profile could not be read (see GET .../genotype/ for why). Upload a raw-data file it can read.'
+          : 'This profile has no genotype yet. Upload a raw-data file first (GET .../genotype/upload/ gives the upload URL).',
     );
   }
-  const existing = getAssessment(ctx.db, profileId, code);
-  if (existing && existing.revision === trait.revision) return withFullAssessment(ctx, profileId, trait, existing);
-  const assessment = ctx.engine.assess(code, genotype.genotype, contextOf(genotype, profile));
-  if (!assessment) {
+  // One trait is scored on the spot: the per-marker details are computed on every read anyway.
+  const full = fullAssessment(ctx, genotype, profile, code);
+  if (!full) {
     throw new TraitConflictError(
       `"${trait.name}" cannot be computed for this profile: too few of its ${trait.quality.markers} markers are in the uploaded genotype.`,
     );
   }
-  return withAssessment(trait, saveAssessment(ctx.db, profileId, code, assessment), assessment);
+  const existing = getAssessment(ctx.db, profileId, code);
+  const stored = existing && existing.revision === trait.revision ? existing : saveAssessment(ctx.db, profileId, code, full);
+  if (pricingFor(client, trait) !== 'free') markRequested(ctx.db, profileId, [code]);
+  return withAssessment(trait, stored, full);
 }
 
 function requireClientTrait(ctx: TraitsContext, client: Client, code: string): TraitInfo {
