@@ -176,7 +176,7 @@ export async function openEvents(server: TestServer, token: string): Promise<Eve
   if (res.status !== 200 || !res.body) throw new Error(`events stream: ${res.status} ${await res.text()}`);
   const received: ServerEvent[] = [];
   let cursor = 0;
-  let wake: (() => void) | null = null;
+  const waiter: { wake: (() => void) | null } = { wake: null };
   let ended = false;
   void (async () => {
     const decoder = new TextDecoder();
@@ -191,14 +191,14 @@ export async function openEvents(server: TestServer, token: string): Promise<Eve
           const event = /^event: (.*)$/m.exec(block)?.[1];
           const data = /^data: (.*)$/m.exec(block)?.[1];
           if (event && data !== undefined) received.push({ event, data: JSON.parse(data) });
-          wake?.();
+          waiter.wake?.();
         }
       }
     } catch {
       // aborted by close()
     } finally {
       ended = true;
-      wake?.();
+      waiter.wake?.();
     }
   })();
   const stream: EventStream = {
@@ -215,7 +215,7 @@ export async function openEvents(server: TestServer, token: string): Promise<Eve
         if (left <= 0) throw new Error(`no matching event in ${timeoutMs} ms; received: ${JSON.stringify(received)}`);
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, left);
-          wake = () => (clearTimeout(timer), (wake = null), resolve());
+          waiter.wake = () => (clearTimeout(timer), (waiter.wake = null), resolve());
         });
       }
     },

@@ -55,7 +55,7 @@ interface RunningTask {
   resolve: (value: unknown) => void;
   reject: (err: Error) => void;
   onProgress?: (progress: unknown) => void;
-  timer: NodeJS.Timeout;
+  timer: NodeJS.Timeout | undefined;
 }
 
 /** After this many workers in a row die before loading the engine, stop replacing them. */
@@ -83,10 +83,17 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
     return slot;
   }
 
+  /** The time limit counts from when a ready worker has the task (not its engine loading). */
+  function startClock(slot: Slot, task: RunningTask): void {
+    task.timer = setTimeout(() => timeOut(slot, task), options.taskTimeoutMs);
+    task.timer.unref();
+  }
+
   function onMessage(slot: Slot, msg: WorkerMessage): void {
     if (msg.type === 'ready') {
       slot.ready = true;
       failedStarts = 0;
+      if (slot.task) startClock(slot, slot.task);
       if (slots.every((s) => s.ready)) readyWaiters.splice(0).forEach((w) => w());
       return;
     }
@@ -137,11 +144,8 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
     replaced++;
     slot.task = null;
     void slot.worker.terminate();
-    task.reject(
-      new TaskFailedError(
-        `The job took longer than ${Math.round(options.taskTimeoutMs / 60_000)} minutes and was stopped. If it was a file, check that it is a genotype raw-data file.`,
-      ),
-    );
+    const limit = options.taskTimeoutMs >= 120_000 ? `${Math.round(options.taskTimeoutMs / 60_000)} minutes` : `${options.taskTimeoutMs / 1000} seconds`;
+    task.reject(new TaskFailedError(`The job took longer than ${limit} and was stopped. If it was a file, check that it is a genotype raw-data file.`));
     queueMicrotask(options.onIdle);
   }
 
@@ -156,14 +160,8 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
       const slot = slots.find((s) => !s.task);
       if (!slot) throw new Error('No idle worker: check idleCount() before run()');
       return new Promise<T>((resolve, reject) => {
-        const running: RunningTask = {
-          id: nextTaskId++,
-          resolve: resolve as (value: unknown) => void,
-          reject,
-          onProgress,
-          timer: setTimeout(() => timeOut(slot, running), options.taskTimeoutMs),
-        };
-        running.timer.unref();
+        const running: RunningTask = { id: nextTaskId++, resolve: resolve as (value: unknown) => void, reject, onProgress, timer: undefined };
+        if (slot.ready) startClock(slot, running);
         slot.task = running;
         slot.worker.ref(); // a running task keeps the process alive
         slot.worker.postMessage({ id: running.id, task }, transfer as Transferable[]);

@@ -70,7 +70,7 @@ export interface ProcessorOptions {
   worker: EngineWorkerData;
   /** Worker threads; default: one per core, leaving one for the event loop (at least 1, at most 4). */
   workers?: number;
-  /** Jobs people wait for that may queue before new ones are refused. */
+  /** Jobs people wait for that may wait for a worker before new ones are refused (0: only when a worker is free). */
   maxQueued?: number;
 }
 
@@ -93,9 +93,8 @@ interface Job {
 
 const SUPERSEDED = { kind: 'superseded' } as const;
 
+/** One worker per core, leaving one core for the event loop: at least 1, at most 4 (each holds an engine, ~60 MB). */
 export function defaultWorkerCount(): number {
-  const fromEnv = Number(process.env.TRAITSCOPE_WORKERS);
-  if (Number.isInteger(fromEnv) && fromEnv >= 1) return fromEnv;
   return Math.max(1, Math.min(4, availableParallelism() - 1));
 }
 
@@ -229,9 +228,13 @@ export function createProcessor(options: ProcessorOptions): Processor {
     return queue.find(match) ?? (queuedOnly ? undefined : [...running.values()].find(match));
   }
 
+  /** Would one more job people wait for have to wait beyond the bound? (An idle worker takes it at once.) */
+  function isFull(): boolean {
+    return closed || queuedInteractive() + (pool.idleCount() > 0 ? 0 : 1) > maxQueued;
+  }
+
   function refuseWhenFull(): void {
-    if (closed) throw new QueueFullError(5);
-    if (queuedInteractive() >= maxQueued) throw new QueueFullError(retryAfterSeconds());
+    if (isFull()) throw new QueueFullError(retryAfterSeconds());
   }
 
   function retryAfterSeconds(): number {
@@ -288,7 +291,7 @@ export function createProcessor(options: ProcessorOptions): Processor {
       return wait(enqueue({ kind: 'import', profileId: null, lane: 'interactive', key: 'import', task: { kind: 'import', ...request, bytes } }));
     },
     isProcessing: (profileId) => [...queue, ...running.values()].some((j) => j.profileId === profileId && j.kind === 'processing'),
-    isFull: () => closed || queuedInteractive() >= maxQueued,
+    isFull,
     retryAfterSeconds,
     events: bus,
     activeJobs: () =>
