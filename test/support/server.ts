@@ -170,7 +170,7 @@ export interface EventStream {
  * Opens GET /api/events with the token in the Authorization header and parses the stream
  * as it arrives. Resolves once the stream is live (its `ready` event).
  */
-export async function openEvents(server: TestServer, token: string): Promise<EventStream> {
+export async function openEvents(server: Pick<TestServer, 'api'>, token: string): Promise<EventStream> {
   const controller = new AbortController();
   const res = await fetch(`${server.api}/events`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
   if (res.status !== 200 || !res.body) throw new Error(`events stream: ${res.status} ${await res.text()}`);

@@ -20,14 +20,12 @@ export interface ComputeProgress {
   total: number;
 }
 
-/** How many traits one compute request carries, so progress can be shown between batches. */
-const BATCH = 150;
-
 interface TraitsState {
   catalog: ClientTrait[] | null;
   catalogError: string | null;
   byProfile: Record<string, ProfileTraits | undefined>;
   assessments: Record<string, ProfileTrait | undefined>;
+  /** Traits being computed for a profile: a compute request, or the service's background scoring (state/jobs.ts). */
   computing: Record<string, ComputeProgress | undefined>;
   /** Codes being computed one at a time, "profile/code". */
   computingOne: Record<string, boolean>;
@@ -41,6 +39,9 @@ interface TraitsState {
 }
 
 export const assessmentKey = (id: string, code: string) => `${id}/${code}`;
+
+/** The latest list load started per profile. */
+const loadGenerations = new Map<string, number>();
 
 const EMPTY: ProfileTraits = { statuses: {}, results: {}, loading: false, error: null, loaded: false };
 
@@ -76,6 +77,10 @@ export const useTraits = create<TraitsState>((set, get) => {
     },
 
     async loadProfileTraits(id) {
+      // Loads may overlap (a view opening while the service reports new results): the last one started wins.
+      const generation = (loadGenerations.get(id) ?? 0) + 1;
+      loadGenerations.set(id, generation);
+      const stale = () => loadGenerations.get(id) !== generation;
       patch(id, { loading: true, error: null });
       try {
         let [list, scored] = await Promise.all([api.profileTraits(id), api.scoredTraits(id)]);
@@ -85,28 +90,24 @@ export const useTraits = create<TraitsState>((set, get) => {
           await new Promise((r) => setTimeout(r, 250 + attempt * 100));
           [list, scored] = await Promise.all([api.profileTraits(id), api.scoredTraits(id)]);
         }
+        if (stale()) return;
         const statuses: Record<string, TraitStatus> = {};
         for (const t of list) statuses[t.trait.code] = t.status;
         const results: Record<string, ProfileTrait> = {};
         for (const t of scored) results[t.trait.code] = t;
         patch(id, { statuses, results, loading: false, loaded: true });
       } catch (err) {
-        patch(id, { loading: false, error: (err as Error).message });
+        if (!stale()) patch(id, { loading: false, error: (err as Error).message });
       }
     },
 
     async computeMany(id, codes) {
-      const total = codes.length;
-      set({ computing: { ...get().computing, [id]: { done: 0, total } } });
-      let computed = 0;
+      // One request for all of them: the service scores them in one pass (or has them stored).
+      set({ computing: { ...get().computing, [id]: { done: 0, total: codes.length } } });
       try {
-        for (let i = 0; i < codes.length; i += BATCH) {
-          const out = await api.computeTraits(id, codes.slice(i, i + BATCH));
-          computed += out.length;
-          record(id, out);
-          set({ computing: { ...get().computing, [id]: { done: Math.min(total, i + BATCH), total } } });
-        }
-        return computed;
+        const out = await api.computeTraits(id, codes);
+        record(id, out);
+        return out.length;
       } finally {
         set({ computing: { ...get().computing, [id]: undefined } });
       }
