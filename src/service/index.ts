@@ -43,6 +43,9 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const dbPath = databasePath(config.dataDir);
   const db = openDatabase(dbPath);
+  // The connection that commits when the write-ahead log is full copies it into the database
+  // file; let that be the workers' (which write the large things), never the event loop's.
+  db.pragma('wal_autocheckpoint = 0');
   // Workers first: they load their engines on other cores while this thread loads its own.
   const processor = createProcessor({
     db,
@@ -50,16 +53,18 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
     workers: config.workers,
     maxQueued: config.maxQueuedJobs,
   });
+  // The service's own engine (trait lists, statuses, one assessment's details) loads on
+  // first use, so the service answers before the catalog is compiled; the workers load theirs
+  // meanwhile. A new engine means imported traits changed (through the API or the CLI):
+  // every genotype gets the new traits scored in the background.
   const engines = engineWithCustomTraits(db, config.resourcesDir);
-  // A new engine means imported traits changed (through the API or the CLI): every genotype
-  // gets the new traits scored in the background.
-  let lastEngine = engines();
+  let lastEngine: ScienceEngineExt | undefined;
   const engine = () => {
     const current = engines();
-    if (current !== lastEngine) {
-      lastEngine = current;
+    if (lastEngine && current !== lastEngine) {
       for (const profileId of profilesWithGenotype(db)) void processor.fillIn(profileId);
     }
+    lastEngine = current;
     return current;
   };
   let port = config.port;

@@ -161,7 +161,10 @@ export interface ServerEvent {
 export interface EventStream {
   /** Every event received so far, in order. */
   received: ServerEvent[];
-  /** The next event (after those already returned) that matches; waits for it when needed. */
+  /**
+   * The earliest event not yet returned by next() that matches, waiting for it when needed.
+   * Several waits may run at once, for events in any order.
+   */
   next(match: (e: ServerEvent) => boolean, timeoutMs?: number): Promise<ServerEvent>;
   close(): void;
 }
@@ -175,8 +178,8 @@ export async function openEvents(server: Pick<TestServer, 'api'>, token: string)
   const res = await fetch(`${server.api}/events`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
   if (res.status !== 200 || !res.body) throw new Error(`events stream: ${res.status} ${await res.text()}`);
   const received: ServerEvent[] = [];
-  let cursor = 0;
-  const waiter: { wake: (() => void) | null } = { wake: null };
+  const taken = new Set<number>();
+  const waiters = new Set<() => void>();
   let ended = false;
   void (async () => {
     const decoder = new TextDecoder();
@@ -191,14 +194,14 @@ export async function openEvents(server: Pick<TestServer, 'api'>, token: string)
           const event = /^event: (.*)$/m.exec(block)?.[1];
           const data = /^data: (.*)$/m.exec(block)?.[1];
           if (event && data !== undefined) received.push({ event, data: JSON.parse(data) });
-          waiter.wake?.();
+          for (const wake of [...waiters]) wake();
         }
       }
     } catch {
       // aborted by close()
     } finally {
       ended = true;
-      waiter.wake?.();
+      for (const wake of [...waiters]) wake();
     }
   })();
   const stream: EventStream = {
@@ -206,16 +209,18 @@ export async function openEvents(server: Pick<TestServer, 'api'>, token: string)
     async next(match, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        while (cursor < received.length) {
-          const e = received[cursor++];
-          if (match(e)) return e;
+        const index = received.findIndex((e, i) => !taken.has(i) && match(e));
+        if (index >= 0) {
+          taken.add(index);
+          return received[index];
         }
         if (ended) throw new Error(`the events stream ended; received: ${JSON.stringify(received)}`);
         const left = deadline - Date.now();
         if (left <= 0) throw new Error(`no matching event in ${timeoutMs} ms; received: ${JSON.stringify(received)}`);
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, left);
-          waiter.wake = () => (clearTimeout(timer), (waiter.wake = null), resolve());
+          const wake = () => (clearTimeout(timer), waiters.delete(wake), resolve());
+          const timer = setTimeout(wake, left);
+          waiters.add(wake);
         });
       }
     },

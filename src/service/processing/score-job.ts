@@ -1,9 +1,9 @@
 /**
  * Scoring traits of a profile's stored genotype, in an engine worker, through the engine's
  * one batch entry point (assessMany): every trait after processing (in the background),
- * every trait again after the profile's ethnicity or sex changed or the catalog was updated,
- * or the traits a client asked for that are not stored yet. All results are written in one
- * short transaction, so lists never mix results of two scorings.
+ * every trait again after the profile's ethnicity or sex changed, what an updated catalog or
+ * an import left without a current result, or the traits a client asked for that are not
+ * stored yet.
  */
 import type { Db } from '../db/database.js';
 import { genotypeFacts, genotypeVersion } from '../genotype/genotype-store.js';
@@ -12,6 +12,15 @@ import { assessContext } from '../science/assess-context.js';
 import type { ScienceEngine, TraitOutcome } from '../science/types.js';
 import { outcomeRevisions, prepareOutcome, writeOutcomes, type PreparedOutcome } from '../traits/assessment-store.js';
 import type { WorkerContext } from './worker-context.js';
+
+/** Outcomes per write transaction when filling in (a few milliseconds of writing each). */
+const FILL_IN_SLICE = 200;
+
+function sliced<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out.length ? out : [[]];
+}
 
 export type ScoringOutcome =
   | { kind: 'scored'; computed: number; unavailable: number; removed?: number }
@@ -61,14 +70,22 @@ export function scoreTraits(ctx: WorkerContext, request: ScoringRequest): Scorin
   ctx.progress({ stage: 'scoring', done: 0, total: codes.length });
   const outcomes = prepareOutcomes(engine, engine.assessMany(stored.genotype, assessContext(owner, genotypeFacts(stored)), codes));
   ctx.progress({ stage: 'storing', done: codes.length, total: codes.length });
-  const written = db
-    .transaction(() => {
-      if (genotypeVersion(db, profileId) !== stored.parsedAt || !profileOwner(db, profileId)) return false;
-      writeOutcomes(db, profileId, outcomes, { replaceAll: all && !request.onlyMissing, remove: gone });
-      return true;
-    })
-    .immediate();
-  if (!written) return { kind: 'superseded' };
+  const replaceAll = all && !request.onlyMissing;
+  // A rescore replaces every result in one transaction, so no reader ever sees old and new
+  // results mixed. Filling in what is missing writes in short slices instead: the service's
+  // own writes wait for a worker's transaction (SQLite has one writer), and that wait holds
+  // its event loop.
+  const slices = replaceAll ? [outcomes] : sliced(outcomes, FILL_IN_SLICE);
+  for (let i = 0; i < slices.length; i++) {
+    const written = db
+      .transaction(() => {
+        if (genotypeVersion(db, profileId) !== stored.parsedAt || !profileOwner(db, profileId)) return false;
+        writeOutcomes(db, profileId, slices[i], { replaceAll, remove: i === 0 ? gone : [] });
+        return true;
+      })
+      .immediate();
+    if (!written) return { kind: 'superseded' };
+  }
   const computed = outcomes.filter((o) => o.status === 'computed').length;
   return { kind: 'scored', computed, unavailable: outcomes.length - computed, removed: gone.length };
 }

@@ -82,17 +82,19 @@ export function removeCustomTrait(db: Db, code: string): void {
 
 /**
  * The science engine of a data folder: the built-in catalog plus the custom traits, rebuilt
- * when custom traits change (also when another process, like the CLI, imported one).
+ * when custom traits change (also when another process, like the CLI, imported one). The
+ * catalog is loaded on first use, not before.
  */
 export function engineWithCustomTraits(db: Db, resourcesDir: string): () => ScienceEngineExt {
-  const builtIn = createScienceEngine({ resourcesDir });
+  let builtIn: ScienceEngineExt | undefined;
   let stamp = '';
-  let current = builtIn;
+  let current: ScienceEngineExt | undefined;
   return () => {
     const s = statements(db).stamp.get()!;
     const now = `${s.n}|${s.last}`;
-    if (now !== stamp) {
+    if (now !== stamp || !current) {
       stamp = now;
+      builtIn ??= createScienceEngine({ resourcesDir });
       current = s.n === 0 ? builtIn : builtIn.withCustomTraits(listCustomTraits(db).map((r) => r.trait));
     }
     return current;
