@@ -157,8 +157,10 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
 
       -- Per-marker details are recomputed when one assessment is read rather than stored
-      -- for thousands of traits (about 8 kB each).
+      -- for thousands of traits (about 8 kB each); the trait's quality facts and the
+      -- revision live elsewhere, so the stored summary is what lists show.
       ALTER TABLE assessments DROP COLUMN details;
+      UPDATE assessments SET result = json_remove(result, '$.revision', '$.quality');
     `,
   },
 ];

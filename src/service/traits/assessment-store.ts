@@ -11,13 +11,18 @@ import type { Db } from '../db/database.js';
 import { namedStatements } from '../db/statements.js';
 import type { Assessment, TraitOutcome, UnavailableReason } from '../science/types.js';
 
-/** What lists show; details and the trait's own quality facts are left out. */
-export type AssessmentSummary = Omit<Assessment, 'markers' | 'distribution' | 'quality'>;
+/**
+ * What is stored of an assessment, and what lists show of it as it is: everything but the
+ * details (recomputed on single reads), the trait's own quality facts (in the trait object)
+ * and the revision (a column of its own).
+ */
+export type AssessmentSummary = Omit<Assessment, 'markers' | 'distribution' | 'quality' | 'revision'>;
 
 export interface StoredAssessment {
   code: string;
   revision: string;
-  summary: AssessmentSummary;
+  /** The summary as stored: a JSON object (lists splice it into their items unparsed). */
+  json: string;
   computedAt: string;
 }
 
@@ -83,11 +88,11 @@ const statements = namedStatements((db: Db) => ({
 }));
 
 function toStored(row: Row): StoredAssessment {
-  return { code: row.trait_code, revision: row.revision, summary: JSON.parse(row.result) as AssessmentSummary, computedAt: row.computed_at };
+  return { code: row.trait_code, revision: row.revision, json: row.result, computedAt: row.computed_at };
 }
 
 function summaryOf(assessment: Assessment): AssessmentSummary {
-  const { markers: _m, distribution: _d, quality: _q, ...summary } = assessment;
+  const { markers: _m, distribution: _d, quality: _q, revision: _r, ...summary } = assessment;
   return summary;
 }
 

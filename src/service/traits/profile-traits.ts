@@ -44,24 +44,35 @@ export function traitJson(t: TraitInfo): Trait {
   return { code: t.code, name: t.name, overview: t.overview, connotation: t.connotation, category: t.category, featured: t.featured, quality: t.quality };
 }
 
-/** Assessment fields of list and compute responses (summary), or of single reads (full, with details). */
-function withAssessment(trait: TraitInfo, stored: StoredAssessment, full?: Assessment): ProfileTrait {
-  const a = stored.summary;
-  const summary: ProfileTrait = {
-    trait: traitJson(trait),
-    status: 'computed',
-    assessment_level: a.assessment_level,
-    level_label: a.level_label,
-    percentile: a.percentile,
-    recommendations: a.recommendations,
-    snps: a.snps,
-    coverage: a.coverage,
-    population: a.population,
-    population_source: a.population_source,
-    score: a.score,
-    computed_at: stored.computedAt,
-  };
-  return full ? { ...summary, match: a.match, distribution: full.distribution, markers: full.markers } : summary;
+// Lists of 2,000 traits are built as text, from each trait's JSON (made once per engine) and
+// the stored summaries as they are, so building one costs milliseconds, not a parse and a
+// serialization of several megabytes on the event loop.
+const traitTexts = new WeakMap<ScienceEngine, Map<string, string>>();
+
+function traitText(engine: ScienceEngine, trait: TraitInfo): string {
+  let texts = traitTexts.get(engine);
+  if (!texts) traitTexts.set(engine, (texts = new Map()));
+  let text = texts.get(trait.code);
+  if (text === undefined) texts.set(trait.code, (text = JSON.stringify(traitJson(trait))));
+  return text;
+}
+
+/** A list item with its status only. */
+function statusItem(engine: ScienceEngine, trait: TraitInfo, status: TraitStatus): string {
+  return `{"trait":${traitText(engine, trait)},"status":"${status}"}`;
+}
+
+/** A list item of a computed trait: its status and the stored summary (a JSON object, spliced in). */
+function computedItem(engine: ScienceEngine, trait: TraitInfo, stored: StoredAssessment): string {
+  const fields = stored.json.length > 2 ? `,${stored.json.slice(1, -1)}` : '';
+  return `{"trait":${traitText(engine, trait)},"status":"computed"${fields},"computed_at":"${stored.computedAt}"}`;
+}
+
+/** A single read: the stored summary with the per-marker details and the distribution recomputed. */
+function fullItem(trait: TraitInfo, stored: StoredAssessment, full: Assessment | undefined): ProfileTrait {
+  const summary = JSON.parse(stored.json) as Omit<ProfileTrait, 'trait' | 'status'>;
+  const item: ProfileTrait = { trait: traitJson(trait), status: 'computed', ...summary, computed_at: stored.computedAt };
+  return full ? { ...item, match: full.match, distribution: full.distribution, markers: full.markers } : item;
 }
 
 /** Whether a stored assessment is `computed` for this client (see the module comment). */
@@ -136,21 +147,27 @@ export function profileTraitsTag(ctx: TraitsContext, client: Client, profileId: 
   return `"${createHash('sha256').update(JSON.stringify(state)).digest('base64url').slice(0, 22)}"`;
 }
 
-/** GET /profiles/{id}/traits/: every client trait with its status, or only computed ones with scores. */
-export function listProfileTraits(ctx: TraitsContext, client: Client, profileId: string, scored: boolean): ProfileTrait[] {
-  if (!isReady(ctx, profileId)) return [];
-  const traits = clientTraits(client, ctx.engine);
+/**
+ * GET /profiles/{id}/traits/: every client trait with its status, or only computed ones
+ * with scores, as the JSON text of the response.
+ */
+export function listProfileTraits(ctx: TraitsContext, client: Client, profileId: string, scored: boolean): string {
+  if (!isReady(ctx, profileId)) return '[]';
+  const { engine } = ctx;
+  const traits = clientTraits(client, engine);
   const requested = requestedCodes(ctx.db, profileId);
+  const items: string[] = [];
   if (scored) {
     const computed = profileAssessments(ctx.db, profileId);
-    return traits.flatMap(({ trait }) => {
+    for (const { trait } of traits) {
       const stored = computed.get(trait.code);
-      return stored && stored.revision === trait.revision && gets(client, trait, requested) ? [withAssessment(trait, stored)] : [];
-    });
+      if (stored && stored.revision === trait.revision && gets(client, trait, requested)) items.push(computedItem(engine, trait, stored));
+    }
+    return `[${items.join(',')}]`;
   }
   const stored = storedStatuses(ctx.db, profileId);
   let genotype: StoredGenotype | undefined;
-  return traits.map(({ trait }) => {
+  for (const { trait } of traits) {
     let status: TraitStatus;
     // An outcome of an older revision of the trait (an updated catalog) is as good as none.
     const outcome = stored.get(trait.code);
@@ -159,10 +176,11 @@ export function listProfileTraits(ctx: TraitsContext, client: Client, profileId:
     else {
       // Not scored yet (the background is on its way): ask the engine.
       genotype ??= readyGenotype(ctx, profileId);
-      status = genotype && ctx.engine.isComputable(trait.code, genotype.genotype) ? 'available' : 'unavailable';
+      status = genotype && engine.isComputable(trait.code, genotype.genotype) ? 'available' : 'unavailable';
     }
-    return { trait: traitJson(trait), status };
-  });
+    items.push(statusItem(engine, trait, status));
+  }
+  return `[${items.join(',')}]`;
 }
 
 /**
@@ -171,8 +189,8 @@ export function listProfileTraits(ctx: TraitsContext, client: Client, profileId:
  * stored are taken as they are; only traits it has not reached are scored now, in the pool.
  * Unknown and unavailable codes are left out.
  */
-export async function computeProfileTraits(ctx: TraitsContext, client: Client, profileId: string, codes: string[]): Promise<ProfileTrait[]> {
-  if (!isReady(ctx, profileId)) return [];
+export async function computeProfileTraits(ctx: TraitsContext, client: Client, profileId: string, codes: string[]): Promise<string> {
+  if (!isReady(ctx, profileId)) return '[]';
   const engine = ctx.engine;
   const wanted = [...new Set(codes)].filter((code) => clientHasTrait(client, engine, code));
   const stored = outcomeRevisions(ctx.db, profileId);
@@ -185,7 +203,7 @@ export async function computeProfileTraits(ctx: TraitsContext, client: Client, p
     profileId,
     answered.filter((code) => pricingFor(client, engine.trait(code)!) !== 'free'),
   );
-  return answered.map((code) => withAssessment(engine.trait(code)!, computed.get(code)!));
+  return `[${answered.map((code) => computedItem(engine, engine.trait(code)!, computed.get(code)!)).join(',')}]`;
 }
 
 /** GET /profiles/{id}/traits/{code}/: the full assessment when computed for this client, else trait and status. */
@@ -196,7 +214,7 @@ export function getProfileTrait(ctx: TraitsContext, client: Client, profileId: s
   const stored = getAssessment(ctx.db, profileId, code);
   if (stored && stored.revision === trait.revision) {
     if (!gets(client, trait, requestedCodes(ctx.db, profileId))) return { trait: traitJson(trait), status: 'available' };
-    return withAssessment(trait, stored, fullAssessment(ctx, genotype, profile, code));
+    return fullItem(trait, stored, fullAssessment(ctx, genotype, profile, code));
   }
   if (getUnavailable(ctx.db, profileId, code)?.revision === trait.revision) return { trait: traitJson(trait), status: 'unavailable' };
   return { trait: traitJson(trait), status: ctx.engine.isComputable(code, genotype.genotype) ? 'available' : 'unavailable' };
@@ -226,7 +244,7 @@ export function computeProfileTrait(ctx: TraitsContext, client: Client, profileI
   const existing = getAssessment(ctx.db, profileId, code);
   const stored = existing && existing.revision === trait.revision ? existing : saveAssessment(ctx.db, profileId, code, full);
   if (pricingFor(client, trait) !== 'free') markRequested(ctx.db, profileId, [code]);
-  return withAssessment(trait, stored, full);
+  return fullItem(trait, stored, full);
 }
 
 function requireClientTrait(ctx: TraitsContext, client: Client, code: string): TraitInfo {

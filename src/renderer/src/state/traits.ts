@@ -40,8 +40,9 @@ interface TraitsState {
 
 export const assessmentKey = (id: string, code: string) => `${id}/${code}`;
 
-/** The latest list load started per profile. */
-const loadGenerations = new Map<string, number>();
+/** List loads under way, per profile, and profiles to load once more when theirs ends. */
+const loading = new Map<string, Promise<void>>();
+const loadAgain = new Set<string>();
 
 const EMPTY: ProfileTraits = { statuses: {}, results: {}, loading: false, error: null, loaded: false };
 
@@ -60,6 +61,26 @@ export const useTraits = create<TraitsState>((set, get) => {
     patch(id, { statuses, results });
   };
 
+  async function loadOnce(id: string): Promise<void> {
+    patch(id, { loading: true, error: null });
+    try {
+      let [list, scored] = await Promise.all([api.profileTraits(id), api.scoredTraits(id)]);
+      // A read genotype lists every trait; an empty list means the service is still
+      // finishing a file. Ask again shortly rather than showing (or keeping) nothing.
+      for (let attempt = 0; list.length === 0 && attempt < 20; attempt++) {
+        await new Promise((r) => setTimeout(r, 250 + attempt * 100));
+        [list, scored] = await Promise.all([api.profileTraits(id), api.scoredTraits(id)]);
+      }
+      const statuses: Record<string, TraitStatus> = {};
+      for (const t of list) statuses[t.trait.code] = t.status;
+      const results: Record<string, ProfileTrait> = {};
+      for (const t of scored) results[t.trait.code] = t;
+      patch(id, { statuses, results, loading: false, loaded: true });
+    } catch (err) {
+      patch(id, { loading: false, error: (err as Error).message });
+    }
+  }
+
   return {
     catalog: null,
     catalogError: null,
@@ -76,29 +97,21 @@ export const useTraits = create<TraitsState>((set, get) => {
       }
     },
 
-    async loadProfileTraits(id) {
-      // Loads may overlap (a view opening while the service reports new results): the last one started wins.
-      const generation = (loadGenerations.get(id) ?? 0) + 1;
-      loadGenerations.set(id, generation);
-      const stale = () => loadGenerations.get(id) !== generation;
-      patch(id, { loading: true, error: null });
-      try {
-        let [list, scored] = await Promise.all([api.profileTraits(id), api.scoredTraits(id)]);
-        // A read genotype lists every trait; an empty list means the service is still
-        // finishing a file. Ask again shortly rather than showing (or keeping) nothing.
-        for (let attempt = 0; list.length === 0 && attempt < 20; attempt++) {
-          await new Promise((r) => setTimeout(r, 250 + attempt * 100));
-          [list, scored] = await Promise.all([api.profileTraits(id), api.scoredTraits(id)]);
-        }
-        if (stale()) return;
-        const statuses: Record<string, TraitStatus> = {};
-        for (const t of list) statuses[t.trait.code] = t.status;
-        const results: Record<string, ProfileTrait> = {};
-        for (const t of scored) results[t.trait.code] = t;
-        patch(id, { statuses, results, loading: false, loaded: true });
-      } catch (err) {
-        if (!stale()) patch(id, { loading: false, error: (err as Error).message });
+    loadProfileTraits(id) {
+      // Several callers at once (a view opening, a finished upload, the service reporting new
+      // results) share one request; a call during it asks for one more afterwards, since the
+      // results may have changed after that request was answered.
+      const running = loading.get(id);
+      if (running) {
+        loadAgain.add(id);
+        return running;
       }
+      const run = loadOnce(id).finally(() => {
+        loading.delete(id);
+        if (loadAgain.delete(id)) void get().loadProfileTraits(id);
+      });
+      loading.set(id, run);
+      return run;
     },
 
     async computeMany(id, codes) {

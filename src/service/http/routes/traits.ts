@@ -65,7 +65,7 @@ export function traitRoutes(ctx: ServiceContext): Router {
     const tag = profileTraitsTag(traits, clientOf(res), profile.id, scored);
     res.set('ETag', tag);
     if (ifNoneMatch(req.headers['if-none-match'], tag)) return void res.status(304).end();
-    res.json(listProfileTraits(traits, clientOf(res), profile.id, scored));
+    res.type('application/json').send(listProfileTraits(traits, clientOf(res), profile.id, scored));
   });
 
   router.post('/profiles/:profile_id/traits', async (req, res) => {
@@ -75,7 +75,7 @@ export function traitRoutes(ctx: ServiceContext): Router {
       throw new HttpError(400, 'The body must be a JSON array of trait codes, or {"trait_codes": [...]}, e.g. ["eye_colour"].');
     }
     const codes = Array.isArray(parsed.data) ? parsed.data : parsed.data.trait_codes;
-    res.json(await computeProfileTraits(traits, clientOf(res), profile.id, codes));
+    res.type('application/json').send(await computeProfileTraits(traits, clientOf(res), profile.id, codes));
   });
 
   router.get('/profiles/:profile_id/traits/:trait_code', (req, res) => {
