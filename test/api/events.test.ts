@@ -84,6 +84,25 @@ describe('GET /api/events', () => {
   });
 });
 
+describe('GET /api/app/diagnostics', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server?.stop());
+
+  it("reports the event loop, memory and the worker pool to the app, and to no one else", async () => {
+    const r = await request(`${server.api}/app/diagnostics?reset`, { token: server.appToken });
+    expect(r.status).toBe(200);
+    expect(r.body.event_loop.max_ms).toBeGreaterThan(0);
+    expect(r.body.memory.peak_rss_mib).toBeGreaterThanOrEqual(r.body.memory.rss_mib);
+    expect(r.body.workers).toMatchObject({ workers: expect.any(Number), busy: expect.any(Number), replaced: 0, queued: 0 });
+    expect(r.body.workers.workers).toBeGreaterThanOrEqual(1);
+    const { token } = await clientWithToken(server, 'curious tool');
+    expect((await request(`${server.api}/app/diagnostics`, { token })).status).toBe(403);
+  });
+});
+
 describe('a full queue', () => {
   let server: TestServer;
   let token: string;

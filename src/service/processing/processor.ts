@@ -50,8 +50,6 @@ export interface Processor {
   fillIn(profileId: string): Promise<ScoringOutcome | JobFailed>;
   /** Imports a PGS Catalog scoring file. May throw QueueFullError. */
   importTrait(request: ImportRequest): Promise<ImportOutcome | JobFailed>;
-  /** True while a file of this profile is queued for processing or being processed. */
-  isProcessing(profileId: string): boolean;
   /** True when new client jobs would be refused; check before receiving an upload. */
   isFull(): boolean;
   retryAfterSeconds(): number;
@@ -60,7 +58,6 @@ export interface Processor {
   /** The latest event of every job not yet finished (what a client that connects now has missed). */
   activeJobs(): Array<{ clientId: string; data: JobEvent }>;
   stats(): { workers: number; ready: number; busy: number; replaced: number; queued: number; background: number };
-  whenReady(): Promise<void>;
   /** Refuses new jobs, lets running ones finish, and stops the workers. */
   close(): Promise<void>;
 }
@@ -94,7 +91,7 @@ interface Job {
 const SUPERSEDED = { kind: 'superseded' } as const;
 
 /** One worker per core, leaving one core for the event loop: at least 1, at most 4 (each holds an engine, ~60 MB). */
-export function defaultWorkerCount(): number {
+function defaultWorkerCount(): number {
   return Math.max(1, Math.min(4, availableParallelism() - 1));
 }
 
@@ -290,7 +287,6 @@ export function createProcessor(options: ProcessorOptions): Processor {
       const bytes = whole && request.bytes.buffer instanceof ArrayBuffer ? request.bytes : new Uint8Array(request.bytes);
       return wait(enqueue({ kind: 'import', profileId: null, lane: 'interactive', key: 'import', task: { kind: 'import', ...request, bytes } }));
     },
-    isProcessing: (profileId) => [...queue, ...running.values()].some((j) => j.profileId === profileId && j.kind === 'processing'),
     isFull,
     retryAfterSeconds,
     events: bus,
@@ -300,7 +296,6 @@ export function createProcessor(options: ProcessorOptions): Processor {
       const s = pool.stats();
       return { workers: s.size, ready: s.ready, busy: s.busy, replaced: s.replaced, queued: queuedInteractive(), background: queue.length - queuedInteractive() };
     },
-    whenReady: () => pool.whenReady(),
     async close() {
       closed = true;
       // Queued work is not started: files stay "uploaded" and are processed at the next start.
