@@ -108,6 +108,31 @@ export type GenotypeSnp = z.infer<typeof GenotypeSnp>;
 
 // ---- Traits ------------------------------------------------------------------------
 
+const POPULATIONS = ['EUR', 'AMR', 'AFR', 'EAS', 'SAS'] as const;
+const EvidenceLabel = z.enum(['strong', 'moderate', 'limited', 'suggestive']);
+const ProportionsSchema = z.object(Object.fromEntries(POPULATIONS.map((p) => [p, z.number().min(0).max(1)])) as Record<(typeof POPULATIONS)[number], z.ZodNumber>);
+
+export const TraitEvidence = z
+  .object({
+    label: EvidenceLabel,
+    reasons: z.array(z.string()),
+    genome_wide_markers: z.number().int().nullable(),
+    top_marker_share: z.number().min(0).max(1),
+    curated: z.boolean(),
+    flags: z.array(z.string()),
+    variance_explained: z.object({ value: z.number(), description: z.string(), source: z.string() }).nullable(),
+  })
+  .meta({ id: 'TraitEvidence', description: 'What the evidence behind the score is (docs/science.md, "Evidence").' });
+
+export const TraitGroup = z
+  .object({
+    code: z.string().describe("The group's headline trait code."),
+    name: z.string().describe('The phenotype, without author or PMID.'),
+    size: z.number().int().min(1),
+    headline: z.boolean().describe("This trait is the group's headline result."),
+  })
+  .meta({ id: 'TraitGroup', description: 'Studies of one phenotype; one headline result (docs/science.md, "Phenotype groups").' });
+
 export const Trait = z
   .object({
     code: z.string(),
@@ -128,6 +153,11 @@ export const Trait = z
         citation: z.string(),
       })
       .optional(),
+    study_label: z.string().optional().describe('The study behind the score, e.g. "Mahajan et al. 2018".'),
+    group: TraitGroup.optional(),
+    sex: z.enum(['male', 'female']).nullable().optional().describe('The sex the trait applies to; null for everyone.'),
+    sex_reason: z.string().nullable().optional(),
+    evidence: TraitEvidence.optional(),
   })
   .meta({ id: 'Trait' });
 export type Trait = z.infer<typeof Trait>;
@@ -152,18 +182,65 @@ export const AssessedMarker = z
   })
   .meta({ id: 'AssessedMarker' });
 
+export const ReferencePopulation = z
+  .object({
+    population: z.enum([...POPULATIONS, 'MIXED']),
+    label: z.string(),
+    source: z.enum(['ethnicity', 'inferred', 'assumed']).describe('ethnicity: chosen by the person; inferred: from the DNA file; assumed: too little evidence.'),
+    weights: ProportionsSchema,
+    reason: z.string(),
+    ancestry: z
+      .object({
+        best: z.enum(POPULATIONS).nullable(),
+        proportions: ProportionsSchema,
+        markers_used: z.number().int(),
+        confidence: z.number().min(0).max(1),
+        admixed: z.boolean(),
+        sufficient: z.boolean(),
+      })
+      .nullable(),
+  })
+  .meta({ id: 'ReferencePopulation', description: 'The reference population a result was compared with, and how it was chosen.' });
+
+export const ResultEvidence = z
+  .object({
+    label: EvidenceLabel,
+    trait_label: EvidenceLabel,
+    coverage: z.number().min(0).max(1),
+    markers_used: z.number().int(),
+    markers_total: z.number().int(),
+    genome_wide_markers: z.number().int().nullable(),
+    top_marker_share: z.number().min(0).max(1),
+    variance_explained: z.object({ value: z.number(), description: z.string(), source: z.string() }).nullable(),
+    reasons: z.array(z.string()),
+  })
+  .meta({ id: 'ResultEvidence' });
+
 export const ProfileTrait = z
   .object({
     trait: Trait,
     status: TraitStatus,
-    assessment_level: z.number().int().min(1).max(5).optional().describe('1 = lowest genetic predisposition … 5 = highest.'),
+    assessment_level: z.number().int().min(1).max(5).nullable().optional().describe('1 = lowest genetic predisposition … 5 = highest. null only for imported scores without reference frequencies (raw score only).'),
     recommendations: z.string().optional(),
-    percentile: z.number().min(0).max(100).optional(),
+    percentile: z.number().min(0).max(100).nullable().optional().describe('0–100 (mid-rank). null only for imported scores without reference frequencies (raw score only).'),
     snps: z.array(z.string()).optional(),
     level_label: z.string().optional(),
     coverage: z.number().min(0).max(1).optional().describe('Fraction of the trait markers genotyped.'),
-    population: z.enum(['EUR', 'AMR', 'AFR', 'EAS', 'SAS']).optional(),
-    population_source: z.enum(['ethnicity', 'inferred', 'default']).optional(),
+    population: z.enum([...POPULATIONS, 'MIXED']).optional().describe('The reference population, or MIXED for a reference built from proportions.'),
+    population_source: z.enum(['ethnicity', 'inferred', 'assumed']).optional(),
+    reference: ReferencePopulation.optional(),
+    evidence: ResultEvidence.optional(),
+    percentile_text: z.string().optional(),
+    percentile_bound: z.enum(['below_0.1', 'above_99.9']).nullable().optional(),
+    reachable_levels: z.array(z.number().int().min(1).max(5)).optional(),
+    group_agreement: z
+      .object({ others: z.number().int(), agree: z.number().int(), disagree: z.number().int(), summary: z.string() })
+      .optional()
+      .describe("Headline results of a phenotype group: how the group's other studies agree (docs/science.md, \"Phenotype groups\")."),
+    status_reason: z
+      .object({ code: z.enum(['low_coverage', 'not_applicable', 'processing', 'no_genotype']), detail: z.string() })
+      .optional()
+      .describe('Why the trait is unavailable for this profile.'),
     score: z.number().optional(),
     distribution: z
       .object({
@@ -171,9 +248,11 @@ export const ProfileTrait = z
         sd: z.number(),
         min: z.number(),
         max: z.number(),
-        method: z.enum(['exact', 'normal']),
+        method: z.enum(['exact', 'grid', 'normal']),
+        source: z.enum(['table', 'computed']),
         density: z.array(z.tuple([z.number(), z.number()])),
       })
+      .nullable()
       .optional(),
     markers: z.array(AssessedMarker).optional(),
     match: z

@@ -23,6 +23,8 @@ export interface StoredAssessment {
   revision: string;
   /** The summary as stored: a JSON object (lists splice it into their items unparsed). */
   json: string;
+  /** Its percentile (null: a score without reference frequencies). */
+  percentile: number | null;
   computedAt: string;
 }
 
@@ -40,6 +42,7 @@ interface Row {
   trait_code: string;
   revision: string;
   result: string;
+  percentile: number | null;
   computed_at: string;
 }
 
@@ -48,8 +51,12 @@ interface Row {
 // write lock first simply waits.
 
 const statements = namedStatements((db: Db) => ({
-  forProfile: db.prepare<[string], Row>('SELECT trait_code, revision, result, computed_at FROM assessments WHERE profile_id = ?'),
-  one: db.prepare<[string, string], Row>('SELECT trait_code, revision, result, computed_at FROM assessments WHERE profile_id = ? AND trait_code = ?'),
+  forProfile: db.prepare<[string], Row>(
+    "SELECT trait_code, revision, result, json_extract(result, '$.percentile') AS percentile, computed_at FROM assessments WHERE profile_id = ?",
+  ),
+  one: db.prepare<[string, string], Row>(
+    "SELECT trait_code, revision, result, json_extract(result, '$.percentile') AS percentile, computed_at FROM assessments WHERE profile_id = ? AND trait_code = ?",
+  ),
   upsert: db.prepare<[string, string, string, string, string]>(
     'INSERT OR REPLACE INTO assessments (profile_id, trait_code, revision, result, computed_at) VALUES (?, ?, ?, ?, ?)',
   ),
@@ -88,7 +95,7 @@ const statements = namedStatements((db: Db) => ({
 }));
 
 function toStored(row: Row): StoredAssessment {
-  return { code: row.trait_code, revision: row.revision, json: row.result, computedAt: row.computed_at };
+  return { code: row.trait_code, revision: row.revision, json: row.result, percentile: row.percentile, computedAt: row.computed_at };
 }
 
 function summaryOf(assessment: Assessment): AssessmentSummary {

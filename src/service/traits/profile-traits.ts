@@ -15,10 +15,12 @@ import type { Db } from '../db/database.js';
 import { genotypeFacts, genotypeVersion, getGenotypeFile, loadGenotype, type StoredGenotype } from '../genotype/genotype-store.js';
 import type { ProfileTrait, Trait, TraitStatus } from '../../shared/api.js';
 import { assessContext } from '../science/assess-context.js';
-import type { Assessment, ProfileFacts, ScienceEngine, TraitInfo } from '../science/types.js';
+import { groupAgreement } from '../science/group-agreement.js';
+import type { Assessment, ProfileFacts, ScienceEngine, TraitInfo, TraitOutcome, UnavailableReason } from '../science/types.js';
 import {
   getAssessment,
   getUnavailable,
+  unavailableTraits,
   markRequested,
   outcomeRevisions,
   profileAssessments,
@@ -41,7 +43,20 @@ export class TraitConflictError extends Error {}
 export class UnknownTraitError extends Error {}
 
 export function traitJson(t: TraitInfo): Trait {
-  return { code: t.code, name: t.name, overview: t.overview, connotation: t.connotation, category: t.category, featured: t.featured, quality: t.quality };
+  return {
+    code: t.code,
+    name: t.name,
+    overview: t.overview,
+    connotation: t.connotation,
+    category: t.category,
+    featured: t.featured,
+    quality: t.quality,
+    study_label: t.study_label,
+    group: t.group,
+    sex: t.sex,
+    sex_reason: t.sex_reason,
+    evidence: t.evidence,
+  };
 }
 
 // Lists of 2,000 traits are built as text, from each trait's JSON (made once per engine) and
@@ -57,15 +72,23 @@ function traitText(engine: ScienceEngine, trait: TraitInfo): string {
   return text;
 }
 
-/** A list item with its status only. */
-function statusItem(engine: ScienceEngine, trait: TraitInfo, status: TraitStatus): string {
-  return `{"trait":${traitText(engine, trait)},"status":"${status}"}`;
+/** A list item with its status only (and why, when unavailable). */
+function statusItem(engine: ScienceEngine, trait: TraitInfo, status: TraitStatus, reason?: UnavailableReason | string): string {
+  const why = reason === undefined ? '' : `,"status_reason":${typeof reason === 'string' ? reason : JSON.stringify(reason)}`;
+  return `{"trait":${traitText(engine, trait)},"status":"${status}"${why}}`;
 }
 
-/** A list item of a computed trait: its status and the stored summary (a JSON object, spliced in). */
-function computedItem(engine: ScienceEngine, trait: TraitInfo, stored: StoredAssessment): string {
+/**
+ * A list item of a computed trait: its status and the stored summary (a JSON object, spliced
+ * in), and for the headline of a phenotype group how the group's other results agree.
+ */
+function computedItem(engine: ScienceEngine, trait: TraitInfo, stored: StoredAssessment, others?: readonly number[]): string {
   const fields = stored.json.length > 2 ? `,${stored.json.slice(1, -1)}` : '';
-  return `{"trait":${traitText(engine, trait)},"status":"computed"${fields},"computed_at":"${stored.computedAt}"}`;
+  const agreement =
+    others && trait.group.headline && trait.group.size > 1 && stored.percentile !== null
+      ? `,"group_agreement":${JSON.stringify(groupAgreement(stored.percentile, others))}`
+      : '';
+  return `{"trait":${traitText(engine, trait)},"status":"computed"${fields}${agreement},"computed_at":"${stored.computedAt}"}`;
 }
 
 /** A single read: the stored summary with the per-marker details and the distribution recomputed. */
@@ -112,13 +135,27 @@ function readyGenotype(ctx: TraitsContext, profileId: string): StoredGenotype | 
   return loaded;
 }
 
+/**
+ * Whether a profile change changes what its results are scored against (reference
+ * population, sex, a chosen mixture): whatever assessContext takes from the profile.
+ */
+export function scoringInputsDiffer(before: ProfileFacts, after: ProfileFacts): boolean {
+  const noGenotype = { ancestry: null, inferredSex: null };
+  return JSON.stringify(assessContext(before, noGenotype)) !== JSON.stringify(assessContext(after, noGenotype));
+}
+
 export function forgetGenotype(profileId: string): void {
   genotypeCache.delete(profileId);
 }
 
-/** The full assessment of one trait (per-marker table and distribution), recomputed on read. */
+/** One trait scored on read (for its per-marker table and distribution, or why it cannot be). */
+function scoreOne(ctx: TraitsContext, genotype: StoredGenotype, profile: ProfileFacts, code: string): TraitOutcome | undefined {
+  return ctx.engine.assessMany(genotype.genotype, assessContext(profile, genotypeFacts(genotype)), [code]).get(code);
+}
+
 function fullAssessment(ctx: TraitsContext, genotype: StoredGenotype, profile: ProfileFacts, code: string): Assessment | undefined {
-  return ctx.engine.assess(code, genotype.genotype, assessContext(profile, genotypeFacts(genotype))) ?? undefined;
+  const outcome = scoreOne(ctx, genotype, profile, code);
+  return outcome?.status === 'computed' ? outcome.assessment : undefined;
 }
 
 // Engines get a number, so an ETag changes when imported traits change the engine.
@@ -130,7 +167,7 @@ let nextEngineId = 1;
  * (stored results, requests, genotype, processing state, the client's configuration, the
  * traits known), and is the same otherwise, so an unchanged list answers 304.
  */
-export function profileTraitsTag(ctx: TraitsContext, client: Client, profileId: string, scored: boolean): string {
+export function profileTraitsTag(ctx: TraitsContext, client: Client, profileId: string, profile: ProfileFacts, scored: boolean): string {
   let engineId = engineIds.get(ctx.engine);
   if (engineId === undefined) engineIds.set(ctx.engine, (engineId = nextEngineId++));
   const state = [
@@ -143,6 +180,10 @@ export function profileTraitsTag(ctx: TraitsContext, client: Client, profileId: 
     client.isApp,
     client.freeTraits,
     client.traitCodes,
+    // Statuses of traits not scored yet depend on the person (sex, reference).
+    profile.ethnicity,
+    profile.gender,
+    profile.reference_mixture ?? null,
   ];
   return `"${createHash('sha256').update(JSON.stringify(state)).digest('base64url').slice(0, 22)}"`;
 }
@@ -151,7 +192,7 @@ export function profileTraitsTag(ctx: TraitsContext, client: Client, profileId: 
  * GET /profiles/{id}/traits/: every client trait with its status, or only computed ones
  * with scores, as the JSON text of the response.
  */
-export function listProfileTraits(ctx: TraitsContext, client: Client, profileId: string, scored: boolean): string {
+export function listProfileTraits(ctx: TraitsContext, client: Client, profileId: string, profile: ProfileFacts, scored: boolean): string {
   if (!isReady(ctx, profileId)) return '[]';
   const { engine } = ctx;
   const traits = clientTraits(client, engine);
@@ -159,26 +200,35 @@ export function listProfileTraits(ctx: TraitsContext, client: Client, profileId:
   const items: string[] = [];
   if (scored) {
     const computed = profileAssessments(ctx.db, profileId);
-    for (const { trait } of traits) {
+    const shown = traits.filter(({ trait }) => {
       const stored = computed.get(trait.code);
-      if (stored && stored.revision === trait.revision && gets(client, trait, requested)) items.push(computedItem(engine, trait, stored));
+      return stored !== undefined && stored.revision === trait.revision && gets(client, trait, requested);
+    });
+    // Percentiles of each phenotype group's other results, for the headline's agreement summary.
+    const others = new Map<string, number[]>();
+    for (const { trait } of shown) {
+      const percentile = computed.get(trait.code)!.percentile;
+      if (!trait.group.headline && percentile !== null) others.set(trait.group.code, [...(others.get(trait.group.code) ?? []), percentile]);
     }
+    for (const { trait } of shown) items.push(computedItem(engine, trait, computed.get(trait.code)!, others.get(trait.group.code) ?? []));
     return `[${items.join(',')}]`;
   }
   const stored = storedStatuses(ctx.db, profileId);
+  const reasons = unavailableTraits(ctx.db, profileId);
   let genotype: StoredGenotype | undefined;
   for (const { trait } of traits) {
-    let status: TraitStatus;
     // An outcome of an older revision of the trait (an updated catalog) is as good as none.
     const outcome = stored.get(trait.code);
-    if (outcome?.revision === trait.revision && outcome.status === 'computed') status = gets(client, trait, requested) ? 'computed' : 'available';
-    else if (outcome?.revision === trait.revision) status = 'unavailable';
-    else {
+    if (outcome?.revision === trait.revision && outcome.status === 'computed') {
+      items.push(statusItem(engine, trait, gets(client, trait, requested) ? 'computed' : 'available'));
+    } else if (outcome?.revision === trait.revision) {
+      items.push(statusItem(engine, trait, 'unavailable', reasons.get(trait.code)?.reason));
+    } else {
       // Not scored yet (the background is on its way): ask the engine.
       genotype ??= readyGenotype(ctx, profileId);
-      status = genotype && engine.isComputable(trait.code, genotype.genotype) ? 'available' : 'unavailable';
+      const why = genotype ? engine.unavailableReason(trait.code, genotype.genotype, assessContext(profile, genotypeFacts(genotype))) : null;
+      items.push(why ? statusItem(engine, trait, 'unavailable', why) : statusItem(engine, trait, 'available'));
     }
-    items.push(statusItem(engine, trait, status));
   }
   return `[${items.join(',')}]`;
 }
@@ -216,8 +266,10 @@ export function getProfileTrait(ctx: TraitsContext, client: Client, profileId: s
     if (!gets(client, trait, requestedCodes(ctx.db, profileId))) return { trait: traitJson(trait), status: 'available' };
     return fullItem(trait, stored, fullAssessment(ctx, genotype, profile, code));
   }
-  if (getUnavailable(ctx.db, profileId, code)?.revision === trait.revision) return { trait: traitJson(trait), status: 'unavailable' };
-  return { trait: traitJson(trait), status: ctx.engine.isComputable(code, genotype.genotype) ? 'available' : 'unavailable' };
+  const unavailable = getUnavailable(ctx.db, profileId, code);
+  if (unavailable?.revision === trait.revision) return { trait: traitJson(trait), status: 'unavailable', status_reason: unavailable.reason };
+  const why = ctx.engine.unavailableReason(code, genotype.genotype, assessContext(profile, genotypeFacts(genotype)));
+  return why ? { trait: traitJson(trait), status: 'unavailable', status_reason: why } : { trait: traitJson(trait), status: 'available' };
 }
 
 /** PUT /profiles/{id}/traits/{code}/: computes (or takes the stored) full assessment. */
@@ -235,12 +287,9 @@ export function computeProfileTrait(ctx: TraitsContext, client: Client, profileI
     );
   }
   // One trait is scored on the spot: the per-marker details are computed on every read anyway.
-  const full = fullAssessment(ctx, genotype, profile, code);
-  if (!full) {
-    throw new TraitConflictError(
-      `"${trait.name}" cannot be computed for this profile: too few of its ${trait.quality.markers} markers are in the uploaded genotype.`,
-    );
-  }
+  const outcome = scoreOne(ctx, genotype, profile, code)!;
+  if (outcome.status !== 'computed') throw new TraitConflictError(`"${trait.name}" cannot be computed for this profile. ${outcome.reason.detail}`);
+  const full = outcome.assessment;
   const existing = getAssessment(ctx.db, profileId, code);
   const stored = existing && existing.revision === trait.revision ? existing : saveAssessment(ctx.db, profileId, code, full);
   if (pricingFor(client, trait) !== 'free') markRequested(ctx.db, profileId, [code]);

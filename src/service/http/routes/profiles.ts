@@ -3,7 +3,7 @@ import { Router, type Request } from 'express';
 import { ProfileInput, type Profile } from '../../../shared/api.js';
 import { createProfile, deleteProfile, getProfile, listProfiles, updateProfile } from '../../profiles/profiles.js';
 import { removeProfileFiles } from '../../storage/file-store.js';
-import { forgetGenotype } from '../../traits/profile-traits.js';
+import { forgetGenotype, scoringInputsDiffer } from '../../traits/profile-traits.js';
 import { clientOf } from '../auth.js';
 import type { ServiceContext } from '../context.js';
 import { HttpError } from '../errors.js';
@@ -42,9 +42,9 @@ export function profileRoutes(ctx: ServiceContext): Router {
       const profile = requireProfile(ctx, req, res);
       const input = parseBody(ProfileInput, req.body, 405, 'profile input');
       const updated = updateProfile(ctx.db, clientOf(res).id, profile.id, input, mode)!;
-      // Results depend on the population the ethnicity selects (and on sex): every stored
+      // Results depend on the population the ethnicity selects, and on sex: every stored
       // result is scored again, in the worker pool, before the answer.
-      if (updated.ethnicity !== profile.ethnicity || updated.gender !== profile.gender) await ctx.processor.rescore(profile.id);
+      if (scoringInputsDiffer(profile, updated)) await ctx.processor.rescore(profile.id);
       res.json(updated);
     });
   }

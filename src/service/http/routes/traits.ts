@@ -62,10 +62,10 @@ export function traitRoutes(ctx: ServiceContext): Router {
     const profile = requireProfile(ctx, req, res);
     const scored = req.query.score !== undefined;
     // Stored results with an entity tag: an unchanged list answers 304 without being built.
-    const tag = profileTraitsTag(traits, clientOf(res), profile.id, scored);
+    const tag = profileTraitsTag(traits, clientOf(res), profile.id, profile, scored);
     res.set('ETag', tag);
     if (ifNoneMatch(req.headers['if-none-match'], tag)) return void res.status(304).end();
-    res.type('application/json').send(listProfileTraits(traits, clientOf(res), profile.id, scored));
+    res.type('application/json').send(listProfileTraits(traits, clientOf(res), profile.id, profile, scored));
   });
 
   router.post('/profiles/:profile_id/traits', async (req, res) => {
