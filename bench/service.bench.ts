@@ -69,7 +69,8 @@ function timePlink(file: string, out: string): number {
 /** Starts a command and times it until GET <origin>/api/openapi.json (or `probe`) answers 200; the origin comes from its output. */
 async function timeUntilServing(cmd: string, args: string[], probe = '/api/openapi.json'): Promise<number> {
   const t0 = performance.now();
-  const child: ChildProcess = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group: `npm run serve` runs the service as a child, which must stop too.
+  const child: ChildProcess = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -85,8 +86,9 @@ async function timeUntilServing(cmd: string, args: string[], probe = '/api/opena
       await new Promise((r) => setTimeout(r, 5));
     }
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+    const exited = new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+    process.kill(-child.pid!, 'SIGTERM');
+    await exited;
   }
 }
 
