@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 /** The Traitscope command line: `serve`, `clients`, `analyze`. */
 import { DatabaseTooNewError } from '../service/db/database.js';
+import { analyzeCommand } from './analyze.js';
 import { UsageError } from './args.js';
 import { clientsCommand } from './clients.js';
 import { serveCommand } from './serve.js';
+import { signInLinkCommand } from './sign-in-link.js';
+import { traitsCommand } from './traits.js';
 
 const HELP = `Traitscope: genetic trait assessments from your DNA raw-data file, entirely offline.
 
@@ -25,18 +28,12 @@ async function main(argv: string[]): Promise<number> {
       return serveCommand(rest);
     case 'clients':
       return clientsCommand(rest);
-    case 'sign-in-link': {
-      const { signInLinkCommand } = await import('./sign-in-link.js');
+    case 'sign-in-link':
       return signInLinkCommand(rest);
-    }
-    case 'traits': {
-      const { traitsCommand } = await import('./traits.js');
+    case 'traits':
       return traitsCommand(rest);
-    }
-    case 'analyze': {
-      const { analyzeCommand } = await import('./analyze.js');
+    case 'analyze':
       return analyzeCommand(rest);
-    }
     case undefined:
     case 'help':
     case '--help':

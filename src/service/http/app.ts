@@ -9,6 +9,7 @@ import { errorHandler, unknownRoute } from './errors.js';
 import { hostGuard } from './host-guard.js';
 import { openApiDocument } from './openapi.js';
 import { appRoutes } from './routes/app.js';
+import { eventRoutes } from './routes/events.js';
 import { genotypeRoutes } from './routes/genotype.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { profileRoutes } from './routes/profiles.js';
@@ -36,6 +37,8 @@ export function createApp(ctx: ServiceContext): express.Express {
   const binary = /^application\/(octet-stream|gzip|x-gzip)\b/i;
   apiRouter.use(express.json({ limit: '1mb', type: (req) => !binary.test(req.headers['content-type'] ?? ''), strict: false }));
   apiRouter.use(express.raw({ limit: '64mb', type: (req) => binary.test(req.headers['content-type'] ?? '') }));
+  // The events stream authenticates itself: by token, or by a one-time ticket for EventSource.
+  apiRouter.use(eventRoutes(ctx));
   apiRouter.use(requireToken(ctx.db));
   apiRouter.use((_req, res, next) => (res.set('Cache-Control', 'no-store'), next()));
   apiRouter.use(profileRoutes(ctx));

@@ -3,6 +3,7 @@
  * wrong and how to fix it. Route code throws HttpError; the handler below renders it.
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { QueueFullError } from '../processing/processor.js';
 
 export class HttpError extends Error {
   constructor(
@@ -21,6 +22,10 @@ export const unknownRoute: RequestHandler = (req, _res, next) => {
 export const errorHandler: ErrorRequestHandler = (err, _req, res, _next) => {
   if (err instanceof HttpError) {
     res.status(err.status).set(err.headers).json({ detail: err.detail });
+    return;
+  }
+  if (err instanceof QueueFullError) {
+    res.status(503).set('Retry-After', String(err.retryAfterSeconds)).json({ detail: err.message });
     return;
   }
   // body-parser errors carry a status and a type.

@@ -15,7 +15,7 @@ import { origin, type ServiceContext } from '../context.js';
 import { HttpError } from '../errors.js';
 import { parseBody } from '../validate.js';
 import { rm } from 'node:fs/promises';
-import { CustomTraitError, importCustomTrait, listCustomTraits, removeCustomTrait, type CustomTraitRecord } from '../../traits/custom-traits.js';
+import { CustomTraitError, listCustomTraits, removeCustomTrait, type CustomTraitRecord } from '../../traits/custom-traits.js';
 import { traitJson } from '../../traits/profile-traits.js';
 
 const statements = namedStatements((db: Db) => ({
@@ -48,6 +48,11 @@ export function appRoutes(ctx: ServiceContext): Router {
       catalog: { traits: ctx.engine.traits.length, featured: ctx.engine.traits.filter((t) => t.featured).length },
     };
     res.json(info);
+  });
+
+  // ?reset starts a new measurement window (the benchmarks use it).
+  router.get('/app/diagnostics', (req, res) => {
+    res.json(ctx.diagnostics.snapshot({ reset: req.query.reset !== undefined }));
   });
 
   router.get('/app/clients', (_req, res) => {
@@ -83,21 +88,22 @@ export function appRoutes(ctx: ServiceContext): Router {
     res.json(listCustomTraits(ctx.db).map(customJson));
   });
 
-  router.post('/app/traits', (req, res) => {
+  router.post('/app/traits', async (req, res) => {
     if (!Buffer.isBuffer(req.body)) {
       throw new HttpError(415, 'Send the scoring file itself as the body with Content-Type: application/octet-stream (or application/gzip for .gz files).');
     }
     const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
-    try {
-      const record = importCustomTrait(ctx.db, ctx.engine, ctx.config.resourcesDir, req.body, {
-        fileName: str(req.query.file_name) ?? 'scoring file',
-        name: str(req.query.name),
-        code: str(req.query.code),
-      });
-      res.status(201).json(customJson(record));
-    } catch (err) {
-      throw customError(err);
-    }
+    if (req.body.length === 0) throw new HttpError(422, 'The scoring file is empty. Download it again from the PGS Catalog.');
+    // Reading and matching the file is CPU work: it runs in the worker pool.
+    const outcome = await ctx.processor.importTrait({
+      bytes: req.body,
+      fileName: str(req.query.file_name) ?? 'scoring file',
+      name: str(req.query.name),
+      code: str(req.query.code),
+    });
+    if (outcome.kind === 'failed') throw new HttpError(500, `The scoring file could not be imported: ${outcome.reason}`);
+    if (outcome.kind === 'refused') throw new HttpError(outcome.problem === 'conflict' ? 409 : 422, outcome.reason);
+    res.status(201).json(customJson(outcome.record));
   });
 
   router.delete('/app/traits/:trait_code', (req, res) => {

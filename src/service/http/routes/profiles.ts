@@ -3,8 +3,7 @@ import { Router, type Request } from 'express';
 import { ProfileInput, type Profile } from '../../../shared/api.js';
 import { createProfile, deleteProfile, getProfile, listProfiles, updateProfile } from '../../profiles/profiles.js';
 import { removeProfileFiles } from '../../storage/file-store.js';
-import { forgetGenotype } from '../../traits/profile-traits.js';
-import { recomputeProfile } from '../../traits/refresh.js';
+import { forgetGenotype, scoringInputsDiffer } from '../../traits/profile-traits.js';
 import { clientOf } from '../auth.js';
 import type { ServiceContext } from '../context.js';
 import { HttpError } from '../errors.js';
@@ -39,12 +38,13 @@ export function profileRoutes(ctx: ServiceContext): Router {
   });
 
   for (const [method, mode] of [['put', 'replace'], ['patch', 'merge']] as const) {
-    router[method]('/profiles/:profile_id', (req, res) => {
+    router[method]('/profiles/:profile_id', async (req, res) => {
       const profile = requireProfile(ctx, req, res);
       const input = parseBody(ProfileInput, req.body, 405, 'profile input');
       const updated = updateProfile(ctx.db, clientOf(res).id, profile.id, input, mode)!;
-      // Percentiles are relative to the population the ethnicity selects.
-      if (updated.ethnicity !== profile.ethnicity) recomputeProfile(ctx.db, ctx.engine, profile.id);
+      // Results depend on the population the ethnicity selects, and on sex: every stored
+      // result is scored again, in the worker pool, before the answer.
+      if (scoringInputsDiffer(profile, updated)) await ctx.processor.rescore(profile.id);
       res.json(updated);
     });
   }

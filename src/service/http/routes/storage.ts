@@ -8,6 +8,7 @@ import { profileOwner } from '../../profiles/profiles.js';
 import { recordUpload } from '../../genotype/genotype-store.js';
 import { receiveUpload, removeStoredFile, UploadTooLargeError, formatBytes } from '../../storage/file-store.js';
 import { checkUploadUrl } from '../../storage/upload-url.js';
+import { QueueFullError } from '../../processing/processor.js';
 import type { ServiceContext } from '../context.js';
 import { HttpError } from '../errors.js';
 
@@ -36,6 +37,8 @@ export function storageRoutes(ctx: ServiceContext): Router {
     if (!profileOwner(ctx.db, profileId)) {
       throw new HttpError(404, 'The profile of this upload URL no longer exists.');
     }
+    // Refused before the body is read: a full queue would only keep the file waiting.
+    if (ctx.processor.isFull()) throw new QueueFullError(ctx.processor.retryAfterSeconds());
     let stored;
     try {
       stored = await receiveUpload(ctx.config.dataDir, profileId, req, ctx.config.maxUploadBytes);

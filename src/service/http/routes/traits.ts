@@ -7,6 +7,7 @@ import {
   computeProfileTraits,
   getProfileTrait,
   listProfileTraits,
+  profileTraitsTag,
   traitJson,
   TraitConflictError,
   UnknownTraitError,
@@ -16,6 +17,15 @@ import { clientOf } from '../auth.js';
 import type { ServiceContext } from '../context.js';
 import { HttpError } from '../errors.js';
 import { requireProfile } from './profiles.js';
+
+/** If-None-Match holds the tag (or `*`): a comma-separated list, weak tags compared weakly. */
+function ifNoneMatch(header: string | undefined, tag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((t) => {
+    const candidate = t.trim();
+    return candidate === '*' || candidate.replace(/^W\//, '') === tag;
+  });
+}
 
 function translate<T>(fn: () => T): T {
   try {
@@ -34,8 +44,7 @@ export function traitRoutes(ctx: ServiceContext): Router {
     get engine() {
       return ctx.engine;
     },
-    isProcessing: (id) => ctx.processor.isProcessing(id),
-    scoreInWorker: async (id, codes) => {
+    scoreMissing: async (id, codes) => {
       const outcome = await ctx.processor.score(id, codes);
       if (outcome.kind === 'failed') throw new Error(outcome.reason);
     },
@@ -51,7 +60,12 @@ export function traitRoutes(ctx: ServiceContext): Router {
 
   router.get('/profiles/:profile_id/traits', (req, res) => {
     const profile = requireProfile(ctx, req, res);
-    res.json(listProfileTraits(traits, clientOf(res), profile.id, profile, req.query.score !== undefined));
+    const scored = req.query.score !== undefined;
+    // Stored results with an entity tag: an unchanged list answers 304 without being built.
+    const tag = profileTraitsTag(traits, clientOf(res), profile.id, profile, scored);
+    res.set('ETag', tag);
+    if (ifNoneMatch(req.headers['if-none-match'], tag)) return void res.status(304).end();
+    res.type('application/json').send(listProfileTraits(traits, clientOf(res), profile.id, profile, scored));
   });
 
   router.post('/profiles/:profile_id/traits', async (req, res) => {
@@ -61,7 +75,7 @@ export function traitRoutes(ctx: ServiceContext): Router {
       throw new HttpError(400, 'The body must be a JSON array of trait codes, or {"trait_codes": [...]}, e.g. ["eye_colour"].');
     }
     const codes = Array.isArray(parsed.data) ? parsed.data : parsed.data.trait_codes;
-    res.json(await computeProfileTraits(traits, clientOf(res), profile.id, profile, codes));
+    res.type('application/json').send(await computeProfileTraits(traits, clientOf(res), profile.id, codes));
   });
 
   router.get('/profiles/:profile_id/traits/:trait_code', (req, res) => {
