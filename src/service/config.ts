@@ -21,6 +21,8 @@ export interface ServiceConfig {
   maxUploadBytes: number;
   /** How many files may be parsed at once (each in its own worker thread). */
   maxParallelParses: number;
+  /** Browser origins allowed to call the API for this run (CORS), besides those saved in Settings. */
+  corsOrigins: string[];
 }
 
 export const DEFAULT_PORT = 4780;
@@ -70,6 +72,7 @@ export function resolveConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     uploadUrlTtlSeconds: overrides.uploadUrlTtlSeconds ?? envNumber('TRAITSCOPE_UPLOAD_URL_TTL_SECONDS') ?? 180,
     maxUploadBytes: overrides.maxUploadBytes ?? envNumber('TRAITSCOPE_MAX_UPLOAD_BYTES') ?? 1024 ** 3,
     maxParallelParses: overrides.maxParallelParses ?? 2,
+    corsOrigins: [...(process.env.TRAITSCOPE_CORS_ORIGINS ?? '').split(','), ...(overrides.corsOrigins ?? [])].map((o) => o.trim()).filter(Boolean),
   };
 }
 

@@ -11,6 +11,7 @@ import { databasePath, resolveConfig, type ServiceConfig } from './config.js';
 import { openDatabase, type Db } from './db/database.js';
 import { interruptedProfiles } from './genotype/genotype-store.js';
 import { createApp } from './http/app.js';
+import { replyToClientErrors } from './http/client-errors.js';
 import { origin, type ServiceContext } from './http/context.js';
 import { createProcessor } from './processing/processor.js';
 import type { ScienceEngineExt } from './science/index.js';
@@ -62,6 +63,7 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
 
   const server: Server = await new Promise((resolve, reject) => {
     const s = createApp(ctx).listen(config.port, '127.0.0.1');
+    replyToClientErrors(s);
     s.once('listening', () => resolve(s));
     s.once('error', (err: NodeJS.ErrnoException) => {
       db.close();
