@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { ensureAppClient } from './auth/clients.js';
 import { issueToken } from './auth/tokens.js';
 import { databasePath, resolveConfig, type ServiceConfig } from './config.js';
+import { removeServiceFile, writeServiceFile } from './discovery.js';
 import { openDatabase, type Db } from './db/database.js';
 import { interruptedProfiles } from './genotype/genotype-store.js';
 import { createApp } from './http/app.js';
@@ -80,6 +81,7 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
   server.keepAliveTimeout = 65_000;
 
   setSetting(db, SERVICE_ORIGIN, origin(ctx));
+  writeServiceFile(config.dataDir, origin(ctx));
 
   // Files uploaded but not processed when the service last stopped are processed now.
   for (const profileId of interruptedProfiles(db)) void processor.process(profileId);
@@ -99,6 +101,7 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
     },
     async close() {
       setSetting(db, SERVICE_ORIGIN, null);
+      removeServiceFile(config.dataDir);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
