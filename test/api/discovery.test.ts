@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli, startServer, tempDir } from '../support/server.js';
 
 describe('service discovery', () => {
-  it('publishes origin, pid and versions while running, and removes them on exit', async () => {
+  it('publishes origin, pid and versions while running, and removes them on exit', { timeout: 240_000 }, async () => {
     const dataDir = tempDir();
     const file = path.join(dataDir, 'service.json');
     expect(runCli(['status', '--data-dir', dataDir]).status).toBe(1);

@@ -27,7 +27,7 @@ export function normalizeOrigin(text: string): string {
   } catch {
     throw new OriginError(`"${value}" is not an origin; write it as scheme://host[:port], e.g. http://localhost:3000.`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OriginError(`"${value}" is not an http or https origin.`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OriginError(`"${value}" is not an http or https origin; write it as scheme://host[:port], e.g. http://localhost:3000.`);
   if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username || url.password) {
     throw new OriginError(`"${value}" has more than an origin (a path, query or credentials); give only scheme://host[:port].`);
   }
