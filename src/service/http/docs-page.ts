@@ -46,9 +46,9 @@ export const DOCS_JS = `window.addEventListener('load', function () {
     defaultModelsExpandDepth: 0,
     docExpansion: 'list',
     validatorUrl: null,
-    tryItOutEnabled: false,
-    supportedSubmitMethods: ['get', 'put', 'post', 'patch', 'delete'],
-    persistAuthorization: false
+    // A reference, not a console: Swagger UI's client-credentials flow cannot send the
+    // audience the token endpoint requires, and the curl walk-through covers trying it.
+    supportedSubmitMethods: []
   });
 });
 `;
