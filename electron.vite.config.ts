@@ -1,25 +1,70 @@
 /**
  * Build of the three Electron parts:
- * - main: the Electron glue plus the whole service (bundled), and the genotype parser's
- *   worker as a second entry. Every chunk lands flat in out/main/ so that
- *   `new URL('./parse-worker.js', import.meta.url)` in the service resolves next to it.
+ * - main: the Electron glue, the whole service and the genotype parser's worker, with every
+ *   JavaScript dependency bundled in. Only `electron` stays outside. The packaged app then
+ *   needs no node_modules: the worker runs from app.asar.unpacked, where nothing inside
+ *   the archive can be resolved, and finds everything beside it (see electron-builder.yml).
+ *   Native code: @node-rs/crc32's addon is emitted next to the chunks (out/main/chunks);
+ *   better-sqlite3's is named explicitly at run time (src/service/packaged-paths.ts).
+ *   Entries: index (Electron's main), parse-worker (the worker thread), service (the
+ *   service alone, so tests can start it from a packaged layout without Electron).
+ *   Every chunk lands flat in out/main/ so that `new URL('./parse-worker.js', import.meta.url)`
+ *   in the service resolves next to it.
  * - preload: CommonJS, because sandboxed preload scripts cannot be ES modules.
  * - renderer: the React UI, also served headless by `npm run serve` from out/renderer.
+ *   `npm run dev` serves it from Vite's dev server instead (src/main/dev-renderer.ts).
  */
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
 
 const root = import.meta.dirname;
 
+/** `npm run dev`'s UI server. Its hot-reload client connects here directly (hmr), not through the service's origin the window loads. */
+const DEV_SERVER = { host: '127.0.0.1', port: 5173 };
+
+/**
+ * In development the page needs Vite's inline scripts and styles (hot reload, React
+ * refresh), which the UI's own <meta> policy forbids; the desktop main process sets a
+ * development policy as a header instead. Builds keep the <meta> policy.
+ */
+function devWithoutMetaCsp(): Plugin {
+  return {
+    name: 'traitscope:dev-without-meta-csp',
+    apply: 'serve',
+    transformIndexHtml: (html) => html.replace(/<meta\s+http-equiv="Content-Security-Policy"[\s\S]*?\/>/, ''),
+  };
+}
+
+/**
+ * Native addons as CommonJS modules. electron-vite emits a required `.node` file as an asset
+ * and loads it as `export default require(…)`, so CommonJS code that requires an addon
+ * package (@node-rs/crc32's loader requires @node-rs/crc32-<platform>) receives
+ * `{ default: addon }` instead of the addon and finds none of its functions. Exporting the
+ * addon itself restores what Node's own require gives.
+ */
+function nativeAddonsAsCommonJs(): Plugin {
+  return {
+    name: 'traitscope:native-addons-as-commonjs',
+    transform(code, id) {
+      if (!id.endsWith('.node') || !code.includes('export default require(')) return null;
+      return { code: code.replace('export default require(', 'module.exports = require('), map: null };
+    },
+  };
+}
+
 export default defineConfig({
   main: {
+    plugins: [nativeAddonsAsCommonJs()],
     build: {
       outDir: resolve(root, 'out/main'),
+      externalizeDeps: false,
       rolldownOptions: {
         input: {
           index: resolve(root, 'src/main/index.ts'),
           'parse-worker': resolve(root, 'src/service/processing/parse-worker.ts'),
+          service: resolve(root, 'src/service/index.ts'),
         },
         output: {
           entryFileNames: '[name].js',
@@ -39,7 +84,8 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(root, 'src/renderer'),
-    plugins: [react()],
+    plugins: [react(), devWithoutMetaCsp()],
+    server: { ...DEV_SERVER, strictPort: true, hmr: { host: DEV_SERVER.host, clientPort: DEV_SERVER.port } },
     build: {
       outDir: resolve(root, 'out/renderer'),
       // electron-vite leaves output unminified by default; the UI is also served to browsers.

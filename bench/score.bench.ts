@@ -93,7 +93,7 @@ export async function run(): Promise<void> {
     baselineRuns.push(performance.now() - t);
   }
 
-  const ctx = { ethnicity: 1, inferred: null };
+  const ctx = { ethnicity: 1, gender: 0, mixture: null, ancestry: null, inferredSex: null };
   const scoreAll = (g: Genotype) => {
     let computed = 0;
     for (const trait of engine.traits) if (engine.assess(trait.code, g, ctx)) computed++;

@@ -15,15 +15,19 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { buildAncestryModel } from './catalog/ancestry.js';
+import { checkCitations } from './catalog/curation.js';
+import { buildDistributionTables } from './catalog/distributions.js';
 import { FEATURED, type FeaturedDef } from './catalog/featured.js';
-import { cleanStudy, MAX_UNUSABLE_SHARE, POPULATIONS, type CleanResult, type KgEntry } from './catalog/markers.js';
+import { assignGroups, phenotypeKey } from './catalog/groups.js';
+import { cleanStudy, isPalindromic, MAX_UNUSABLE_SHARE, PALINDROME_MAF_LIMIT, POPULATIONS, type CleanResult, type KgEntry, type ReportedFrequencies } from './catalog/markers.js';
 import { num, readTsv, type Row } from './catalog/read.js';
+import { sexOf } from './catalog/sex.js';
 import { citation, formatCount } from './catalog/texts.js';
-import { evidenceLabel } from '../src/service/science/evidence.js';
+import { DOMINANT_MARKER_SHARE, evidenceLabel, GENOME_WIDE_P } from '../src/service/science/evidence.js';
 import { CATALOG_FORMAT, type CatalogFile, type CatalogSource, type CatalogTrait } from '../src/service/science/format.js';
 import { traitRevision } from '../src/service/science/revision.js';
 import { KG_TABLE_FILE, type KgTableFile } from '../src/service/science/kg-table.js';
-import type { Connotation, PricingType } from '../src/service/science/types.js';
+import type { Connotation, PricingType, TraitEvidence } from '../src/service/science/types.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -33,6 +37,8 @@ function arg(name: string, fallback: string): string {
 }
 
 const DATA = arg('--data', resolve(repoRoot, '..', 'shared', 'data'));
+/** Reuse the shipped distribution tables (for quick iterations on texts; the engine ignores tables of other revisions). */
+const SKIP_TABLES = process.argv.includes('--skip-tables');
 const OUT = arg('--out', join(repoRoot, 'resources'));
 const IM = join(DATA, 'impute-me');
 const ALLDISEASES = 'impute.me AllDiseases 2021-01-28' as const;
@@ -76,6 +82,18 @@ function loadKg(): Map<string, KgEntry> {
   return kg;
 }
 
+/** Risk-allele frequencies the studies reported (GWAS Catalog 2017), for the strand of palindromic markers. */
+function loadReportedFrequencies(): ReportedFrequencies {
+  const out: ReportedFrequencies = new Map();
+  for (const r of readTsv(join(IM, 'gwas_catalog_v1.0-associations_e87_r2017-02-06.tsv.gz'))) {
+    const m = /^(rs\d+)-([ACGT])$/.exec((r['STRONGEST SNP-RISK ALLELE'] ?? '').trim());
+    const f = num(r['RISK ALLELE FREQUENCY']);
+    if (!m || f === null || !(f > 0 && f < 1)) continue;
+    out.set(`${r.PUBMEDID}:${m[1]}`, { allele: m[2], frequency: f });
+  }
+  return out;
+}
+
 function groupBy(rows: Row[], key: string): Map<string, Row[]> {
   const m = new Map<string, Row[]>();
   for (const r of rows) {
@@ -108,12 +126,45 @@ interface TraitTexts {
   pricing: PricingType;
   phrase: string;
   condition: boolean;
+  /** The phenotype as the source names it (groups, sex rules). */
+  phenotype: string;
+}
+
+/** Share of the score's variance on its largest marker, worst over the populations. */
+function topMarkerShare(c: CleanResult): number {
+  let worst = 0;
+  for (let p = 0; p < POPULATIONS.length; p++) {
+    let total = 0;
+    let top = 0;
+    for (const m of c.markers) {
+      const f = m.freq[p];
+      const v = 2 * f * (1 - f) * m.weight * m.weight;
+      total += v;
+      top = Math.max(top, v);
+    }
+    if (total > 0) worst = Math.max(worst, top / total);
+  }
+  return worst;
+}
+
+function studyLabel(dataset: CatalogSource['dataset'], firstAuthor: string | null, year: number | null): string {
+  if (dataset === UKB) return 'UK Biobank (Neale lab, 2017)';
+  return `${firstAuthor ? `${firstAuthor} et al.` : 'Unknown authors'}${year ? ` ${year}` : ''}`;
 }
 
 function makeTrait(
   t: TraitTexts,
   c: CleanResult,
-  src: { dataset: CatalogSource['dataset']; study_id: string; pmid: string | null; trait: string; first_author: string | null; year: number | null; sample_size: number | null },
+  src: {
+    dataset: CatalogSource['dataset'];
+    study_id: string;
+    pmid: string | null;
+    trait: string;
+    first_author: string | null;
+    year: number | null;
+    sample_size: number | null;
+    variance_explained: TraitEvidence['variance_explained'];
+  },
 ): CatalogTrait {
   const cite = citation(src.first_author, src.year, src.pmid, src.dataset === UKB ? 'impute.me (UK Biobank, Neale lab round 1)' : 'impute.me from the NHGRI-EBI GWAS Catalog');
   const markers = {
@@ -122,7 +173,25 @@ function makeTrait(
     other: c.markers.map((m) => m.other).join(''),
     weight: c.markers.map((m) => m.weight),
     freq: Object.fromEntries(POPULATIONS.map((p, i) => [p, c.markers.map((m) => m.freq[i])])) as CatalogTrait['markers']['freq'],
+    p: c.markers.map((m) => m.p),
+    ...(c.markers.some((m) => m.chrom === 'X') ? { x: c.markers.flatMap((m, i) => (m.chrom === 'X' ? [i] : [])) } : {}),
   };
+  const withP = c.markers.filter((m) => m.p !== null);
+  const gws = withP.length === c.markers.length ? withP.filter((m) => m.p! <= GENOME_WIDE_P).length : withP.length ? withP.filter((m) => m.p! <= GENOME_WIDE_P).length : null;
+  const top = topMarkerShare(c);
+  const label = evidenceLabel({
+    markers: c.markers.length,
+    sampleSize: src.sample_size,
+    genomeWideMarkers: gws,
+    topMarkerShare: top,
+    curated: t.featured,
+    automatedBiobank: src.dataset === UKB,
+  });
+  const flags: string[] = [];
+  if (top >= DOMINANT_MARKER_SHARE) flags.push('dominated_by_one_marker');
+  if (gws === 0) flags.push('suggestive_only');
+  if (src.dataset === UKB) flags.push('automated_biobank_analysis');
+  const sex = sexOf(t.phenotype);
   const trait: CatalogTrait = {
     code: t.code,
     name: t.name,
@@ -135,11 +204,24 @@ function makeTrait(
       markers: c.markers.length,
       sample_size: src.sample_size,
       publication_year: src.year,
-      evidence: evidenceLabel(c.markers.length, src.sample_size),
+      evidence: label.label,
       study_id: src.study_id,
       pmid: src.pmid,
       first_author: src.first_author,
       citation: cite,
+    },
+    study_label: studyLabel(src.dataset, src.first_author, src.year),
+    group: { code: t.code, name: t.name, size: 1, headline: true }, // set by assignGroups
+    sex: sex?.sex ?? null,
+    sex_reason: sex ? `Applies to ${sex.sex === 'male' ? 'males' : 'females'} only: ${sex.why}.` : null,
+    evidence: {
+      label: label.label,
+      reasons: label.reasons,
+      genome_wide_markers: gws,
+      top_marker_share: Math.round(top * 1e4) / 1e4,
+      curated: t.featured,
+      flags,
+      variance_explained: src.variance_explained,
     },
     revision: '',
     weight_scale: c.weight_scale === 'mixed' ? 'mixed' : c.weight_scale,
@@ -155,7 +237,6 @@ function makeTrait(
     },
     markers,
   };
-  trait.revision = traitRevision(trait);
   return trait;
 }
 
@@ -183,37 +264,119 @@ function generatedTexts(prefix: string, studyId: string, niceName: string, flags
     `${direction} Scores like this usually explain only a small part of a trait, and this one was generated automatically from published results without individual review.`;
   return {
     code,
-    name: `${capitalize(niceName)} (${firstAuthor || 'unknown'}${year ? `, ${year}` : ''})`,
+    name: capitalize(cleanPhenotype(niceName)),
     overview,
     connotation,
     category,
     featured: false,
     pricing: 'basic',
-    phrase: `“${niceName}”`,
+    phrase: `“${cleanPhenotype(niceName)}”`,
     condition: connotation === 'risky',
+    phenotype: niceName,
   };
+}
+
+/** A phenotype name for people: without "[PMID …]" tags the source adds to tell studies apart. */
+function cleanPhenotype(name: string): string {
+  return name.replace(/\s*\[[^\]]*\]\s*/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
+/** What the source says the known variants explain, where it names a source for it. */
+function varianceExplained(o: Row): TraitEvidence['variance_explained'] {
+  const value = num(o.known_heritability);
+  const source = (o.known_heritability_pmid ?? '').trim();
+  if (value === null || !(value > 0 && value < 1) || !source || source === 'no source') return null;
+  const from = /^\d+$/.test(source) ? `PMID ${source}` : source.startsWith('GWASroc') ? `impute.me GWAS-ROC estimate (${source.slice(8)})` : source;
+  return { value, description: "share of the trait's variance (liability scale for diseases) explained by its known variants", source: from };
+}
+
+/**
+ * Every curation rule applied, with counts per rule for the build report, and the
+ * post-conditions the catalog must meet: a violation stops the build.
+ */
+function qualityChecks(
+  traits: CatalogTrait[],
+  cleaned: Map<string, CleanResult>,
+  citations: ReturnType<typeof checkCitations>,
+  dropped: Dropped[],
+  grouping: ReturnType<typeof assignGroups>,
+) {
+  const violations: string[] = [];
+  const sum = (f: (c: CleanResult) => number) => [...cleaned.values()].reduce((a, c) => a + f(c), 0);
+  const count = (f: (t: CatalogTrait) => boolean) => traits.filter(f).length;
+  const byLabel: Record<string, number> = {};
+  for (const t of traits) byLabel[t.evidence.label] = (byLabel[t.evidence.label] ?? 0) + 1;
+  const codes = new Set<string>();
+  for (const t of traits) {
+    if (codes.has(t.code)) violations.push(`${t.code}: code used twice`);
+    codes.add(t.code);
+    const m = t.markers;
+    for (let i = 0; i < m.rsid.length; i++) {
+      if (!Number.isFinite(m.weight[i])) violations.push(`${t.code}: rs${m.rsid[i]} has weight ${m.weight[i]}`);
+      if (isPalindromic(m.effect[i], m.other[i])) {
+        const mean = POPULATIONS.reduce((a, p) => a + m.freq[p][i], 0) / POPULATIONS.length;
+        if (Math.min(mean, 1 - mean) >= PALINDROME_MAF_LIMIT) violations.push(`${t.code}: palindromic rs${m.rsid[i]} with effect-allele frequency ${mean.toFixed(2)} kept`);
+      }
+    }
+    if (t.source.dataset !== UKB && !t.quality.pmid) violations.push(`${t.code}: no PMID`);
+    if (t.source.dataset !== UKB && t.quality.pmid && /_(\d{6,9})$/.exec(t.source.study_id)?.[1] !== t.quality.pmid && /_(\d{6,9})$/.test(t.source.study_id)) {
+      violations.push(`${t.code}: cites PMID ${t.quality.pmid} but its study is ${t.source.study_id}`);
+    }
+    if (/\(([^)]*\d{4}|[^)]*et al)\)|PMID/i.test(t.name)) violations.push(`${t.code}: name "${t.name}" carries an author, year or PMID`);
+  }
+  const rules = {
+    counts: {
+      citation_pmid_corrected: citations.corrected.length,
+      reverse_strand_rows_recovered: sum((c) => c.reverse_strand_recovered),
+      palindromic_excluded_frequency_0_4_to_0_6: sum((c) => c.dropped.palindromic_ambiguous ?? 0),
+      palindromic_kept: sum((c) => c.palindromic_kept),
+      palindromic_strand_confirmed_by_reported_frequency: sum((c) => c.palindromic_confirmed),
+      palindromic_strand_flipped_by_reported_frequency: sum((c) => c.palindromic_flipped),
+      palindromic_strand_unverifiable: sum((c) => c.palindromic_kept - c.palindromic_confirmed - c.palindromic_flipped),
+      studies_dropped_logged_betas: dropped.filter((d) => d.reason === 'logged_effect_sizes_look_like_betas').length,
+      studies_dropped_test_statistics: dropped.filter((d) => d.reason === 'effect_sizes_look_like_test_statistics').length,
+      studies_dropped_odds_ratios_mixed_with_betas: dropped.filter((d) => d.reason === 'odds_ratios_mixed_with_betas').length,
+      traits_dominated_by_one_marker: count((t) => t.evidence.flags.includes('dominated_by_one_marker')),
+      traits_suggestive_only: count((t) => t.evidence.flags.includes('suggestive_only')),
+      traits_male_only: count((t) => t.sex === 'male'),
+      traits_female_only: count((t) => t.sex === 'female'),
+      traits_with_x_chromosome_markers: count((t) => (t.markers.x?.length ?? 0) > 0),
+      phenotype_groups: grouping.groups,
+      phenotype_groups_with_several_studies: grouping.multi,
+    },
+    evidence_labels: byLabel,
+    citation_corrections: citations.corrected,
+    sex_specific: traits.filter((t) => t.sex).map((t) => ({ code: t.code, sex: t.sex, phenotype: t.source.source_trait })),
+    largest_groups: grouping.largest,
+  };
+  return { violations, rules };
 }
 
 function main(): void {
   const t0 = Date.now();
   const kg = loadKg();
+  const reported = loadReportedFrequencies();
   const overview = new Map(readTsv(join(IM, 'AllDiseases_2021-01-28_trait_overview.tsv')).map((r) => [r.study_id, r]));
   const weights = groupBy(readTsv(join(IM, 'AllDiseases_2021-01-28_snp_weights.tsv.gz')), 'study_id');
+  const citations = checkCitations(overview, weights);
+  if (citations.violations.length) throw new Error(`Citation check failed:\n  ${citations.violations.join('\n  ')}`);
   const traits: CatalogTrait[] = [];
   const dropped: Dropped[] = [];
   const codes = new Set<string>();
   const featuredStudies = new Set<string>();
+  const cleaned = new Map<string, CleanResult>();
 
   const allDiseasesSource = (studyId: string) => {
     const o = overview.get(studyId)!;
     return {
       dataset: ALLDISEASES,
       study_id: studyId,
-      pmid: o.pmid || null,
+      pmid: citations.pmid.get(studyId) ?? null,
       trait: o.trait,
       first_author: o.first_author || null,
       year: yearOf(o.publication_date),
       sample_size: num(o.sampleSize),
+      variance_explained: varianceExplained(o),
     };
   };
 
@@ -222,7 +385,7 @@ function main(): void {
     if (codes.has(def.code)) throw new Error(`featured code ${def.code} is used twice`);
     const rows = weights.get(def.study);
     if (!rows || !overview.has(def.study)) throw new Error(`featured trait ${def.code}: study ${def.study} not found in the source`);
-    const c = cleanStudy(rows, kg);
+    const c = cleanStudy(rows, kg, reported);
     const bad = unusableReason(c);
     if (bad) {
       dropped.push({ code: def.code, study_id: def.study, ...bad });
@@ -230,7 +393,8 @@ function main(): void {
     }
     codes.add(def.code);
     featuredStudies.add(def.study);
-    traits.push(makeTrait({ ...def, featured: true }, c, allDiseasesSource(def.study)));
+    cleaned.set(def.code, c);
+    traits.push(makeTrait({ ...def, featured: true, phenotype: overview.get(def.study)!.trait }, c, allDiseasesSource(def.study)));
   }
   const featuredCount = traits.length;
 
@@ -242,7 +406,7 @@ function main(): void {
       dropped.push({ code: '', study_id: studyId, reason: 'no_rows_in_snp_weights', detail: 'study listed in the overview without SNP rows' });
       continue;
     }
-    const c = cleanStudy(rows, kg);
+    const c = cleanStudy(rows, kg, reported);
     const bad = unusableReason(c);
     if (bad) {
       dropped.push({ code: '', study_id: studyId, ...bad });
@@ -250,6 +414,8 @@ function main(): void {
     }
     const src = allDiseasesSource(studyId);
     const texts = generatedTexts('gwas', studyId, o.niceName || o.trait, o, src.first_author ?? '', src.year, src.sample_size, c.markers.length, codes);
+    texts.phenotype = o.trait;
+    cleaned.set(texts.code, c);
     traits.push(makeTrait(texts, c, src));
   }
   const gwasCount = traits.length - featuredCount;
@@ -264,7 +430,7 @@ function main(): void {
       dropped.push({ code: '', study_id: o.study_id, reason: 'no_rows_in_snp_weights', detail: 'UK Biobank trait without SNP rows' });
       continue;
     }
-    const c = cleanStudy(rows, kg);
+    const c = cleanStudy(rows, kg, reported);
     const bad = unusableReason(c);
     if (bad) {
       dropped.push({ code: '', study_id: o.study_id, ...bad });
@@ -272,12 +438,19 @@ function main(): void {
     }
     const n = num(o['N.non.missing']);
     const flags: Row = { disease: o.diagnosis === 'TRUE' ? '1' : '0', other: '1' };
-    const src = { dataset: UKB, study_id: o.study_id, pmid: o.PMID || null, trait: o.trait, first_author: 'Neale lab (UK Biobank)', year: 2017, sample_size: n };
+    const src = { dataset: UKB, study_id: o.study_id, pmid: o.PMID || null, trait: o.trait, first_author: 'Neale lab (UK Biobank)', year: 2017, sample_size: n, variance_explained: null };
     const texts = generatedTexts('ukb', o.study_id, o.niceName || o.trait, flags, 'UK Biobank (Neale lab)', 2017, n, c.markers.length, codes);
-    texts.name = `${capitalize(o.niceName || o.trait)} (UK Biobank)`;
+    texts.phenotype = o.trait;
+    cleaned.set(texts.code, c);
     traits.push(makeTrait(texts, c, src));
   }
   const ukbCount = traits.length - featuredCount - gwasCount;
+
+  // One answer per phenotype; then every definition is final and gets its revision.
+  const grouping = assignGroups(traits, (t) => phenotypeKey(t.source.source_trait));
+  for (const t of traits) t.revision = traitRevision(t);
+  const qc = qualityChecks(traits, cleaned, citations, dropped, grouping);
+  if (qc.violations.length) throw new Error(`Catalog QC failed:\n  ${qc.violations.join('\n  ')}`);
 
   const catalog: CatalogFile = {
     format: CATALOG_FORMAT,
@@ -300,11 +473,18 @@ function main(): void {
   for (const t of traits) for (const [k, v] of Object.entries(t.source.dropped)) markerDrops[k] = (markerDrops[k] ?? 0) + v;
   const report = {
     counts: { featured: featuredCount, gwas: gwasCount, ukbiobank: ukbCount, total: traits.length, markers: traits.reduce((a, t) => a + t.quality.markers, 0) },
+    rules: qc.rules,
     dropped_traits_by_reason: byReason,
     dropped_marker_rows_in_kept_traits_by_reason: markerDrops,
     dropped_traits: dropped,
   };
   writeFileSync(join(OUT, 'catalog', 'build-report.json'), JSON.stringify(report, null, 1) + '\n');
+  console.log(`QC rules: ${JSON.stringify(qc.rules.counts)}`);
+
+  if (!SKIP_TABLES) {
+    const tables = buildDistributionTables(traits, join(OUT, 'catalog'));
+    console.log(`distribution tables: ${tables.tables} for ${tables.traits} traits (${tables.bytes} bytes); ${tables.exactAtRuntime} trait × population pairs exact at scoring time`);
+  }
 
   // The 1000 Genomes frequency table, for PGS files imported by users (pgs-import.ts).
   const kgRows = [...kg.entries()]

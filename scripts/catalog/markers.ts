@@ -20,6 +20,19 @@ export const MAX_UNUSABLE_SHARE = 0.5;
  */
 export const MAX_OR_LIKE_SHARE = 0.25;
 
+/**
+ * A study whose effect sizes were all logged in curation (odds ratios) is rejected when
+ * the median |ln OR| exceeds ln 3: common GWAS variants have odds ratios near 1–1.5, and a
+ * median of 3 per allele means the logarithm was taken of a beta (lipoprotein(a) in mg/dL).
+ */
+export const LOGGED_BETA_MEDIAN = Math.log(3);
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
 export interface KgEntry {
   chrom: string;
   pos: number;
@@ -37,7 +50,19 @@ export interface CleanMarker {
   /** Effect-allele frequency per super-population, POPULATIONS order. */
   freq: number[];
   p: number | null;
+  /** Chromosome as the source gives it ("1"–"22", "X"); "" when not given. */
+  chrom: string;
 }
+
+/**
+ * Risk-allele frequencies reported by the studies themselves (NHGRI-EBI GWAS Catalog,
+ * "RISK ALLELE FREQUENCY"), keyed by `${pmid}:${rsid}`: the only frequencies independent
+ * of 1000 Genomes, used to tell the strand of palindromic markers.
+ */
+export type ReportedFrequencies = Map<string, { allele: string; frequency: number }>;
+
+/** A palindromic marker's reported frequency must sit this much closer to one strand's reading than to the other's. */
+export const STRAND_FREQUENCY_MARGIN = 0.1;
 
 export interface CleanResult {
   markers: CleanMarker[];
@@ -49,8 +74,13 @@ export interface CleanResult {
   flipped_to_forward: number;
   /** Markers not present in the 1000 Genomes extract, so not strand-checked. */
   unchecked_strand: number;
-  /** Palindromic markers kept (low MAF). */
+  /** Palindromic markers kept (effect-allele frequency outside 0.4–0.6). */
   palindromic_kept: number;
+  /** …of which the study's reported frequency confirmed the strand, or showed it reversed (then complemented). */
+  palindromic_confirmed: number;
+  palindromic_flipped: number;
+  /** Rows whose effect allele was given on the reverse strand of the minor/major alleles, recovered by complement. */
+  reverse_strand_recovered: number;
   weight_scale: 'beta' | 'ln_or' | 'mixed';
   /** Why the effect sizes of the study cannot be trusted as one scale, or null. */
   scale_problem: { reason: string; detail: string } | null;
@@ -63,7 +93,7 @@ export const isPalindromic = (a: string, b: string) => COMP[a] === b;
 /** Round a frequency to 6 decimals: removes 1 − x floating noise without changing the value. */
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
-export function cleanStudy(rows: Row[], kg: Map<string, KgEntry>): CleanResult {
+export function cleanStudy(rows: Row[], kg: Map<string, KgEntry>, reported: ReportedFrequencies = new Map()): CleanResult {
   const dropped: Record<string, number> = {};
   const drop = (reason: string) => {
     dropped[reason] = (dropped[reason] ?? 0) + 1;
@@ -71,6 +101,9 @@ export function cleanStudy(rows: Row[], kg: Map<string, KgEntry>): CleanResult {
   let flipped = 0;
   let unchecked = 0;
   let palKept = 0;
+  let palConfirmed = 0;
+  let palFlipped = 0;
+  let reverseRecovered = 0;
   let logged = 0;
   let notLogged = 0;
   const candidates: Array<CleanMarker & { logged: boolean }> = [];
@@ -91,12 +124,20 @@ export function cleanStudy(rows: Row[], kg: Map<string, KgEntry>): CleanResult {
       drop('unusable_alleles');
       continue;
     }
+    let givenOther = nonEffect;
     if (effect !== minor && effect !== major) {
-      drop('unusable_alleles');
-      continue;
+      // The effect allele on the other strand than minor/major: recoverable by complement
+      // unless the SNP is palindromic (then the complement is the other allele).
+      if (isPalindromic(minor, major) || (COMP[effect] !== minor && COMP[effect] !== major)) {
+        drop('unusable_alleles');
+        continue;
+      }
+      effect = COMP[effect];
+      if (isBase(givenOther)) givenOther = COMP[givenOther];
+      reverseRecovered++;
     }
     let other = effect === minor ? major : minor;
-    if (isBase(nonEffect) && nonEffect !== other) {
+    if (isBase(givenOther) && givenOther !== other) {
       drop('unusable_alleles');
       continue;
     }
@@ -150,11 +191,25 @@ export function cleanStudy(rows: Row[], kg: Map<string, KgEntry>): CleanResult {
         continue;
       }
       palKept++;
+      // Strand by frequency: the study's own reported frequency of the allele against the
+      // 1000 Genomes frequencies of the letter read on either strand.
+      const rep = reported.get(`${row.pmid}:${id}`);
+      if (rep && (rep.allele === effect || rep.allele === other)) {
+        const f = rep.allele === effect ? rep.frequency : 1 - rep.frequency;
+        const same = Math.min(...freq.map((x) => Math.abs(f - x)));
+        const flipped = Math.min(...freq.map((x) => Math.abs(f - (1 - x))));
+        if (flipped + STRAND_FREQUENCY_MARGIN < same) {
+          [effect, other] = [other, effect];
+          freq = freq.map((x) => round6(1 - x));
+          palFlipped++;
+        } else if (same + STRAND_FREQUENCY_MARGIN < flipped) palConfirmed++;
+      }
     }
     const rsid = Number(m[1]);
     const p = num(row.p_value ?? row['P.VALUE']);
+    const chrom = (row.chr_name ?? '').trim().toUpperCase().replace(/^CHR/, '');
     const isLogged = (row.effect_size_logged_in_curation ?? '').toUpperCase() === 'TRUE';
-    candidates.push({ rsid, effect, other, weight, freq, p, logged: isLogged });
+    candidates.push({ rsid, effect, other, weight, freq, p, chrom, logged: isLogged });
   }
   // Effect scales: unlogged odds ratios mixed into a beta-scale study (see MAX_OR_LIKE_SHARE).
   let scaleProblem: { reason: string; detail: string } | null = null;
@@ -166,6 +221,13 @@ export function cleanStudy(rows: Row[], kg: Map<string, KgEntry>): CleanResult {
   if (unlogged.length >= 3 && statLike.length === unlogged.length) {
     // Every size in [1.5, 3] (in this table typically ln of values around 5–7): not per-allele effects.
     scaleProblem = { reason: 'effect_sizes_look_like_test_statistics', detail: `all ${unlogged.length} unlogged effect sizes lie in [1.5, 3]` };
+  } else if (candidates.length >= 3 && candidates.every((c) => c.logged) && median(candidates.map((c) => Math.abs(c.weight))) > LOGGED_BETA_MEDIAN) {
+    // Logged in curation, yet the odds ratios would be implausible: the source took the
+    // logarithm of a beta (e.g. mg/dL per allele), which cannot be undone (signs are lost).
+    scaleProblem = {
+      reason: 'logged_effect_sizes_look_like_betas',
+      detail: `median |ln OR| ${median(candidates.map((c) => Math.abs(c.weight))).toFixed(2)} (odds ratio ${Math.exp(median(candidates.map((c) => Math.abs(c.weight)))).toFixed(1)} per allele) is implausible for common variants`,
+    };
   } else if (orLike.length > 0 && small.length > 0) {
     if (orLike.length <= MAX_OR_LIKE_SHARE * unlogged.length) {
       const bad = new Set(orLike);
@@ -199,6 +261,9 @@ export function cleanStudy(rows: Row[], kg: Map<string, KgEntry>): CleanResult {
     flipped_to_forward: flipped,
     unchecked_strand: unchecked,
     palindromic_kept: palKept,
+    palindromic_confirmed: palConfirmed,
+    palindromic_flipped: palFlipped,
+    reverse_strand_recovered: reverseRecovered,
     weight_scale: logged > 0 && notLogged > 0 ? 'mixed' : logged > 0 ? 'ln_or' : 'beta',
     scale_problem: scaleProblem,
   };

@@ -52,13 +52,13 @@ export async function analyzeCommand(args: string[]): Promise<number> {
   const ancestry = engine.inferAncestry(parsed.genotype);
   const context: AssessContext = assessContext({ ethnicity, gender: 0 }, { ancestry, inferredSex: parsed.summary.inferred_sex });
   const results: Array<{ trait: TraitInfo; a: Assessment }> = [];
-  for (const trait of engine.traits) {
-    const a = engine.assess(trait.code, parsed.genotype, context);
-    if (a) results.push({ trait, a });
+  for (const [code, outcome] of engine.assessMany(parsed.genotype, context)) {
+    if (outcome.status === 'computed') results.push({ trait: engine.trait(code)!, a: outcome.assessment });
   }
   const elapsed = performance.now() - started;
-  const population = results[0]?.a.population ?? null;
-  const populationSource = results[0]?.a.population_source ?? null;
+  const reference = engine.reference(parsed.genotype, context);
+  const population = reference.population;
+  const populationSource = reference.source;
 
   if (values.json) {
     const doc = {
@@ -67,6 +67,7 @@ export async function analyzeCommand(args: string[]): Promise<number> {
       ancestry,
       population,
       population_source: populationSource,
+      reference,
       traits_in_catalog: engine.traits.length,
       traits_computed: results.length,
       traits: results.map(({ trait, a }) => ({
@@ -82,7 +83,7 @@ export async function analyzeCommand(args: string[]): Promise<number> {
         coverage: a.coverage,
         match: a.match,
         method: a.distribution.method,
-        evidence: trait.quality.evidence,
+        evidence: a.evidence.label,
         study_id: trait.quality.study_id,
         pmid: trait.quality.pmid,
         snps: a.snps,
@@ -96,22 +97,22 @@ export async function analyzeCommand(args: string[]): Promise<number> {
   const s = parsed.summary;
   const out: string[] = [];
   out.push(`${file}: ${s.vendor} (${s.format}), ${s.snp_count.toLocaleString('en-US')} markers, call rate ${(100 * s.call_rate).toFixed(1)} %${s.build ? `, build ${s.build}` : ''}`);
-  if (ancestry) {
+  if (ancestry.best) {
     const shares = Object.entries(ancestry.proportions)
-      .filter(([, v]) => v > 0)
+      .filter(([, v]) => v >= 0.01)
       .sort((x, y) => y[1] - x[1])
       .map(([k, v]) => `${k} ${(100 * v).toFixed(0)} %`)
       .join(', ');
-    out.push(`Ancestry (PCA, ${ancestry.markers_used} markers): ${ancestry.population} (nearest reference samples: ${shares})`);
+    out.push(`Ancestry (${ancestry.method}, ${ancestry.markers_used} markers): most likely ${ancestry.best}, proportions ${shares}${ancestry.sufficient ? '' : ' — not enough evidence to rely on'}`);
   } else {
-    out.push('Ancestry: too few of the PCA model\'s markers in this file to infer.');
+    out.push(`Ancestry: ${ancestry.reason ?? 'not estimated.'}`);
   }
-  if (population) out.push(`Reference population: ${population} (${populationSource === 'ethnicity' ? 'from --ethnicity' : populationSource === 'inferred' ? 'inferred from the genotype' : 'default'})`);
+  out.push(`Reference population: ${reference.label} (${populationSource === 'ethnicity' ? 'from --ethnicity' : populationSource}). ${reference.reason}`);
   out.push(`${results.length} of ${engine.traits.length} traits computable (${elapsed.toFixed(0)} ms).`, '');
   const sorted = [...results].sort((x, y) => Number(y.trait.featured) - Number(x.trait.featured) || x.trait.category.localeCompare(y.trait.category) || x.trait.name.localeCompare(y.trait.name));
   out.push(['Level', 'Pctl', 'Cover', 'Evidence', 'Trait', 'Code'].join('\t'));
   for (const { trait, a } of sorted) {
-    out.push([`${a.assessment_level} ${a.level_label}`, a.percentile.toFixed(1), `${(100 * a.coverage).toFixed(0)}%`, trait.quality.evidence, `${trait.featured ? '' : '· '}${trait.name}`, trait.code].join('\t'));
+    out.push([`${a.assessment_level} ${a.level_label}`, a.percentile.toFixed(1), `${(100 * a.coverage).toFixed(0)}%`, a.evidence.label, `${trait.featured ? '' : '· '}${trait.name}`, trait.code].join('\t'));
   }
   out.push('', 'Levels: 1 = lowest genetic score … 5 = highest, against the reference population. Most genetic scores explain only a small part of a trait; see docs/science.md.');
   process.stdout.write(out.join('\n') + '\n');

@@ -52,10 +52,28 @@ export function applyProcessHardening(): void {
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents));
 }
 
+/** `npm run dev` only: where the UI's files come from (src/main/dev-renderer.ts). */
+export interface DevServerOptions {
+  devServer?: string;
+}
+
+/**
+ * The development policy: the dev server's inline scripts and styles (hot reload, React
+ * refresh) and its websocket are allowed on top of the packaged policy.
+ */
+function developmentPolicy(devOrigin: string): string {
+  return CONTENT_SECURITY_POLICY.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")
+    .replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
+    .replace("connect-src 'self'", `connect-src 'self' ${devOrigin} ${devOrigin.replace(/^http/, 'ws')}`);
+}
+
 /** Session rules, once the app is ready and the service's origin is known. */
-export function applySessionHardening(appOrigin: string): void {
+export function applySessionHardening(appOrigin: string, { devServer }: DevServerOptions = {}): void {
   trustedOrigin = appOrigin;
   const ses = session.defaultSession;
+  const devOrigin = devServer ? new URL(devServer).origin : null;
+  const isDevServerUrl = (url: string) => devOrigin !== null && (url.startsWith(`${devOrigin}/`) || url.startsWith(`${devOrigin.replace(/^http/, 'ws')}/`));
+  const policy = devOrigin ? developmentPolicy(devOrigin) : CONTENT_SECURITY_POLICY;
 
   // No camera, microphone, notifications, geolocation, clipboard reads, HID, serial, …
   // Only writing text to the clipboard (the "Copy" buttons of API secrets) is allowed.
@@ -67,7 +85,7 @@ export function applySessionHardening(appOrigin: string): void {
   // Genetic data never leaves the machine: pages may only reach the local service.
   ses.webRequest.onBeforeRequest((details, callback) => {
     const url = details.url;
-    const allowed = isAppUrl(url) || url.startsWith('devtools://') || url.startsWith('data:') || url.startsWith('blob:');
+    const allowed = isAppUrl(url) || isDevServerUrl(url) || url.startsWith('devtools://') || url.startsWith('data:') || url.startsWith('blob:');
     callback({ cancel: !allowed });
   });
 
@@ -75,7 +93,7 @@ export function applySessionHardening(appOrigin: string): void {
   // <meta> policy covers the headless browser case).
   ses.webRequest.onHeadersReceived((details, callback) => {
     if (!isAppUrl(details.url)) return callback({});
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [policy] } });
   });
 }
 

@@ -1,45 +1,113 @@
 /**
  * Traitscope's Electron main process: thin glue around the service. It starts the service
  * in-process on 127.0.0.1, opens one hardened window on it, and forwards files the
- * operating system hands over. Quitting stops the service cleanly.
+ * operating system hands over. Quitting stops the service cleanly. When the service cannot
+ * start, a dialog says why and what to do, and the app quits.
  */
+import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog, nativeTheme } from 'electron';
+import { app, BrowserWindow, dialog, nativeTheme, shell } from 'electron';
 import type { RunningService } from '../service/index.js';
+import { devServerUrl, serveUiFromDevServer } from './dev-renderer.js';
 import { applyProcessHardening, applySessionHardening, secureWebPreferences } from './hardening.js';
 import { registerIpc } from './ipc.js';
+import { parseLaunchArgs } from './launch-args.js';
 import { installMenu } from './menu.js';
-import { filesFromArgv, openFiles } from './open-files.js';
+import { openFiles } from './open-files.js';
 import { appSession, startHostedService } from './service-host.js';
+import { describeStartupFailure } from './startup-failure.js';
 import { loadWindowState, trackWindowState } from './window-state.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const PRELOAD = path.join(here, '..', 'preload', 'index.cjs');
 
+/** What a second launch hands the running app (Electron passes it to 'second-instance'). */
+interface HandOver {
+  files: string[];
+}
+
 app.setName('Traitscope');
+// Taskbar grouping and notifications on Windows: the installer's id (electron-builder.yml appId).
+if (process.platform === 'win32') app.setAppUserModelId('app.traitscope.desktop');
 applyProcessHardening();
 
-// A second launch hands its files to the running app and quits.
-if (!app.requestSingleInstanceLock()) {
+const launchArgs = parseLaunchArgs(process.argv.slice(app.isPackaged ? 1 : 2), process.cwd());
+
+/** --data-dir=FOLDER: the whole profile (database, uploads, window state) lives there. */
+function useDataDir(dir: string | null): Error | null {
+  if (!dir) return null;
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    app.setPath('userData', dir);
+    return null;
+  } catch (err) {
+    return err as Error;
+  }
+}
+
+function isFolder(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Tells the user why the service cannot start (stderr too, for logs and tests), then quits. */
+async function failStartup(err: unknown, dataDir: string): Promise<void> {
+  const problem = describeStartupFailure(err, dataDir);
+  console.error(`[traitscope] could not start: ${problem.message}\n${problem.detail}`);
+  const canShowFolder = isFolder(dataDir);
+  const { response } = await dialog.showMessageBox({
+    type: 'error',
+    title: 'Traitscope could not start',
+    message: problem.message,
+    detail: problem.detail,
+    buttons: canShowFolder ? ['Quit', 'Show Data Folder'] : ['Quit'],
+    defaultId: 0,
+    cancelId: 0,
+    noLink: true,
+  });
+  if (response === 1) await shell.openPath(dataDir);
+  app.exit(1);
+}
+
+const dataDirProblem = useDataDir(launchArgs.dataDir);
+
+if (dataDirProblem) {
+  // No single-instance lock: it belongs to a data folder, and this one cannot be used.
+  void app.whenReady().then(() => failStartup(dataDirProblem, launchArgs.dataDir!));
+} else if (!app.requestSingleInstanceLock({ files: launchArgs.files } satisfies HandOver)) {
+  // Another Traitscope runs on this data folder: it opens the files and comes to the front.
   app.quit();
 } else {
+  runApp();
+}
+
+function runApp(): void {
   let service: RunningService | null = null;
   let mainWindow: BrowserWindow | null = null;
 
-  app.on('second-instance', (_event, argv) => {
-    focusWindow();
-    openFiles(filesFromArgv(argv));
+  openFiles(launchArgs.files);
+
+  app.on('second-instance', (_event, argv, workingDirectory, additionalData) => {
+    const handedOver = (additionalData as Partial<HandOver> | null)?.files;
+    // Older launchers hand over only a command line.
+    openFiles(Array.isArray(handedOver) ? handedOver : parseLaunchArgs(argv.slice(1), workingDirectory).files);
+    showWindow();
   });
 
   // macOS: files dropped on the dock icon or opened with the app, possibly before ready.
   app.on('open-file', (event, filePath) => {
     event.preventDefault();
     openFiles([filePath]);
-    if (app.isReady()) focusWindow();
+    if (app.isReady()) showWindow();
   });
 
-  function focusWindow(): void {
+  /** Brings the window to the front, reopening it if it was closed (macOS keeps the app running). */
+  function showWindow(): void {
+    if (!mainWindow && service) mainWindow = createWindow(service.origin);
     if (!mainWindow) return;
     if (mainWindow.isMinimized()) mainWindow.restore();
     mainWindow.show();
@@ -70,21 +138,19 @@ if (!app.requestSingleInstanceLock()) {
   }
 
   async function launch(): Promise<void> {
+    const dataDir = app.getPath('userData');
     try {
-      service = await startHostedService();
+      service = await startHostedService(dataDir);
     } catch (err) {
-      dialog.showErrorBox(
-        'Traitscope could not start',
-        `${(err as Error).message}\n\nIf another copy of Traitscope is stuck, end it in your task manager and try again.`,
-      );
-      app.exit(1);
+      await failStartup(err, dataDir);
       return;
     }
     const running = service;
-    applySessionHardening(running.origin);
+    const devServer = devServerUrl();
+    applySessionHardening(running.origin, { devServer: devServer ?? undefined });
+    if (devServer) serveUiFromDevServer(running.origin, devServer);
     registerIpc({ origin: running.origin, dataDir: running.config.dataDir, session: () => appSession(running) });
     installMenu({ window: () => mainWindow, dataDir: running.config.dataDir });
-    openFiles(filesFromArgv(process.argv));
     mainWindow = createWindow(running.origin);
   }
 

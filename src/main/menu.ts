@@ -2,6 +2,7 @@
 import { app, Menu, shell, type BrowserWindow, type MenuItemConstructorOptions } from 'electron';
 import type { MenuCommand } from '../renderer/src/platform/bridge.js';
 import { IPC } from '../preload/channels.js';
+import { MENU_OPEN_FILE } from './menu-ids.js';
 import { chooseFiles } from './open-files.js';
 
 export interface MenuActions {
@@ -43,6 +44,7 @@ export function installMenu({ window, dataDir }: MenuActions): void {
       label: '&File',
       submenu: [
         {
+          id: MENU_OPEN_FILE,
           label: 'Open DNA File…',
           accelerator: 'CmdOrCtrl+O',
           click: () => {

@@ -1,33 +1,21 @@
 /**
  * Genotype files handed to the app by the operating system ("Open with Traitscope", a file
- * dropped on the dock icon, a path on the command line, File › Open…) travel to the page,
- * which runs the same flow as a drop. Files that arrive before the page is ready wait.
+ * dropped on the dock icon, a path on the command line of this or a second launch,
+ * File › Open…) travel to the page, which runs the same flow as a drop. Files that arrive
+ * before the page is ready wait.
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { app, dialog, type BrowserWindow, type WebContents } from 'electron';
+import { dialog, type BrowserWindow, type WebContents } from 'electron';
 import type { OpenedFile } from '../renderer/src/platform/bridge.js';
 import { IPC } from '../preload/channels.js';
-
-export const GENOTYPE_EXTENSIONS = ['txt', 'csv', 'tsv', 'vcf', 'zip', 'gz'];
+import { GENOTYPE_EXTENSIONS } from './launch-args.js';
 
 /** The largest file sent to the page; larger ones are refused by the service anyway. */
 const MAX_BYTES = 1024 ** 3;
 
 let pending: string[] = [];
 let target: WebContents | null = null;
-
-function looksLikeGenotypeFile(arg: string): boolean {
-  if (arg.startsWith('-')) return false;
-  const ext = path.extname(arg).slice(1).toLowerCase();
-  return GENOTYPE_EXTENSIONS.includes(ext);
-}
-
-/** Genotype file paths among command-line arguments (the app's own arguments skipped). */
-export function filesFromArgv(argv: string[]): string[] {
-  const args = argv.slice(app.isPackaged ? 1 : 2);
-  return args.filter(looksLikeGenotypeFile).map((p) => path.resolve(p));
-}
 
 async function readForPage(paths: string[]): Promise<{ files: OpenedFile[]; problems: string[] }> {
   const files: OpenedFile[] = [];

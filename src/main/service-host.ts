@@ -1,11 +1,18 @@
 /**
  * Runs the Traitscope service inside the main process, on 127.0.0.1: the default port
  * when it is free (so third-party tools find a stable address), any free port otherwise.
+ * A data folder that another Traitscope service already uses is refused, not shared.
  */
-import path from 'node:path';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import Database from 'better-sqlite3';
 import { app } from 'electron';
-import { DEFAULT_PORT } from '../service/config.js';
+import { databasePath, DEFAULT_PORT } from '../service/config.js';
 import { startService, type RunningService } from '../service/index.js';
+import { sqliteNativeBinding } from '../service/packaged-paths.js';
+import { getSetting, SERVICE_ORIGIN } from '../service/settings.js';
+import { shippedFiles } from './app-paths.js';
+import { ServiceAlreadyRunningError } from './startup-failure.js';
 
 export interface AppSession {
   /** http://127.0.0.1:<port> */
@@ -13,29 +20,51 @@ export interface AppSession {
   token: string;
 }
 
-/**
- * Where the shipped files live. Packaged, the catalog and the built UI sit in the
- * unpacked part of the archive, where the parse worker thread can read them as plain files.
- */
-function appFile(...parts: string[]): string {
-  const root = app.getAppPath();
-  const base = app.isPackaged ? root.replace(/app\.asar$/, 'app.asar.unpacked') : root;
-  return path.join(base, ...parts);
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
 }
 
-export async function startHostedService(): Promise<RunningService> {
-  const options = {
-    dataDir: app.getPath('userData'),
-    resourcesDir: appFile('resources'),
-    uiDir: appFile('out', 'renderer'),
-  };
+/**
+ * The origin of a Traitscope service that is running on this data folder now, if any: the
+ * service records where it listens while it runs, and that address still answers as
+ * Traitscope. A record left by a crash, or an address now used by something else, is ignored.
+ */
+async function runningServiceOrigin(dataDir: string): Promise<string | null> {
+  const file = databasePath(dataDir);
+  if (!existsSync(file)) return null;
+  let origin: string | undefined;
   try {
-    return await startService({ ...options, port: DEFAULT_PORT });
-  } catch (err) {
-    // Usually the default port is taken (another program, or `npm run serve`): any port will do.
-    console.warn(`[traitscope] port ${DEFAULT_PORT} unavailable (${(err as Error).message}); using a free port`);
-    return startService({ ...options, port: 0 });
+    const db = new Database(file, { readonly: true, fileMustExist: true, nativeBinding: sqliteNativeBinding() });
+    try {
+      origin = getSetting(db, SERVICE_ORIGIN);
+    } finally {
+      db.close();
+    }
+  } catch {
+    return null; // unreadable: starting the service reports what is wrong with it
   }
+  if (!origin) return null;
+  try {
+    const res = await fetch(`${origin}/api/openapi.json`, { signal: AbortSignal.timeout(2000) });
+    const doc = (await res.json()) as { info?: { title?: string } };
+    return doc.info?.title?.startsWith('Traitscope') ? origin : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function startHostedService(dataDir: string): Promise<RunningService> {
+  const running = await runningServiceOrigin(dataDir);
+  if (running) throw new ServiceAlreadyRunningError(running);
+  const port = (await portIsFree(DEFAULT_PORT)) ? DEFAULT_PORT : 0;
+  // Usually `npm run serve` or another program has the default port: any port will do, and
+  // Settings › API access shows the address in use.
+  if (port === 0) console.warn(`[traitscope] port ${DEFAULT_PORT} on 127.0.0.1 is in use; using a free port`);
+  return startService({ dataDir, port, ...shippedFiles(app.getAppPath()) });
 }
 
 /** A fresh access token of the app's own client, for the window's renderer. */

@@ -9,6 +9,7 @@ import { traitRevision } from '../../src/service/science/revision.js';
 import { alleleFromLetter, makeCall } from '../../src/service/genotype/encoding.js';
 import type { Genotype } from '../../src/service/genotype/types.js';
 import type { Population } from '../../src/service/science/types.js';
+import { contextOf, inferredAncestry } from './helpers.js';
 import { rng } from '../support/prng.js';
 
 const resourcesDir = join(import.meta.dirname, '..', '..', 'resources');
@@ -95,7 +96,7 @@ describe('ancestry inference', () => {
 
   it.each(pops.map((p, i) => [p, i] as const))('assigns a simulated %s genotype to its super-population, with 60 %% of the SNPs', (pop, i) => {
     for (const seed of [1, 2, 3]) {
-      const est = engine.inferAncestry(simulate(i, seed * 10 + i, 0.6))!;
+      const est = inferAncestryWith(model, simulate(i, seed * 10 + i, 0.6))!;
       expect(est).not.toBeNull();
       expect(est.population).toBe(pop);
       expect(est.markers_used).toBeGreaterThan(1000);
@@ -112,15 +113,15 @@ describe('ancestry inference', () => {
     t.markers.rsid.forEach((rs, i) => entries.set(rs, makeCall(alleleFromLetter(t.markers.other[i]), alleleFromLetter(t.markers.other[i]))));
     const sorted = [...entries].sort((a, b) => a[0] - b[0]);
     const g: Genotype = { rsids: Uint32Array.from(sorted, (e) => e[0]), calls: Uint8Array.from(sorted, (e) => e[1]), chroms: new Uint8Array(sorted.length), positions: new Uint32Array(sorted.length) };
-    const a = engine.assess('height', g, { ethnicity: 0, inferred: null })!;
+    const a = engine.assess('height', g, contextOf(0))!;
     expect(a.population).toBe('AFR');
     expect(a.population_source).toBe('inferred');
-    expect(engine.assess('height', g, { ethnicity: 0, inferred: 'EAS' })!.population).toBe('EAS');
-    expect(engine.assess('height', g, { ethnicity: 5, inferred: 'EAS' })).toMatchObject({ population: 'SAS', population_source: 'ethnicity' });
+    expect(engine.assess('height', g, contextOf(0, { ancestry: inferredAncestry('EAS') }))!.population).toBe('EAS');
+    expect(engine.assess('height', g, contextOf(5, { ancestry: inferredAncestry('EAS') }))).toMatchObject({ population: 'SAS', population_source: 'ethnicity' });
   });
 
   it('returns null with too few model SNPs', () => {
-    expect(engine.inferAncestry(simulate(0, 5, 0.02))).toBeNull();
+    expect(inferAncestryWith(model, simulate(0, 5, 0.02))).toBeNull();
   });
 
   it('least-squares projection returns the PC scores exactly when every SNP is present', () => {

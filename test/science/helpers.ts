@@ -1,7 +1,10 @@
 /** Test helpers: genotypes built directly from (rsid, genotype letters) pairs, and small trait definitions. */
 import { alleleFromLetter, makeCall } from '../../src/service/genotype/encoding.js';
 import type { Genotype } from '../../src/service/genotype/types.js';
+import { compileCatalog } from '../../src/service/science/catalog.js';
+import { makeEngine } from '../../src/service/science/engine.js';
 import type { CatalogTrait } from '../../src/service/science/format.js';
+import type { AncestryInference, AssessContext, Population } from '../../src/service/science/types.js';
 import { traitRevision } from '../../src/service/science/revision.js';
 
 /** A genotype from entries like ['rs123', 'AG'], ['rs5', 'A'] (haploid) or ['rs9', '--'] (no-call). */
@@ -37,6 +40,11 @@ export function traitOf(code: string, markers: TestMarker[]): CatalogTrait {
     featured: false,
     default_pricing: 'basic',
     quality: { markers: sorted.length, sample_size: null, publication_year: null, evidence: 'limited', study_id: null, pmid: null, first_author: null, citation: 'test' },
+    study_label: 'test',
+    group: { code, name: code, size: 1, headline: true },
+    sex: null,
+    sex_reason: null,
+    evidence: { label: 'limited', reasons: [], genome_wide_markers: null, top_marker_share: 0, curated: false, flags: [], variance_explained: null },
     revision: '',
     weight_scale: 'beta',
     text_kind: 'trait',
@@ -53,4 +61,33 @@ export function traitOf(code: string, markers: TestMarker[]): CatalogTrait {
   };
   t.revision = traitRevision(t);
   return t;
+}
+
+/** A scoring context: the profile's ethnicity and, optionally, what is known about the person. */
+export function contextOf(ethnicity: number, extra: Partial<AssessContext> = {}): AssessContext {
+  return { ethnicity, gender: 0, mixture: null, ancestry: null, inferredSex: null, ...extra };
+}
+
+const POPS: Population[] = ['EUR', 'AMR', 'AFR', 'EAS', 'SAS'];
+
+/** A confident single-population ancestry estimate, as the inference would store it. */
+export function inferredAncestry(best: Population, extra: Partial<AncestryInference> = {}): AncestryInference {
+  const oneHot = Object.fromEntries(POPS.map((p) => [p, p === best ? 1 : 0])) as Record<Population, number>;
+  return { method: 'test', best, posterior: oneHot, proportions: oneHot, proportions_se: null, markers_used: 500, aisnps_used: 100, confidence: 0.99, admixed: false, sufficient: true, reason: null, ...extra };
+}
+
+/** What the inference says when a file holds no ancestry markers. */
+export const NO_ANCESTRY: AncestryInference = {
+  ...inferredAncestry('EUR'),
+  best: null,
+  markers_used: 0,
+  aisnps_used: 0,
+  confidence: 0,
+  sufficient: false,
+  reason: 'No ancestry markers in this test genotype.',
+};
+
+/** An engine over the given definitions, without tables, whose ancestry estimate is always `ancestry`. */
+export function testEngine(defs: CatalogTrait[], ancestry: AncestryInference = NO_ANCESTRY) {
+  return makeEngine([compileCatalog(defs)], { inferAncestry: () => ancestry, tables: new Map() });
 }

@@ -8,12 +8,12 @@ import { createScienceEngine } from '../../src/service/science/index.js';
 import { loadKgTable } from '../../src/service/science/kg-table.js';
 import { traitRevision } from '../../src/service/science/revision.js';
 import type { CatalogTrait } from '../../src/service/science/format.js';
-import { genotypeOf } from './helpers.js';
+import { contextOf, genotypeOf } from './helpers.js';
 
 const resourcesDir = join(import.meta.dirname, '..', '..', 'resources');
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures', name));
 const load = (name: string, extra: object = {}) => importPgsScoringFile(fixture(name), { resourcesDir, ...extra });
-const EUR = { ethnicity: 1, inferred: null };
+const EUR = contextOf(1);
 
 function ok(r: ReturnType<typeof importPgsScoringFile>): Extract<typeof r, { ok: true }> {
   if (!r.ok) throw new Error(r.error);

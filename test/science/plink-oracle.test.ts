@@ -19,6 +19,7 @@ import { createScienceEngine } from '../../src/service/science/index.js';
 import { readCatalogFile } from '../../src/service/science/catalog.js';
 import type { CatalogTrait } from '../../src/service/science/format.js';
 import { rng } from '../support/prng.js';
+import { contextOf } from './helpers.js';
 
 const PLINK = 'plink1.9';
 const hasPlink = spawnSync(PLINK, ['--version'], { encoding: 'utf8' }).status === 0;
@@ -72,7 +73,7 @@ describe.skipIf(!hasPlink)('PLINK 1.9 oracle', () => {
     const parsed = await parseGenotypeFile(path);
     if (!parsed.ok) throw new Error(parsed.reason);
     for (const t of traits) {
-      const ours = engine.assess(t.code, parsed.genotype, { ethnicity: 1, inferred: null })!;
+      const ours = engine.assess(t.code, parsed.genotype, contextOf(1))!;
       expect(ours, t.code).not.toBeNull();
       expect(ours.coverage).toBe(1);
       const plink = plinkScore(path, t);

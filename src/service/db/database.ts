@@ -2,6 +2,7 @@
  * Opens the SQLite database of a data directory and brings its schema up to date.
  */
 import Database from 'better-sqlite3';
+import { sqliteNativeBinding } from '../packaged-paths.js';
 import { LATEST_VERSION, MIGRATIONS } from './migrations.js';
 
 export type Db = Database.Database;
@@ -17,7 +18,8 @@ export class DatabaseTooNewError extends Error {
 }
 
 export function openDatabase(file: string): Db {
-  const db = new Database(file);
+  // Named explicitly: the desktop bundle carries no node_modules (see packaged-paths.ts).
+  const db = new Database(file, { nativeBinding: sqliteNativeBinding() });
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.pragma('synchronous = NORMAL');

@@ -4,7 +4,7 @@
  */
 import type { Db } from '../db/database.js';
 import { namedStatements } from '../db/statements.js';
-import type { AncestryEstimate, GenotypeFacts } from '../science/types.js';
+import type { AncestryInference, GenotypeFacts } from '../science/types.js';
 import type { Genotype, ParseSummary } from './types.js';
 
 export type FileStatus = 'uploaded' | 'processing' | 'processed' | 'failed';
@@ -25,7 +25,8 @@ export interface GenotypeFileRecord {
 export interface StoredGenotype {
   genotype: Genotype;
   summary: ParseSummary;
-  ancestry: AncestryEstimate | null;
+  /** The ancestry estimate made when the file was processed; null when none (or of an older format: estimated again when scoring). */
+  ancestry: AncestryInference | null;
   sourceMd5: string;
   parsedAt: string;
 }
@@ -140,7 +141,7 @@ export function loadGenotype(db: Db, profileId: string): StoredGenotype | undefi
       positions: view(row.positions, Uint32Array),
     },
     summary: JSON.parse(row.summary) as ParseSummary,
-    ancestry: row.ancestry ? (JSON.parse(row.ancestry) as AncestryEstimate) : null,
+    ancestry: parseAncestry(row.ancestry),
     sourceMd5: row.source_md5,
     parsedAt: row.parsed_at,
   };
@@ -151,9 +152,16 @@ export function genotypeVersion(db: Db, profileId: string): string | undefined {
   return statements(db).genotypeVersion.get(profileId)?.parsed_at;
 }
 
-export function genotypeSummary(db: Db, profileId: string): { summary: ParseSummary; ancestry: AncestryEstimate | null } | undefined {
+export function genotypeSummary(db: Db, profileId: string): { summary: ParseSummary; ancestry: AncestryInference | null } | undefined {
   const row = statements(db).summary.get(profileId);
-  return row ? { summary: JSON.parse(row.summary), ancestry: row.ancestry ? JSON.parse(row.ancestry) : null } : undefined;
+  return row ? { summary: JSON.parse(row.summary), ancestry: parseAncestry(row.ancestry) } : undefined;
+}
+
+/** A stored estimate, or null for none or for the PCA estimates of earlier versions (they lack `sufficient`). */
+function parseAncestry(json: string | null): AncestryInference | null {
+  if (!json) return null;
+  const a = JSON.parse(json) as Partial<AncestryInference>;
+  return typeof a.sufficient === 'boolean' ? (a as AncestryInference) : null;
 }
 
 /** What a stored genotype says about the person, for scoring (science/assess-context.ts). */

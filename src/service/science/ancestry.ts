@@ -15,7 +15,15 @@ import { gunzipSync } from 'node:zlib';
 import type { Genotype } from '../genotype/types.js';
 import { alleleFromLetter, findRsid } from '../genotype/encoding.js';
 import { matchDosage } from './match.js';
-import type { AncestryEstimate, Population } from './types.js';
+import type { Population } from './types.js';
+
+export interface AncestryEstimate {
+  population: Population;
+  /** Share of the nearest reference samples that belong to each super-population. */
+  proportions: Record<Population, number>;
+  markers_used: number;
+  pcs: number[];
+}
 
 export interface AncestryModelFile {
   source: string;

@@ -7,5 +7,11 @@
 import type { AssessContext, GenotypeFacts, ProfileFacts } from './types.js';
 
 export function assessContext(profile: ProfileFacts, genotype: GenotypeFacts): AssessContext {
-  return { ethnicity: profile.ethnicity, inferred: genotype.ancestry?.population ?? null };
+  return {
+    ethnicity: profile.ethnicity,
+    gender: profile.gender,
+    mixture: profile.reference_mixture ?? null,
+    ancestry: genotype.ancestry,
+    inferredSex: genotype.inferredSex,
+  };
 }

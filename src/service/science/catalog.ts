@@ -18,6 +18,8 @@ export interface CompiledTrait {
   count: number;
   recommendations: readonly string[];
   weight_scale: WeightScale;
+  /** Offsets within the trait of its X-chromosome markers, ascending. */
+  x: Int32Array;
 }
 
 export interface CompiledCatalog {
@@ -59,6 +61,11 @@ export function traitInfoOf(t: CatalogTrait): TraitInfo {
     featured: t.featured,
     default_pricing: t.default_pricing,
     quality: t.quality,
+    study_label: t.study_label,
+    group: t.group,
+    sex: t.sex,
+    sex_reason: t.sex_reason,
+    evidence: t.evidence,
     revision: t.revision,
   };
 }
@@ -102,7 +109,7 @@ export function compileCatalog(defs: readonly CatalogTrait[]): CompiledCatalog {
       if (!col || col.length !== count) throw new Error(`Trait ${t.code}: missing ${POPULATION_ORDER[p]} frequencies`);
       for (let i = 0; i < count; i++) freq[(at + i) * N_POPS + p] = col[i];
     }
-    const compiled: CompiledTrait = { info: traitInfoOf(t), start: at, count, recommendations: recommendationsOf(t), weight_scale: t.weight_scale };
+    const compiled: CompiledTrait = { info: traitInfoOf(t), start: at, count, recommendations: recommendationsOf(t), weight_scale: t.weight_scale, x: Int32Array.from(m.x ?? []).sort() };
     if (byCode.has(t.code)) throw new Error(`Trait code ${t.code} appears twice`);
     traits.push(compiled);
     byCode.set(t.code, compiled);

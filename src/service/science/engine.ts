@@ -1,31 +1,49 @@
 /**
- * The science engine: scores a genotype on the compiled catalog, places the score in the
+ * The science engine: scores a genotype on the compiled catalog, places each score in its
  * reference population and turns it into an assessment (docs/science.md).
+ *
+ * One pass per genotype: the genotype's calls at the catalog's distinct rsIDs are found once
+ * (a merge join of two sorted lists), then every trait is a loop over its slice of the flat
+ * marker arrays. The percentile comes from the shipped table when the person is compared
+ * with one super-population and every marker was genotyped; otherwise (partial coverage, a
+ * mixed reference) the reference distribution is built for the person (distribution/).
  */
 import type { Genotype } from '../genotype/types.js';
 import { callToString, ALLELE_LETTERS } from '../genotype/encoding.js';
-import { inferAncestryWith, type AncestryModel } from './ancestry.js';
 import { callsAtSlots, compileCatalog, N_POPS, type CompiledCatalog, type CompiledTrait } from './catalog.js';
-import { referenceFor } from './distribution.js';
+import { expectedContribution, setMarker, STRIDE } from './distribution/markers.js';
+import { RUNTIME, scoreDistribution, type ScoreDistribution } from './distribution/reference.js';
+import { tableCdf, type CdfTable } from './distribution/table.js';
+import type { TraitTables } from './distribution/table-file.js';
+import { COVERAGE_FOR_FULL_EVIDENCE, resultEvidence } from './evidence.js';
 import { POPULATION_ORDER, type CatalogTrait } from './format.js';
-import { LEVEL_LABELS, levelForPercentile } from './levels.js';
+import { LEVEL_LABELS, LEVEL_UPPER_BOUNDS, levelForPercentile } from './levels.js';
 import { DOSAGE_MISSING, FLIPPED, matchDosage } from './match.js';
-import type { AncestryEstimate, Assessment, AssessContext, AssessedMarker, Population, ScienceEngine, TraitInfo, TraitOutcome } from './types.js';
+import { chooseReference } from './reference-population.js';
+import type {
+  AncestryInference,
+  Assessment,
+  AssessContext,
+  AssessedMarker,
+  Population,
+  ReferencePopulation,
+  ScienceEngine,
+  SexInfo,
+  TraitInfo,
+  TraitOutcome,
+  UnavailableReason,
+} from './types.js';
 
 /**
- * A trait is computable when at least this share of its markers is genotyped with
- * matching alleles (and at least one is). Missing markers enter the score at their
- * expected dosage 2p, so they do not move the percentile; the threshold keeps results
- * from resting on a small part of the score.
+ * A trait is computed when at least this share of its markers is genotyped with matching
+ * alleles (and at least one is), as the PGS Catalog Calculator (pgsc_calc) requires by
+ * default. Missing markers enter the score at their expected contribution, so they do not
+ * move the percentile, but a score missing a quarter of its markers is another score.
  */
-export const COVERAGE_THRESHOLD = 0.5;
-export const DEFAULT_POPULATION: Population = 'EUR';
-
-export interface EngineInternals {
-  catalog: CompiledCatalog;
-  /** Lazily loads the ancestry model (null when it cannot be loaded). */
-  ancestryModel: () => AncestryModel | null;
-}
+export const COVERAGE_THRESHOLD = 0.75;
+/** Percentiles beyond these are reported as beyond the scale's ends. */
+const PERCENTILE_FLOOR = 0.1;
+const PERCENTILE_CEILING = 99.9;
 
 export interface ScienceEngineExt extends ScienceEngine {
   /** An engine that also knows the given custom traits (same definition format as the catalog). */
@@ -34,6 +52,12 @@ export interface ScienceEngineExt extends ScienceEngine {
   assessCustom(def: CatalogTrait, genotype: Genotype, context: AssessContext): Assessment | null;
   /** Match statistics without computing the assessment. */
   coverage(code: string, genotype: Genotype): { markers: number; observed: number; excluded: number; coverage: number } | null;
+  /**
+   * The mid-rank CDF (0..1) the engine uses for a fully genotyped person compared with one
+   * super-population (XY: X-chromosome markers hemizygous): the shipped table when there is
+   * one for this revision, else the distribution built at scoring time. For tests and benchmarks.
+   */
+  fullCoverageCdf(code: string, population: Population, xy?: boolean): { cdf: (score: number) => number; source: 'table' | 'computed' } | null;
 }
 
 /** Genotype text of every call byte, built once ("AG", "A", "--"). */
@@ -47,11 +71,34 @@ function rsidText(cat: CompiledCatalog, i: number): string {
   return (texts[i] ??= `rs${cat.rsid[i]}`);
 }
 
-export function ethnicityPopulation(ethnicity: number): Population | null {
-  return ethnicity >= 1 && ethnicity <= 5 ? POPULATION_ORDER[ethnicity - 1] : null;
+/** The sex scoring uses: the person's own answer, else what the DNA says; a disagreement is pointed out. */
+export function sexOf(ctx: Pick<AssessContext, 'gender' | 'inferredSex'>): SexInfo {
+  const declared = ctx.gender === 1 ? 'male' : ctx.gender === 2 ? 'female' : null;
+  const dna = ctx.inferredSex;
+  return {
+    value: declared ?? dna,
+    source: declared ? 'profile' : dna ? 'dna' : null,
+    dna,
+    mismatch: declared !== null && dna !== null && declared !== dna,
+  };
 }
 
-export function makeEngine(catalogs: CompiledCatalog[], ancestryModel: () => AncestryModel | null): ScienceEngineExt {
+export function percentileText(percentile: number): { text: string; bound: Assessment['percentile_bound'] } {
+  if (percentile > PERCENTILE_CEILING) return { text: 'beyond the 99.9th percentile: higher than at least 999 of 1,000 people in the reference', bound: 'above_99.9' };
+  if (percentile < PERCENTILE_FLOOR) return { text: 'below the 0.1st percentile: lower than at least 999 of 1,000 people in the reference', bound: 'below_0.1' };
+  const p = Math.round(percentile);
+  const ord = (n: number) => (n % 100 >= 11 && n % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return { text: `${p}${ord(p)} percentile: higher than about ${p} of 100 people in the reference`, bound: null };
+}
+
+export interface EngineOptions {
+  /** Ancestry estimate of a genotype (docs/ancestry.md). */
+  inferAncestry: (g: Genotype) => AncestryInference;
+  /** Precomputed distribution tables by trait code (distribution/table-file.ts). */
+  tables: TraitTables;
+}
+
+export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions): ScienceEngineExt {
   const byCode = new Map<string, { cat: CompiledCatalog; trait: CompiledTrait }>();
   const infos: TraitInfo[] = [];
   for (const cat of catalogs) {
@@ -61,11 +108,11 @@ export function makeEngine(catalogs: CompiledCatalog[], ancestryModel: () => Anc
       infos.push(trait.info);
     }
   }
-  // Per-genotype caches: calls at each catalog's distinct rsIDs, and the inferred ancestry.
+  // Per-genotype caches: calls at each catalog's distinct rsIDs, and the ancestry estimate.
   const slotCache = new WeakMap<Genotype, Map<CompiledCatalog, Uint8Array>>();
-  const ancestryCache = new WeakMap<Genotype, AncestryEstimate | null>();
-  let scratchC = new Float64Array(3 * 1024);
-  let scratchP = new Float64Array(1024);
+  const ancestryCache = new WeakMap<Genotype, AncestryInference>();
+  let pts = new Float64Array(STRIDE * 1024);
+  let freqs = new Float64Array(1024);
 
   function slotsFor(cat: CompiledCatalog, g: Genotype): Uint8Array {
     let m = slotCache.get(g);
@@ -75,21 +122,15 @@ export function makeEngine(catalogs: CompiledCatalog[], ancestryModel: () => Anc
     return s;
   }
 
-  function inferAncestry(g: Genotype): AncestryEstimate | null {
-    if (ancestryCache.has(g)) return ancestryCache.get(g)!;
-    const model = ancestryModel();
-    const est = model ? inferAncestryWith(model, g) : null;
-    ancestryCache.set(g, est);
-    return est;
+  function inferAncestry(g: Genotype): AncestryInference {
+    let a = ancestryCache.get(g);
+    if (!a) ancestryCache.set(g, (a = options.inferAncestry(g)));
+    return a;
   }
 
-  function choosePopulation(g: Genotype, ctx: AssessContext): { population: Population; source: Assessment['population_source'] } {
-    const fromEthnicity = ethnicityPopulation(ctx.ethnicity);
-    if (fromEthnicity) return { population: fromEthnicity, source: 'ethnicity' };
-    if (ctx.inferred) return { population: ctx.inferred, source: 'inferred' };
-    const est = inferAncestry(g);
-    if (est) return { population: est.population, source: 'inferred' };
-    return { population: DEFAULT_POPULATION, source: 'default' };
+  function reference(g: Genotype, ctx: AssessContext): ReferencePopulation {
+    const needsEstimate = !(ctx.ethnicity >= 1 && ctx.ethnicity <= 5) && !ctx.mixture;
+    return chooseReference(ctx, ctx.ancestry ?? (needsEstimate ? inferAncestry(g) : null));
   }
 
   function coverageOf(cat: CompiledCatalog, t: CompiledTrait, g: Genotype) {
@@ -106,14 +147,40 @@ export function makeEngine(catalogs: CompiledCatalog[], ancestryModel: () => Anc
 
   const computable = (c: { observed: number; coverage: number }) => c.observed >= 1 && c.coverage >= COVERAGE_THRESHOLD;
 
-  function assessTrait(cat: CompiledCatalog, t: CompiledTrait, g: Genotype, ctx: AssessContext): Assessment | null {
+  /** The table for a fully genotyped person compared with one super-population, if shipped for this revision. */
+  function tableFor(t: CompiledTrait, ref: ReferencePopulation, hemizygousX: boolean): CdfTable | null {
+    if (ref.population === 'MIXED') return null;
+    const entry = options.tables.get(t.info.code);
+    if (!entry || entry.revision !== t.info.revision) return null;
+    return entry.tables.get(hemizygousX && t.x.length ? `${ref.population}:XY` : ref.population) ?? null;
+  }
+
+  function notApplicable(t: CompiledTrait, sex: SexInfo): UnavailableReason | null {
+    if (!t.info.sex || !sex.value || t.info.sex === sex.value) return null;
+    return {
+      code: 'not_applicable',
+      detail: `${t.info.sex_reason ?? `Applies to ${t.info.sex}s only.`} This profile is ${sex.value} (${sex.source === 'profile' ? 'as given in the profile' : 'as the DNA file shows'}).`,
+    };
+  }
+
+  function lowCoverage(t: CompiledTrait, observed: number): UnavailableReason {
+    return {
+      code: 'low_coverage',
+      detail: `Only ${observed} of this score's ${t.count} markers (${Math.round((100 * observed) / t.count)} %) could be read from your file; at least ${Math.round(100 * COVERAGE_THRESHOLD)} % are needed for a result.`,
+    };
+  }
+
+  function assessTrait(cat: CompiledCatalog, t: CompiledTrait, g: Genotype, ctx: AssessContext, ref: ReferencePopulation, sex: SexInfo): TraitOutcome {
+    const na = notApplicable(t, sex);
+    if (na) return { status: 'unavailable', reason: na };
     const slots = slotsFor(cat, g);
-    const { population, source } = choosePopulation(g, ctx);
-    const pop = POPULATION_ORDER.indexOf(population);
-    if (scratchP.length < t.count) {
-      scratchC = new Float64Array(3 * t.count);
-      scratchP = new Float64Array(t.count);
+    const w = POPULATION_ORDER.map((p) => ref.weights[p]);
+    const hemizygousX = sex.dna === 'male';
+    if (freqs.length < t.count) {
+      pts = new Float64Array(STRIDE * t.count);
+      freqs = new Float64Array(t.count);
     }
+    let xAt = 0;
     let score = 0;
     let constant = 0;
     let n = 0;
@@ -125,7 +192,10 @@ export function makeEngine(catalogs: CompiledCatalog[], ancestryModel: () => Anc
     for (let k = 0; k < t.count; k++) {
       const i = t.start + k;
       const call = slots[cat.markerSlot[i]];
-      const p = cat.freq[i * N_POPS + pop];
+      let p = 0;
+      for (let q = 0; q < N_POPS; q++) p += w[q] * cat.freq[i * N_POPS + q];
+      const hemi = hemizygousX && xAt < t.x.length && t.x[xAt] === k;
+      if (hemi) xAt++;
       const c0 = cat.contrib[3 * i];
       const c1 = cat.contrib[3 * i + 1];
       const c2 = cat.contrib[3 * i + 2];
@@ -137,17 +207,14 @@ export function makeEngine(catalogs: CompiledCatalog[], ancestryModel: () => Anc
         if (d >= FLIPPED) flipped++;
         dosage = d & 3;
         score += dosage === 0 ? c0 : dosage === 1 ? c1 : c2;
-        scratchC[3 * n] = c0;
-        scratchC[3 * n + 1] = c1;
-        scratchC[3 * n + 2] = c2;
-        scratchP[n++] = p;
+        setMarker(pts, n++, c0, c1, c2, p, hemi);
         use = 'observed';
         snps.push(rsid);
       } else {
-        // Expected contribution under Hardy–Weinberg (2pw for an additive marker).
-        const q = 1 - p;
-        const expected = c0 === 0 && c2 === 2 * c1 ? 2 * p * c1 : q * q * c0 + 2 * p * q * c1 + p * p * c2;
-        dosage = 2 * p;
+        // Expected contribution in the reference (2pw for an additive diploid marker).
+        setMarker(pts, n, c0, c1, c2, p, hemi);
+        const expected = expectedContribution(pts, n);
+        dosage = hemi ? 2 * p : 2 * p;
         score += expected;
         constant += expected;
         if (d === DOSAGE_MISSING) {
@@ -169,26 +236,65 @@ export function makeEngine(catalogs: CompiledCatalog[], ancestryModel: () => Anc
       };
     }
     const coverage = t.count ? n / t.count : 0;
-    if (!computable({ observed: n, coverage })) return null;
-    const ref = referenceFor(scratchC, scratchP, n, constant);
-    const percentile = ref.percentile(score);
+    if (!computable({ observed: n, coverage })) return { status: 'unavailable', reason: lowCoverage(t, n) };
+    const table = n === t.count ? tableFor(t, ref, hemizygousX) : null;
+    let cdf: number;
+    let dist: ScoreDistribution | null = null;
+    if (table) cdf = tableCdf(table, score);
+    else {
+      dist = scoreDistribution(pts, n, constant, RUNTIME);
+      cdf = dist.cdf(score);
+    }
+    const percentile = 100 * cdf;
     const level = levelForPercentile(percentile);
-    return {
+    const { text, bound } = percentileText(percentile);
+    const traitEvidence = t.info.evidence;
+    const label = resultEvidence(traitEvidence.label, coverage);
+    const reasons = [...traitEvidence.reasons];
+    if (label !== traitEvidence.label) reasons.unshift(`${Math.round(100 * coverage)} % of the markers were genotyped (${Math.round(100 * COVERAGE_FOR_FULL_EVIDENCE)} % are needed to keep the trait's label)`);
+    const assessment: Assessment = {
       assessment_level: level,
       level_label: LEVEL_LABELS[level - 1],
       percentile,
+      percentile_text: text,
+      percentile_bound: bound,
+      reachable_levels: table ? tableLevels(table) : reachableLevels(dist!),
       recommendations: t.recommendations[level - 1],
       snps,
       coverage,
-      population,
-      population_source: source,
+      population: ref.population,
+      population_source: ref.source,
+      reference: ref,
+      evidence: {
+        label,
+        trait_label: traitEvidence.label,
+        coverage,
+        markers_used: n,
+        markers_total: t.count,
+        genome_wide_markers: traitEvidence.genome_wide_markers,
+        top_marker_share: traitEvidence.top_marker_share,
+        variance_explained: traitEvidence.variance_explained,
+        reasons,
+      },
       score,
-      distribution: ref.distribution,
+      distribution: table ? tableDistribution(table) : computedDistribution(dist!),
       markers,
       quality: t.info.quality,
       revision: t.info.revision,
       match: { markers: t.count, observed: n, imputed, excluded, strand_flipped: flipped },
     };
+    return { status: 'computed', assessment };
+  }
+
+  function assessMany(g: Genotype, ctx: AssessContext, codes?: Iterable<string>): Map<string, TraitOutcome> {
+    const ref = reference(g, ctx);
+    const sex = sexOf(ctx);
+    const out = new Map<string, TraitOutcome>();
+    for (const code of codes ?? byCode.keys()) {
+      const hit = byCode.get(code);
+      if (hit) out.set(code, assessTrait(hit.cat, hit.trait, g, ctx, ref, sex));
+    }
+    return out;
   }
 
   const engine: ScienceEngineExt = {
@@ -198,38 +304,114 @@ export function makeEngine(catalogs: CompiledCatalog[], ancestryModel: () => Anc
       const hit = byCode.get(code);
       return hit ? computable(coverageOf(hit.cat, hit.trait, genotype)) : false;
     },
+    unavailableReason(code, genotype, context) {
+      const hit = byCode.get(code);
+      if (!hit) return null;
+      const na = notApplicable(hit.trait, sexOf(context));
+      if (na) return na;
+      const c = coverageOf(hit.cat, hit.trait, genotype);
+      return computable(c) ? null : lowCoverage(hit.trait, c.observed);
+    },
     coverage(code, genotype) {
       const hit = byCode.get(code);
       return hit ? coverageOf(hit.cat, hit.trait, genotype) : null;
     },
     assess(code, genotype, context) {
-      const hit = byCode.get(code);
-      return hit ? assessTrait(hit.cat, hit.trait, genotype, context) : null;
+      const outcome = assessMany(genotype, context, [code]).get(code);
+      return outcome?.status === 'computed' ? outcome.assessment : null;
     },
     inferAncestry,
-    assessMany(genotype, context, codes) {
-      const out = new Map<string, TraitOutcome>();
-      for (const code of codes ?? byCode.keys()) {
-        const hit = byCode.get(code);
-        if (!hit) continue;
-        const assessment = assessTrait(hit.cat, hit.trait, genotype, context);
-        out.set(
-          code,
-          assessment
-            ? { status: 'computed', assessment }
-            : { status: 'unavailable', reason: { code: 'low_coverage', detail: 'Too few of this trait\'s markers are in the genotype.' } },
-        );
+    reference,
+    sex: sexOf,
+    assessMany,
+    fullCoverageCdf(code, population, xy = false) {
+      const hit = byCode.get(code);
+      if (!hit) return null;
+      const { cat, trait: t } = hit;
+      const ref = { population, weights: Object.fromEntries(POPULATION_ORDER.map((p) => [p, p === population ? 1 : 0])) } as ReferencePopulation;
+      const table = tableFor(t, ref, xy);
+      if (table) return { cdf: (s) => tableCdf(table, s), source: 'table' };
+      const local = new Float64Array(STRIDE * t.count);
+      const pop = POPULATION_ORDER.indexOf(population);
+      let xAt = 0;
+      for (let k = 0; k < t.count; k++) {
+        const i = t.start + k;
+        const hemi = xy && xAt < t.x.length && t.x[xAt] === k;
+        if (hemi) xAt++;
+        setMarker(local, k, cat.contrib[3 * i], cat.contrib[3 * i + 1], cat.contrib[3 * i + 2], cat.freq[i * N_POPS + pop], hemi);
       }
-      return out;
+      const d = scoreDistribution(local, t.count, 0, RUNTIME);
+      return { cdf: (s) => d.cdf(s), source: 'computed' };
     },
     withCustomTraits(defs) {
-      return makeEngine([...catalogs, compileCatalog(defs)], ancestryModel);
+      return makeEngine([...catalogs, compileCatalog(defs)], options);
     },
     assessCustom(def, genotype, context) {
       const cat = compileCatalog([def]);
-      return assessTrait(cat, cat.traits[0], genotype, context);
+      const outcome = assessTrait(cat, cat.traits[0], genotype, context, reference(genotype, context), sexOf(context));
+      return outcome.status === 'computed' ? outcome.assessment : null;
     },
   };
   return engine;
 }
 
+/** Levels some genotype can reach: all five for a smooth distribution, those of its atoms' mid-ranks otherwise. */
+function reachableLevels(d: ScoreDistribution): number[] {
+  const atoms = d.atoms();
+  if (d.method !== 'exact') return [1, 2, 3, 4, 5];
+  const levels = new Set<number>();
+  let below = 0;
+  for (let i = 0; i < atoms.values.length; i++) {
+    levels.add(levelForPercentile(100 * (below + atoms.probs[i] / 2)));
+    below += atoms.probs[i];
+  }
+  return [...levels].sort();
+}
+
+/** Levels a table can reach: a level is out of reach only when one atom's step jumps over its whole band. */
+function tableLevels(t: CdfTable): number[] {
+  const bounds = [0, ...LEVEL_UPPER_BOUNDS, 100];
+  const out: number[] = [];
+  for (let level = 1; level <= 5; level++) {
+    const lo = bounds[level - 1] / 100;
+    const hi = bounds[level] / 100;
+    let reachable = false;
+    for (let k = 0; k < t.xs.length && !reachable; k++) {
+      // A knot inside the band, or a straight segment crossing it (a continuous part).
+      if (t.fs[k] >= lo && t.fs[k] < hi) reachable = true;
+      else if (k > 0 && t.xs[k] - t.xs[k - 1] > 1e-9 * (1 + Math.abs(t.xs[k])) && t.fs[k - 1] < lo && t.fs[k] >= hi) reachable = true;
+    }
+    if (reachable) out.push(level);
+  }
+  return out;
+}
+
+function computedDistribution(d: ScoreDistribution): Assessment['distribution'] {
+  return { mean: d.mean, sd: d.sd, min: d.min, max: d.max, method: d.method, source: 'computed', density: d.density() };
+}
+
+/** Summary and plot density of a table: the CDF's slope between knots, gathered into 101 points. */
+function tableDistribution(t: CdfTable): Assessment['distribution'] {
+  const n = t.xs.length;
+  let mean = 0;
+  let m2 = 0;
+  for (let k = 1; k < n; k++) {
+    const p = t.fs[k] - t.fs[k - 1];
+    const x = (t.xs[k] + t.xs[k - 1]) / 2;
+    mean += p * x;
+    m2 += p * x * x;
+  }
+  const sd = Math.sqrt(Math.max(0, m2 - mean * mean));
+  const a = Math.max(t.xs[0], mean - 4 * sd);
+  const b = Math.min(t.xs[n - 1], mean + 4 * sd);
+  const points = 101;
+  const dx = (b - a) / (points - 1) || 1;
+  const density: Array<[number, number]> = [];
+  for (let i = 0; i < points; i++) {
+    const x = a + i * dx;
+    const lo = tableCdf(t, x - dx / 2);
+    const hi = tableCdf(t, x + dx / 2);
+    density.push([x, (hi - lo) / dx]);
+  }
+  return { mean, sd, min: t.xs[0], max: t.xs[n - 1], method: 'grid', source: 'table', density };
+}

@@ -7,7 +7,7 @@
 import { recommendationTexts, type TextKind } from './recommendations.js';
 import type { TraitInfo } from './types.js';
 
-export const CATALOG_FORMAT = 1;
+export const CATALOG_FORMAT = 2;
 export const CATALOG_FILE = 'catalog/catalog.json.gz';
 
 /** Reference-frequency columns, in the order of the profile ethnicity codes 1–5. */
@@ -32,6 +32,10 @@ export interface CatalogMarkers {
    * dosage_#_weight columns). Absent: additive, 0, w, 2w.
    */
   dosage_weights?: number[];
+  /** p-value of each marker in its study, null where not given. */
+  p?: Array<number | null>;
+  /** Indices (into these arrays) of markers on the X chromosome: hemizygous in XY people. */
+  x?: number[];
 }
 
 export interface CatalogSource {

@@ -328,6 +328,14 @@ export function importPgsScoringFile(bytes: Uint8Array, options: PgsImportOption
   const year = yearMatch ? Number(yearMatch[1]) : null;
   const code = options.code ?? `custom_${(pgsId || meta.pgs_name || 'score').toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '')}`;
   const citation = `${meta.citation || 'Citation not given in the file'}${pgsId ? `; ${pgsId}${meta.pgs_name ? ` (${meta.pgs_name})` : ''}` : ''}; imported from a PGS Catalog scoring file.`;
+  const importedEvidence = evidenceLabel({
+    markers: markers.length,
+    sampleSize: null,
+    genomeWideMarkers: null,
+    topMarkerShare: topShare(markers),
+    curated: false,
+    automatedBiobank: false,
+  });
   const trait: CatalogTrait = {
     code,
     name: options.name ?? `${traitName}${pgsId ? ` (${pgsId})` : ''}`,
@@ -343,11 +351,24 @@ export function importPgsScoringFile(bytes: Uint8Array, options: PgsImportOption
       markers: markers.length,
       sample_size: null,
       publication_year: year,
-      evidence: evidenceLabel(markers.length, null),
+      evidence: importedEvidence.label,
       study_id: pgsId,
       pmid: null,
       first_author: (meta.citation ?? '').split(' et al')[0] || null,
       citation,
+    },
+    study_label: `${(meta.citation ?? '').split(' et al')[0] || 'Imported score'}${pgsId ? ` (${pgsId})` : ''}`,
+    group: { code, name: options.name ?? traitName, size: 1, headline: true },
+    sex: null,
+    sex_reason: null,
+    evidence: {
+      label: importedEvidence.label,
+      reasons: importedEvidence.reasons,
+      genome_wide_markers: null,
+      top_marker_share: topShare(markers),
+      curated: false,
+      flags: ['imported_score'],
+      variance_explained: null,
     },
     revision: '',
     weight_scale: weightType.includes('beta') ? 'beta' : weightsAreRatios || weightType.includes('log') ? 'ln_or' : 'beta',
@@ -365,6 +386,26 @@ export function importPgsScoringFile(bytes: Uint8Array, options: PgsImportOption
   };
   trait.revision = traitRevision(trait);
   return { ok: true, trait, report };
+}
+
+/** Largest share of the score's variance on one variant, worst over the populations. */
+function topShare(markers: Array<{ dw: number[]; freq: number[] }>): number {
+  let worst = 0;
+  for (let p = 0; p < POPULATION_ORDER.length; p++) {
+    let total = 0;
+    let top = 0;
+    for (const m of markers) {
+      const f = m.freq[p];
+      const [c0, c1, c2] = m.dw;
+      const q = 1 - f;
+      const e = q * q * c0 + 2 * f * q * c1 + f * f * c2;
+      const v = q * q * (c0 - e) ** 2 + 2 * f * q * (c1 - e) ** 2 + f * f * (c2 - e) ** 2;
+      total += v;
+      top = Math.max(top, v);
+    }
+    if (total > 0) worst = Math.max(worst, top / total);
+  }
+  return Math.round(worst * 1e4) / 1e4;
 }
 
 function sameSet(a: string, b: string, x: string, y: string): boolean {

@@ -22,6 +22,35 @@ export interface TraitQuality {
   citation: string;
 }
 
+/** What the evidence behind a trait's score is (docs/science.md, "Evidence"). */
+export interface TraitEvidence {
+  label: 'strong' | 'moderate' | 'limited' | 'suggestive';
+  /** Why the label is not higher (or what made it strong), one sentence each. */
+  reasons: string[];
+  /** Markers with p ≤ 5e-8; null when the source gives no p-values. */
+  genome_wide_markers: number | null;
+  /** Largest share of the score's variance carried by a single marker (worst of the five populations). */
+  top_marker_share: number;
+  /** Hand-curated (featured) rather than generated automatically from the source tables. */
+  curated: boolean;
+  /** Warnings, e.g. "dominated_by_one_marker", "suggestive_only", "automated_biobank_analysis". */
+  flags: string[];
+  /** How much of the trait the known variants explain, where the source states it; null = unknown. */
+  variance_explained: { value: number; description: string; source: string } | null;
+}
+
+/** The phenotype group a trait belongs to: several studies of one phenotype, one headline result. */
+export interface TraitGroup {
+  /** Code of the group's headline trait (the group's id). */
+  code: string;
+  /** The phenotype, without author or PMID. */
+  name: string;
+  /** Studies in the group (1 = the only one). */
+  size: number;
+  /** This trait is the group's headline result (docs/science.md, "Phenotype groups"). */
+  headline: boolean;
+}
+
 /** One trait as the API and UI show it. */
 export interface TraitInfo {
   code: string;
@@ -34,6 +63,13 @@ export interface TraitInfo {
   featured: boolean;
   default_pricing: PricingType;
   quality: TraitQuality;
+  /** The study behind the score, e.g. "Mahajan et al. 2018" or "UK Biobank (Neale lab, 2017)". */
+  study_label: string;
+  group: TraitGroup;
+  /** The sex the trait applies to, or null for everyone; the reason is in `sex_reason`. */
+  sex: 'male' | 'female' | null;
+  sex_reason: string | null;
+  evidence: TraitEvidence;
   /** Changes whenever the trait's definition (markers, weights, texts) changes: stored
    * assessments with another revision are recomputed. */
   revision: string;
@@ -53,40 +89,111 @@ export interface AssessedMarker {
   use: 'observed' | 'imputed' | 'excluded';
 }
 
+/** What an ancestry estimate from the genotype found (docs/ancestry.md). */
+export interface AncestryInference {
+  method: string;
+  /** Most likely single super-population, null when no ancestry markers were found. */
+  best: Population | null;
+  posterior: Record<Population, number>;
+  /** Supervised admixture proportions, summing to 1. */
+  proportions: Record<Population, number>;
+  proportions_se: Record<Population, number> | null;
+  /** Markers of the file with reference frequencies and matching alleles. */
+  markers_used: number;
+  aisnps_used: number;
+  /** 0..1; documented in docs/ancestry.md. */
+  confidence: number;
+  admixed: boolean;
+  /** Enough evidence to use without asking the person. */
+  sufficient: boolean;
+  /** A sentence for the person when not sufficient (or admixed). */
+  reason: string | null;
+}
+
+/** The reference population a result was compared with, and how it was chosen. */
+export interface ReferencePopulation {
+  /** A 1000 Genomes super-population, or MIXED for a reference built from proportions. */
+  population: Population | 'MIXED';
+  /** For people: "European (EUR)", "Mixed: 62 % African (AFR), 38 % European (EUR)". */
+  label: string;
+  /** ethnicity: chosen by the person; inferred: estimated from the DNA file; assumed: too little evidence, a default. */
+  source: 'ethnicity' | 'inferred' | 'assumed';
+  /** Reference frequencies are Σ weight × the population's frequency. */
+  weights: Record<Population, number>;
+  /** How it was chosen, one or two sentences. */
+  reason: string;
+  /** The estimate from the file, when there is one. */
+  ancestry: Pick<AncestryInference, 'best' | 'proportions' | 'markers_used' | 'confidence' | 'admixed' | 'sufficient'> | null;
+}
+
+/** The person's sex as used for sex-specific traits and X-chromosome dosage. */
+export interface SexInfo {
+  value: 'male' | 'female' | null;
+  /** profile: the person said so; dna: inferred from X heterozygosity and Y calls. */
+  source: 'profile' | 'dna' | null;
+  /** What the DNA file says (X hemizygous when male). */
+  dna: 'male' | 'female' | null;
+  /** The profile and the DNA disagree. */
+  mismatch: boolean;
+}
+
+/** How much a single result can be trusted (docs/science.md, "Evidence"). */
+export interface ResultEvidence {
+  /** This result's label: the trait's, one step lower when under 90 % of the markers were genotyped. */
+  label: TraitEvidence['label'];
+  trait_label: TraitEvidence['label'];
+  coverage: number;
+  markers_used: number;
+  markers_total: number;
+  genome_wide_markers: number | null;
+  top_marker_share: number;
+  variance_explained: TraitEvidence['variance_explained'];
+  reasons: string[];
+}
+
 export interface Assessment {
   /** 1 = lowest genetic predisposition … 5 = highest. */
   assessment_level: 1 | 2 | 3 | 4 | 5;
   level_label: string;
-  /** 0–100: the profile's score among the reference population. */
+  /** 0–100: the profile's score among the reference population (mid-rank). */
   percentile: number;
+  /** The percentile for people; "beyond the 99.9th percentile" off the scale's ends. */
+  percentile_text: string;
+  /** Set when the score lies beyond the 0.1st or 99.9th percentile. */
+  percentile_bound: 'below_0.1' | 'above_99.9' | null;
+  /** Levels a genotype can reach with this score and reference (few-marker scores cannot reach all five). */
+  reachable_levels: number[];
   /** Plain text for the level. */
   recommendations: string;
   /** rsIDs whose genotype entered the score. */
   snps: string[];
   /** Fraction of the trait's markers genotyped (0–1). */
   coverage: number;
-  population: Population;
-  /** How the population was chosen: from the profile's ethnicity, inferred from the genotype, or the default. */
-  population_source: 'ethnicity' | 'inferred' | 'default';
+  population: Population | 'MIXED';
+  population_source: ReferencePopulation['source'];
+  reference: ReferencePopulation;
+  evidence: ResultEvidence;
   /** Raw polygenic score Σ weight × dosage. */
   score: number;
-  /** Reference distribution of the score in the population, for the plot. */
+  /** Reference distribution of the score, for the plot. */
   distribution: {
     mean: number;
     sd: number;
     min: number;
     max: number;
-    method: 'exact' | 'normal';
+    /** exact: enumerated; grid: large markers on a fine grid (+ a smooth part); normal: Edgeworth-corrected normal. */
+    method: 'exact' | 'grid' | 'normal';
+    /** table: the catalog's precomputed table; computed: built for this person (partial coverage, mixed reference). */
+    source: 'table' | 'computed';
+    /** Probability per support point (exact) or density (otherwise), at most 101 points. */
     density: Array<[number, number]>;
-    /** For 'normal': markers kept exact in a mixture of normals (0 = plain normal; docs/science.md). */
-    exact_markers?: number;
   };
   markers: AssessedMarker[];
   quality: TraitQuality;
   /** The trait revision the assessment was computed with. */
   revision: string;
   /** How the trait's markers matched the genotype (the match-rate report). */
-  match?: MatchReport;
+  match: MatchReport;
 }
 
 /** Counts behind `coverage`: observed + imputed + excluded = markers. */
@@ -102,19 +209,18 @@ export interface MatchReport {
   strand_flipped: number;
 }
 
-export interface AncestryEstimate {
-  population: Population;
-  /** Share of the nearest reference samples that belong to each super-population. */
-  proportions: Record<Population, number>;
-  markers_used: number;
-  pcs: number[];
-}
-
+/** Everything scoring needs to know about the person (built by assessContext()). */
 export interface AssessContext {
-  /** Profile ethnicity 0–5 (0 = unknown → inferred population, else EUR by default). */
+  /** Profile ethnicity 0–5 (spec codes); 1–5 choose that reference population. */
   ethnicity: number;
-  /** Population inferred from the genotype at processing time, if any. */
-  inferred: Population | null;
+  /** Profile gender 0 unknown, 1 male, 2 female. */
+  gender: number;
+  /** A mixed reference the person chose (ethnicity 0), proportions per super-population. */
+  mixture: Record<Population, number> | null;
+  /** The ancestry estimate stored with the genotype; null = estimate it now. */
+  ancestry: AncestryInference | null;
+  /** Sex inferred from the genotype file. */
+  inferredSex: 'male' | 'female' | null;
 }
 
 /** What the profile says about the person (build an AssessContext with assessContext()). */
@@ -122,11 +228,13 @@ export interface ProfileFacts {
   ethnicity: number;
   /** 0 unknown, 1 male, 2 female (spec enum). */
   gender: number;
+  /** A mixed reference chosen by the person (extension), or null. */
+  reference_mixture?: Record<Population, number> | null;
 }
 
 /** What the stored genotype says about the person. */
 export interface GenotypeFacts {
-  ancestry: AncestryEstimate | null;
+  ancestry: AncestryInference | null;
   inferredSex: 'male' | 'female' | null;
 }
 
@@ -144,12 +252,18 @@ export interface ScienceEngine {
   /** Every built-in trait, in catalog order. */
   traits: readonly TraitInfo[];
   trait(code: string): TraitInfo | undefined;
-  /** True when enough of the trait's markers are genotyped to compute it. */
+  /** True when enough of the trait's markers are genotyped to compute it (whatever the person's sex). */
   isComputable(code: string, genotype: Genotype): boolean;
+  /** Why the trait cannot be computed for this person, or null when it can. */
+  unavailableReason(code: string, genotype: Genotype, context: AssessContext): UnavailableReason | null;
   /** The assessment, or null when the trait is not computable for this genotype. */
   assess(code: string, genotype: Genotype, context: AssessContext): Assessment | null;
-  /** Super-population from the genotype (PCA model), or null when too few markers. */
-  inferAncestry(genotype: Genotype): AncestryEstimate | null;
+  /** Ancestry estimated from the genotype's ancestry-informative markers. */
+  inferAncestry(genotype: Genotype): AncestryInference;
+  /** The reference population scoring uses for this person, and how it was chosen. */
+  reference(genotype: Genotype, context: AssessContext): ReferencePopulation;
+  /** The person's sex as scoring uses it. */
+  sex(context: AssessContext): SexInfo;
   /**
    * Scores many traits of one genotype at once (all of the engine's traits when `codes` is
    * omitted); unknown codes are left out of the result. The one entry point for batch

@@ -8,6 +8,7 @@ import type { Db } from '../db/database.js';
 import { genotypeFacts, genotypeVersion, getGenotypeFile, loadGenotype, type StoredGenotype } from '../genotype/genotype-store.js';
 import type { ProfileTrait, Trait, TraitStatus } from '../../shared/api.js';
 import { assessContext } from '../science/assess-context.js';
+import { groupAgreement } from '../science/group-agreement.js';
 import type { AssessContext, ProfileFacts, ScienceEngine, TraitInfo } from '../science/types.js';
 import { computedCodes, getAssessment, getAssessmentDetails, profileAssessments, saveAssessment, type AssessmentDetails, type StoredAssessment } from './assessment-store.js';
 import { clientHasTrait, clientTraits } from './client-traits.js';
@@ -28,7 +29,20 @@ export class TraitConflictError extends Error {}
 export class UnknownTraitError extends Error {}
 
 export function traitJson(t: TraitInfo): Trait {
-  return { code: t.code, name: t.name, overview: t.overview, connotation: t.connotation, category: t.category, featured: t.featured, quality: t.quality };
+  return {
+    code: t.code,
+    name: t.name,
+    overview: t.overview,
+    connotation: t.connotation,
+    category: t.category,
+    featured: t.featured,
+    quality: t.quality,
+    study_label: t.study_label,
+    group: t.group,
+    sex: t.sex,
+    sex_reason: t.sex_reason,
+    evidence: t.evidence,
+  };
 }
 
 /** Assessment fields of list and compute responses (summary) or single reads (full, with details). */
@@ -45,6 +59,11 @@ function withAssessment(trait: TraitInfo, stored: StoredAssessment, details?: As
     coverage: a.coverage,
     population: a.population,
     population_source: a.population_source,
+    reference: a.reference,
+    evidence: a.evidence,
+    percentile_text: a.percentile_text,
+    percentile_bound: a.percentile_bound,
+    reachable_levels: a.reachable_levels,
     score: a.score,
     computed_at: stored.computedAt,
   };
@@ -87,23 +106,35 @@ function contextOf(stored: StoredGenotype, profile: ProfileFacts): AssessContext
   return assessContext(profile, genotypeFacts(stored));
 }
 
-function statusOf(ctx: TraitsContext, trait: TraitInfo, genotype: StoredGenotype, computed: Map<string, StoredAssessment>): TraitStatus {
-  if (computed.has(trait.code)) return 'computed';
-  return ctx.engine.isComputable(trait.code, genotype.genotype) ? 'available' : 'unavailable';
+function statusOf(ctx: TraitsContext, trait: TraitInfo, genotype: StoredGenotype, computed: Map<string, StoredAssessment>, profile: ProfileFacts): Pick<ProfileTrait, 'status' | 'status_reason'> {
+  if (computed.has(trait.code)) return { status: 'computed' };
+  const why = ctx.engine.unavailableReason(trait.code, genotype.genotype, contextOf(genotype, profile));
+  return why ? { status: 'unavailable', status_reason: why } : { status: 'available' };
 }
 
 /** GET /profiles/{id}/traits/: every client trait with its status, or only computed ones with scores. */
-export function listProfileTraits(ctx: TraitsContext, client: Client, profileId: string, scored: boolean): ProfileTrait[] {
+export function listProfileTraits(ctx: TraitsContext, client: Client, profileId: string, profile: ProfileFacts, scored: boolean): ProfileTrait[] {
   const genotype = readyGenotype(ctx, profileId);
   if (!genotype) return [];
   const computed = profileAssessments(ctx.db, profileId);
   const out: ProfileTrait[] = [];
-  for (const { trait } of clientTraits(client, ctx.engine)) {
+  const entries = clientTraits(client, ctx.engine);
+  // Percentiles of each phenotype group's results, for the headline's agreement summary.
+  const groupPercentiles = new Map<string, number[]>();
+  for (const { trait } of entries) {
+    const stored = computed.get(trait.code);
+    if (stored && !trait.group.headline) groupPercentiles.set(trait.group.code, [...(groupPercentiles.get(trait.group.code) ?? []), stored.summary.percentile]);
+  }
+  for (const { trait } of entries) {
     if (scored) {
       const stored = computed.get(trait.code);
-      if (stored) out.push(withAssessment(trait, stored));
+      if (stored) {
+        const item = withAssessment(trait, stored);
+        if (trait.group.headline && trait.group.size > 1) item.group_agreement = groupAgreement(stored.summary.percentile, groupPercentiles.get(trait.code) ?? []);
+        out.push(item);
+      }
     } else {
-      out.push({ trait: traitJson(trait), status: statusOf(ctx, trait, genotype, computed) });
+      out.push({ trait: traitJson(trait), ...statusOf(ctx, trait, genotype, computed, profile) });
     }
   }
   return out;
@@ -146,13 +177,13 @@ export async function computeProfileTraits(
 }
 
 /** GET /profiles/{id}/traits/{code}/: the full assessment when computed, else trait and status. */
-export function getProfileTrait(ctx: TraitsContext, client: Client, profileId: string, code: string): ProfileTrait {
+export function getProfileTrait(ctx: TraitsContext, client: Client, profileId: string, profile: ProfileFacts, code: string): ProfileTrait {
   const trait = requireClientTrait(ctx, client, code);
   const genotype = readyGenotype(ctx, profileId);
   if (!genotype) return { trait: traitJson(trait), status: 'unavailable' };
   const stored = getAssessment(ctx.db, profileId, code);
   if (stored) return withFullAssessment(ctx, profileId, trait, stored);
-  return { trait: traitJson(trait), status: ctx.engine.isComputable(code, genotype.genotype) ? 'available' : 'unavailable' };
+  return { trait: traitJson(trait), ...statusOf(ctx, trait, genotype, new Map(), profile) };
 }
 
 /** PUT /profiles/{id}/traits/{code}/: computes (or returns the computed) full assessment. */
@@ -168,12 +199,9 @@ export function computeProfileTrait(ctx: TraitsContext, client: Client, profileI
   }
   const existing = getAssessment(ctx.db, profileId, code);
   if (existing && existing.revision === trait.revision) return withFullAssessment(ctx, profileId, trait, existing);
-  const assessment = ctx.engine.assess(code, genotype.genotype, contextOf(genotype, profile));
-  if (!assessment) {
-    throw new TraitConflictError(
-      `"${trait.name}" cannot be computed for this profile: too few of its ${trait.quality.markers} markers are in the uploaded genotype.`,
-    );
-  }
+  const outcome = ctx.engine.assessMany(genotype.genotype, contextOf(genotype, profile), [code]).get(code)!;
+  if (outcome.status !== 'computed') throw new TraitConflictError(`"${trait.name}" cannot be computed for this profile. ${outcome.reason.detail}`);
+  const assessment = outcome.assessment;
   return withAssessment(trait, saveAssessment(ctx.db, profileId, code, assessment), assessment);
 }
 

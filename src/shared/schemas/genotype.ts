@@ -12,12 +12,19 @@ export const ProcessingStatus = z
 
 export const AncestryEstimate = z
   .object({
-    population: Population,
-    proportions: z.record(z.string(), z.number().min(0).max(1)).describe('Share of the nearest reference samples per super-population (EUR, AMR, AFR, EAS, SAS).'),
+    method: z.string(),
+    best: Population.nullable().describe('Most likely single super-population; null when no ancestry markers were found.'),
+    posterior: z.record(z.string(), z.number().min(0).max(1)),
+    proportions: z.record(z.string(), z.number().min(0).max(1)).describe('Supervised admixture proportions per super-population (EUR, AMR, AFR, EAS, SAS), summing to 1.'),
+    proportions_se: z.record(z.string(), z.number()).nullable(),
     markers_used: z.int().min(0),
-    pcs: z.array(z.number()).describe('Principal-component coordinates of the genotype.'),
+    aisnps_used: z.int().min(0),
+    confidence: z.number().min(0).max(1).describe('docs/ancestry.md'),
+    admixed: z.boolean(),
+    sufficient: z.boolean().describe('Enough evidence to use without asking the person.'),
+    reason: z.string().nullable().describe('A sentence for the person when not sufficient (or admixed).'),
   })
-  .meta({ id: 'AncestryEstimate', description: 'Super-population inferred from the genotype (PCA against 1000 Genomes).' });
+  .meta({ id: 'AncestryEstimate', description: 'Ancestry inferred from the genotype (docs/ancestry.md).' });
 
 /**
  * Processing state and the parse summary of the genotype in use. The summary fields are

@@ -19,12 +19,80 @@ export const TraitStatus = z
   .enum(['available', 'unavailable', 'computed'])
   .meta({ id: 'TraitStatus', description: 'available: can be computed on request; unavailable: cannot be computed for this profile; computed: can be read.' });
 export type TraitStatus = z.infer<typeof TraitStatus>;
+const POPULATIONS = ['EUR', 'AMR', 'AFR', 'EAS', 'SAS'] as const;
 export const Population = z
-  .enum(['EUR', 'AMR', 'AFR', 'EAS', 'SAS'])
+  .enum(POPULATIONS)
   .meta({ id: 'Population', description: '1000 Genomes super-population: European, Admixed American, African, East Asian, South Asian.' });
+export const ReferencePopulationCode = z
+  .enum([...POPULATIONS, 'MIXED'])
+  .meta({ id: 'ReferencePopulationCode', description: 'A super-population, or MIXED for a reference built from ancestry proportions.' });
 export const PopulationSource = z
-  .enum(['ethnicity', 'inferred', 'default'])
-  .meta({ id: 'PopulationSource', description: 'How the reference population was chosen: the profile ethnicity, inferred from the genotype, or the default (EUR).' });
+  .enum(['ethnicity', 'inferred', 'assumed'])
+  .meta({ id: 'PopulationSource', description: 'ethnicity: chosen by the person; inferred: from the DNA file; assumed: too little evidence.' });
+const Proportions = z
+  .object(Object.fromEntries(POPULATIONS.map((p) => [p, z.number().min(0).max(1)])) as Record<(typeof POPULATIONS)[number], z.ZodNumber>)
+  .meta({ id: 'PopulationProportions', description: 'A share per super-population.' });
+export const EvidenceLabel = z.enum(['strong', 'moderate', 'limited', 'suggestive']).meta({ id: 'EvidenceLabel' });
+const VarianceExplained = z.object({ value: z.number(), description: z.string(), source: z.string() }).meta({ id: 'VarianceExplained' });
+
+export const TraitEvidence = z
+  .object({
+    label: EvidenceLabel,
+    reasons: z.array(z.string()),
+    genome_wide_markers: z.int().nullable(),
+    top_marker_share: z.number().min(0).max(1),
+    curated: z.boolean(),
+    flags: z.array(z.string()),
+    variance_explained: VarianceExplained.nullable(),
+  })
+  .meta({ id: 'TraitEvidence', description: 'What the evidence behind the score is (docs/science.md, "Evidence").' });
+
+export const TraitGroup = z
+  .object({
+    code: z.string().describe("The group's headline trait code."),
+    name: z.string().describe('The phenotype, without author or PMID.'),
+    size: z.int().min(1),
+    headline: z.boolean().describe("This trait is the group's headline result."),
+  })
+  .meta({ id: 'TraitGroup', description: 'Studies of one phenotype; one headline result (docs/science.md, "Phenotype groups").' });
+
+export const ReferencePopulation = z
+  .object({
+    population: ReferencePopulationCode,
+    label: z.string(),
+    source: PopulationSource,
+    weights: Proportions,
+    reason: z.string(),
+    ancestry: z
+      .object({
+        best: Population.nullable(),
+        proportions: Proportions,
+        markers_used: z.int(),
+        confidence: z.number().min(0).max(1),
+        admixed: z.boolean(),
+        sufficient: z.boolean(),
+      })
+      .nullable(),
+  })
+  .meta({ id: 'ReferencePopulation', description: 'The reference population a result was compared with, and how it was chosen.' });
+
+export const ResultEvidence = z
+  .object({
+    label: EvidenceLabel,
+    trait_label: EvidenceLabel,
+    coverage: z.number().min(0).max(1),
+    markers_used: z.int(),
+    markers_total: z.int(),
+    genome_wide_markers: z.int().nullable(),
+    top_marker_share: z.number().min(0).max(1),
+    variance_explained: VarianceExplained.nullable(),
+    reasons: z.array(z.string()),
+  })
+  .meta({ id: 'ResultEvidence', description: 'How much this result can be trusted, and why.' });
+
+export const StatusReason = z
+  .object({ code: z.enum(['low_coverage', 'not_applicable', 'processing', 'no_genotype']), detail: z.string() })
+  .meta({ id: 'StatusReason', description: 'Why the trait is unavailable for this profile.' });
 export const AssessmentLevel = z.literal([1, 2, 3, 4, 5]).meta({
   id: 'AssessmentLevel',
   description: '1 = much lower than average genetic predisposition, 2 = lower, 3 = average, 4 = higher, 5 = much higher.',
@@ -52,6 +120,11 @@ const traitFields = {
   category: ext(z.string(), 'Category for browsing, e.g. "Appearance".'),
   featured: ext(z.boolean(), 'Part of the curated consumer set (the rest is the generated GWAS set).'),
   quality: ext(TraitQuality),
+  study_label: ext(z.string().optional(), 'The study behind the score, e.g. "Mahajan et al. 2018".'),
+  group: ext(TraitGroup.optional()),
+  sex: ext(z.enum(['male', 'female']).nullable().optional(), 'The sex the trait applies to; null for everyone.'),
+  sex_reason: ext(z.string().nullable().optional()),
+  evidence: ext(TraitEvidence.optional()),
 };
 
 export const Trait = z.object(traitFields).meta({ id: 'Trait' });
@@ -81,8 +154,17 @@ export const AssessmentSummary = z.object({
   snps: z.array(Rsid).describe('The rsIDs whose genotype entered the score.'),
   level_label: ext(z.string(), 'The level in words, e.g. "Higher than average".'),
   coverage: ext(z.number().min(0).max(1), "Fraction of the trait's markers genotyped."),
-  population: ext(Population),
+  population: ext(ReferencePopulationCode),
   population_source: ext(PopulationSource),
+  reference: ext(ReferencePopulation.optional()),
+  evidence: ext(ResultEvidence.optional()),
+  percentile_text: ext(z.string().optional(), 'The percentile in words.'),
+  percentile_bound: ext(z.enum(['below_0.1', 'above_99.9']).nullable().optional(), 'Set when the percentile is beyond what the reference can resolve.'),
+  reachable_levels: ext(z.array(z.int().min(1).max(5)).optional(), 'The levels this genotype could reach given its coverage.'),
+  group_agreement: ext(
+    z.object({ others: z.int(), agree: z.int(), disagree: z.int(), summary: z.string() }).optional(),
+    'Headline results of a phenotype group (lists with score): how the group\'s other studies agree.',
+  ),
   score: ext(z.number(), 'Raw polygenic score: Σ weight × effect-allele dosage.'),
   computed_at: ext(z.iso.datetime(), 'When the assessment was computed (UTC).'),
 });
@@ -105,9 +187,9 @@ export const ScoreDistribution = z
     sd: z.number().min(0),
     min: z.number(),
     max: z.number(),
-    method: z.enum(['exact', 'normal']),
-    density: z.array(z.tuple([z.number(), z.number()])).describe('[score, density] pairs of the reference distribution, for plots.'),
-    exact_markers: z.int().min(0).optional().describe('For method normal: markers kept exact in a mixture of normals (0 = plain normal).'),
+    method: z.enum(['exact', 'grid', 'normal']).describe('exact: enumerated; grid: large markers on a fine grid plus a smooth part; normal: corrected normal.'),
+    source: z.enum(['table', 'computed']).describe("table: the catalog's precomputed table; computed: built for this person."),
+    density: z.array(z.tuple([z.number(), z.number()])).describe('[score, probability or density] pairs of the reference distribution, for plots.'),
   })
   .meta({ id: 'ScoreDistribution', description: "Reference distribution of the score in the profile's population." });
 
@@ -121,10 +203,12 @@ export const MatchReport = z
   })
   .meta({ id: 'MatchReport', description: "How the trait's markers matched the genotype." });
 
-export const ProfileTraitStatus = z.object({ trait: Trait, status: TraitStatus }).meta({ id: 'ProfileTraitStatus', description: 'A trait and its status for the profile.' });
+const statusReason = ext(StatusReason.optional());
+
+export const ProfileTraitStatus = z.object({ trait: Trait, status: TraitStatus, status_reason: statusReason }).meta({ id: 'ProfileTraitStatus', description: 'A trait and its status for the profile.' });
 
 export const TraitNotComputed = z
-  .object({ trait: Trait, status: z.enum(['available', 'unavailable']) })
+  .object({ trait: Trait, status: z.enum(['available', 'unavailable']), status_reason: statusReason })
   .meta({ id: 'TraitNotComputed', description: 'A trait that has no assessment (yet) for the profile.' });
 
 export const TraitAssessment = z
@@ -138,7 +222,7 @@ export const FullTraitAssessment = TraitAssessment.extend({
 }).meta({ id: 'FullTraitAssessment', description: 'A computed trait with the full assessment: summary, markers, reference distribution and match report.' });
 
 export const ProfileTraitStatusCompact = z
-  .object({ trait_code: z.string(), status: TraitStatus })
+  .object({ trait_code: z.string(), status: TraitStatus, status_reason: statusReason })
   .meta({ id: 'ProfileTraitStatusCompact', description: 'A trait status naming the trait by code (view=compact).', [`x-traitscope-extension`]: true });
 
 export const TraitAssessmentCompact = z

@@ -489,16 +489,30 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description Super-population inferred from the genotype (PCA against 1000 Genomes). */
+        /** @description Ancestry inferred from the genotype (docs/ancestry.md). */
         AncestryEstimate: {
-            population: components["schemas"]["Population"];
-            /** @description Share of the nearest reference samples per super-population (EUR, AMR, AFR, EAS, SAS). */
+            method: string;
+            /** @description Most likely single super-population; null when no ancestry markers were found. */
+            best: components["schemas"]["Population"] | null;
+            posterior: {
+                [key: string]: number;
+            };
+            /** @description Supervised admixture proportions per super-population (EUR, AMR, AFR, EAS, SAS), summing to 1. */
             proportions: {
                 [key: string]: number;
             };
+            proportions_se: {
+                [key: string]: number;
+            } | null;
             markers_used: number;
-            /** @description Principal-component coordinates of the genotype. */
-            pcs: number[];
+            aisnps_used: number;
+            /** @description docs/ancestry.md */
+            confidence: number;
+            admixed: boolean;
+            /** @description Enough evidence to use without asking the person. */
+            sufficient: boolean;
+            /** @description A sentence for the person when not sufficient (or admixed). */
+            reason: string | null;
         };
         ApiClient: {
             client_id: string;
@@ -634,6 +648,8 @@ export interface components {
          * @enum {integer}
          */
         Ethnicity: 0 | 1 | 2 | 3 | 4 | 5;
+        /** @enum {string} */
+        EvidenceLabel: "strong" | "moderate" | "limited" | "suggestive";
         /** @description Which traits the client gets free: the catalog default, all, none, or a list of codes. */
         FreeTraits: ("default" | "all" | "none") | string[];
         /** @description A computed trait with the full assessment: summary, markers, reference distribution and match report. */
@@ -652,8 +668,23 @@ export interface components {
             level_label: string;
             /** @description Fraction of the trait's markers genotyped. */
             coverage: number;
-            population: components["schemas"]["Population"];
+            population: components["schemas"]["ReferencePopulationCode"];
             population_source: components["schemas"]["PopulationSource"];
+            reference?: components["schemas"]["ReferencePopulation"];
+            evidence?: components["schemas"]["ResultEvidence"];
+            /** @description The percentile in words. */
+            percentile_text?: string;
+            /** @description Set when the percentile is beyond what the reference can resolve. */
+            percentile_bound?: ("below_0.1" | "above_99.9") | null;
+            /** @description The levels this genotype could reach given its coverage. */
+            reachable_levels?: number[];
+            /** @description Headline results of a phenotype group (lists with score): how the group's other studies agree. */
+            group_agreement?: {
+                others: number;
+                agree: number;
+                disagree: number;
+                summary: string;
+            };
             /** @description Raw polygenic score: Σ weight × effect-allele dosage. */
             score: number;
             /**
@@ -800,11 +831,19 @@ export interface components {
          * @enum {string}
          */
         Population: "EUR" | "AMR" | "AFR" | "EAS" | "SAS";
+        /** @description A share per super-population. */
+        PopulationProportions: {
+            EUR: number;
+            AMR: number;
+            AFR: number;
+            EAS: number;
+            SAS: number;
+        };
         /**
-         * @description How the reference population was chosen: the profile ethnicity, inferred from the genotype, or the default (EUR).
+         * @description ethnicity: chosen by the person; inferred: from the DNA file; assumed: too little evidence.
          * @enum {string}
          */
-        PopulationSource: "ethnicity" | "inferred" | "default";
+        PopulationSource: "ethnicity" | "inferred" | "assumed";
         /**
          * @description free: computed automatically; basic: charged, computed on request.
          * @enum {string}
@@ -867,11 +906,46 @@ export interface components {
         ProfileTraitStatus: {
             trait: components["schemas"]["Trait"];
             status: components["schemas"]["TraitStatus"];
+            status_reason?: components["schemas"]["StatusReason"];
         };
         /** @description A trait status naming the trait by code (view=compact). */
         ProfileTraitStatusCompact: {
             trait_code: string;
             status: components["schemas"]["TraitStatus"];
+            status_reason?: components["schemas"]["StatusReason"];
+        };
+        /** @description The reference population a result was compared with, and how it was chosen. */
+        ReferencePopulation: {
+            population: components["schemas"]["ReferencePopulationCode"];
+            label: string;
+            source: components["schemas"]["PopulationSource"];
+            weights: components["schemas"]["PopulationProportions"];
+            reason: string;
+            ancestry: {
+                best: components["schemas"]["Population"] | null;
+                proportions: components["schemas"]["PopulationProportions"];
+                markers_used: number;
+                confidence: number;
+                admixed: boolean;
+                sufficient: boolean;
+            } | null;
+        };
+        /**
+         * @description A super-population, or MIXED for a reference built from ancestry proportions.
+         * @enum {string}
+         */
+        ReferencePopulationCode: "EUR" | "AMR" | "AFR" | "EAS" | "SAS" | "MIXED";
+        /** @description How much this result can be trusted, and why. */
+        ResultEvidence: {
+            label: components["schemas"]["EvidenceLabel"];
+            trait_label: components["schemas"]["EvidenceLabel"];
+            coverage: number;
+            markers_used: number;
+            markers_total: number;
+            genome_wide_markers: number | null;
+            top_marker_share: number;
+            variance_explained: components["schemas"]["VarianceExplained"] | null;
+            reasons: string[];
         };
         /** @description Reference distribution of the score in the profile's population. */
         ScoreDistribution: {
@@ -879,12 +953,18 @@ export interface components {
             sd: number;
             min: number;
             max: number;
-            /** @enum {string} */
-            method: "exact" | "normal";
-            /** @description [score, density] pairs of the reference distribution, for plots. */
+            /**
+             * @description exact: enumerated; grid: large markers on a fine grid plus a smooth part; normal: corrected normal.
+             * @enum {string}
+             */
+            method: "exact" | "grid" | "normal";
+            /**
+             * @description table: the catalog's precomputed table; computed: built for this person.
+             * @enum {string}
+             */
+            source: "table" | "computed";
+            /** @description [score, probability or density] pairs of the reference distribution, for plots. */
             density: number[][];
-            /** @description For method normal: markers kept exact in a mixture of normals (0 = plain normal). */
-            exact_markers?: number;
         };
         /** @description A PGS Catalog scoring file, plain or gzipped. */
         ScoringFileBody: string;
@@ -906,6 +986,12 @@ export interface components {
          */
         SnpLookupRequest: string[] | {
             rsids: string[];
+        };
+        /** @description Why the trait is unavailable for this profile. */
+        StatusReason: {
+            /** @enum {string} */
+            code: "low_coverage" | "not_applicable" | "processing" | "no_genotype";
+            detail: string;
         };
         /**
          * @example {
@@ -956,6 +1042,13 @@ export interface components {
             /** @description Part of the curated consumer set (the rest is the generated GWAS set). */
             featured: boolean;
             quality: components["schemas"]["TraitQuality"];
+            /** @description The study behind the score, e.g. "Mahajan et al. 2018". */
+            study_label?: string;
+            group?: components["schemas"]["TraitGroup"];
+            /** @description The sex the trait applies to; null for everyone. */
+            sex?: ("male" | "female") | null;
+            sex_reason?: string | null;
+            evidence?: components["schemas"]["TraitEvidence"];
         };
         /** @description A computed trait with its assessment summary. */
         TraitAssessment: {
@@ -973,8 +1066,23 @@ export interface components {
             level_label: string;
             /** @description Fraction of the trait's markers genotyped. */
             coverage: number;
-            population: components["schemas"]["Population"];
+            population: components["schemas"]["ReferencePopulationCode"];
             population_source: components["schemas"]["PopulationSource"];
+            reference?: components["schemas"]["ReferencePopulation"];
+            evidence?: components["schemas"]["ResultEvidence"];
+            /** @description The percentile in words. */
+            percentile_text?: string;
+            /** @description Set when the percentile is beyond what the reference can resolve. */
+            percentile_bound?: ("below_0.1" | "above_99.9") | null;
+            /** @description The levels this genotype could reach given its coverage. */
+            reachable_levels?: number[];
+            /** @description Headline results of a phenotype group (lists with score): how the group's other studies agree. */
+            group_agreement?: {
+                others: number;
+                agree: number;
+                disagree: number;
+                summary: string;
+            };
             /** @description Raw polygenic score: Σ weight × effect-allele dosage. */
             score: number;
             /**
@@ -999,8 +1107,23 @@ export interface components {
             level_label: string;
             /** @description Fraction of the trait's markers genotyped. */
             coverage: number;
-            population: components["schemas"]["Population"];
+            population: components["schemas"]["ReferencePopulationCode"];
             population_source: components["schemas"]["PopulationSource"];
+            reference?: components["schemas"]["ReferencePopulation"];
+            evidence?: components["schemas"]["ResultEvidence"];
+            /** @description The percentile in words. */
+            percentile_text?: string;
+            /** @description Set when the percentile is beyond what the reference can resolve. */
+            percentile_bound?: ("below_0.1" | "above_99.9") | null;
+            /** @description The levels this genotype could reach given its coverage. */
+            reachable_levels?: number[];
+            /** @description Headline results of a phenotype group (lists with score): how the group's other studies agree. */
+            group_agreement?: {
+                others: number;
+                agree: number;
+                disagree: number;
+                summary: string;
+            };
             /** @description Raw polygenic score: Σ weight × effect-allele dosage. */
             score: number;
             /**
@@ -1022,11 +1145,32 @@ export interface components {
             /** @description Part of the curated consumer set (the rest is the generated GWAS set). */
             featured: boolean;
         };
+        /** @description What the evidence behind the score is (docs/science.md, "Evidence"). */
+        TraitEvidence: {
+            label: components["schemas"]["EvidenceLabel"];
+            reasons: string[];
+            genome_wide_markers: number | null;
+            top_marker_share: number;
+            curated: boolean;
+            flags: string[];
+            variance_explained: components["schemas"]["VarianceExplained"] | null;
+        };
+        /** @description Studies of one phenotype; one headline result (docs/science.md, "Phenotype groups"). */
+        TraitGroup: {
+            /** @description The group's headline trait code. */
+            code: string;
+            /** @description The phenotype, without author or PMID. */
+            name: string;
+            size: number;
+            /** @description This trait is the group's headline result. */
+            headline: boolean;
+        };
         /** @description A trait that has no assessment (yet) for the profile. */
         TraitNotComputed: {
             trait: components["schemas"]["Trait"];
             /** @enum {string} */
             status: "available" | "unavailable";
+            status_reason?: components["schemas"]["StatusReason"];
         };
         /** @description Evidence and provenance of the trait score. */
         TraitQuality: {
@@ -1071,6 +1215,11 @@ export interface components {
              * @description PUT the file here (no Authorization), with the Content-Type it was issued for, before it expires.
              */
             url: string;
+        };
+        VarianceExplained: {
+            value: number;
+            description: string;
+            source: string;
         };
         /**
          * @example {
@@ -3613,6 +3762,7 @@ export interface operations {
                      *         "min": 0,
                      *         "max": 0,
                      *         "method": "exact",
+                     *         "source": "table",
                      *         "density": [
                      *           [
                      *             0,
@@ -3772,6 +3922,7 @@ export interface operations {
                      *         "min": 0,
                      *         "max": 0,
                      *         "method": "exact",
+                     *         "source": "table",
                      *         "density": [
                      *           [
                      *             0,

@@ -96,7 +96,7 @@ export function traitRoutes(ctx: ServiceContext): Router {
 
   on('listProfileTraits', (req, res) => {
     const profile = requireProfile(ctx, req, res);
-    const list = listProfileTraits(traits, clientOf(res), profile.id, req.query.score !== undefined);
+    const list = listProfileTraits(traits, clientOf(res), profile.id, profile, req.query.score !== undefined);
     sendJsonWithEtag(req, res, isCompact(req) ? list.map(compact) : list);
   });
 
@@ -114,7 +114,7 @@ export function traitRoutes(ctx: ServiceContext): Router {
 
   on('getTraitAssessment', (req, res) => {
     const profile = requireProfile(ctx, req, res);
-    res.json(translate(() => getProfileTrait(traits, clientOf(res), profile.id, String(req.params.trait_code))));
+    res.json(translate(() => getProfileTrait(traits, clientOf(res), profile.id, profile, String(req.params.trait_code))));
   });
 
   on('computeTrait', (req, res) => {

@@ -1,0 +1,145 @@
+/** Issue 11's curation QC: each build rule on hand-made rows, and the shipped catalog meeting them. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkCitations } from '../../scripts/catalog/curation.js';
+import { assignGroups, phenotypeKey } from '../../scripts/catalog/groups.js';
+import { cleanStudy, type KgEntry, type ReportedFrequencies } from '../../scripts/catalog/markers.js';
+import type { Row } from '../../scripts/catalog/read.js';
+import { sexOf } from '../../scripts/catalog/sex.js';
+import { readCatalogFile } from '../../src/service/science/catalog.js';
+import { evidenceLabel } from '../../src/service/science/evidence.js';
+import { traitOf } from './helpers.js';
+
+const resourcesDir = join(import.meta.dirname, '..', '..', 'resources');
+const catalog = readCatalogFile(resourcesDir).traits;
+const report = JSON.parse(readFileSync(join(resourcesDir, 'catalog', 'build-report.json'), 'utf8'));
+
+/** A source row of the AllDiseases table (minor-allele frequencies per population). */
+function row(over: Partial<Row>): Row {
+  return {
+    SNP: 'rs1', chr_name: '1', effect_allele: 'A', non_effect_allele: 'G', effect_size: '0.1', minor_allele: 'A', major_allele: 'G',
+    EUR_AF: '0.2', AMR_AF: '0.2', AFR_AF: '0.2', EAS_AF: '0.2', SAS_AF: '0.2', p_value: '1e-10', pmid: '111', effect_size_logged_in_curation: 'FALSE',
+    ...over,
+  } as Row;
+}
+const noKg = new Map<string, KgEntry>();
+
+describe('build rules', () => {
+  it('citation consistency: the overview PMID is corrected when study id and SNP rows agree, else the build stops', () => {
+    const overview = new Map<string, Row>([
+      ['depression_29662059', { pmid: '30177863' } as Row],
+      ['fine_123456', { pmid: '123456' } as Row],
+      ['broken_222222', { pmid: '333333' } as Row],
+    ]);
+    const rows = new Map<string, Row[]>([
+      ['depression_29662059', [{ pmid: '29662059' } as Row]],
+      ['fine_123456', [{ pmid: '123456' } as Row]],
+      ['broken_222222', [{ pmid: '444444' } as Row]],
+    ]);
+    const c = checkCitations(overview, rows);
+    expect(c.pmid.get('depression_29662059')).toBe('29662059');
+    expect(c.corrected).toEqual([{ study_id: 'depression_29662059', overview_pmid: '30177863', pmid: '29662059' }]);
+    expect(c.violations).toHaveLength(1);
+    expect(c.violations[0]).toMatch(/broken_222222/);
+  });
+
+  it('recovers an effect allele given on the reverse strand of minor/major (not for palindromes)', () => {
+    const r = cleanStudy([row({ effect_allele: 'T', non_effect_allele: 'C' })], noKg);
+    expect(r.markers[0]).toMatchObject({ effect: 'A', other: 'G' });
+    expect(r.reverse_strand_recovered).toBe(1);
+    const pal = cleanStudy([row({ effect_allele: 'C', non_effect_allele: '', minor_allele: 'A', major_allele: 'T' })], noKg);
+    expect(pal.markers).toHaveLength(0);
+    expect(pal.dropped.unusable_alleles).toBe(1);
+  });
+
+  it('excludes palindromic markers with effect-allele frequency 0.4–0.6 and aligns the rest by the study’s reported frequency', () => {
+    const ambiguous = cleanStudy([row({ effect_allele: 'A', non_effect_allele: 'T', minor_allele: 'A', major_allele: 'T', EUR_AF: '0.45', AMR_AF: '0.45', AFR_AF: '0.45', EAS_AF: '0.45', SAS_AF: '0.45' })], noKg);
+    expect(ambiguous.dropped.palindromic_ambiguous).toBe(1);
+    const reported: ReportedFrequencies = new Map([['111:rs1', { allele: 'A', frequency: 0.81 }]]);
+    // 1000 Genomes: A at .2; the study saw its A at .81 — it reported the other strand.
+    const flipped = cleanStudy([row({ effect_allele: 'A', non_effect_allele: 'T', minor_allele: 'A', major_allele: 'T' })], noKg, reported);
+    expect(flipped.palindromic_flipped).toBe(1);
+    expect(flipped.markers[0]).toMatchObject({ effect: 'T', other: 'A' });
+    expect(flipped.markers[0].freq[0]).toBeCloseTo(0.8, 12);
+    const agrees = cleanStudy([row({ effect_allele: 'A', non_effect_allele: 'T', minor_allele: 'A', major_allele: 'T' })], noKg, new Map([['111:rs1', { allele: 'A', frequency: 0.22 }]]));
+    expect(agrees.palindromic_confirmed).toBe(1);
+    expect(agrees.markers[0].effect).toBe('A');
+  });
+
+  it('rejects a study whose logged effect sizes are logarithms of betas (implausible odds ratios)', () => {
+    const rows = [1, 2, 3, 4].map((k) => row({ SNP: `rs${k}`, effect_size: String(Math.log(20 + k)), effect_size_logged_in_curation: 'TRUE' }));
+    expect(cleanStudy(rows, noKg).scale_problem?.reason).toBe('logged_effect_sizes_look_like_betas');
+    const ors = [1, 2, 3, 4].map((k) => row({ SNP: `rs${k}`, effect_size: String(Math.log(1.1 + k / 100)), effect_size_logged_in_curation: 'TRUE' }));
+    expect(cleanStudy(ors, noKg).scale_problem).toBeNull();
+  });
+
+  it('labels evidence by a documented rule (suggestive-only, dominated by one marker, automated biobank analyses)', () => {
+    const base = { markers: 40, sampleSize: 500_000, genomeWideMarkers: 40, topMarkerShare: 0.1, curated: true, automatedBiobank: false };
+    expect(evidenceLabel(base).label).toBe('strong');
+    expect(evidenceLabel({ ...base, genomeWideMarkers: 0 }).label).toBe('suggestive');
+    expect(evidenceLabel({ ...base, automatedBiobank: true }).label).toBe('moderate');
+    expect(evidenceLabel({ ...base, topMarkerShare: 0.95 }).label).toBe('limited');
+    expect(evidenceLabel({ ...base, curated: false, genomeWideMarkers: 12 }).label).toBe('moderate');
+    expect(evidenceLabel({ ...base, sampleSize: null }).label).toBe('limited');
+  });
+
+  it('finds sex-specific phenotypes, but not questions about relatives', () => {
+    expect(sexOf('Prostate cancer')?.sex).toBe('male');
+    expect(sexOf('Epithelial ovarian cancer')?.sex).toBe('female');
+    expect(sexOf('Menarche (age at onset)')?.sex).toBe('female');
+    expect(sexOf('Illnesses of father: Prostate cancer')).toBeNull();
+    expect(sexOf('Cervical artery dissection')).toBeNull();
+    expect(sexOf('Type 2 diabetes')).toBeNull();
+  });
+
+  it('groups one phenotype and picks the headline by the documented order', () => {
+    const a = traitOf('a_small', [{ rsid: 1, effect: 'A', other: 'G', weight: 1, freq: 0.3 }]);
+    const b = traitOf('b_big', [{ rsid: 1, effect: 'A', other: 'G', weight: 1, freq: 0.3 }]);
+    const c = traitOf('c_other', [{ rsid: 1, effect: 'A', other: 'G', weight: 1, freq: 0.3 }]);
+    a.quality.sample_size = 1000;
+    b.quality.sample_size = 100_000;
+    a.source.source_trait = 'LDL cholesterol [PMID 1]';
+    b.source.source_trait = 'LDL  Cholesterol';
+    c.source.source_trait = 'HDL cholesterol';
+    const r = assignGroups([a, b, c], (t) => phenotypeKey(t.source.source_trait));
+    expect(r).toMatchObject({ groups: 2, multi: 1 });
+    expect(b.group).toMatchObject({ code: 'b_big', size: 2, headline: true });
+    expect(a.group).toMatchObject({ code: 'b_big', size: 2, headline: false });
+    expect(c.group).toMatchObject({ code: 'c_other', size: 1, headline: true });
+  });
+});
+
+describe('the shipped catalog meets the rules', () => {
+  it('cites the right paper for the studies whose overview PMIDs were swapped', () => {
+    const byStudy = new Map(catalog.map((t) => [t.source.study_id, t]));
+    expect(byStudy.get('depression_broad_29662059')?.quality.pmid).toBe('29662059');
+    expect(byStudy.get('major_depressive_disorder_probable_29662059')?.quality.pmid).toBe('29662059');
+    expect(byStudy.get('diverticular_disease_30177863')?.quality.pmid).toBe('30177863');
+    expect(report.rules.citation_corrections).toHaveLength(3);
+  });
+
+  it('has names without author, year or PMID, one headline per group, and every rule counted in the build report', () => {
+    for (const t of catalog) expect(t.name).not.toMatch(/\((?:[^)]*\b(?:19|20)\d\d|[^)]*et al)\)|PMID/i);
+    const headlines = new Map<string, number>();
+    for (const t of catalog) if (t.group.headline) headlines.set(t.group.code, (headlines.get(t.group.code) ?? 0) + 1);
+    for (const t of catalog) expect(headlines.get(t.group.code)).toBe(1);
+    const ldl = catalog.filter((t) => t.group.code === catalog.find((x) => x.code === 'ldl_cholesterol')!.group.code);
+    expect(ldl.length).toBeGreaterThan(5);
+    expect(ldl.filter((t) => t.group.headline).map((t) => t.code)).toEqual(['ldl_cholesterol']);
+    for (const key of ['citation_pmid_corrected', 'reverse_strand_rows_recovered', 'palindromic_excluded_frequency_0_4_to_0_6', 'palindromic_strand_flipped_by_reported_frequency', 'studies_dropped_logged_betas', 'traits_dominated_by_one_marker', 'traits_suggestive_only', 'traits_male_only', 'traits_female_only', 'phenotype_groups_with_several_studies']) {
+      expect(report.rules.counts[key], key).toBeGreaterThan(0);
+    }
+  });
+
+  it('marks sex-specific traits and gives every trait an evidence label with reasons', () => {
+    expect(catalog.find((t) => t.code === 'prostate_cancer')?.sex).toBe('male');
+    expect(catalog.find((t) => t.code === 'ovarian_cancer')?.sex).toBe('female');
+    expect(catalog.find((t) => t.code === 'height')?.sex).toBeNull();
+    for (const t of catalog) {
+      expect(['strong', 'moderate', 'limited', 'suggestive']).toContain(t.evidence.label);
+      if (t.evidence.label !== 'strong') expect(t.evidence.reasons.length, t.code).toBeGreaterThan(0);
+      if (t.source.dataset.includes('UK Biobank')) expect(t.evidence.label).not.toBe('strong');
+    }
+  });
+});
