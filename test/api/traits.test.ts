@@ -67,7 +67,7 @@ describe('profile traits', () => {
     expect(statuses.some((t: any) => t.status === 'computed')).toBe(false);
   });
 
-  it('a client with chosen free traits gets exactly those computed', async () => {
+  it('a client with chosen free traits gets exactly those computed', { timeout: 180_000 }, async () => {
     const list = (await request(`${server.api}/profiles/${profileId}/traits/`, { token })).body;
     const code = list.find((t: any) => t.status !== 'unavailable').trait.code;
     const { token: t3 } = await clientWithToken(server, 'one free', ['--free-traits', code]);
