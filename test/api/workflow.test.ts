@@ -122,7 +122,7 @@ describe('the spec workflow', () => {
     const full = FullTraitAssessment.parse(put.body);
     expect(full).toMatchObject({ status: 'computed' });
     expect(full.markers.length).toBeGreaterThan(0);
-    expect(full.distribution.density.length).toBeGreaterThan(0);
+    expect(full.distribution?.density.length).toBeGreaterThan(0);
     const get = FullTraitAssessment.parse((await request(`${server.api}/profiles/${profileId}/traits/${code}/`, { token })).body);
     expect(get.percentile).toBe(full.percentile);
   });

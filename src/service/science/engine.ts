@@ -182,6 +182,7 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     }
     let xAt = 0;
     let score = 0;
+    let observedScore = 0;
     let constant = 0;
     let n = 0;
     let imputed = 0;
@@ -206,7 +207,9 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
       if (d >= 0) {
         if (d >= FLIPPED) flipped++;
         dosage = d & 3;
-        score += dosage === 0 ? c0 : dosage === 1 ? c1 : c2;
+        const contribution = dosage === 0 ? c0 : dosage === 1 ? c1 : c2;
+        score += contribution;
+        observedScore += contribution;
         setMarker(pts, n++, c0, c1, c2, p, hemi);
         use = 'observed';
         snps.push(rsid);
@@ -237,6 +240,7 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     }
     const coverage = t.count ? n / t.count : 0;
     if (!computable({ observed: n, coverage })) return { status: 'unavailable', reason: lowCoverage(t, n) };
+    if (t.rawScoreOnly) return { status: 'computed', assessment: rawScoreAssessment(t, observedScore, markers, snps, coverage, ref, { markers: t.count, observed: n, imputed, excluded, strand_flipped: flipped }) };
     const table = n === t.count ? tableFor(t, ref, hemizygousX) : null;
     let cdf: number;
     let dist: ScoreDistribution | null = null;
@@ -353,6 +357,46 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     },
   };
   return engine;
+}
+
+/**
+ * An imported score without enough reference frequencies: the raw score over the genotyped
+ * variants (missing ones add nothing, their expected value being unknown) and the match
+ * rate; no percentile, level or reference distribution, and the text says why.
+ */
+function rawScoreAssessment(t: CompiledTrait, score: number, markers: AssessedMarker[], snps: string[], coverage: number, ref: ReferencePopulation, match: Assessment['match']): Assessment {
+  for (const m of markers) if (m.use !== 'observed') m.dosage = 0;
+  return {
+    assessment_level: null,
+    level_label: 'No percentile',
+    percentile: null,
+    percentile_text: `No percentile: ${t.rawScoreOnly}`,
+    percentile_bound: null,
+    reachable_levels: [],
+    recommendations: `This imported score can only be shown as a raw number (${snps.length} of its ${t.count} variants found in your file). ${t.rawScoreOnly}`,
+    snps,
+    coverage,
+    population: ref.population,
+    population_source: ref.source,
+    reference: ref,
+    evidence: {
+      label: 'limited',
+      trait_label: t.info.evidence.label,
+      coverage,
+      markers_used: match.observed,
+      markers_total: t.count,
+      genome_wide_markers: null,
+      top_marker_share: t.info.evidence.top_marker_share,
+      variance_explained: null,
+      reasons: ['imported score without reference frequencies: no percentile', ...t.info.evidence.reasons],
+    },
+    score,
+    distribution: null,
+    markers,
+    quality: t.info.quality,
+    revision: t.info.revision,
+    match,
+  };
 }
 
 /** Levels some genotype can reach: all five for a smooth distribution, those of its atoms' mid-ranks otherwise. */

@@ -123,14 +123,14 @@ export function listProfileTraits(ctx: TraitsContext, client: Client, profileId:
   const groupPercentiles = new Map<string, number[]>();
   for (const { trait } of entries) {
     const stored = computed.get(trait.code);
-    if (stored && !trait.group.headline) groupPercentiles.set(trait.group.code, [...(groupPercentiles.get(trait.group.code) ?? []), stored.summary.percentile]);
+    if (stored && stored.summary.percentile !== null && !trait.group.headline) groupPercentiles.set(trait.group.code, [...(groupPercentiles.get(trait.group.code) ?? []), stored.summary.percentile]);
   }
   for (const { trait } of entries) {
     if (scored) {
       const stored = computed.get(trait.code);
       if (stored) {
         const item = withAssessment(trait, stored);
-        if (trait.group.headline && trait.group.size > 1) item.group_agreement = groupAgreement(stored.summary.percentile, groupPercentiles.get(trait.code) ?? []);
+        if (trait.group.headline && trait.group.size > 1 && stored.summary.percentile !== null) item.group_agreement = groupAgreement(stored.summary.percentile, groupPercentiles.get(trait.code) ?? []);
         out.push(item);
       }
     } else {

@@ -56,6 +56,9 @@ export const PgsImportReport = z
     frequency_source: z.object({ file_population: z.int(), thousand_genomes: z.int(), file_overall: z.int() }),
     strand_flipped_to_forward: z.int(),
     weight_model: z.enum(['additive', 'dominance_flags', 'dosage_weights']),
+    match_rate: z.number().min(0).max(1).describe('Matched variants / variants in the file.'),
+    percentile: z.boolean().describe('Whether results get a percentile (enough variants with reference frequencies).'),
+    percentile_note: z.string().nullable().describe('Why results get no percentile, when they do not.'),
     notes: z.array(z.string()),
   })
   .meta({ id: 'PgsImportReport', description: 'How a PGS Catalog scoring file was read.' });

@@ -148,8 +148,13 @@ export const ClientTraitList = z
 
 /** The assessment summary: every assessment response carries these fields. */
 export const AssessmentSummary = z.object({
-  assessment_level: AssessmentLevel,
-  percentile: z.number().min(0).max(100).describe("0–100: the profile's genetic score among the reference population."),
+  assessment_level: AssessmentLevel.nullable().describe('null only for imported scores without reference frequencies (raw score only).'),
+  percentile: z
+    .number()
+    .min(0)
+    .max(100)
+    .nullable()
+    .describe("0–100 (mid-rank): the profile's genetic score among the reference population. null only for imported scores without reference frequencies (raw score only)."),
   recommendations: z.string().describe('Plain text for the level.'),
   snps: z.array(Rsid).describe('The rsIDs whose genotype entered the score.'),
   level_label: ext(z.string(), 'The level in words, e.g. "Higher than average".'),
@@ -217,7 +222,7 @@ export const TraitAssessment = z
 
 export const FullTraitAssessment = TraitAssessment.extend({
   markers: ext(z.array(AssessedMarker)),
-  distribution: ext(ScoreDistribution),
+  distribution: ext(ScoreDistribution.nullable(), 'null only for imported scores without reference frequencies.'),
   match: ext(MatchReport.optional()),
 }).meta({ id: 'FullTraitAssessment', description: 'A computed trait with the full assessment: summary, markers, reference distribution and match report.' });
 

@@ -657,9 +657,10 @@ export interface components {
             trait: components["schemas"]["Trait"];
             /** @constant */
             status: "computed";
-            assessment_level: components["schemas"]["AssessmentLevel"];
-            /** @description 0–100: the profile's genetic score among the reference population. */
-            percentile: number;
+            /** @description null only for imported scores without reference frequencies (raw score only). */
+            assessment_level: components["schemas"]["AssessmentLevel"] | null;
+            /** @description 0–100 (mid-rank): the profile's genetic score among the reference population. null only for imported scores without reference frequencies (raw score only). */
+            percentile: number | null;
             /** @description Plain text for the level. */
             recommendations: string;
             /** @description The rsIDs whose genotype entered the score. */
@@ -693,7 +694,8 @@ export interface components {
              */
             computed_at: string;
             markers: components["schemas"]["AssessedMarker"][];
-            distribution: components["schemas"]["ScoreDistribution"];
+            /** @description null only for imported scores without reference frequencies. */
+            distribution: components["schemas"]["ScoreDistribution"] | null;
             match?: components["schemas"]["MatchReport"];
         };
         /**
@@ -824,6 +826,12 @@ export interface components {
             strand_flipped_to_forward: number;
             /** @enum {string} */
             weight_model: "additive" | "dominance_flags" | "dosage_weights";
+            /** @description Matched variants / variants in the file. */
+            match_rate: number;
+            /** @description Whether results get a percentile (enough variants with reference frequencies). */
+            percentile: boolean;
+            /** @description Why results get no percentile, when they do not. */
+            percentile_note: string | null;
             notes: string[];
         };
         /**
@@ -1055,9 +1063,10 @@ export interface components {
             trait: components["schemas"]["Trait"];
             /** @constant */
             status: "computed";
-            assessment_level: components["schemas"]["AssessmentLevel"];
-            /** @description 0–100: the profile's genetic score among the reference population. */
-            percentile: number;
+            /** @description null only for imported scores without reference frequencies (raw score only). */
+            assessment_level: components["schemas"]["AssessmentLevel"] | null;
+            /** @description 0–100 (mid-rank): the profile's genetic score among the reference population. null only for imported scores without reference frequencies (raw score only). */
+            percentile: number | null;
             /** @description Plain text for the level. */
             recommendations: string;
             /** @description The rsIDs whose genotype entered the score. */
@@ -1096,9 +1105,10 @@ export interface components {
             trait_code: string;
             /** @constant */
             status: "computed";
-            assessment_level: components["schemas"]["AssessmentLevel"];
-            /** @description 0–100: the profile's genetic score among the reference population. */
-            percentile: number;
+            /** @description null only for imported scores without reference frequencies (raw score only). */
+            assessment_level: components["schemas"]["AssessmentLevel"] | null;
+            /** @description 0–100 (mid-rank): the profile's genetic score among the reference population. null only for imported scores without reference frequencies (raw score only). */
+            percentile: number | null;
             /** @description Plain text for the level. */
             recommendations: string;
             /** @description The rsIDs whose genotype entered the score. */
@@ -4635,6 +4645,9 @@ export interface operations {
                      *           },
                      *           "strand_flipped_to_forward": 0,
                      *           "weight_model": "additive",
+                     *           "match_rate": 0,
+                     *           "percentile": true,
+                     *           "percentile_note": "string",
                      *           "notes": [
                      *             "string"
                      *           ]
@@ -4773,6 +4786,9 @@ export interface operations {
                      *         },
                      *         "strand_flipped_to_forward": 0,
                      *         "weight_model": "additive",
+                     *         "match_rate": 0,
+                     *         "percentile": true,
+                     *         "percentile_note": "string",
                      *         "notes": [
                      *           "string"
                      *         ]
