@@ -6,12 +6,15 @@ import { UsageError } from './args.js';
 import { clientsCommand } from './clients.js';
 import { serveCommand } from './serve.js';
 import { signInLinkCommand } from './sign-in-link.js';
+import { statusCommand } from './status.js';
 import { traitsCommand } from './traits.js';
 
 const HELP = `Traitscope: genetic trait assessments from your DNA raw-data file, entirely offline.
 
 Usage:
-  traitscope serve [--port N] [--data-dir DIR]        run the service and web UI (port 0 = any free port)
+  traitscope serve [--port N] [--data-dir DIR]        run the service and web UI (port 0 = any free port;
+                   [--cors-origin ORIGIN ...]         --cors-origin lets a browser page of ORIGIN call the API)
+  traitscope status [--data-dir DIR]                  whether the service runs, and where (JSON with --json)
   traitscope clients create --name NAME [...]         credentials for a third-party tool
   traitscope clients list | revoke CLIENT_ID          manage them
   traitscope sign-in-link [--data-dir DIR]            a new one-time link into the running web UI
@@ -28,6 +31,8 @@ async function main(argv: string[]): Promise<number> {
       return serveCommand(rest);
     case 'clients':
       return clientsCommand(rest);
+    case 'status':
+      return statusCommand(rest);
     case 'sign-in-link':
       return signInLinkCommand(rest);
     case 'traits':

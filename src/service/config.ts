@@ -23,6 +23,8 @@ export interface ServiceConfig {
   workers: number | undefined;
   /** Jobs people wait for (uploads, compute requests, imports) that may wait for a worker before new ones get 503. */
   maxQueuedJobs: number;
+  /** Browser origins allowed to call the API for this run (CORS), besides those saved in Settings. */
+  corsOrigins: string[];
 }
 
 export const DEFAULT_PORT = 4780;
@@ -87,6 +89,7 @@ export function resolveConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     maxUploadBytes: overrides.maxUploadBytes ?? envNumber('TRAITSCOPE_MAX_UPLOAD_BYTES') ?? 1024 ** 3,
     workers: overrides.workers ?? positive(envCount('TRAITSCOPE_WORKERS'), 'TRAITSCOPE_WORKERS'),
     maxQueuedJobs: overrides.maxQueuedJobs ?? envCount('TRAITSCOPE_MAX_QUEUED_JOBS') ?? 32,
+    corsOrigins: [...(process.env.TRAITSCOPE_CORS_ORIGINS ?? '').split(','), ...(overrides.corsOrigins ?? [])].map((o) => o.trim()).filter(Boolean),
   };
 }
 

@@ -12,9 +12,11 @@ import { ensureAppClient } from './auth/clients.js';
 import { issueToken } from './auth/tokens.js';
 import { databasePath, resolveConfig, type ServiceConfig } from './config.js';
 import { startDiagnostics } from './diagnostics.js';
+import { removeServiceFile, writeServiceFile } from './discovery.js';
 import { openDatabase, type Db } from './db/database.js';
 import { interruptedProfiles, profilesWithGenotype } from './genotype/genotype-store.js';
 import { createApp } from './http/app.js';
+import { replyToClientErrors } from './http/client-errors.js';
 import { origin, type ServiceContext } from './http/context.js';
 import { createProcessor, type Processor } from './processing/processor.js';
 import type { ScienceEngineExt } from './science/index.js';
@@ -84,6 +86,7 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
 
   const server: Server = await new Promise((resolve, reject) => {
     const s = createApp(ctx).listen(config.port, '127.0.0.1');
+    replyToClientErrors(s);
     s.once('listening', () => resolve(s));
     s.once('error', (err: NodeJS.ErrnoException) => {
       void processor.close().finally(() => db.close());
@@ -100,6 +103,7 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
   server.keepAliveTimeout = 65_000;
 
   setSetting(db, SERVICE_ORIGIN, origin(ctx));
+  writeServiceFile(config.dataDir, origin(ctx));
 
   // Files uploaded but not processed when the service last stopped are processed now; every
   // other genotype gets the traits it has no current result for (an updated catalog, an
@@ -125,6 +129,7 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
     },
     async close() {
       setSetting(db, SERVICE_ORIGIN, null);
+      removeServiceFile(config.dataDir);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

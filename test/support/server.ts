@@ -26,9 +26,9 @@ export function tempDir(prefix = 'traitscope-test-'): string {
   return mkdtempSync(path.join(tmpdir(), prefix));
 }
 
-export async function startServer(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<TestServer> {
+export async function startServer(options: { dataDir?: string; env?: Record<string, string>; args?: string[] } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDir();
-  const child: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data-dir', dataDir], {
+  const child: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data-dir', dataDir, ...(options.args ?? [])], {
     cwd: ROOT,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -72,23 +72,33 @@ function traitText(engine: ScienceEngine, trait: TraitInfo): string {
   return text;
 }
 
+/**
+ * How a list item names its trait: the whole trait object (the spec's form), or only its
+ * code (view=compact: the client holds the trait list already).
+ */
+export type ListView = 'full' | 'compact';
+
+function traitField(engine: ScienceEngine, trait: TraitInfo, view: ListView): string {
+  return view === 'compact' ? `"trait_code":${JSON.stringify(trait.code)}` : `"trait":${traitText(engine, trait)}`;
+}
+
 /** A list item with its status only (and why, when unavailable). */
-function statusItem(engine: ScienceEngine, trait: TraitInfo, status: TraitStatus, reason?: UnavailableReason | string): string {
+function statusItem(engine: ScienceEngine, trait: TraitInfo, status: TraitStatus, view: ListView, reason?: UnavailableReason | string): string {
   const why = reason === undefined ? '' : `,"status_reason":${typeof reason === 'string' ? reason : JSON.stringify(reason)}`;
-  return `{"trait":${traitText(engine, trait)},"status":"${status}"${why}}`;
+  return `{${traitField(engine, trait, view)},"status":"${status}"${why}}`;
 }
 
 /**
  * A list item of a computed trait: its status and the stored summary (a JSON object, spliced
  * in), and for the headline of a phenotype group how the group's other results agree.
  */
-function computedItem(engine: ScienceEngine, trait: TraitInfo, stored: StoredAssessment, others?: readonly number[]): string {
+function computedItem(engine: ScienceEngine, trait: TraitInfo, stored: StoredAssessment, view: ListView, others?: readonly number[]): string {
   const fields = stored.json.length > 2 ? `,${stored.json.slice(1, -1)}` : '';
   const agreement =
     others && trait.group.headline && trait.group.size > 1 && stored.percentile !== null
       ? `,"group_agreement":${JSON.stringify(groupAgreement(stored.percentile, others))}`
       : '';
-  return `{"trait":${traitText(engine, trait)},"status":"computed"${fields}${agreement},"computed_at":"${stored.computedAt}"}`;
+  return `{${traitField(engine, trait, view)},"status":"computed"${fields}${agreement},"computed_at":"${stored.computedAt}"}`;
 }
 
 /** A single read: the stored summary with the per-marker details and the distribution recomputed. */
@@ -167,11 +177,12 @@ let nextEngineId = 1;
  * (stored results, requests, genotype, processing state, the client's configuration, the
  * traits known), and is the same otherwise, so an unchanged list answers 304.
  */
-export function profileTraitsTag(ctx: TraitsContext, client: Client, profileId: string, profile: ProfileFacts, scored: boolean): string {
+export function profileTraitsTag(ctx: TraitsContext, client: Client, profileId: string, profile: ProfileFacts, scored: boolean, view: ListView = 'full'): string {
   let engineId = engineIds.get(ctx.engine);
   if (engineId === undefined) engineIds.set(ctx.engine, (engineId = nextEngineId++));
   const state = [
     scored,
+    view,
     isReady(ctx, profileId),
     genotypeVersion(ctx.db, profileId) ?? null,
     resultsVersion(ctx.db, profileId),
@@ -192,7 +203,7 @@ export function profileTraitsTag(ctx: TraitsContext, client: Client, profileId: 
  * GET /profiles/{id}/traits/: every client trait with its status, or only computed ones
  * with scores, as the JSON text of the response.
  */
-export function listProfileTraits(ctx: TraitsContext, client: Client, profileId: string, profile: ProfileFacts, scored: boolean): string {
+export function listProfileTraits(ctx: TraitsContext, client: Client, profileId: string, profile: ProfileFacts, scored: boolean, view: ListView = 'full'): string {
   if (!isReady(ctx, profileId)) return '[]';
   const { engine } = ctx;
   const traits = clientTraits(client, engine);
@@ -210,7 +221,7 @@ export function listProfileTraits(ctx: TraitsContext, client: Client, profileId:
       const percentile = computed.get(trait.code)!.percentile;
       if (!trait.group.headline && percentile !== null) others.set(trait.group.code, [...(others.get(trait.group.code) ?? []), percentile]);
     }
-    for (const { trait } of shown) items.push(computedItem(engine, trait, computed.get(trait.code)!, others.get(trait.group.code) ?? []));
+    for (const { trait } of shown) items.push(computedItem(engine, trait, computed.get(trait.code)!, view, others.get(trait.group.code) ?? []));
     return `[${items.join(',')}]`;
   }
   const stored = storedStatuses(ctx.db, profileId);
@@ -220,14 +231,14 @@ export function listProfileTraits(ctx: TraitsContext, client: Client, profileId:
     // An outcome of an older revision of the trait (an updated catalog) is as good as none.
     const outcome = stored.get(trait.code);
     if (outcome?.revision === trait.revision && outcome.status === 'computed') {
-      items.push(statusItem(engine, trait, gets(client, trait, requested) ? 'computed' : 'available'));
+      items.push(statusItem(engine, trait, gets(client, trait, requested) ? 'computed' : 'available', view));
     } else if (outcome?.revision === trait.revision) {
-      items.push(statusItem(engine, trait, 'unavailable', reasons.get(trait.code)?.reason));
+      items.push(statusItem(engine, trait, 'unavailable', view, reasons.get(trait.code)?.reason));
     } else {
       // Not scored yet (the background is on its way): ask the engine.
       genotype ??= readyGenotype(ctx, profileId);
       const why = genotype ? engine.unavailableReason(trait.code, genotype.genotype, assessContext(profile, genotypeFacts(genotype))) : null;
-      items.push(why ? statusItem(engine, trait, 'unavailable', why) : statusItem(engine, trait, 'available'));
+      items.push(why ? statusItem(engine, trait, 'unavailable', view, why) : statusItem(engine, trait, 'available', view));
     }
   }
   return `[${items.join(',')}]`;
@@ -239,7 +250,7 @@ export function listProfileTraits(ctx: TraitsContext, client: Client, profileId:
  * stored are taken as they are; only traits it has not reached are scored now, in the pool.
  * Unknown and unavailable codes are left out.
  */
-export async function computeProfileTraits(ctx: TraitsContext, client: Client, profileId: string, codes: string[]): Promise<string> {
+export async function computeProfileTraits(ctx: TraitsContext, client: Client, profileId: string, codes: string[], view: ListView = 'full'): Promise<string> {
   if (!isReady(ctx, profileId)) return '[]';
   const engine = ctx.engine;
   const wanted = [...new Set(codes)].filter((code) => clientHasTrait(client, engine, code));
@@ -253,7 +264,7 @@ export async function computeProfileTraits(ctx: TraitsContext, client: Client, p
     profileId,
     answered.filter((code) => pricingFor(client, engine.trait(code)!) !== 'free'),
   );
-  return `[${answered.map((code) => computedItem(engine, engine.trait(code)!, computed.get(code)!)).join(',')}]`;
+  return `[${answered.map((code) => computedItem(engine, engine.trait(code)!, computed.get(code)!, view)).join(',')}]`;
 }
 
 /** GET /profiles/{id}/traits/{code}/: the full assessment when computed for this client, else trait and status. */

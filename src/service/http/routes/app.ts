@@ -2,17 +2,17 @@
  * /api/app/: what the desktop UI needs beyond the spec's API, for the app's own client only
  * (scope manage:app): app facts, the API clients of third-party tools, and deleting all data.
  */
-import { Router, type Response } from 'express';
-import { ApiClientInput, APP_SCOPE, type ApiClient, type AppInfo } from '../../../shared/api.js';
+import type { Router } from 'express';
+import { ApiClientInput, type ApiClient, type AppInfo } from '../../../shared/api.js';
 import { createClient, getClient, listClients, revokeClient, type Client } from '../../auth/clients.js';
 import type { Db } from '../../db/database.js';
 import { namedStatements } from '../../db/statements.js';
 import { genotypesDir } from '../../storage/file-store.js';
 import { forgetGenotype } from '../../traits/profile-traits.js';
 import { appVersion } from '../../config.js';
-import { clientOf } from '../auth.js';
 import { origin, type ServiceContext } from '../context.js';
 import { HttpError } from '../errors.js';
+import { operationRouter } from '../router.js';
 import { parseBody } from '../validate.js';
 import { rm } from 'node:fs/promises';
 import { CustomTraitError, listCustomTraits, removeCustomTrait, type CustomTraitRecord } from '../../traits/custom-traits.js';
@@ -27,19 +27,12 @@ function apiClientJson(c: Client): ApiClient {
   return { client_id: c.id, name: c.name, scopes: c.scopes, free_traits: c.freeTraits, created_at: c.createdAt, revoked_at: c.revokedAt, is_app: c.isApp };
 }
 
-function requireAppScope(res: Response): void {
-  if (!clientOf(res).scopes.includes(APP_SCOPE)) {
-    throw new HttpError(403, `Only the Traitscope app itself may use /api/app/ (scope ${APP_SCOPE}).`);
-  }
-}
-
 const version = appVersion();
 
 export function appRoutes(ctx: ServiceContext): Router {
-  const router = Router();
-  router.use('/app', (_req, res, next) => (requireAppScope(res), next()));
+  const { router, on } = operationRouter(ctx, '/api');
 
-  router.get('/app/info', (_req, res) => {
+  on('getAppInfo', (_req, res) => {
     const info: AppInfo = {
       version,
       data_dir: ctx.config.dataDir,
@@ -51,15 +44,15 @@ export function appRoutes(ctx: ServiceContext): Router {
   });
 
   // ?reset starts a new measurement window (the benchmarks use it).
-  router.get('/app/diagnostics', (req, res) => {
+  on('getDiagnostics', (req, res) => {
     res.json(ctx.diagnostics.snapshot({ reset: req.query.reset !== undefined }));
   });
 
-  router.get('/app/clients', (_req, res) => {
+  on('listApiClients', (_req, res) => {
     res.json(listClients(ctx.db).filter((c) => !c.isApp).map(apiClientJson));
   });
 
-  router.post('/app/clients', (req, res) => {
+  on('createApiClient', (req, res) => {
     const input = parseBody(ApiClientInput, req.body, 400, 'client');
     if (Array.isArray(input.free_traits)) {
       const unknown = input.free_traits.filter((code) => !ctx.engine.trait(code));
@@ -69,7 +62,7 @@ export function appRoutes(ctx: ServiceContext): Router {
     res.status(201).json({ ...apiClientJson(client), client_secret: secret });
   });
 
-  router.delete('/app/clients/:client_id', (req, res) => {
+  on('revokeApiClient', (req, res) => {
     const id = String(req.params.client_id);
     const client = getClient(ctx.db, id);
     if (!client || client.isApp) throw new HttpError(404, `No API client with id "${id}".`);
@@ -84,11 +77,11 @@ export function appRoutes(ctx: ServiceContext): Router {
     return new HttpError(err.kind === 'conflict' ? 409 : err.kind === 'missing' ? 404 : 422, err.message);
   };
 
-  router.get('/app/traits', (_req, res) => {
+  on('listCustomTraits', (_req, res) => {
     res.json(listCustomTraits(ctx.db).map(customJson));
   });
 
-  router.post('/app/traits', async (req, res) => {
+  on('importCustomTrait', async (req, res) => {
     if (!Buffer.isBuffer(req.body)) {
       throw new HttpError(415, 'Send the scoring file itself as the body with Content-Type: application/octet-stream (or application/gzip for .gz files).');
     }
@@ -106,7 +99,7 @@ export function appRoutes(ctx: ServiceContext): Router {
     res.status(201).json(customJson(outcome.record));
   });
 
-  router.delete('/app/traits/:trait_code', (req, res) => {
+  on('removeCustomTrait', (req, res) => {
     try {
       removeCustomTrait(ctx.db, String(req.params.trait_code));
     } catch (err) {
@@ -115,7 +108,7 @@ export function appRoutes(ctx: ServiceContext): Router {
     res.json({ detail: `The imported trait "${req.params.trait_code}" and its assessments were removed.` });
   });
 
-  router.delete('/app/data', async (_req, res) => {
+  on('deleteAllData', async (_req, res) => {
     const ids = statements(ctx.db).profileIds.all().map((r) => r.id);
     statements(ctx.db).deleteProfiles.run(); // cascades to files records, genotypes and assessments
     ids.forEach(forgetGenotype);

@@ -10,11 +10,12 @@
  * was revoked; readers connect again (and so authenticate again).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { Router, type Request, type Response } from 'express';
+import type { Request, Response, Router } from 'express';
 import { getClient } from '../../auth/clients.js';
 import { requireToken, clientOf } from '../auth.js';
 import { origin, type ServiceContext } from '../context.js';
 import { HttpError } from '../errors.js';
+import { operationRouter } from '../router.js';
 
 const TICKET_TTL_MS = 60_000;
 const HEARTBEAT_MS = 15_000;
@@ -43,16 +44,17 @@ function streamTickets() {
 }
 
 export function eventRoutes(ctx: ServiceContext): Router {
-  const router = Router();
+  const { router, on } = operationRouter(ctx, '/api');
   const tickets = streamTickets();
-  const authenticate = requireToken(ctx.db);
+  const authenticate = requireToken(ctx.db, []);
 
-  router.get('/events/url', authenticate, (_req, res) => {
+  on('getEventsUrl', (_req, res) => {
     const ticket = tickets.issue(clientOf(res).id);
     res.set('Cache-Control', 'no-store').json({ url: `${origin(ctx)}/api/events?ticket=${ticket}`, expires_in: TICKET_TTL_MS / 1000 });
   });
 
-  router.get('/events', (req, res) => {
+  // No token check by the table: the stream takes a token or a ticket.
+  on('streamEvents', (req, res) => {
     const ticket = req.query.ticket;
     if (typeof ticket !== 'string') return authenticate(req, res, () => stream(ctx, req, res));
     const clientId = tickets.redeem(ticket);

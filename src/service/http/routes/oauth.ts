@@ -3,11 +3,12 @@
  * the spec shows) and application/x-www-form-urlencoded, with credentials in the body or
  * in HTTP Basic auth (§2.3.1). Errors follow §5.2.
  */
-import express, { Router, type ErrorRequestHandler, type Response } from 'express';
+import express, { type ErrorRequestHandler, type Response, type Router } from 'express';
 import { authenticateClient, ensureAppClient } from '../../auth/clients.js';
 import { redeemSignInCode } from '../../auth/sign-in.js';
 import { issueToken } from '../../auth/tokens.js';
 import { origin, type ServiceContext } from '../context.js';
+import { operationRouter } from '../router.js';
 
 function oauthError(res: Response, status: number, error: string, description: string) {
   res.status(status).set('Cache-Control', 'no-store');
@@ -32,9 +33,9 @@ function audienceMatches(ctx: ServiceContext, audience: string): boolean {
 }
 
 export function oauthRoutes(ctx: ServiceContext): Router {
-  const router = Router();
-  router.post(
-    '/oauth/token',
+  const { router, on } = operationRouter(ctx, '');
+  on(
+    'requestToken',
     express.json({ limit: '16kb' }),
     express.urlencoded({ extended: false, limit: '16kb' }),
     (req, res) => {
@@ -74,7 +75,7 @@ export function oauthRoutes(ctx: ServiceContext): Router {
     },
   );
   // The web UI's one-time sign-in link: its code becomes an access token of the app's own client.
-  router.post('/oauth/sign-in', express.json({ limit: '4kb' }), (req, res) => {
+  on('signIn', express.json({ limit: '4kb' }), (req, res) => {
     const code = (req.body as { code?: unknown } | undefined)?.code;
     if (typeof code !== 'string' || !redeemSignInCode(ctx.db, code)) {
       return oauthError(

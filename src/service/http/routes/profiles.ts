@@ -1,5 +1,5 @@
 /** /api/profiles: create, list, read, replace, patch and delete profiles of the calling client. */
-import { Router, type Request } from 'express';
+import type { Request, Router } from 'express';
 import { ProfileInput, type Profile } from '../../../shared/api.js';
 import { createProfile, deleteProfile, getProfile, listProfiles, updateProfile } from '../../profiles/profiles.js';
 import { removeProfileFiles } from '../../storage/file-store.js';
@@ -7,6 +7,7 @@ import { forgetGenotype, scoringInputsDiffer } from '../../traits/profile-traits
 import { clientOf } from '../auth.js';
 import type { ServiceContext } from '../context.js';
 import { HttpError } from '../errors.js';
+import { operationRouter } from '../router.js';
 import { isUuid, parseBody } from '../validate.js';
 
 function profileNotFound(id: string): HttpError {
@@ -22,23 +23,23 @@ export function requireProfile(ctx: ServiceContext, req: Request, res: Parameter
 }
 
 export function profileRoutes(ctx: ServiceContext): Router {
-  const router = Router();
+  const { router, on } = operationRouter(ctx, '/api');
 
-  router.post('/profiles', (req, res) => {
+  on('createProfile', (req, res) => {
     const input = parseBody(ProfileInput, req.body, 405, 'profile input');
     res.status(201).json(createProfile(ctx.db, clientOf(res).id, input));
   });
 
-  router.get('/profiles', (_req, res) => {
+  on('listProfiles', (_req, res) => {
     res.json(listProfiles(ctx.db, clientOf(res).id));
   });
 
-  router.get('/profiles/:profile_id', (req, res) => {
+  on('getProfile', (req, res) => {
     res.json(requireProfile(ctx, req, res));
   });
 
-  for (const [method, mode] of [['put', 'replace'], ['patch', 'merge']] as const) {
-    router[method]('/profiles/:profile_id', async (req, res) => {
+  for (const [id, mode] of [['replaceProfile', 'replace'], ['updateProfile', 'merge']] as const) {
+    on(id, async (req, res) => {
       const profile = requireProfile(ctx, req, res);
       const input = parseBody(ProfileInput, req.body, 405, 'profile input');
       const updated = updateProfile(ctx.db, clientOf(res).id, profile.id, input, mode)!;
@@ -49,7 +50,7 @@ export function profileRoutes(ctx: ServiceContext): Router {
     });
   }
 
-  router.delete('/profiles/:profile_id', async (req, res) => {
+  on('deleteProfile', async (req, res) => {
     const profile = requireProfile(ctx, req, res);
     deleteProfile(ctx.db, clientOf(res).id, profile.id); // cascades to genotype, files record, assessments
     forgetGenotype(profile.id);

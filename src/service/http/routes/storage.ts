@@ -3,7 +3,7 @@
  * URL is the credential. A complete upload replaces the profile's file and starts
  * processing; anything else leaves stored data as it was.
  */
-import { Router } from 'express';
+import type { Router } from 'express';
 import { profileOwner } from '../../profiles/profiles.js';
 import { recordUpload } from '../../genotype/genotype-store.js';
 import { receiveUpload, removeStoredFile, UploadTooLargeError, formatBytes } from '../../storage/file-store.js';
@@ -11,15 +11,16 @@ import { checkUploadUrl } from '../../storage/upload-url.js';
 import { QueueFullError } from '../../processing/processor.js';
 import type { ServiceContext } from '../context.js';
 import { HttpError } from '../errors.js';
+import { operationRouter } from '../router.js';
 
 function mediaType(header: string | undefined): string {
   return (header ?? '').split(';')[0].trim().toLowerCase();
 }
 
 export function storageRoutes(ctx: ServiceContext): Router {
-  const router = Router();
+  const { router, on } = operationRouter(ctx, '');
 
-  router.put('/storage/genotypes/:profile_id', async (req, res) => {
+  on('uploadGenotypeFile', async (req, res) => {
     const profileId = String(req.params.profile_id).toLowerCase();
     const check = checkUploadUrl(ctx.uploadKey, profileId, req.query as Record<string, unknown>, Math.floor(Date.now() / 1000));
     if (!check.ok) throw new HttpError(403, check.reason);
