@@ -44,7 +44,7 @@ export async function processFile(ctx: WorkerContext, profileId: string, fileNam
   const first = new Set([...requestedCodes(db, profileId), ...(client ? freeTraitCodes(client, engine) : [])]);
   ctx.progress({ stage: 'scoring', done: 0, total: first.size });
   const facts = { ancestry, inferredSex: parsed.summary.inferred_sex };
-  const outcomes = prepareOutcomes(engine, engine.assessMany(parsed.genotype, assessContext(owner, facts), first));
+  const outcomes = prepareOutcomes(engine, engine.assessMany(parsed.genotype, assessContext(owner, facts), first, { details: false }));
   ctx.progress({ stage: 'storing' });
 
   const parsedAt = db

@@ -68,7 +68,7 @@ export function scoreTraits(ctx: WorkerContext, request: ScoringRequest): Scorin
   if (codes.length === 0 && gone.length === 0) return { kind: 'scored', computed: 0, unavailable: 0 };
 
   ctx.progress({ stage: 'scoring', done: 0, total: codes.length });
-  const outcomes = prepareOutcomes(engine, engine.assessMany(stored.genotype, assessContext(owner, genotypeFacts(stored)), codes));
+  const outcomes = prepareOutcomes(engine, engine.assessMany(stored.genotype, assessContext(owner, genotypeFacts(stored)), codes, { details: false }));
   ctx.progress({ stage: 'storing', done: codes.length, total: codes.length });
   const replaceAll = all && !request.onlyMissing;
   // A rescore replaces every result in one transaction, so no reader ever sees old and new

@@ -32,6 +32,7 @@ import type {
   TraitInfo,
   TraitOutcome,
   UnavailableReason,
+  AssessOptions,
 } from './types.js';
 
 /**
@@ -170,7 +171,7 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     };
   }
 
-  function assessTrait(cat: CompiledCatalog, t: CompiledTrait, g: Genotype, ctx: AssessContext, ref: ReferencePopulation, sex: SexInfo): TraitOutcome {
+  function assessTrait(cat: CompiledCatalog, t: CompiledTrait, g: Genotype, ctx: AssessContext, ref: ReferencePopulation, sex: SexInfo, details = true): TraitOutcome {
     const na = notApplicable(t, sex);
     if (na) return { status: 'unavailable', reason: na };
     const slots = slotsFor(cat, g);
@@ -188,7 +189,7 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     let imputed = 0;
     let excluded = 0;
     let flipped = 0;
-    const markers: AssessedMarker[] = new Array(t.count);
+    const markers: AssessedMarker[] = details ? new Array(t.count) : [];
     const snps: string[] = [];
     for (let k = 0; k < t.count; k++) {
       const i = t.start + k;
@@ -228,7 +229,7 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
           use = 'excluded';
         }
       }
-      markers[k] = {
+      if (details) markers[k] = {
         rsid,
         genotype: CALL_TEXT[call],
         effect_allele: ALLELE_LETTERS[cat.effect[i]],
@@ -281,7 +282,7 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
         reasons,
       },
       score,
-      distribution: table ? tableDistribution(table) : computedDistribution(dist!),
+      distribution: table ? tableDistribution(table, details) : computedDistribution(dist!, details),
       markers,
       quality: t.info.quality,
       revision: t.info.revision,
@@ -290,13 +291,14 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     return { status: 'computed', assessment };
   }
 
-  function assessMany(g: Genotype, ctx: AssessContext, codes?: Iterable<string>): Map<string, TraitOutcome> {
+  function assessMany(g: Genotype, ctx: AssessContext, codes?: Iterable<string>, options: AssessOptions = {}): Map<string, TraitOutcome> {
     const ref = reference(g, ctx);
     const sex = sexOf(ctx);
+    const details = options.details !== false;
     const out = new Map<string, TraitOutcome>();
     for (const code of codes ?? byCode.keys()) {
       const hit = byCode.get(code);
-      if (hit) out.set(code, assessTrait(hit.cat, hit.trait, g, ctx, ref, sex));
+      if (hit) out.set(code, assessTrait(hit.cat, hit.trait, g, ctx, ref, sex, details));
     }
     return out;
   }
@@ -425,12 +427,12 @@ function tableLevels(t: CdfTable): number[] {
   return [...levels].sort();
 }
 
-function computedDistribution(d: ScoreDistribution): Assessment['distribution'] {
-  return { mean: d.mean, sd: d.sd, min: d.min, max: d.max, method: d.method, source: 'computed', density: d.density() };
+function computedDistribution(d: ScoreDistribution, details: boolean): Assessment['distribution'] {
+  return { mean: d.mean, sd: d.sd, min: d.min, max: d.max, method: d.method, source: 'computed', density: details ? d.density() : [] };
 }
 
 /** Summary and plot density of a table: the CDF's slope between knots, gathered into 101 points. */
-function tableDistribution(t: CdfTable): Assessment['distribution'] {
+function tableDistribution(t: CdfTable, details: boolean): Assessment['distribution'] {
   // Moments from the CDF: mass between knots at their midpoint, atoms at their score.
   const n = t.xs.length;
   let mean = 0;
@@ -453,7 +455,7 @@ function tableDistribution(t: CdfTable): Assessment['distribution'] {
   const points = 101;
   const dx = (b - a) / (points - 1) || 1;
   const density: Array<[number, number]> = [];
-  for (let i = 0; i < points; i++) {
+  for (let i = 0; details && i < points; i++) {
     const x = a + i * dx;
     const lo = tableCdf(t, x - dx / 2);
     const hi = tableCdf(t, x + dx / 2);

@@ -238,6 +238,15 @@ export interface GenotypeFacts {
   inferredSex: 'male' | 'female' | null;
 }
 
+export interface AssessOptions {
+  /**
+   * false: summaries only — no per-marker table and no plot density (`markers` empty,
+   * `distribution.density` empty). Background scoring stores summaries; a single read
+   * recomputes its details.
+   */
+  details?: boolean;
+}
+
 /** Why a trait has no assessment for this profile. */
 export interface UnavailableReason {
   code: 'low_coverage' | 'not_applicable';
@@ -269,5 +278,5 @@ export interface ScienceEngine {
    * omitted); unknown codes are left out of the result. The one entry point for batch
    * scoring: processing, background scoring and recomputation all go through it.
    */
-  assessMany(genotype: Genotype, context: AssessContext, codes?: Iterable<string>): Map<string, TraitOutcome>;
+  assessMany(genotype: Genotype, context: AssessContext, codes?: Iterable<string>, options?: AssessOptions): Map<string, TraitOutcome>;
 }
