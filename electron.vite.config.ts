@@ -18,7 +18,9 @@
  * - renderer: the React UI, also served headless by `npm run serve` from out/renderer.
  *   `npm run dev` serves it from Vite's dev server instead (src/main/dev-renderer.ts).
  */
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
@@ -58,9 +60,26 @@ function nativeAddonsAsCommonJs(): Plugin {
   };
 }
 
+/**
+ * The two Swagger UI files /api/docs serves, copied beside the bundle (out/main/swagger-ui),
+ * because the packaged app ships no node_modules to resolve swagger-ui-dist from.
+ * src/service/http/docs-page.ts looks there first.
+ */
+function swaggerUiAssets(): Plugin {
+  const dir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  return {
+    name: 'traitscope:swagger-ui-assets',
+    generateBundle() {
+      for (const name of ['swagger-ui.css', 'swagger-ui-bundle.js']) {
+        this.emitFile({ type: 'asset', fileName: `swagger-ui/${name}`, source: readFileSync(resolve(dir, name)) });
+      }
+    },
+  };
+}
+
 export default defineConfig({
   main: {
-    plugins: [nativeAddonsAsCommonJs()],
+    plugins: [nativeAddonsAsCommonJs(), swaggerUiAssets()],
     build: {
       outDir: resolve(root, 'out/main'),
       target: 'node20.19',

@@ -336,6 +336,7 @@ function qualityChecks(
       palindromic_strand_confirmed_by_reported_frequency: sum((c) => c.palindromic_confirmed),
       palindromic_strand_flipped_by_reported_frequency: sum((c) => c.palindromic_flipped),
       palindromic_strand_unverifiable: sum((c) => c.palindromic_kept - c.palindromic_confirmed - c.palindromic_flipped),
+      markers_dropped_weight_outliers: sum((c) => c.dropped.weight_outlier ?? 0),
       studies_dropped_logged_betas: dropped.filter((d) => d.reason === 'logged_effect_sizes_look_like_betas').length,
       studies_dropped_test_statistics: dropped.filter((d) => d.reason === 'effect_sizes_look_like_test_statistics').length,
       studies_dropped_odds_ratios_mixed_with_betas: dropped.filter((d) => d.reason === 'odds_ratios_mixed_with_betas').length,

@@ -27,6 +27,9 @@ export const MAX_OR_LIKE_SHARE = 0.25;
  */
 export const LOGGED_BETA_MEDIAN = Math.log(3);
 
+/** A marker whose |weight| exceeds this many times its study's median |weight| is dropped (studies of ≥ 5 markers). */
+export const WEIGHT_OUTLIER_FACTOR = 100;
+
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
@@ -235,6 +238,18 @@ export function cleanStudy(rows: Row[], kg: Map<string, KgEntry>, reported: Repo
       dropped.odds_ratio_like_effect_size = orLike.length;
     } else {
       scaleProblem = { reason: 'odds_ratios_mixed_with_betas', detail: `${orLike.length} of ${unlogged.length} unlogged effect sizes lie in [1, 1.5) beside ${small.length} below 0.2` };
+    }
+  }
+  // Weights on another scale than the study's: more than WEIGHT_OUTLIER_FACTOR × the median
+  // |weight| (a rare variant's beta from a linear model of a yes/no trait, a unit slip)
+  // would decide the whole score on its own.
+  if (kept.length >= 5) {
+    const typical = median(kept.map((c) => Math.abs(c.weight)));
+    const outliers = typical > 0 ? kept.filter((c) => Math.abs(c.weight) > WEIGHT_OUTLIER_FACTOR * typical) : [];
+    if (outliers.length) {
+      const bad = new Set(outliers);
+      kept = kept.filter((c) => !bad.has(c));
+      dropped.weight_outlier = outliers.length;
     }
   }
   // Duplicates: keep the row with the smallest p-value; on a tie the first row stays.

@@ -26,6 +26,9 @@ import { builderConfig, ensureBuilt } from './support/build.js';
 import { unresolvableImports, workerClosure, workerEntries } from './support/bundle-graph.js';
 import { packWithStandInElectron, type StandInPackage } from './support/stand-in-package.js';
 
+/** The data the service reads at run time: catalog, distribution tables, ancestry data. */
+const SHIPPED_DATA = /^resources\/(catalog\/([^/]+\.json\.gz|distributions\.bin)|ancestry\/[^/]+\.gz)$/;
+
 interface Entry {
   path: string;
   unpacked: boolean;
@@ -63,7 +66,7 @@ describe('the packaged layout (electron-builder.yml applied to the real build)',
     const stray = paths.filter(
       (p) =>
         !/^out\/(main|preload|renderer|native)\//.test(p) &&
-        !/^resources\/(catalog|ancestry)\/[^/]+\.json\.gz$/.test(p) &&
+        !SHIPPED_DATA.test(p) &&
         p !== 'resources/THIRD_PARTY_NOTICES.md' &&
         p !== 'package.json',
     );
@@ -79,7 +82,7 @@ describe('the packaged layout (electron-builder.yml applied to the real build)',
     expect(workers.length, 'worker entries in the unpacked bundle').toBeGreaterThan(0);
     const needed = new Set<string>(['out/native/better_sqlite3.node']);
     for (const worker of workers) for (const file of workerClosure(bundleDir, worker)) needed.add(`out/main/${file}`);
-    for (const e of entries) if (/^resources\/(catalog|ancestry)\/.*\.json\.gz$/.test(e.path)) needed.add(e.path);
+    for (const e of entries) if (SHIPPED_DATA.test(e.path)) needed.add(e.path);
 
     const unpacked = entries.filter((e) => e.unpacked).map((e) => e.path);
     expect(unpacked.sort()).toEqual([...needed].sort());
@@ -116,7 +119,7 @@ describe('the packaged layout (electron-builder.yml applied to the real build)',
     }
 
     const files = shippedFiles(pkg.archive);
-    expect(existsSync(path.join(files.resourcesDir, 'catalog', 'catalog.json.gz'))).toBe(true);
+    for (const file of ['catalog/catalog.json.gz', 'catalog/distributions.bin']) expect(existsSync(path.join(files.resourcesDir, file)), file).toBe(true);
     expect(path.relative(pkg.archive, files.uiDir).split(path.sep).join('/')).toBe('out/renderer');
     expect(entries.map((e) => e.path)).toContain('out/renderer/index.html');
   });
@@ -195,6 +198,10 @@ describe('the packaged layout (electron-builder.yml applied to the real build)',
       const page = await fetch(`${origin}/`);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('<title>Traitscope</title>');
+      // The API reference's Swagger UI files ship beside the bundle (no node_modules to find them in).
+      const swagger = await fetch(`${origin}/api/docs/assets/swagger-ui-bundle.js`);
+      expect(swagger.status).toBe(200);
+      expect((await swagger.text()).length).toBeGreaterThan(100_000);
     });
   });
 });

@@ -32,7 +32,7 @@ function pit(cdf: (s: number) => number, s: number, scale: number, v: number): n
 }
 
 describe('percentiles are calibrated in every super-population (KS, α = 0.01)', () => {
-  it.each(POPULATION_ORDER.map((p, i) => [p, i] as const))('%s: at most 2 %% of multi-marker traits fail', (pop, i) => {
+  it.each(POPULATION_ORDER.map((p, i) => [p, i] as const))('%s: at most 2 percent of multi-marker traits fail', (pop, i) => {
     const random = rng(1000 + i);
     const failing: string[] = [];
     for (const t of traits) {

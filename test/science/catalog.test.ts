@@ -35,7 +35,7 @@ describe('shipped catalog', () => {
       expect(t.quality.markers).toBe(t.markers.rsid.length);
       expect(t.quality.study_id).toBeTruthy();
       expect(t.quality.pmid).toMatch(/^\d+$/);
-      expect(['strong', 'moderate', 'limited']).toContain(t.quality.evidence);
+      expect(['strong', 'moderate', 'limited', 'suggestive']).toContain(t.quality.evidence);
       expect(t.revision).toBe(traitRevision(t));
       expect(engine.trait(t.code)?.revision).toBe(t.revision);
     }

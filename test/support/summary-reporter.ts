@@ -1,6 +1,6 @@
 /**
- * Prints the plain closing line CI reads: "N passed, N failed" (with ", N skipped" when
- * any were skipped). Vitest's own summary is not in that form.
+ * Prints the plain closing line CI reads: "N passed, N failed". Skipped tests are counted on
+ * the line before it, so the last line keeps exactly that form. Vitest's own summary is not in it.
  */
 import type { Reporter, TestModule } from 'vitest/node';
 
@@ -20,7 +20,7 @@ export default class SummaryReporter implements Reporter {
       if (mod.state() === 'failed' && [...mod.children.allTests()].length === 0) failed++;
     }
     failed += unhandledErrors.length;
-    const tail = skipped > 0 ? `, ${skipped} skipped` : '';
-    process.stdout.write(`\n${passed} passed, ${failed} failed${tail}\n`);
+    if (skipped > 0) process.stdout.write(`\n${skipped} skipped`);
+    process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
   }
 }

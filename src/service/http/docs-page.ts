@@ -4,14 +4,21 @@
  * or style: the start-up script is a file of its own, and the base layout avoids the
  * standalone top bar's inline styles).
  */
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const DOCS_ASSETS = '/api/docs/assets';
 
-/** The files of swagger-ui-dist the page uses, by the name they are served under. */
+/**
+ * The files of swagger-ui-dist the page uses, by the name they are served under: from the
+ * copy beside the bundle (out/main/swagger-ui, which the packaged app ships without
+ * node_modules), else from the package itself (the service run from source).
+ */
 export function swaggerUiFiles(): Record<string, string> {
-  const dir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  const besideBundle = fileURLToPath(new URL('./swagger-ui/', import.meta.url));
+  const dir = existsSync(besideBundle) ? besideBundle : path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   return {
     'swagger-ui.css': path.join(dir, 'swagger-ui.css'),
     'swagger-ui-bundle.js': path.join(dir, 'swagger-ui-bundle.js'),

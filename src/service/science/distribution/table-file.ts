@@ -68,13 +68,17 @@ function sections(buffer: ArrayBuffer, at: number, index: TableIndex) {
   };
 }
 
-/** The tables of a resources folder; an empty map when the file is missing (every score is then computed). */
+/**
+ * The tables of a resources folder. A missing file is an error, not a quiet fallback: the
+ * coarser scoring-time computation is not accurate enough for the most heavy-tailed traits
+ * of a fully genotyped person (test/science/heavy-tails.test.ts).
+ */
 export function loadTables(resourcesDir: string): TraitTables {
   let raw: Buffer;
   try {
     raw = readFileSync(join(resourcesDir, TABLE_FILE));
-  } catch {
-    return new Map();
+  } catch (error) {
+    throw new Error(`Cannot read the distribution tables ${join(resourcesDir, TABLE_FILE)} (${(error as Error).message}). Rebuild them with: npm run build:catalog`);
   }
   if (raw.length < 12 || raw.readUInt32LE(0) !== MAGIC || raw.readUInt32LE(4) !== FORMAT) {
     throw new Error(`${join(resourcesDir, TABLE_FILE)} is not a distribution table file of format ${FORMAT}. Rebuild it with: npm run build:catalog`);

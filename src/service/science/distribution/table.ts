@@ -4,11 +4,10 @@
  * fully genotyped person against one super-population is a table lookup.
  *
  * A table is two parts. Atoms — scores that carry probability, which many people share —
- * are kept exactly (score and probability), so a person on one gets its exact mid-rank.
- * The rest of the CDF, without the atoms' steps, is a list of knots joined by straight
- * lines that stay within KNOT_TOLERANCE of the fine distribution. When every possible
- * score is an atom (an exact distribution), the knots sit on the atoms' mid-ranks instead:
- * a genotype's score is always one of them, and atoms on a common line share it.
+ * are kept exactly (score and probability), so a person on one gets its exact mid-rank
+ * and the CDF keeps its step there. The rest of the CDF, without those steps, is a list of
+ * knots joined by straight lines that stay within KNOT_TOLERANCE of the fine distribution;
+ * atoms too small to keep are smoothed into it (error at most half their probability).
  * The mid-rank CDF at s = knots(s) + atoms below s + half an atom at s.
  */
 import type { ScoreDistribution } from './reference.js';
@@ -23,27 +22,16 @@ export interface CdfTable {
   atomPs: Float32Array;
 }
 
-/** Largest error of the linear interpolation between knots, in cumulative probability (0.03 percentile points). */
-export const KNOT_TOLERANCE = 3e-4;
+/** Largest error of the linear interpolation between knots, in cumulative probability (0.1 percentile points). */
+export const KNOT_TOLERANCE = 1e-3;
 /** Atoms with at least this probability are kept exactly (smaller ones are smoothed: error ≤ half their mass). */
 const ATOM_MIN_MASS = 2e-3;
 /** Samples of the fine CDF. */
 const SAMPLES = 8192;
 
 export function tableFromDistribution(d: ScoreDistribution): CdfTable {
-  const none = { atomXs: new Float64Array(0), atomPs: new Float32Array(0) };
   if (!(d.sd > 0)) return { xs: new Float64Array(0), fs: new Float32Array(0), atomXs: Float64Array.of(d.mean), atomPs: Float32Array.of(1) };
   const atoms = d.atoms();
-  if (d.method === 'exact') {
-    const points: Array<[number, number, boolean]> = [];
-    let below = 0;
-    for (let i = 0; i < atoms.values.length; i++) {
-      points.push([atoms.values[i], below + atoms.probs[i] / 2, i === 0 || i === atoms.values.length - 1]);
-      below += atoms.probs[i];
-    }
-    const kept = simplify(points, KNOT_TOLERANCE);
-    return { xs: Float64Array.from(kept, (p) => p[0]), fs: Float32Array.from(kept, (p) => clamp01(p[1])), ...none };
-  }
   const big: number[] = [];
   for (let i = 0; i < atoms.values.length; i++) if (atoms.probs[i] >= ATOM_MIN_MASS) big.push(i);
   const atomXs = Float64Array.from(big, (i) => atoms.values[i]);
