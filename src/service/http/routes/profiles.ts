@@ -1,9 +1,8 @@
 /** /api/profiles: create, list, read, replace, patch and delete profiles of the calling client. */
 import { Router, type Request } from 'express';
 import { ProfileInput, type Profile } from '../../../shared/api.js';
-import { createProfile, deleteProfile, getProfile, listProfiles, updateProfile } from '../../profiles/profiles.js';
-import { removeProfileFiles } from '../../storage/file-store.js';
-import { forgetGenotype } from '../../traits/profile-traits.js';
+import { eraseProfile } from '../../profiles/erase.js';
+import { createProfile, getProfile, listProfiles, updateProfile } from '../../profiles/profiles.js';
 import { recomputeProfile } from '../../traits/refresh.js';
 import { clientOf } from '../auth.js';
 import type { ServiceContext } from '../context.js';
@@ -24,6 +23,13 @@ export function requireProfile(ctx: ServiceContext, req: Request, res: Parameter
 
 export function profileRoutes(ctx: ServiceContext): Router {
   const router = Router();
+
+  // OPTIONS on a profile's paths resolves the profile like every other method (404 when it is
+  // not the caller's), instead of Express's automatic answer for any id.
+  router.options('/profiles/:profile_id{/*rest}', (req, res, next) => {
+    requireProfile(ctx, req, res);
+    next();
+  });
 
   router.post('/profiles', (req, res) => {
     const input = parseBody(ProfileInput, req.body, 405, 'profile input');
@@ -51,9 +57,7 @@ export function profileRoutes(ctx: ServiceContext): Router {
 
   router.delete('/profiles/:profile_id', async (req, res) => {
     const profile = requireProfile(ctx, req, res);
-    deleteProfile(ctx.db, clientOf(res).id, profile.id); // cascades to genotype, files record, assessments
-    forgetGenotype(profile.id);
-    await removeProfileFiles(ctx.config.dataDir, profile.id);
+    await eraseProfile(ctx.db, ctx.config.dataDir, clientOf(res).id, profile.id); // rows, files, and the database's leftovers
     res.json({ detail: `Profile ${profile.id} and all its genetic data were deleted.` });
   });
 
