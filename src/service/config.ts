@@ -21,6 +21,13 @@ export interface ServiceConfig {
   maxUploadBytes: number;
   /** How many files may be parsed at once (each in its own worker thread). */
   maxParallelParses: number;
+  /** Seconds a client may take to send a request's headers. */
+  headersTimeoutSeconds: number;
+  /** Seconds a request body may stall (less than 1 KiB arriving) before the connection is closed. */
+  bodyIdleSeconds: number;
+  /** Uploads received at once, in all and for one profile; more are answered 429. */
+  maxConcurrentUploads: number;
+  maxConcurrentUploadsPerProfile: number;
 }
 
 export const DEFAULT_PORT = 4780;
@@ -70,6 +77,10 @@ export function resolveConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     uploadUrlTtlSeconds: overrides.uploadUrlTtlSeconds ?? envNumber('TRAITSCOPE_UPLOAD_URL_TTL_SECONDS') ?? 180,
     maxUploadBytes: overrides.maxUploadBytes ?? envNumber('TRAITSCOPE_MAX_UPLOAD_BYTES') ?? 1024 ** 3,
     maxParallelParses: overrides.maxParallelParses ?? 2,
+    headersTimeoutSeconds: overrides.headersTimeoutSeconds ?? envNumber('TRAITSCOPE_HEADERS_TIMEOUT_SECONDS') ?? 20,
+    bodyIdleSeconds: overrides.bodyIdleSeconds ?? envNumber('TRAITSCOPE_BODY_IDLE_SECONDS') ?? 30,
+    maxConcurrentUploads: overrides.maxConcurrentUploads ?? envNumber('TRAITSCOPE_MAX_CONCURRENT_UPLOADS') ?? 8,
+    maxConcurrentUploadsPerProfile: overrides.maxConcurrentUploadsPerProfile ?? 2,
   };
 }
 

@@ -2,21 +2,23 @@
  * Starts the whole Traitscope service on 127.0.0.1: database, science engine, processing
  * worker threads and the HTTP server. Used by the desktop app, `npm run serve` and tests.
  */
-import { mkdirSync, readdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ensureAppClient } from './auth/clients.js';
 import { issueToken } from './auth/tokens.js';
 import { databasePath, resolveConfig, type ServiceConfig } from './config.js';
 import { openDatabase, type Db } from './db/database.js';
-import { interruptedProfiles } from './genotype/genotype-store.js';
+import { interruptedProfiles, referencedFiles } from './genotype/genotype-store.js';
 import { createApp } from './http/app.js';
+import { createHttpServer } from './http/slow-clients.js';
 import { origin, type ServiceContext } from './http/context.js';
 import { createProcessor } from './processing/processor.js';
 import type { ScienceEngineExt } from './science/index.js';
-import { persistentKey, SERVICE_ORIGIN, setSetting } from './settings.js';
+import { SERVICE_ORIGIN, setSetting } from './settings.js';
 import { createSignInCode } from './auth/sign-in.js';
-import { genotypesDir, removeStoredFile } from './storage/file-store.js';
+import { sweepStoredFiles } from './storage/file-store.js';
+import { makePrivateDir } from './storage/private-files.js';
 import { engineWithCustomTraits } from './traits/custom-traits.js';
 import { refreshStaleAssessments } from './traits/refresh.js';
 
@@ -36,7 +38,7 @@ export interface RunningService {
 
 export async function startService(overrides: Partial<ServiceConfig> = {}): Promise<RunningService> {
   const config = resolveConfig(overrides);
-  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  makePrivateDir(config.dataDir);
   const dbPath = databasePath(config.dataDir);
   const db = openDatabase(dbPath);
   const engine = engineWithCustomTraits(db, config.resourcesDir);
@@ -53,15 +55,16 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
       return engine();
     },
     processor,
-    uploadKey: persistentKey(db, 'upload_url_key'),
+    // In memory only: reading the data folder never yields it (URLs live minutes, not across restarts).
+    uploadKey: randomBytes(32),
     port: () => port,
   };
 
   refreshStaleAssessments(db, engine());
-  removeOrphanFiles(db, config.dataDir);
+  sweepStoredFiles(config.dataDir, referencedFiles(db));
 
   const server: Server = await new Promise((resolve, reject) => {
-    const s = createApp(ctx).listen(config.port, '127.0.0.1');
+    const s = createHttpServer(createApp(ctx), config).listen(config.port, '127.0.0.1');
     s.once('listening', () => resolve(s));
     s.once('error', (err: NodeJS.ErrnoException) => {
       db.close();
@@ -73,9 +76,6 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
     });
   });
   port = (server.address() as AddressInfo).port;
-  // Longer than clients' own keep-alive idle time, so a reused connection is never closed
-  // under a request that is already on its way.
-  server.keepAliveTimeout = 65_000;
 
   setSetting(db, SERVICE_ORIGIN, origin(ctx));
 
@@ -93,7 +93,7 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
       return issueToken(db, { clientId: app.id, scopes: app.scopes }, config.tokenTtlSeconds).token;
     },
     signInUrl() {
-      return `${origin(ctx)}/#signin=${createSignInCode(db, config.tokenTtlSeconds)}`;
+      return `${origin(ctx)}/#signin=${createSignInCode(db)}`;
     },
     async close() {
       setSetting(db, SERVICE_ORIGIN, null);
@@ -105,16 +105,4 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
       db.close();
     },
   };
-}
-
-/** Uploaded files no profile refers to (left by a crash mid-upload or a locked file on Windows). */
-function removeOrphanFiles(db: Db, dataDir: string): void {
-  const referenced = new Set(db.prepare<[], { file_name: string }>('SELECT file_name FROM genotype_files').all().map((r) => r.file_name));
-  let names: string[] = [];
-  try {
-    names = readdirSync(genotypesDir(dataDir));
-  } catch {
-    return;
-  }
-  for (const name of names) if (!referenced.has(name)) void removeStoredFile(dataDir, name).catch(() => undefined);
 }
