@@ -8,14 +8,23 @@
 import { getClient } from '../auth/clients.js';
 import { openDatabase, type Db } from '../db/database.js';
 import { parseGenotypeFile, releaseParserMemory } from '../genotype/parse/index.js';
-import { genotypeFacts, getGenotypeFile, loadGenotype, setFileStatus, storeGenotype } from '../genotype/genotype-store.js';
+import {
+  awaitReplaceConfirmation,
+  genotypeFacts,
+  genotypeSummary,
+  getGenotypeFile,
+  loadGenotype,
+  setFileStatus,
+  storeGenotype,
+} from '../genotype/genotype-store.js';
+import { replacementConcern } from '../genotype/plausibility.js';
 import type { Genotype } from '../genotype/types.js';
 import { profileOwner } from '../profiles/profiles.js';
 import { createScienceEngine } from '../science/index.js';
 import type { ScienceEngineExt } from '../science/index.js';
 import { assessContext } from '../science/assess-context.js';
 import type { Assessment, AssessContext, ScienceEngine } from '../science/types.js';
-import { storedFilePath } from '../storage/file-store.js';
+import { removeStoredFile, storedFilePath } from '../storage/file-store.js';
 import { computedCodes, removeAssessment, saveAssessment } from '../traits/assessment-store.js';
 import { freeTraitCodes } from '../traits/client-traits.js';
 import { listCustomTraits } from '../traits/custom-traits.js';
@@ -81,6 +90,12 @@ async function processWith(db: Db, job: ProcessingJob): Promise<ProcessingOutcom
     setFileStatus(db, job.profileId, 'failed', parsed.reason, file.file_name);
     return { kind: 'failed', reason: parsed.reason };
   }
+  // A much smaller or stranger file than the genotype in use waits for a confirmation.
+  const concern = file.replace_confirmed ? null : replacementConcern(genotypeSummary(db, job.profileId)?.summary ?? null, parsed.summary, job.profileId);
+  if (concern) {
+    awaitReplaceConfirmation(db, job.profileId, file.file_name, concern);
+    return { kind: 'failed', reason: concern };
+  }
   const engine = engineFor(db, job.resourcesDir);
   const ancestry = engine.inferAncestry(parsed.genotype);
   const owner = profileOwner(db, job.profileId);
@@ -92,15 +107,17 @@ async function processWith(db: Db, job: ProcessingJob): Promise<ProcessingOutcom
   const context = assessContext(owner, { ancestry, inferredSex: parsed.summary.inferred_sex });
   const results = scoreAll(engine, parsed.genotype, wanted, context);
 
-  return db.transaction((): ProcessingOutcome => {
+  let replacedSource: string | null = null;
+  const outcome = db.transaction((): ProcessingOutcome => {
     const current = getGenotypeFile(db, job.profileId);
     if (!current || current.file_name !== file.file_name || !profileOwner(db, job.profileId)) return { kind: 'superseded' };
-    storeGenotype(db, job.profileId, {
+    ({ replacedSource } = storeGenotype(db, job.profileId, {
       genotype: parsed.genotype,
       summary: parsed.summary,
       ancestry,
       sourceMd5: file.md5_hash,
-    });
+      sourceFile: file.file_name,
+    }));
     for (const [code, assessment] of results) {
       if (assessment) saveAssessment(db, job.profileId, code, assessment);
       else removeAssessment(db, job.profileId, code); // no longer computable on the new genotype
@@ -108,6 +125,9 @@ async function processWith(db: Db, job: ProcessingJob): Promise<ProcessingOutcom
     setFileStatus(db, job.profileId, 'processed', null, file.file_name);
     return { kind: 'processed', snpCount: parsed.summary.snp_count };
   }).immediate();
+  // The previous genotype's source file was kept until this one had parsed and was stored.
+  if (replacedSource) await removeStoredFile(job.dataDir, replacedSource).catch(() => undefined);
+  return outcome;
 }
 
 function scoreAll(

@@ -117,6 +117,7 @@ export const api = {
   appInfo: () => json<AppInfo>('GET', '/app/info'),
   listClients: () => json<ApiClient[]>('GET', '/app/clients/'),
   createClient: (input: ApiClientInput) => json<CreatedApiClient>('POST', '/app/clients/', input),
-  revokeClient: (clientId: string) => send('DELETE', `/app/clients/${enc(clientId)}/`, undefined).then(() => undefined),
+  revokeClient: (clientId: string, deleteData = false) =>
+    send('DELETE', `/app/clients/${enc(clientId)}/${deleteData ? '?delete_data=true' : ''}`, undefined).then(() => undefined),
   deleteAllData: () => send('DELETE', '/app/data/', undefined).then(() => undefined),
 };
