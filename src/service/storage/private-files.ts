@@ -4,7 +4,7 @@
  * under a umask of 022). On Windows the per-user %APPDATA% folder's ACLs already keep
  * other users out; modes mean nothing there.
  */
-import { chmodSync, closeSync, fchmodSync, fstatSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 
 const POSIX = process.platform !== 'win32';
 const GROUP_OR_OTHER = 0o077;
@@ -35,20 +35,23 @@ export function makePrivateDir(dir: string): void {
 
 /**
  * Creates the file empty with mode 0600 if it does not exist (unless onlyIfExists), or takes
- * group and other permissions away from it.
+ * group and other permissions away from it. Works by path, never by opening an existing
+ * file: closing any descriptor of a SQLite database (or its -wal/-shm) would drop the POSIX
+ * locks this process's connections hold on it.
  */
 export function makePrivateFile(file: string, options: { onlyIfExists?: boolean } = {}): void {
   if (file === '' || file === ':memory:') return;
-  let fd: number;
+  let mode: number;
   try {
-    fd = openSync(file, options.onlyIfExists ? 'r' : 'a', 0o600);
+    mode = statSync(file).mode;
   } catch (err) {
-    if (options.onlyIfExists && (err as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw err;
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || options.onlyIfExists) return;
+    try {
+      closeSync(openSync(file, 'wx', 0o600));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    return;
   }
-  try {
-    if (POSIX && (fstatSync(fd).mode & GROUP_OR_OTHER) !== 0) fchmodSync(fd, 0o600);
-  } finally {
-    closeSync(fd);
-  }
+  if (POSIX && (mode & GROUP_OR_OTHER) !== 0) chmodSync(file, 0o600);
 }
