@@ -1,7 +1,8 @@
 /**
  * The HTTP server, with limits that keep slow or stuck clients from holding sockets,
  * memory and partial files:
- * - headers must arrive within `headersTimeoutSeconds` (Node checks every few seconds);
+ * - headers must arrive within `headersTimeoutSeconds` (Node checks every few seconds), and
+ *   a new connection must start a request as soon;
  * - a request body must keep arriving, at least 1 KiB per `bodyIdleSeconds`, until it is
  *   complete; otherwise the connection is closed (the upload route then removes its
  *   partial file). Time the service itself spends not reading (a slow disk) does not count;
@@ -10,6 +11,7 @@
  *   idle time, so a reused connection is never closed under a request already on its way.
  */
 import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
+import type { Socket } from 'node:net';
 
 export interface SocketLimits {
   headersTimeoutSeconds: number;
@@ -30,8 +32,13 @@ export function createHttpServer(app: RequestListener, limits: SocketLimits): Se
     app,
   );
   server.keepAliveTimeout = KEEP_ALIVE_MS;
+  // A connection that sends nothing at all is not covered by headersTimeout: give it as long.
+  server.on('connection', (socket: Socket) => socket.setTimeout(headersTimeout));
   const bodyIdleMs = Math.round(limits.bodyIdleSeconds * 1000);
-  server.on('request', (req: IncomingMessage) => watchBody(req, bodyIdleMs));
+  server.on('request', (req: IncomingMessage) => {
+    req.socket.setTimeout(0); // a request is under way: the body watch and Node's own limits take over
+    watchBody(req, bodyIdleMs);
+  });
   return server;
 }
 
