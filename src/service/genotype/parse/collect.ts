@@ -58,9 +58,14 @@ export class GenotypeCollector {
   /** Refuses the file (ParseError) rather than hold more than maxMarkers markers. */
   constructor(readonly maxMarkers = DEFAULT_MAX_MARKERS) {}
 
+  /** Records that may be written before reserve() must be asked (it refuses the file past maxMarkers). */
+  get limit(): number {
+    return Math.min(this.core.capacity, this.maxMarkers + 1);
+  }
+
   add(rsid: number, call: number, chrom: number, position: number): void {
     const i = this.length;
-    if (i === this.core.capacity) this.reserve(1);
+    if (i >= this.limit) this.reserve(1);
     const r = this.core.records;
     const j = i * RECORD_WORDS;
     r[j] = rsid;

@@ -120,12 +120,12 @@ export class TableParser implements DataLineParser {
       out.reserve(((e - s) / 10 + 1) | 0);
       core.load(buf, s, e);
       while (s < e) {
-        const stop = core.parse(s, mode, this.skipInternalIds, out.length);
+        const stop = core.parse(s, mode, this.skipInternalIds, out.length, out.limit);
         out.length += core.written;
         this.loopMarkers += core.written;
         if (core.internalIds > 0) this.skips.add(SKIP_NON_RS_ID, core.internalIds);
         if (stop >= e) break;
-        if (out.length === core.capacity) {
+        if (out.length >= out.limit) {
           out.reserve(((e - stop) / 10 + 1) | 0);
           s = stop;
           continue;

@@ -156,10 +156,10 @@ export class ParseCore {
 
   /**
    * Parses the loaded text from offset `from` (a line start) with the line loop, writing
-   * records from record `at` on, up to the capacity. Returns where it stopped, as an
+   * records from record `at` on, up to `limit` records (at most the capacity). Returns where it stopped, as an
    * offset into the text; `written` and `internalIds` tell what it did.
    */
-  parse(from: number, mode: number, skipInternal: boolean, at: number): number {
+  parse(from: number, mode: number, skipInternal: boolean, at: number, limit = this.capacity): number {
     const stop = this.x.parse_lines(
       this.tablesAt,
       this.inputAt,
@@ -168,7 +168,7 @@ export class ParseCore {
       mode,
       skipInternal ? 1 : 0,
       this.recordsAt + at * RECORD_WORDS * 4,
-      this.capacity - at,
+      Math.min(limit, this.capacity) - at,
       this.statsAt,
     );
     return stop + this.windowStart;
