@@ -24,7 +24,7 @@ import { createScienceEngine } from '../science/index.js';
 import type { ScienceEngineExt } from '../science/index.js';
 import { assessContext } from '../science/assess-context.js';
 import type { Assessment, AssessContext, ScienceEngine } from '../science/types.js';
-import { removeStoredFile, storedFilePath } from '../storage/file-store.js';
+import { removeStoredFileNow, storedFilePath } from '../storage/file-store.js';
 import { computedCodes, removeAssessment, saveAssessment } from '../traits/assessment-store.js';
 import { freeTraitCodes } from '../traits/client-traits.js';
 import { listCustomTraits } from '../traits/custom-traits.js';
@@ -126,7 +126,7 @@ async function processWith(db: Db, job: ProcessingJob): Promise<ProcessingOutcom
     return { kind: 'processed', snpCount: parsed.summary.snp_count };
   }).immediate();
   // The previous genotype's source file was kept until this one had parsed and was stored.
-  if (replacedSource) await removeStoredFile(job.dataDir, replacedSource).catch(() => undefined);
+  if (replacedSource) removeStoredFileNow(job.dataDir, replacedSource);
   return outcome;
 }
 

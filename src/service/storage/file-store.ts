@@ -91,6 +91,15 @@ export async function removeStoredFile(dataDir: string, fileName: string): Promi
   await rm(storedFilePath(dataDir, fileName), { force: true });
 }
 
+/** The same, at once (a worker thread that must be done before it reports its outcome). */
+export function removeStoredFileNow(dataDir: string, fileName: string): void {
+  try {
+    rmSync(storedFilePath(dataDir, fileName), { force: true });
+  } catch {
+    // Locked (Windows): unreferenced now, so the next start removes it.
+  }
+}
+
 /** Removes every stored file (on "delete all my data"). */
 export async function removeAllStoredFiles(dataDir: string): Promise<void> {
   await rm(genotypesDir(dataDir), { recursive: true, force: true });
