@@ -32,7 +32,7 @@ describe('deleting data leaves nothing recoverable in the data folder', () => {
     expect(scanFolder(server.dataDir, gone.needles)).toEqual([]);
     expect(scanFolder(server.dataDir, [keptNeedle])).not.toEqual([]); // the scan does see what is still stored
     expect((await request(`${server.api}/profiles/${kept}/`, { token })).status).toBe(200);
-  });
+  }, 180_000);
 
   it('DELETE of a client with ?delete_data=true', async () => {
     const other = await clientWithToken(server, 'revoked tool');
@@ -46,7 +46,7 @@ describe('deleting data leaves nothing recoverable in the data folder', () => {
     // Its outstanding upload URL and token stop working.
     expect((await request(url, { method: 'PUT', body: 'rs1\tAA\n', headers: { 'content-type': 'text/plain' } })).status).toBe(404);
     expect((await request(`${server.api}/profiles/`, { token: other.token })).status).toBe(401);
-  });
+  }, 180_000);
 
   it('DELETE /api/app/data, and still after the service stops', async () => {
     const a = await scoredProfile(server, token, { first: 'Omnibus', last: 'Everything' }, 23);
@@ -60,5 +60,5 @@ describe('deleting data leaves nothing recoverable in the data folder', () => {
     expect(scanFolder(server.dataDir, remaining)).toEqual([]);
     await server.stop();
     expect(scanFolder(server.dataDir, remaining)).toEqual([]);
-  });
+  }, 180_000);
 });

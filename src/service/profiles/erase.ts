@@ -22,7 +22,7 @@ const statements = namedStatements((db: Db) => ({
 /** Deletes one profile of a client; false if the client has no such profile. */
 export async function eraseProfile(db: Db, dataDir: string, clientId: string, profileId: string): Promise<boolean> {
   if (statements(db).removeOne.run(profileId, clientId).changes === 0) return false;
-  await finish(db, dataDir, [profileId], 'when-fragmented');
+  await finish(db, dataDir, [profileId]);
   return true;
 }
 
@@ -34,7 +34,7 @@ export async function eraseClientProfiles(db: Db, dataDir: string, clientId: str
     st.removeOfClient.run(clientId);
     return found;
   }).immediate();
-  await finish(db, dataDir, ids, 'when-fragmented');
+  await finish(db, dataDir, ids);
   return ids.length;
 }
 
@@ -52,8 +52,9 @@ export async function eraseAllProfiles(db: Db, dataDir: string): Promise<number>
   return ids.length;
 }
 
-async function finish(db: Db, dataDir: string, ids: string[], vacuum: 'when-fragmented'): Promise<void> {
+/** After the rows of some profiles are deleted: their cached genotypes, their files, the database's leftovers. */
+async function finish(db: Db, dataDir: string, ids: string[]): Promise<void> {
   ids.forEach(forgetGenotype);
   for (const id of ids) await removeProfileFiles(dataDir, id);
-  if (ids.length > 0) eraseDeletedRows(db, vacuum);
+  if (ids.length > 0) eraseDeletedRows(db, 'when-fragmented');
 }
