@@ -1,15 +1,19 @@
 /**
  * Build of the three Electron parts:
- * - main: the Electron glue, the whole service and the genotype parser's worker, with every
- *   JavaScript dependency bundled in. Only `electron` stays outside. The packaged app then
- *   needs no node_modules: the worker runs from app.asar.unpacked, where nothing inside
- *   the archive can be resolved, and finds everything beside it (see electron-builder.yml).
+ * - main: the Electron glue, the whole service and its worker, with every JavaScript
+ *   dependency bundled in. Only `electron` stays outside. The packaged app then needs no
+ *   node_modules: the worker runs from app.asar.unpacked, where nothing inside the archive
+ *   can be resolved, and finds everything beside it (see electron-builder.yml).
  *   Native code: @node-rs/crc32's addon is emitted next to the chunks (out/main/chunks);
  *   better-sqlite3's is named explicitly at run time (src/service/packaged-paths.ts).
- *   Entries: index (Electron's main), parse-worker (the worker thread), service (the
- *   service alone, so tests can start it from a packaged layout without Electron).
- *   Every chunk lands flat in out/main/ so that `new URL('./parse-worker.js', import.meta.url)`
- *   in the service resolves next to it.
+ *   Entries, sharing one set of chunks: index (Electron's main), engine-worker (the worker
+ *   pool's threads), service (the service alone, so tests can start it from a packaged
+ *   layout without Electron), cli (the command line: `npm run serve`, `npm run cli`, the
+ *   server every test starts) and library (what the benchmarks load), so everything runs
+ *   the bundled code the desktop app ships. Every chunk lands flat in out/main/ so that
+ *   `new URL('./engine-worker.js', import.meta.url)` in the service resolves next to it.
+ *   The target is the oldest Node that runs it (package.json engines, the Node of
+ *   `npm run serve` and the tests); Electron 45's Node 24 runs it as well.
  * - preload: CommonJS, because sandboxed preload scripts cannot be ES modules.
  * - renderer: the React UI, also served headless by `npm run serve` from out/renderer.
  *   `npm run dev` serves it from Vite's dev server instead (src/main/dev-renderer.ts).
@@ -59,12 +63,15 @@ export default defineConfig({
     plugins: [nativeAddonsAsCommonJs()],
     build: {
       outDir: resolve(root, 'out/main'),
+      target: 'node20.19',
       externalizeDeps: false,
       rolldownOptions: {
         input: {
           index: resolve(root, 'src/main/index.ts'),
-          'parse-worker': resolve(root, 'src/service/processing/parse-worker.ts'),
+          'engine-worker': resolve(root, 'src/service/processing/engine-worker.ts'),
           service: resolve(root, 'src/service/index.ts'),
+          cli: resolve(root, 'src/cli/index.ts'),
+          library: resolve(root, 'src/service/library.ts'),
         },
         output: {
           entryFileNames: '[name].js',

@@ -23,12 +23,12 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createGunzip, createInflateRaw, gzipSync } from 'node:zlib';
 import { zipSync } from 'fflate';
-import { createClient } from '../src/service/auth/clients.js';
-import { openDatabase, type Db } from '../src/service/db/database.js';
-import { storeGenotype } from '../src/service/genotype/genotype-store.js';
-import { parseGenotypeFile } from '../src/service/genotype/parse/index.js';
-import { createProfile } from '../src/service/profiles/profiles.js';
+import type { Db } from '../src/service/db/database.js';
 import { rng } from '../test/support/prng.js';
+import { LIBRARY, loadLibrary } from './library.js';
+
+// The bundled parser and store (out/main/library.js), as the service runs them.
+const { createClient, createProfile, openDatabase, parseGenotypeFile, storeGenotype } = await loadLibrary();
 
 type Shape = '23andme' | 'ancestrydna' | 'ftdna';
 const SHAPES: Shape[] = ['23andme', 'ancestrydna', 'ftdna'];
@@ -240,9 +240,9 @@ function timePlink(path: string, outPrefix: string): number {
   return median([once(), once(), once()]);
 }
 
-/** Peak RSS (MiB) of a fresh Node process that parses `path` (and of one that only loads the parser). */
+/** Peak RSS (MiB) of a fresh Node process that parses `path` (and of one that only loads the parser), from the bundle. */
 function childPeakRss(path: string | null): number {
-  const parser = pathToFileURL(fileURLToPath(new URL('../src/service/genotype/parse/index.ts', import.meta.url))).href;
+  const parser = pathToFileURL(LIBRARY).href;
   const script = `
     const { parseGenotypeFile } = await import(${JSON.stringify(parser)});
     const file = process.argv[1];
@@ -252,7 +252,7 @@ function childPeakRss(path: string | null): number {
     const hwm = /VmHWM:\\s+(\\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
     console.log(JSON.stringify({ peakKiB: hwm ? Number(hwm[1]) : process.resourceUsage().maxRSS }));
   `;
-  const args = ['--import', 'tsx', '--input-type=module', '-e', script];
+  const args = ['--input-type=module', '-e', script];
   if (path) args.push(path);
   const r = spawnSync(process.execPath, args, { encoding: 'utf8', cwd: fileURLToPath(new URL('..', import.meta.url)) });
   if (r.status !== 0) throw new Error(`child parse failed: ${r.stderr}`);
@@ -347,7 +347,7 @@ export async function run(): Promise<void> {
     db.close();
 
     const baseline = childPeakRss(null);
-    console.log(`\nPeak RSS of a child process (node --import tsx) parsing each 960k file; loading the parser alone peaks at ${fmt(baseline)} MiB:`);
+    console.log(`\nPeak RSS of a child process (plain node, the bundle) parsing each 960k file; loading the bundle alone peaks at ${fmt(baseline)} MiB:`);
     const rss = rssFiles.map((f) => [f.slice(dir.length + 1), fmt(childPeakRss(f))]);
     printTable(['file', 'peak RSS MiB'], rss);
 

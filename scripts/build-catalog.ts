@@ -26,6 +26,7 @@ import { citation, formatCount } from './catalog/texts.js';
 import { DOMINANT_MARKER_SHARE, evidenceLabel, GENOME_WIDE_P } from '../src/service/science/evidence.js';
 import { CATALOG_FORMAT, type CatalogFile, type CatalogSource, type CatalogTrait } from '../src/service/science/format.js';
 import { traitRevision } from '../src/service/science/revision.js';
+import { readCatalogFile } from '../src/service/science/catalog.js';
 import { KG_TABLE_FILE, type KgTableFile } from '../src/service/science/kg-table.js';
 import type { Connotation, PricingType, TraitEvidence } from '../src/service/science/types.js';
 
@@ -39,6 +40,8 @@ function arg(name: string, fallback: string): string {
 const DATA = arg('--data', resolve(repoRoot, '..', 'shared', 'data'));
 /** Reuse the shipped distribution tables (for quick iterations on texts; the engine ignores tables of other revisions). */
 const SKIP_TABLES = process.argv.includes('--skip-tables');
+/** Only recompute the distribution tables of the catalog already in --out. */
+const TABLES_ONLY = process.argv.includes('--tables-only');
 const OUT = arg('--out', join(repoRoot, 'resources'));
 const IM = join(DATA, 'impute-me');
 const ALLDISEASES = 'impute.me AllDiseases 2021-01-28' as const;
@@ -354,6 +357,11 @@ function qualityChecks(
 
 function main(): void {
   const t0 = Date.now();
+  if (TABLES_ONLY) {
+    const tables = buildDistributionTables(readCatalogFile(OUT).traits, join(OUT, 'catalog'));
+    console.log(`distribution tables: ${tables.tables} for ${tables.traits} traits (${tables.bytes} bytes); ${tables.exactAtRuntime} trait × population pairs exact at scoring time`);
+    return;
+  }
   const kg = loadKg();
   const reported = loadReportedFrequencies();
   const overview = new Map(readTsv(join(IM, 'AllDiseases_2021-01-28_trait_overview.tsv')).map((r) => [r.study_id, r]));

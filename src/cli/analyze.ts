@@ -82,7 +82,7 @@ export async function analyzeCommand(args: string[]): Promise<number> {
         score: a.score,
         coverage: a.coverage,
         match: a.match,
-        method: a.distribution.method,
+        method: a.distribution?.method ?? null,
         evidence: a.evidence.label,
         study_id: trait.quality.study_id,
         pmid: trait.quality.pmid,
@@ -112,7 +112,7 @@ export async function analyzeCommand(args: string[]): Promise<number> {
   const sorted = [...results].sort((x, y) => Number(y.trait.featured) - Number(x.trait.featured) || x.trait.category.localeCompare(y.trait.category) || x.trait.name.localeCompare(y.trait.name));
   out.push(['Level', 'Pctl', 'Cover', 'Evidence', 'Trait', 'Code'].join('\t'));
   for (const { trait, a } of sorted) {
-    out.push([`${a.assessment_level} ${a.level_label}`, a.percentile.toFixed(1), `${(100 * a.coverage).toFixed(0)}%`, a.evidence.label, `${trait.featured ? '' : '· '}${trait.name}`, trait.code].join('\t'));
+    out.push([`${a.assessment_level} ${a.level_label}`, a.percentile === null ? '—' : a.percentile.toFixed(1), `${(100 * a.coverage).toFixed(0)}%`, a.evidence.label, `${trait.featured ? '' : '· '}${trait.name}`, trait.code].join('\t'));
   }
   out.push('', 'Levels: 1 = lowest genetic score … 5 = highest, against the reference population. Most genetic scores explain only a small part of a trait; see docs/science.md.');
   process.stdout.write(out.join('\n') + '\n');

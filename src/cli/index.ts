@@ -1,14 +1,20 @@
 #!/usr/bin/env node
 /** The Traitscope command line: `serve`, `clients`, `analyze`. */
 import { DatabaseTooNewError } from '../service/db/database.js';
+import { analyzeCommand } from './analyze.js';
 import { UsageError } from './args.js';
 import { clientsCommand } from './clients.js';
 import { serveCommand } from './serve.js';
+import { signInLinkCommand } from './sign-in-link.js';
+import { statusCommand } from './status.js';
+import { traitsCommand } from './traits.js';
 
 const HELP = `Traitscope: genetic trait assessments from your DNA raw-data file, entirely offline.
 
 Usage:
-  traitscope serve [--port N] [--data-dir DIR]        run the service and web UI (port 0 = any free port)
+  traitscope serve [--port N] [--data-dir DIR]        run the service and web UI (port 0 = any free port;
+                   [--cors-origin ORIGIN ...]         --cors-origin lets a browser page of ORIGIN call the API)
+  traitscope status [--data-dir DIR]                  whether the service runs, and where (JSON with --json)
   traitscope clients create --name NAME [...]         credentials for a third-party tool
   traitscope clients list | revoke CLIENT_ID          manage them
   traitscope sign-in-link [--data-dir DIR]            a new one-time link into the running web UI
@@ -25,18 +31,14 @@ async function main(argv: string[]): Promise<number> {
       return serveCommand(rest);
     case 'clients':
       return clientsCommand(rest);
-    case 'sign-in-link': {
-      const { signInLinkCommand } = await import('./sign-in-link.js');
+    case 'status':
+      return statusCommand(rest);
+    case 'sign-in-link':
       return signInLinkCommand(rest);
-    }
-    case 'traits': {
-      const { traitsCommand } = await import('./traits.js');
+    case 'traits':
       return traitsCommand(rest);
-    }
-    case 'analyze': {
-      const { analyzeCommand } = await import('./analyze.js');
+    case 'analyze':
       return analyzeCommand(rest);
-    }
     case undefined:
     case 'help':
     case '--help':

@@ -19,8 +19,12 @@ export interface ServiceConfig {
   tokenTtlSeconds: number;
   uploadUrlTtlSeconds: number;
   maxUploadBytes: number;
-  /** How many files may be parsed at once (each in its own worker thread). */
-  maxParallelParses: number;
+  /** Engine worker threads (parsing and scoring); undefined: from the core count (TRAITSCOPE_WORKERS overrides). */
+  workers: number | undefined;
+  /** Jobs people wait for (uploads, compute requests, imports) that may wait for a worker before new ones get 503. */
+  maxQueuedJobs: number;
+  /** Browser origins allowed to call the API for this run (CORS), besides those saved in Settings. */
+  corsOrigins: string[];
   /** Seconds a client may take to send a request's headers. */
   headersTimeoutSeconds: number;
   /** Seconds a request body may stall (less than 1 KiB arriving) before the connection is closed. */
@@ -67,6 +71,20 @@ function envNumber(name: string): number | undefined {
   return value;
 }
 
+/** A whole number ≥ 0 from the environment. */
+function envCount(name: string): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number, 0 or more (got "${raw}").`);
+  return value;
+}
+
+function positive(value: number | undefined, name: string): number | undefined {
+  if (value === 0) throw new Error(`${name} must be at least 1.`);
+  return value;
+}
+
 export function resolveConfig(overrides: Partial<ServiceConfig> = {}): ServiceConfig {
   return {
     dataDir: overrides.dataDir ?? defaultDataDir(),
@@ -76,7 +94,9 @@ export function resolveConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     tokenTtlSeconds: overrides.tokenTtlSeconds ?? envNumber('TRAITSCOPE_TOKEN_TTL_SECONDS') ?? 24 * 3600,
     uploadUrlTtlSeconds: overrides.uploadUrlTtlSeconds ?? envNumber('TRAITSCOPE_UPLOAD_URL_TTL_SECONDS') ?? 180,
     maxUploadBytes: overrides.maxUploadBytes ?? envNumber('TRAITSCOPE_MAX_UPLOAD_BYTES') ?? 1024 ** 3,
-    maxParallelParses: overrides.maxParallelParses ?? 2,
+    workers: overrides.workers ?? positive(envCount('TRAITSCOPE_WORKERS'), 'TRAITSCOPE_WORKERS'),
+    maxQueuedJobs: overrides.maxQueuedJobs ?? envCount('TRAITSCOPE_MAX_QUEUED_JOBS') ?? 32,
+    corsOrigins: [...(process.env.TRAITSCOPE_CORS_ORIGINS ?? '').split(','), ...(overrides.corsOrigins ?? [])].map((o) => o.trim()).filter(Boolean),
     headersTimeoutSeconds: overrides.headersTimeoutSeconds ?? envNumber('TRAITSCOPE_HEADERS_TIMEOUT_SECONDS') ?? 20,
     bodyIdleSeconds: overrides.bodyIdleSeconds ?? envNumber('TRAITSCOPE_BODY_IDLE_SECONDS') ?? 30,
     maxConcurrentUploads: overrides.maxConcurrentUploads ?? envNumber('TRAITSCOPE_MAX_CONCURRENT_UPLOADS') ?? 8,

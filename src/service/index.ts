@@ -1,6 +1,9 @@
 /**
- * Starts the whole Traitscope service on 127.0.0.1: database, science engine, processing
- * worker threads and the HTTP server. Used by the desktop app, `npm run serve` and tests.
+ * Starts the whole Traitscope service on 127.0.0.1: database, science engine, the worker
+ * pool and the HTTP server. Used by the desktop app, `npm run serve` and tests. The pool's
+ * workers load their engines while the service loads its own and starts listening; work
+ * left from the last run (files not processed, results an updated catalog made stale) is
+ * queued for them, never done on the event loop.
  */
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
@@ -8,19 +11,21 @@ import type { AddressInfo } from 'node:net';
 import { ensureAppClient } from './auth/clients.js';
 import { issueToken } from './auth/tokens.js';
 import { databasePath, resolveConfig, type ServiceConfig } from './config.js';
+import { startDiagnostics } from './diagnostics.js';
+import { removeServiceFile, writeServiceFile } from './discovery.js';
 import { openDatabase, type Db } from './db/database.js';
-import { interruptedProfiles, referencedFiles } from './genotype/genotype-store.js';
+import { interruptedProfiles, profilesWithGenotype, referencedFiles } from './genotype/genotype-store.js';
 import { createApp } from './http/app.js';
+import { replyToClientErrors } from './http/client-errors.js';
 import { createHttpServer } from './http/slow-clients.js';
 import { origin, type ServiceContext } from './http/context.js';
-import { createProcessor } from './processing/processor.js';
+import { createProcessor, type Processor } from './processing/processor.js';
 import type { ScienceEngineExt } from './science/index.js';
 import { SERVICE_ORIGIN, setSetting } from './settings.js';
 import { createSignInCode } from './auth/sign-in.js';
 import { sweepStoredFiles } from './storage/file-store.js';
 import { makePrivateDir } from './storage/private-files.js';
 import { engineWithCustomTraits } from './traits/custom-traits.js';
-import { refreshStaleAssessments } from './traits/refresh.js';
 
 export interface RunningService {
   /** http://127.0.0.1:<port> */
@@ -29,6 +34,7 @@ export interface RunningService {
   config: ServiceConfig;
   db: Db;
   engine: () => ScienceEngineExt;
+  processor: Processor;
   /** A new access token of the app's own client (for the UI of this machine's user). */
   appToken(): string;
   /** A one-time link that signs a browser tab in to the web UI. */
@@ -41,12 +47,30 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
   makePrivateDir(config.dataDir);
   const dbPath = databasePath(config.dataDir);
   const db = openDatabase(dbPath);
-  const engine = engineWithCustomTraits(db, config.resourcesDir);
+  // The connection that commits when the write-ahead log is full copies it into the database
+  // file; let that be the workers' (which write the large things), never the event loop's.
+  db.pragma('wal_autocheckpoint = 0');
+  // Workers first: they load their engines on other cores while this thread loads its own.
   const processor = createProcessor({
     db,
-    jobBase: { dataDir: config.dataDir, dbPath, resourcesDir: config.resourcesDir },
-    maxParallel: config.maxParallelParses,
+    worker: { dataDir: config.dataDir, dbPath, resourcesDir: config.resourcesDir },
+    workers: config.workers,
+    maxQueued: config.maxQueuedJobs,
   });
+  // The service's own engine (trait lists, statuses, one assessment's details) loads on
+  // first use, so the service answers before the catalog is compiled; the workers load theirs
+  // meanwhile. A new engine means imported traits changed (through the API or the CLI):
+  // every genotype gets the new traits scored in the background.
+  const engines = engineWithCustomTraits(db, config.resourcesDir);
+  let lastEngine: ScienceEngineExt | undefined;
+  const engine = () => {
+    const current = engines();
+    if (lastEngine && current !== lastEngine) {
+      for (const profileId of profilesWithGenotype(db)) void processor.fillIn(profileId);
+    }
+    lastEngine = current;
+    return current;
+  };
   let port = config.port;
   const ctx: ServiceContext = {
     config,
@@ -55,19 +79,20 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
       return engine();
     },
     processor,
+    diagnostics: startDiagnostics(processor),
     // In memory only: reading the data folder never yields it (URLs live minutes, not across restarts).
     uploadKey: randomBytes(32),
     port: () => port,
   };
 
-  refreshStaleAssessments(db, engine());
   sweepStoredFiles(config.dataDir, referencedFiles(db));
 
   const server: Server = await new Promise((resolve, reject) => {
     const s = createHttpServer(createApp(ctx), config).listen(config.port, '127.0.0.1');
+    replyToClientErrors(s);
     s.once('listening', () => resolve(s));
     s.once('error', (err: NodeJS.ErrnoException) => {
-      db.close();
+      void processor.close().finally(() => db.close());
       reject(
         err.code === 'EADDRINUSE'
           ? new Error(`Port ${config.port} on 127.0.0.1 is already in use (another Traitscope?). Choose another with --port, or --port 0 for any free one.`)
@@ -78,9 +103,15 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
   port = (server.address() as AddressInfo).port;
 
   setSetting(db, SERVICE_ORIGIN, origin(ctx));
+  writeServiceFile(config.dataDir, origin(ctx));
 
-  // Files uploaded but not processed when the service last stopped are processed now.
-  for (const profileId of interruptedProfiles(db)) void processor.process(profileId);
+  // Files uploaded but not processed when the service last stopped are processed now; every
+  // other genotype gets the traits it has no current result for (an updated catalog, an
+  // import, scoring interrupted by the last stop). A profile with nothing missing costs one
+  // query in a worker.
+  const interrupted = new Set(interruptedProfiles(db));
+  for (const profileId of interrupted) void processor.process(profileId);
+  for (const profileId of profilesWithGenotype(db)) if (!interrupted.has(profileId)) void processor.fillIn(profileId);
 
   return {
     origin: `http://127.0.0.1:${port}`,
@@ -88,6 +119,7 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
     config,
     db,
     engine,
+    processor,
     appToken() {
       const app = ensureAppClient(db);
       return issueToken(db, { clientId: app.id, scopes: app.scopes }, config.tokenTtlSeconds).token;
@@ -97,11 +129,13 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
     },
     async close() {
       setSetting(db, SERVICE_ORIGIN, null);
+      removeServiceFile(config.dataDir);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
       await processor.close();
+      ctx.diagnostics.stop();
       db.close();
     },
   };

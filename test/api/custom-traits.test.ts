@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 describe('custom traits', () => {
-  it('the CLI imports a scoring file while the service runs and the API offers the trait', async () => {
+  it('the CLI imports a scoring file while the service runs and the API offers the trait', { timeout: 180_000 }, async () => {
     const r = runCli(['traits', 'import', path.join(FIXTURES, 'PGS000001.txt.gz'), '--data-dir', server.dataDir]);
     expect(r.status, r.stderr).toBe(0);
     const code = /as trait (\S+):/.exec(r.stdout)![1];

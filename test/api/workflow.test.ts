@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { crc32c } from '@node-rs/crc32';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClientTrait, GenotypeMetadata, GenotypeSnp, Profile, ProfileTrait } from '../../src/shared/api.js';
+import { ClientTrait, FullTraitAssessment, GenotypeMetadata, GenotypeSnp, Profile, ProfileTraitStatus, TraitAssessment, type ProfileTrait } from '../../src/shared/api.js';
 import { catalogMarkers, twentyThreeAndMe } from '../support/genotype-file.js';
 import { clientWithToken, request, startServer, upload, waitProcessed, type TestServer } from '../support/server.js';
 
@@ -73,9 +73,10 @@ describe('the spec workflow', () => {
 
   it('lists statuses; free traits are computed automatically', async () => {
     const r = await request(`${server.api}/profiles/${profileId}/traits/`, { token });
-    const list = r.body.map((t: unknown) => ProfileTrait.parse(t));
+    const list = r.body.map((t: unknown) => ProfileTraitStatus.parse(t));
     expect(list.length).toBe(clientTraits.length);
-    for (const t of list) expect(Object.keys(t).sort()).toEqual(['status', 'trait']);
+    // trait and status; unavailable ones also say why (status_reason, an extension since the lead's merge).
+    for (const t of list) expect(Object.keys(t).sort()).toEqual(t.status === 'unavailable' && 'status_reason' in t ? ['status', 'status_reason', 'trait'] : ['status', 'trait']);
     const free = new Set(clientTraits.filter((t) => t.type === 'free').map((t) => t.trait.code));
     const freeFeatured = list.filter((t: ProfileTrait) => free.has(t.trait.code) && t.trait.featured);
     expect(freeFeatured.length).toBeGreaterThan(0);
@@ -87,11 +88,11 @@ describe('the spec workflow', () => {
     const r = await request(`${server.api}/profiles/${profileId}/traits/?score`, { token });
     expect(r.body.length).toBeGreaterThan(0);
     for (const raw of r.body) {
-      const t = ProfileTrait.parse(raw);
+      const t = TraitAssessment.parse(raw);
       expect(t.status).toBe('computed');
       expect(t.assessment_level).toBeGreaterThanOrEqual(1);
       expect(t.percentile).toBeGreaterThanOrEqual(0);
-      expect(t.snps!.every((s) => s.startsWith('rs'))).toBe(true);
+      expect(t.snps.every((s) => s.startsWith('rs'))).toBe(true);
       expect(typeof t.recommendations).toBe('string');
     }
   });
@@ -103,7 +104,7 @@ describe('the spec workflow', () => {
     const a = await request(`${server.api}/profiles/${profileId}/traits/`, { method: 'POST', token, json: [available[0], 'no_such_trait'] });
     expect(a.status).toBe(200);
     expect(a.body.map((t: ProfileTrait) => t.trait.code)).toEqual([available[0]]);
-    expect(ProfileTrait.parse(a.body[0]).status).toBe('computed');
+    expect(TraitAssessment.parse(a.body[0]).status).toBe('computed');
     const b = await request(`${server.api}/profiles/${profileId}/traits/`, { method: 'POST', token, json: { trait_codes: [available[1]] } });
     expect(b.body.map((t: ProfileTrait) => t.trait.code)).toEqual([available[1]]);
     expect(b.body[0].assessment_level).toBeGreaterThanOrEqual(1);
@@ -118,11 +119,11 @@ describe('the spec workflow', () => {
     expect(before).toEqual({ trait: expect.objectContaining({ code }), status: 'available' });
     const put = await request(`${server.api}/profiles/${profileId}/traits/${code}/`, { method: 'PUT', token });
     expect(put.status).toBe(200);
-    const full = ProfileTrait.parse(put.body);
+    const full = FullTraitAssessment.parse(put.body);
     expect(full).toMatchObject({ status: 'computed' });
-    expect(full.markers!.length).toBeGreaterThan(0);
-    expect(full.distribution!.density.length).toBeGreaterThan(0);
-    const get = ProfileTrait.parse((await request(`${server.api}/profiles/${profileId}/traits/${code}/`, { token })).body);
+    expect(full.markers.length).toBeGreaterThan(0);
+    expect(full.distribution?.density.length).toBeGreaterThan(0);
+    const get = FullTraitAssessment.parse((await request(`${server.api}/profiles/${profileId}/traits/${code}/`, { token })).body);
     expect(get.percentile).toBe(full.percentile);
   });
 

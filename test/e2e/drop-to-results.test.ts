@@ -78,31 +78,28 @@ describe('drop a DNA file, read the results', () => {
     expect(await unlabeledControls(page)).toEqual([]);
   });
 
-  it('searches traits and computes one on request', async () => {
+  it('scores every trait in the background: nothing is left to compute by hand', async () => {
     const { page } = browser;
-    const available = page.locator('.trait-row[data-status=available]').first();
-    const code = (await available.getAttribute('data-testid'))!.replace(/^trait-/, '');
-    const name = (await available.locator('.trait-name').textContent())!;
-    await page.getByRole('searchbox', { name: 'Search traits' }).fill(name);
-    const row = page.getByTestId(`trait-${code}`);
-    await row.getByRole('button', { name: `Compute ${name}` }).click();
-    await page.locator(`[data-testid="trait-${code}"][data-status=computed]`).waitFor();
-    await expect(row.textContent()).resolves.toMatch(/percentile/);
-    await page.getByRole('button', { name: 'Clear search' }).click();
-  });
-
-  it('computes all available traits with visible progress', async () => {
-    const { page } = browser;
-    const button = page.getByTestId('compute-all');
-    const before = await page.locator('.trait-row[data-status=computed]').count();
-    await button.click();
-    await page.getByRole('status').filter({ hasText: /Computing \d/ }).waitFor();
-    await screenshot(page, '02b-computing-all');
+    // The service pushes its progress; once its background scoring ends, every computable trait is a result.
     await page.getByRole('button', { name: 'All available traits computed' }).waitFor({ timeout: 45_000 });
-    await page.getByText(/traits computed\./).waitFor();
+    expect(await page.locator('.trait-row[data-status=available]').count()).toBe(0);
     const { body } = await app.api<Array<{ status: string }>>('GET', `/profiles/${await profileId()}/traits/`);
     expect(body.filter((t) => t.status === 'available')).toHaveLength(0);
-    expect(await page.locator('.trait-row[data-status=computed]').count()).toBeGreaterThan(before);
+    const computed = body.filter((t) => t.status === 'computed').length;
+    expect(computed).toBeGreaterThan(100);
+    await expect(page.getByTestId('trait-browser').textContent()).resolves.toContain(`${computed.toLocaleString('en-US')} results`);
+  });
+
+  it('finds a result by searching', async () => {
+    const { page } = browser;
+    const row = page.locator('.trait-row[data-status=computed]').nth(3);
+    const code = (await row.getAttribute('data-testid'))!.replace(/^trait-/, '');
+    const name = (await row.locator('.trait-name').textContent())!;
+    await page.getByRole('searchbox', { name: 'Search traits' }).fill(name);
+    const found = page.getByTestId(`trait-${code}`);
+    await found.waitFor();
+    await expect(found.textContent()).resolves.toMatch(/percentile/);
+    await page.getByRole('button', { name: 'Clear search' }).click();
   });
 
   it('opens an assessment with its distribution plot, markers and citation', async () => {

@@ -26,11 +26,15 @@ function markerIndex(t: CatalogTrait, rsid: number): number {
 describe('PGS Catalog import', () => {
   it('reads a v2 author-reported gzipped file (PGS000001) and reports what it dropped', () => {
     const r = ok(load('PGS000001.txt.gz'));
-    expect(r.report).toMatchObject({ pgs_id: 'PGS000001', format_version: '2.0', harmonized: false, variants: 77, usable: 67, weight_model: 'additive' });
-    expect(r.report.dropped).toEqual({ no_frequency: 10 });
+    expect(r.report).toMatchObject({ pgs_id: 'PGS000001', format_version: '2.0', harmonized: false, variants: 77, usable: 67, weight_model: 'additive', percentile: true });
+    // 75 of 77 matched (two palindromic variants without a frequency cannot be strand-checked);
+    // 67 of those have frequencies (≥ 75 %), so the other 8 leave the score — and the name says so.
+    expect(r.report.match_rate).toBeCloseTo(75 / 77, 12);
+    expect(r.report.dropped).toEqual({ palindromic_without_frequency: 2, no_frequency: 8 });
+    expect(r.report.notes.join(' ')).toMatch(/10 of the score's 77 variants are left out.*not the published score/);
     const t = r.trait;
     expect(t.code).toBe('custom_pgs000001');
-    expect(t.name).toBe('Breast cancer (PGS000001)');
+    expect(t.name).toBe('Breast cancer (PGS000001, 67 of 77 variants)');
     expect(t.markers.dosage_weights).toBeUndefined();
     // rs78540526 T/C 0.16220387987485377 (first row of the file), frequencies from 1000 Genomes.
     const i = markerIndex(t, 78540526);
@@ -83,10 +87,10 @@ describe('PGS Catalog import', () => {
     expect(r.report.dropped.position_not_in_1000_genomes_table).toBe(r.report.variants - r.report.usable);
     const t = r.trait;
     expect(t.markers.dosage_weights).toHaveLength(3 * t.markers.rsid.length);
-    // By default a score with fewer than half its variants usable is refused, with the reasons.
+    // By default a score with fewer than 75 % of its variants matched is refused, with the reasons.
     const refused = load('PGS004255_hmPOS_GRCh38.txt.gz');
     expect(refused.ok).toBe(false);
-    if (!refused.ok) expect(refused.error).toMatch(/Only 7 of 30 variants could be used \(23 position not in 1000 genomes table\)/);
+    if (!refused.ok) expect(refused.error).toMatch(/Only 7 of 30 variants could be matched \(23 position not in 1000 genomes table\)/);
   });
 
   it('refuses haplotype and diplotype scores with a clear error', () => {
@@ -94,13 +98,17 @@ describe('PGS Catalog import', () => {
     expect(r).toEqual({ ok: false, error: expect.stringMatching(/haplotype or diplotype.*single SNPs only/) });
   });
 
-  it('refuses files whose variants have no frequency or no usable position', () => {
-    const a = load('OPGS002493.txt.gz');
-    expect(a.ok).toBe(false);
-    if (!a.ok) expect(a.error).toMatch(/0 of 23 variants could be used \(23 no frequency\)/);
+  it('keeps a score whose variants lack reference frequencies as a raw score, and says why no percentile is shown', () => {
+    const r = ok(load('OPGS002493.txt.gz'));
+    expect(r.report).toMatchObject({ variants: 23, usable: 23, match_rate: 1, percentile: false });
+    expect(r.report.percentile_note).toMatch(/Only 0 of the 23 matched variants have a population frequency.*raw score/);
+    expect(r.trait.raw_score_only?.reason).toBe(r.report.percentile_note);
+    expect(r.trait.markers.freq.EUR.every((f) => f === null)).toBe(true);
+  });
+
+  it('refuses a file when fewer than 75 % of its variants can be matched, saying why', () => {
     const b = load('pgsc_calc_customgrch37.txt');
-    expect(b.ok).toBe(false);
-    if (!b.ok) expect(b.error).toMatch(/0 of 2 variants/);
+    expect(b).toEqual({ ok: false, error: expect.stringMatching(/Only 0 of 2 variants could be matched \(2 position not in 1000 genomes table\); at least 75 % are needed/) });
   });
 
   it('reads format v1 (reference_allele) and converts OR weights to ln OR', () => {
@@ -147,7 +155,44 @@ describe('PGS Catalog import', () => {
 
 const POPS = ['EUR', 'AMR', 'AFR', 'EAS', 'SAS'] as const;
 
+describe('every PGS Catalog example file', () => {
+  // ../shared/data/pgs_catalog_examples, copied to fixtures/ (SOURCE.txt): imported, or refused with the reason.
+  it.each([
+    ['PGS000001.txt.gz', 'imported'],
+    ['PGS000001_hmPOS_GRCh37.txt.gz', 'imported'],
+    ['PGS000002.txt.gz', 'imported'],
+    ['PGS000002_hmPOS_GRCh37.txt.gz', 'imported'],
+    ['PGS000802_hmPOS_GRCh37.txt', 'imported'],
+    ['OPGS002493.txt.gz', 'raw score only'],
+    ['pgsc_calc_PGS001229_22.txt', 'raw score only'],
+    ['PGS004255_hmPOS_GRCh38.txt.gz', /Only 7 of 30 variants could be matched \(23 position not in 1000 genomes table\)/],
+    ['complex_variants_PGS000021.txt', /haplotype or diplotype.*single SNPs only/],
+    ['pgsc_calc_customgrch37.txt', /Only 0 of 2 variants could be matched/],
+  ] as const)('%s: %s', (name, expected) => {
+    const r = load(name);
+    if (typeof expected !== 'string') {
+      expect(r).toEqual({ ok: false, error: expect.stringMatching(expected) });
+      return;
+    }
+    const imported = ok(r);
+    expect(imported.report.match_rate).toBeGreaterThanOrEqual(0.75);
+    expect(imported.report.percentile).toBe(expected === 'imported');
+    // A score that lost variants says so in its name.
+    if (imported.report.usable < imported.report.variants) expect(imported.trait.name).toMatch(new RegExp(`${imported.report.usable} of ${imported.report.variants} variants`));
+  });
+});
+
 describe('custom traits in the engine', () => {
+  it('scores a raw-score-only import without a percentile, with the match rate', () => {
+    const engine = createScienceEngine({ resourcesDir });
+    const t = ok(load('OPGS002493.txt.gz')).trait;
+    const g = genotypeOf(t.markers.rsid.map((rs, i) => [`rs${rs}`, t.markers.effect[i] + t.markers.other[i]]));
+    const a = engine.assessCustom(t, g, EUR)!;
+    expect(a).toMatchObject({ percentile: null, assessment_level: null, distribution: null, coverage: 1, match: { markers: 23, observed: 23 } });
+    expect(a.score).toBeCloseTo(t.markers.weight.reduce((x, w) => x + w, 0), 12); // one effect allele each
+    expect(a.percentile_text).toMatch(/^No percentile: Only 0 of the 23 matched variants/);
+  });
+
   it('withCustomTraits adds the definitions without changing the original engine', () => {
     const engine = createScienceEngine({ resourcesDir });
     const t = ok(load('PGS000802_hmPOS_GRCh37.txt')).trait;

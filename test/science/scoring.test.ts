@@ -34,7 +34,7 @@ describe('one-marker trait', () => {
     expect(a.percentile).toBeCloseTo(pct, 9);
     expect(a.assessment_level).toBe(level);
     expect(a.recommendations).toBe(`r${level}`);
-    expect(a.distribution.method).toBe('exact');
+    expect(a.distribution!.method).toBe('exact');
     expect(a.snps).toEqual(['rs1']);
     expect(a.coverage).toBe(1);
     expect(a.population).toBe('EUR');
@@ -111,9 +111,9 @@ describe('multi-marker trait', () => {
     const a = engine.assess('two', genotypeOf([['rs10', g10], ['rs11', g11]]), EUR)!;
     expect(a.score).toBeCloseTo(s, 12);
     expect(a.percentile).toBeCloseTo(pct(s), 9);
-    expect(a.distribution.mean).toBeCloseTo(1 + 0.4, 12);
-    expect(a.distribution.sd).toBeCloseTo(Math.sqrt(0.5 + 4 * 0.18), 12);
-    expect(a.distribution.density.map(([, p]) => p)).toEqual(pmf.map((p) => expect.closeTo(p, 12)));
+    expect(a.distribution!.mean).toBeCloseTo(1 + 0.4, 12);
+    expect(a.distribution!.sd).toBeCloseTo(Math.sqrt(0.5 + 4 * 0.18), 12);
+    expect(a.distribution!.density.map(([, p]) => p)).toEqual(pmf.map((p) => expect.closeTo(p, 12)));
   });
 
   it('imputes a missing marker at its expected dosage and keeps the percentile of the observed part', () => {
@@ -158,10 +158,10 @@ describe('many markers: close to normal', () => {
       v += 2 * m.freq * (1 - m.freq) * m.weight ** 2;
     });
     expect(a.score).toBeCloseTo(s, 10);
-    expect(a.distribution.mean).toBeCloseTo(mean, 10);
-    expect(a.distribution.sd).toBeCloseTo(Math.sqrt(v), 10);
+    expect(a.distribution!.mean).toBeCloseTo(mean, 10);
+    expect(a.distribution!.sd).toBeCloseTo(Math.sqrt(v), 10);
     // 200 small markers: the exact distribution is within a percentile point of the normal one.
-    expect(Math.abs(a.percentile - 100 * normalCdf((s - mean) / Math.sqrt(v)))).toBeLessThan(1);
+    expect(Math.abs(a.percentile! - 100 * normalCdf((s - mean) / Math.sqrt(v)))).toBeLessThan(1);
   });
   it('normalCdf is accurate', () => {
     expect(normalCdf(0)).toBeCloseTo(0.5, 7);

@@ -1,6 +1,7 @@
 /**
  * Starts the real Traitscope service as a separate process (`serve --port 0`) on a fresh
- * temporary data folder, exactly as a user would, and gives tests small HTTP helpers.
+ * temporary data folder, exactly as a user would: the bundled command line (out/main/cli.js,
+ * built by the global set-up) on this Node. Also small HTTP helpers.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,8 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
-const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-const CLI = path.join(ROOT, 'src', 'cli', 'index.ts');
+const CLI = path.join(ROOT, 'out', 'main', 'cli.js');
 
 export interface TestServer {
   origin: string;
@@ -28,9 +28,9 @@ export function tempDir(prefix = 'traitscope-test-'): string {
   return mkdtempSync(path.join(tmpdir(), prefix));
 }
 
-export async function startServer(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<TestServer> {
+export async function startServer(options: { dataDir?: string; env?: Record<string, string>; args?: string[] } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDir();
-  const child: ChildProcess = spawn(process.execPath, [TSX, CLI, 'serve', '--port', '0', '--data-dir', dataDir], {
+  const child: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data-dir', dataDir, ...(options.args ?? [])], {
     cwd: ROOT,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -84,7 +84,7 @@ export async function startServer(options: { dataDir?: string; env?: Record<stri
 
 /** Runs the CLI (`traitscope ...`) synchronously and returns its output and exit code. */
 export function runCli(args: string[], env: Record<string, string> = {}): { status: number; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [TSX, CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' });
   return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -158,5 +158,100 @@ export async function waitProcessed(server: TestServer, token: string, profileId
     if (status === 'processed' || status === 'failed') return r.body;
     if (Date.now() > end) throw new Error(`processing did not finish: ${JSON.stringify(r.body)}`);
     await new Promise((res) => setTimeout(res, 100));
+  }
+}
+
+export interface ServerEvent {
+  event: string;
+  data: any;
+}
+
+export interface EventStream {
+  /** Every event received so far, in order. */
+  received: ServerEvent[];
+  /**
+   * The earliest event not yet returned by next() that matches, waiting for it when needed.
+   * Several waits may run at once, for events in any order.
+   */
+  next(match: (e: ServerEvent) => boolean, timeoutMs?: number): Promise<ServerEvent>;
+  close(): void;
+}
+
+/**
+ * Opens GET /api/events with the token in the Authorization header and parses the stream
+ * as it arrives. Resolves once the stream is live (its `ready` event).
+ */
+export async function openEvents(server: Pick<TestServer, 'api'>, token: string): Promise<EventStream> {
+  const controller = new AbortController();
+  const res = await fetch(`${server.api}/events`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
+  if (res.status !== 200 || !res.body) throw new Error(`events stream: ${res.status} ${await res.text()}`);
+  const received: ServerEvent[] = [];
+  const taken = new Set<number>();
+  const waiters = new Set<() => void>();
+  let ended = false;
+  void (async () => {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (event && data !== undefined) received.push({ event, data: JSON.parse(data) });
+          for (const wake of [...waiters]) wake();
+        }
+      }
+    } catch {
+      // aborted by close()
+    } finally {
+      ended = true;
+      for (const wake of [...waiters]) wake();
+    }
+  })();
+  const stream: EventStream = {
+    received,
+    async next(match, timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const index = received.findIndex((e, i) => !taken.has(i) && match(e));
+        if (index >= 0) {
+          taken.add(index);
+          return received[index];
+        }
+        if (ended) throw new Error(`the events stream ended; received: ${JSON.stringify(received)}`);
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error(`no matching event in ${timeoutMs} ms; received: ${JSON.stringify(received)}`);
+        await new Promise<void>((resolve) => {
+          const wake = () => (clearTimeout(timer), waiters.delete(wake), resolve());
+          const timer = setTimeout(wake, left);
+          waiters.add(wake);
+        });
+      }
+    },
+    close: () => controller.abort(),
+  };
+  await stream.next((e) => e.event === 'ready');
+  return stream;
+}
+
+/**
+ * Reads the profile's scored trait list until it satisfies `done`: read, and when it does
+ * not yet, wait for the service's next `traits` event for the profile (the stream is open
+ * before the first read, so no change can slip between).
+ */
+export async function traitsWhen(server: TestServer, token: string, profileId: string, done: (list: any[]) => boolean, query = '?score'): Promise<any[]> {
+  const events = await openEvents(server, token);
+  try {
+    for (;;) {
+      const list = (await request(`${server.api}/profiles/${profileId}/traits/${query}`, { token })).body;
+      if (done(list)) return list;
+      await events.next((e) => e.event === 'traits' && e.data.profile_id === profileId);
+    }
+  } finally {
+    events.close();
   }
 }

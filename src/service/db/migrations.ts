@@ -127,6 +127,44 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 5,
+    description: 'every trait scored in the background: unavailable outcomes, requested traits, a results version per profile',
+    sql: `
+      -- Traits that cannot be computed on the profile's genotype, with the reason.
+      CREATE TABLE unavailable_traits (
+        profile_id TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        trait_code TEXT NOT NULL,
+        revision   TEXT NOT NULL,              -- trait revision the outcome was decided with
+        reason     TEXT NOT NULL,              -- JSON {code, detail}
+        PRIMARY KEY (profile_id, trait_code)
+      ) STRICT;
+
+      -- Non-free traits the profile's client asked for (POST/PUT): only these, and its free
+      -- traits, are "computed" for that client, whatever the background has scored.
+      CREATE TABLE requested_traits (
+        profile_id   TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        trait_code   TEXT NOT NULL,
+        requested_at TEXT NOT NULL,
+        PRIMARY KEY (profile_id, trait_code)
+      ) STRICT;
+      -- Everything computed so far was computed because it was free or asked for.
+      INSERT INTO requested_traits (profile_id, trait_code, requested_at)
+        SELECT profile_id, trait_code, computed_at FROM assessments;
+
+      -- Changes whenever a profile's stored results change: the ETag of its trait list.
+      CREATE TABLE results_versions (
+        profile_id TEXT PRIMARY KEY REFERENCES profiles(id) ON DELETE CASCADE,
+        version    INTEGER NOT NULL
+      ) STRICT;
+
+      -- Per-marker details are recomputed when one assessment is read rather than stored
+      -- for thousands of traits (about 8 kB each); the trait's quality facts and the
+      -- revision live elsewhere, so the stored summary is what lists show.
+      ALTER TABLE assessments DROP COLUMN details;
+      UPDATE assessments SET result = json_remove(result, '$.revision', '$.quality');
+    `,
+  },
+  {
+    version: 6,
     description: 'keep the source file of the genotype in use; confirmations of unlikely replacements; no stored upload-URL key',
     sql: `
       -- The uploaded file the genotype in use was parsed from: kept until another file has parsed.

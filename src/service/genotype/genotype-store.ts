@@ -82,6 +82,7 @@ const statements = namedStatements((db: Db) => ({
   ),
   summary: db.prepare<[string], { summary: string; ancestry: string | null }>('SELECT summary, ancestry FROM genotypes WHERE profile_id = ?'),
   interrupted: db.prepare<[], { profile_id: string }>("SELECT profile_id FROM genotype_files WHERE status IN ('uploaded', 'processing')"),
+  withGenotype: db.prepare<[], { profile_id: string }>('SELECT profile_id FROM genotypes'),
 }));
 
 export function getGenotypeFile(db: Db, profileId: string): GenotypeFileRecord | undefined {
@@ -137,6 +138,11 @@ export function referencedFiles(db: Db): Set<string> {
 /** Profiles whose file was uploaded or processing when the service last stopped. */
 export function interruptedProfiles(db: Db): string[] {
   return statements(db).interrupted.all().map((r) => r.profile_id);
+}
+
+/** Profiles that have a parsed genotype in use. */
+export function profilesWithGenotype(db: Db): string[] {
+  return statements(db).withGenotype.all().map((r) => r.profile_id);
 }
 
 function view<T extends Uint8Array | Uint32Array>(buf: Buffer, Kind: { new (b: ArrayBuffer, o: number, l: number): T; BYTES_PER_ELEMENT: number }): T {

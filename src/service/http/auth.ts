@@ -1,8 +1,9 @@
 /**
- * Bearer-token authentication for /api: read:profiles for GET, write:profiles for every
- * other method. The authenticated client is in res.locals.client.
+ * Bearer-token authentication: each operation of the route table names the scopes its
+ * token needs. The authenticated client is in res.locals.client.
  */
 import type { RequestHandler, Response } from 'express';
+import type { AnyScope } from '../../shared/api.js';
 import { getClient, type Client } from '../auth/clients.js';
 import { verifyToken } from '../auth/tokens.js';
 import type { Db } from '../db/database.js';
@@ -10,7 +11,7 @@ import { HttpError } from './errors.js';
 
 const challenge = { 'WWW-Authenticate': 'Bearer realm="traitscope"' };
 
-export function requireToken(db: Db): RequestHandler {
+export function requireToken(db: Db, scopes: readonly AnyScope[]): RequestHandler {
   return (req, res, next) => {
     const header = req.headers.authorization ?? '';
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -28,9 +29,9 @@ export function requireToken(db: Db): RequestHandler {
         'WWW-Authenticate': 'Bearer realm="traitscope", error="invalid_token"',
       });
     }
-    const needed = req.method === 'GET' || req.method === 'HEAD' ? 'read:profiles' : 'write:profiles';
-    if (!grant.scopes.includes(needed)) {
-      throw new HttpError(403, `This token lacks the "${needed}" scope needed for ${req.method} requests. Ask for a client with that scope.`);
+    const missing = scopes.find((s) => !grant.scopes.includes(s));
+    if (missing) {
+      throw new HttpError(403, `This token lacks the "${missing}" scope needed for ${req.method} ${req.baseUrl}${req.path}. Ask for a client with that scope.`);
     }
     res.locals.client = client;
     next();

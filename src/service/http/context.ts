@@ -1,6 +1,7 @@
 /** What every route needs: storage, the science engine, the processor and the service's own address. */
 import type { ServiceConfig } from '../config.js';
 import type { Db } from '../db/database.js';
+import type { Diagnostics } from '../diagnostics.js';
 import type { Processor } from '../processing/processor.js';
 import type { ScienceEngineExt } from '../science/index.js';
 
@@ -10,6 +11,8 @@ export interface ServiceContext {
   /** The built-in catalog plus imported custom traits (a getter: it follows imports). */
   readonly engine: ScienceEngineExt;
   processor: Processor;
+  /** Event-loop delays, memory and worker pool state (GET /api/app/diagnostics). */
+  diagnostics: Diagnostics;
   /** HMAC key of upload URLs (kept in the database, so URLs survive a restart). */
   uploadKey: Buffer;
   /** The port actually listened on (known after listen when configured as 0). */

@@ -3,6 +3,8 @@
  * wrong and how to fix it. Route code throws HttpError; the handler below renders it.
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { QueueFullError } from '../processing/processor.js';
+import { allowedMethods } from './router.js';
 
 export class HttpError extends Error {
   constructor(
@@ -15,12 +17,21 @@ export class HttpError extends Error {
 }
 
 export const unknownRoute: RequestHandler = (req, _res, next) => {
-  next(new HttpError(404, `There is no ${req.method} ${req.path}. The API is described at /api/openapi.json.`));
+  const path = `${req.baseUrl}${req.path}`;
+  const methods = allowedMethods(path);
+  if (methods.length > 0) {
+    return next(new HttpError(405, `${path} does not take ${req.method}; it takes ${methods.join(', ')}. See /api/docs.`, { Allow: methods.join(', ') }));
+  }
+  next(new HttpError(404, `There is no ${req.method} ${path}. The API is described at /api/docs (and /api/openapi.json).`));
 };
 
 export const errorHandler: ErrorRequestHandler = (err, _req, res, _next) => {
   if (err instanceof HttpError) {
     res.status(err.status).set(err.headers).json({ detail: err.detail });
+    return;
+  }
+  if (err instanceof QueueFullError) {
+    res.status(503).set('Retry-After', String(err.retryAfterSeconds)).json({ detail: err.message });
     return;
   }
   // body-parser errors carry a status and a type.

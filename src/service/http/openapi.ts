@@ -1,144 +1,274 @@
 /**
- * The OpenAPI 3.1 document of the whole API. Component schemas are generated from the
- * same zod schemas the service validates with (src/shared/api.ts), so they cannot drift.
+ * The OpenAPI 3.1 document of the whole API, generated from the route table
+ * (src/shared/routes) and its zod schemas: the same table the express routers and the
+ * renderer's client are built from. It does not depend on the running port: the server
+ * is a template with the port as a variable.
  */
 import { z } from 'zod';
-import * as api from '../../shared/api.js';
+import { API_VERSION, EXTENSION } from '../../shared/api.js';
+import { operations, type Operation, type ParamSpec, type ResponseSpec, type Tag } from '../../shared/routes/index.js';
+import { DEFAULT_PORT } from '../config.js';
+import { workflowGuide } from './workflow-guide.js';
 
 type Json = Record<string, unknown>;
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: Json, description: string) => ({ description, content: { 'application/json': { schema } } });
-const detail = (description: string) => json(ref('Detail'), description);
+const COMPONENTS = '#/components/schemas/';
 
-const profileId = { name: 'profile_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
-const traitCode = { name: 'trait_code', in: 'path', required: true, schema: { type: 'string' } };
-
-const common = {
-  401: detail('Missing, invalid, expired or revoked token.'),
-  403: detail('The token lacks the scope this method needs (read:profiles for GET, write:profiles otherwise).'),
+const TAGS: Record<Tag, string> = {
+  Authentication: 'OAuth 2.0 client credentials: trade a client id and secret for a bearer token.',
+  Profiles: 'One profile per person; each belongs to the client that created it.',
+  Genotype: 'Upload a raw-data file through a time-limited URL, follow its processing, look markers up.',
+  Traits: "The client's traits with pricing, and each profile's statuses and assessments.",
+  Service: 'Versions, this document and its reference page. No token needed.',
+  App: 'Internal: only the Traitscope app\'s own client (scope manage:app) may call these.',
 };
-const profileScoped = { ...common, 404: detail('No such profile for this client.') };
 
-function componentSchemas(): Json {
-  // Referencing the module keeps its registrations (schemas with .meta({id})) in the registry.
-  void api.Profile;
-  const { schemas } = z.toJSONSchema(z.globalRegistry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` });
-  for (const schema of Object.values(schemas) as Json[]) {
-    delete schema.$schema;
-    delete schema.$id;
+// ---- Schemas ------------------------------------------------------------------------
+
+const SAFE_INT = Number.MAX_SAFE_INTEGER;
+
+/** zod's JSON Schema, made plain for OpenAPI tools: tuples as fixed-length arrays, no redundant bounds or patterns. */
+function tidy(schema: Json): void {
+  delete schema.$schema;
+  delete schema.$id;
+  if (schema.minimum === -SAFE_INT) delete schema.minimum;
+  if (schema.maximum === SAFE_INT) delete schema.maximum;
+  if (typeof schema.format === 'string' && ['uuid', 'date-time', 'uri', 'email'].includes(schema.format)) delete schema.pattern;
+  if (Array.isArray(schema.enum) && schema.type === 'number' && schema.enum.every(Number.isInteger)) schema.type = 'integer';
+  if (Array.isArray(schema.prefixItems)) {
+    // A homogeneous tuple ([x, y]) as an array of exactly that many items: generated clients and linters handle it.
+    const items = schema.prefixItems as Json[];
+    schema.type = 'array';
+    schema.items = items[0];
+    schema.minItems = items.length;
+    schema.maxItems = items.length;
+    delete schema.prefixItems;
   }
-  return schemas;
+  for (const value of Object.values(schema)) {
+    if (Array.isArray(value)) value.forEach((v) => v && typeof v === 'object' && tidy(v as Json));
+    else if (value && typeof value === 'object') tidy(value as Json);
+  }
 }
 
-export function openApiDocument(serverUrl: string): Json {
+/**
+ * Converts the registered components and the inline schemas of the operations in one
+ * pass, so inline schemas refer to components by $ref.
+ */
+function convertSchemas(inline: z.ZodType[]): { components: Record<string, Json>; inlineJson: Map<z.ZodType, Json> } {
+  const registry = z.registry<{ id: string }>();
+  const componentIds = new Set<string>();
+  for (const [schema, meta] of globalRegistryEntries()) {
+    registry.add(schema, { id: meta.id });
+    componentIds.add(meta.id);
+  }
+  const synthetic = new Map<z.ZodType, string>();
+  for (const schema of inline) {
+    if (registry.has(schema) || synthetic.has(schema)) continue;
+    const id = `__inline_${synthetic.size}`;
+    synthetic.set(schema, id);
+    registry.add(schema, { id });
+  }
+  const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', io: 'input', uri: (id) => `${COMPONENTS}${id}` }) as { schemas: Record<string, Json> };
+  if (schemas.__shared) throw new Error('A schema is shared without an id; give it .meta({ id }).');
+  for (const schema of Object.values(schemas)) tidy(schema);
+  const components: Record<string, Json> = {};
+  for (const id of componentIds) components[id] = schemas[id];
+  const inlineJson = new Map<z.ZodType, Json>();
+  for (const schema of inline) inlineJson.set(schema, registryId(registry, schema, componentIds) ?? schemas[synthetic.get(schema)!]);
+  return { components, inlineJson };
+}
+
+function registryId(registry: z.core.$ZodRegistry<{ id: string }>, schema: z.ZodType, componentIds: Set<string>): Json | undefined {
+  const id = registry.get(schema)?.id;
+  return id && componentIds.has(id) ? { $ref: `${COMPONENTS}${id}` } : undefined;
+}
+
+function globalRegistryEntries(): Array<[z.ZodType, { id: string }]> {
+  const out: Array<[z.ZodType, { id: string }]> = [];
+  for (const [id, schema] of (z.globalRegistry as unknown as { _idmap: Map<string, z.ZodType> })._idmap) out.push([schema, { id }]);
+  return out;
+}
+
+/** Components reachable from the operations (unused ones would only confuse readers). */
+function reachable(doc: Json, components: Record<string, Json>): Record<string, Json> {
+  const used = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (!value || typeof value !== 'object') return;
+    const ref = (value as Json).$ref;
+    if (typeof ref === 'string' && ref.startsWith(COMPONENTS)) {
+      const id = ref.slice(COMPONENTS.length);
+      if (!used.has(id)) {
+        used.add(id);
+        visit(components[id]);
+      }
+    }
+    Object.values(value).forEach(visit);
+  };
+  visit(doc);
+  return Object.fromEntries(Object.entries(components).filter(([id]) => used.has(id)).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+// ---- Examples -----------------------------------------------------------------------
+
+/** An example for a body: the schema's own, else one built from its parts (valid by construction). */
+function exampleOf(schema: Json | undefined, components: Record<string, Json>, depth = 0): unknown {
+  if (!schema || depth > 12) return undefined;
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
+  if (typeof schema.$ref === 'string') return exampleOf(components[schema.$ref.slice(COMPONENTS.length)], components, depth + 1);
+  if ('const' in schema) return schema.const;
+  if (Array.isArray(schema.enum)) return schema.enum[0];
+  if ('default' in schema) return schema.default;
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const options = (schema[key] as Json[] | undefined)?.filter((o) => o.type !== 'null');
+    if (options?.length) return exampleOf(options[0], components, depth + 1);
+  }
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  switch (type) {
+    case 'object': {
+      const out: Json = {};
+      const props = (schema.properties ?? {}) as Record<string, Json>;
+      for (const key of (schema.required as string[] | undefined) ?? []) out[key] = exampleOf(props[key], components, depth + 1);
+      return out;
+    }
+    case 'array': {
+      const item = exampleOf(schema.items as Json, components, depth + 1);
+      const min = (schema.minItems as number | undefined) ?? 1;
+      return item === undefined ? [] : Array.from({ length: Math.max(1, min) }, () => item);
+    }
+    case 'string':
+      if (schema.format === 'uuid') return '3f1c2a4e-8d2b-4c7e-9a51-0b6f4d2e7c10';
+      if (schema.format === 'date-time') return '2025-01-31T12:00:00.000Z';
+      if (schema.format === 'uri') return 'http://127.0.0.1:4780/api';
+      if (schema.pattern === '^rs\\d+$') return 'rs4988235';
+      if (schema.pattern === '^\\d+$') return '1048576';
+      return 'string';
+    case 'integer':
+    case 'number':
+      return typeof schema.minimum === 'number' ? schema.minimum : 0;
+    case 'boolean':
+      return true;
+    default:
+      return undefined;
+  }
+}
+
+// ---- Operations ---------------------------------------------------------------------
+
+function parameter(name: string, where: 'path' | 'query' | 'header', spec: ParamSpec, schema: Json): Json {
   return {
+    name,
+    in: where,
+    required: where === 'path' || spec.required === true,
+    description: spec.description,
+    schema,
+    ...(spec.allowEmptyValue ? { allowEmptyValue: true } : {}),
+    ...(spec.example !== undefined ? { example: spec.example } : {}),
+    ...(spec.extension ? { [EXTENSION]: true } : {}),
+  };
+}
+
+function response(spec: ResponseSpec, schemas: Map<z.ZodType, Json>, components: Record<string, Json>): Json {
+  const out: Json = { description: spec.description };
+  if (spec.headers) out.headers = Object.fromEntries(Object.entries(spec.headers).map(([name, h]) => [name, { description: h.description, schema: h.schema }]));
+  if (spec.schema) {
+    const schema = schemas.get(spec.schema)!;
+    out.content = { [spec.contentType ?? 'application/json']: { schema, example: exampleOf(schema, components) } };
+  }
+  return out;
+}
+
+function operationObject(id: string, op: Operation, schemas: Map<z.ZodType, Json>, components: Record<string, Json>): Json {
+  const parameters: Json[] = [];
+  for (const [where, specs] of [['path', op.params], ['query', op.query], ['header', op.headers]] as const) {
+    for (const [name, spec] of Object.entries(specs ?? {})) parameters.push(parameter(name, where, spec, schemas.get(spec.schema)!));
+  }
+  const out: Json = {
+    operationId: id,
+    summary: op.summary,
+    description: op.description,
+    tags: [...op.tags],
+    security: op.scopes ? [{ oauth2: [...op.scopes] }] : [],
+  };
+  if (parameters.length > 0) out.parameters = parameters;
+  if (op.body) {
+    const schema = schemas.get(op.body.schema)!;
+    const example = exampleOf(schema, components);
+    out.requestBody = {
+      required: op.body.required ?? false,
+      ...(op.body.description ? { description: op.body.description } : {}),
+      content: Object.fromEntries(op.body.contentTypes.map((type) => [type, type.startsWith('application/json') || type.endsWith('x-www-form-urlencoded') ? { schema, example } : { schema }])),
+    };
+  }
+  out.responses = Object.fromEntries(Object.entries(op.responses).map(([status, spec]) => [status, response(spec, schemas, components)]));
+  if (op.internal) out['x-internal'] = true;
+  if (op.extension) out[EXTENSION] = true;
+  return out;
+}
+
+function allSchemas(): z.ZodType[] {
+  const out: z.ZodType[] = [];
+  for (const op of Object.values(operations) as Operation[]) {
+    for (const specs of [op.params, op.query, op.headers]) for (const spec of Object.values(specs ?? {})) out.push(spec.schema);
+    if (op.body) out.push(op.body.schema);
+    for (const r of Object.values(op.responses)) if (r.schema) out.push(r.schema);
+  }
+  return out;
+}
+
+let cached: Json | undefined;
+
+/** The document (built once: it does not change while the service runs). */
+export function openApiDocument(): Json {
+  if (cached) return cached;
+  const { components, inlineJson } = convertSchemas(allSchemas());
+  const paths: Record<string, Json> = {};
+  for (const [id, op] of Object.entries(operations) as Array<[string, Operation]>) {
+    paths[op.path] ??= {};
+    paths[op.path][op.method] = operationObject(id, op, inlineJson, components);
+  }
+  const doc: Json = {
     openapi: '3.1.0',
     info: {
       title: 'Traitscope API',
-      version: '1.0.0',
-      description:
-        'Genotype trait assessments computed locally. Every non-2xx response of /api and /storage has the body {"detail": "..."}; /oauth/token errors follow RFC 6749 §5.2. Every path works with and without its trailing slash.',
+      version: API_VERSION,
+      summary: 'Genetic trait assessments computed on this machine.',
+      description: workflowGuide(),
+      contact: { name: 'The Traitscope authors', url: 'https://github.com/traitscope/traitscope' },
+      license: { name: 'UNLICENSED', identifier: 'LicenseRef-UNLICENSED' },
     },
-    servers: [{ url: `${serverUrl}/api` }],
-    security: [{ oauth2: ['read:profiles', 'write:profiles'] }],
-    paths: {
-      '/profiles/': {
-        get: { summary: 'List profiles (oldest first)', responses: { 200: json({ type: 'array', items: ref('Profile') }, 'Profiles of this client.'), ...common } },
-        post: {
-          summary: 'Create a profile',
-          requestBody: { content: { 'application/json': { schema: ref('ProfileInput') } } },
-          responses: { 201: json(ref('Profile'), 'Created.'), 400: detail('Malformed JSON.'), 405: detail('Invalid input; the detail names the field.'), ...common },
+    servers: [
+      {
+        url: 'http://{host}:{port}',
+        description: 'The Traitscope service on this machine (npm run cli -- status prints its address).',
+        variables: {
+          host: { default: '127.0.0.1', enum: ['127.0.0.1', 'localhost'], description: 'Either spelling of the loopback address.' },
+          port: { default: String(DEFAULT_PORT), description: 'The port the service listens on (4780 unless started with --port).' },
         },
       },
-      '/profiles/{profile_id}/': {
-        parameters: [profileId],
-        get: { summary: 'Get a profile', responses: { 200: json(ref('Profile'), 'The profile.'), ...profileScoped } },
-        put: {
-          summary: 'Replace a profile (omitted fields take their defaults: "", "", 0, null, 0)',
-          requestBody: { content: { 'application/json': { schema: ref('ProfileInput') } } },
-          responses: { 200: json(ref('Profile'), 'Updated.'), 405: detail('Invalid input.'), ...profileScoped },
-        },
-        patch: {
-          summary: 'Update the given profile fields',
-          requestBody: { content: { 'application/json': { schema: ref('ProfileInput') } } },
-          responses: { 200: json(ref('Profile'), 'Updated.'), 405: detail('Invalid input.'), ...profileScoped },
-        },
-        delete: { summary: 'Delete a profile with its files, genotype and assessments', responses: { 200: detail('Deleted.'), ...profileScoped } },
-      },
-      '/profiles/{profile_id}/genotype/': {
-        parameters: [profileId],
-        get: { summary: 'Metadata of the uploaded file, with processing state and parse summary', responses: { 200: json(ref('GenotypeMetadata'), 'Metadata, or {} when nothing was uploaded.'), ...profileScoped } },
-      },
-      '/profiles/{profile_id}/genotype/upload/': {
-        parameters: [profileId],
-        get: {
-          summary: 'Get a time-limited upload URL (PUT the file there with the same Content-Type)',
-          parameters: [{ name: 'content-type', in: 'query', required: false, schema: { type: 'string', enum: [...api.UPLOAD_CONTENT_TYPES], default: 'text/plain' } }],
-          responses: { 200: json(ref('UploadUrl'), 'The URL, valid for 180 s.'), 400: detail('Unsupported content type.'), ...profileScoped },
-        },
-        post: {
-          summary: '(Re)process the uploaded file and wait until done',
-          responses: {
-            200: detail('Processed.'),
-            401: detail('No token, or nothing uploaded yet for this profile.'),
-            403: common[403],
-            404: profileScoped[404],
-            422: detail('The file could not be read; the detail says why. The previous genotype stays in use.'),
-          },
-        },
-      },
-      '/profiles/{profile_id}/genotype/snps/': {
-        parameters: [profileId],
-        get: {
-          summary: 'Genotypes of the requested markers (markers not in the file are left out)',
-          parameters: [{ name: 'rsid', in: 'query', required: true, schema: { type: 'string' }, description: 'Comma-separated rsIDs (at most 10,000).' }],
-          responses: { 200: json({ type: 'array', items: ref('GenotypeSnp') }, 'Found markers.'), 400: detail('Bad rsID list.'), 409: detail('No processed genotype yet.'), ...profileScoped },
-        },
-      },
-      '/profiles/{profile_id}/traits/': {
-        parameters: [profileId],
-        get: {
-          summary: 'Trait statuses; with `score`, only computed traits with their assessment summary. [] while no genotype is ready.',
-          parameters: [{ name: 'score', in: 'query', required: false, allowEmptyValue: true, schema: { type: 'string' } }],
-          responses: { 200: json({ type: 'array', items: ref('ProfileTrait') }, 'Traits.'), ...profileScoped },
-        },
-        post: {
-          summary: 'Compute the requested available traits; returns every requested trait computed afterwards',
-          requestBody: { content: { 'application/json': { schema: ref('ComputeRequest') } } },
-          responses: { 200: json({ type: 'array', items: ref('ProfileTrait') }, 'Computed traits with assessment summaries.'), 400: detail('Body is not a list of codes.'), ...profileScoped },
-        },
-      },
-      '/profiles/{profile_id}/traits/{trait_code}/': {
-        parameters: [profileId, traitCode],
-        get: { summary: 'One trait: the full assessment when computed, else trait and status', responses: { 200: json(ref('ProfileTrait'), 'The trait.'), ...profileScoped } },
-        put: {
-          summary: 'Compute one trait and return the full assessment',
-          responses: { 200: json(ref('ProfileTrait'), 'Full assessment.'), 409: detail('Not computable for this profile (or no genotype yet).'), ...profileScoped },
-        },
-      },
-      '/traits/': {
-        get: {
-          summary: "The client's traits with pricing type",
-          parameters: [{ name: 'q', in: 'query', required: false, schema: { type: 'string' }, description: 'Keep traits whose code or name contains this (case-insensitive).' }],
-          responses: { 200: json({ type: 'array', items: ref('ClientTrait') }, 'Traits.'), ...common },
-        },
-      },
-      '/openapi.json': { get: { summary: 'This document', security: [], responses: { 200: { description: 'OpenAPI 3.1 document.' } } } },
-    },
+    ],
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
+    paths,
     components: {
-      schemas: componentSchemas(),
       securitySchemes: {
         oauth2: {
           type: 'oauth2',
-          description: 'Client credentials; POST /oauth/token with client_id, client_secret, audience ({base_url}/profiles) and grant_type=client_credentials.',
+          description:
+            'Client credentials. POST /oauth/token with client_id, client_secret, audience ({base_url}/profiles) and grant_type=client_credentials; send the token as "Authorization: Bearer <access_token>".',
           flows: {
             clientCredentials: {
-              tokenUrl: `${serverUrl}/oauth/token`,
-              scopes: { 'read:profiles': 'read your profiles', 'write:profiles': 'modify profiles' },
+              tokenUrl: '/oauth/token',
+              scopes: {
+                'read:profiles': 'Read your profiles, genotypes and traits (every GET, and the POST look-up).',
+                'write:profiles': 'Create, change and delete profiles, process files and compute traits.',
+                'manage:app': 'The Traitscope app itself: API clients, imported traits, all data. Never granted to other clients.',
+              },
             },
           },
         },
       },
     },
   };
+  (doc.components as Json).schemas = reachable(doc, components);
+  cached = doc;
+  return doc;
 }

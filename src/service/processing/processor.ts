@@ -1,132 +1,307 @@
 /**
- * Runs worker-thread jobs: processing a profile's file, or scoring many of its traits.
- * Jobs of one profile run one at a time, in order (a scoring job waits for the file being
- * processed); at most `maxParallel` run across profiles. Callers may await a job.
+ * Decides which job runs next on the worker pool, and tells everyone how jobs go.
+ *
+ * - A profile runs one job at a time; a job never overtakes an earlier processing job of
+ *   its profile, so nothing is scored on a genotype that is about to be replaced.
+ * - Jobs people wait for (processing, traits a client asked for, imports) go before
+ *   background scoring. At most `maxQueued` of them wait; more are refused (QueueFullError,
+ *   503 with Retry-After), except processing of a file already received.
+ * - Processing of the profile's current file runs once: a second call joins the job that
+ *   is queued or running, or answers from the finished state.
+ * - After a file is processed, every other trait is scored in the background.
  */
-import { Worker } from 'node:worker_threads';
+import { availableParallelism } from 'node:os';
 import type { Db } from '../db/database.js';
+import { genotypeSummary, getGenotypeFile, setFileStatus } from '../genotype/genotype-store.js';
 import { unpackedModuleUrl } from '../packaged-paths.js';
-import { getGenotypeFile, setFileStatus } from '../genotype/genotype-store.js';
-import type { JobBase, ProcessingOutcome, ScoringOutcome, WorkerJob } from './process-job.js';
+import { profileOwner } from '../profiles/profiles.js';
+import type { EngineWorkerData } from './engine-worker.js';
+import type { ImportOutcome, ImportRequest } from './import-job.js';
+import { eventBus, type EventBus, type JobEvent, type JobKind } from './job-events.js';
+import { createWorkerPool, TaskFailedError, type WorkerPool } from './pool.js';
+import type { ProcessingOutcome } from './process-job.js';
+import type { ScoringOutcome } from './score-job.js';
+import type { JobFailed, Task, TaskOutcome } from './tasks.js';
+import type { JobProgress } from './worker-context.js';
 
-// In the bundle the worker is parse-worker.js beside this code (unpacked from app.asar in the
-// desktop app); from TypeScript source (tsx) a small .mjs bootstrap loads parse-worker.ts.
-const WORKER_URL = unpackedModuleUrl(import.meta.url.endsWith('.ts') ? './parse-worker-source.mjs' : './parse-worker.js', import.meta.url);
+// The bundle's engine-worker.js beside this code (unpacked from app.asar in the desktop
+// app); from TypeScript source (serve:dev) a small .mjs bootstrap loads engine-worker.ts.
+const WORKER_URL = unpackedModuleUrl(import.meta.url.endsWith('.ts') ? './engine-worker-source.mjs' : './engine-worker.js', import.meta.url);
 
-/** A job that runs longer than this is stopped and reported as failed. */
+/** A job running longer than this is stopped and fails. */
 const JOB_TIMEOUT_MS = 10 * 60 * 1000;
+/** Each worker's heap: a pathological file fails its own job instead of the service. */
+const WORKER_HEAP_MB = 768;
+
+export class QueueFullError extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super(`Traitscope is busy with other jobs. Try again in ${retryAfterSeconds} s.`);
+  }
+}
 
 export interface Processor {
-  /** Queues processing of the profile's current file; resolves when that run ends. */
+  /** Processes the profile's current file, or joins the processing of it that is queued, running or finished. */
   process(profileId: string): Promise<ProcessingOutcome>;
-  /** Queues computing the given traits of the profile in a worker thread. */
-  score(profileId: string, codes: string[]): Promise<ScoringOutcome>;
-  /** True while a file of this profile is queued for processing or being processed. */
-  isProcessing(profileId: string): boolean;
-  /** Waits for running jobs to end and refuses new ones. */
+  /** Scores traits a client asked for that have no stored outcome yet. May throw QueueFullError. */
+  score(profileId: string, codes: string[]): Promise<ScoringOutcome | JobFailed>;
+  /** Scores every trait again (what they are compared with changed). Never refused. */
+  rescore(profileId: string): Promise<ScoringOutcome | JobFailed>;
+  /** In the background: scores every trait without a current outcome (after processing, at start, after an import). */
+  fillIn(profileId: string): Promise<ScoringOutcome | JobFailed>;
+  /** Imports a PGS Catalog scoring file. May throw QueueFullError. */
+  importTrait(request: ImportRequest): Promise<ImportOutcome | JobFailed>;
+  /** True when new client jobs would be refused; check before receiving an upload. */
+  isFull(): boolean;
+  retryAfterSeconds(): number;
+  /** Job and results events, for the events route. */
+  readonly events: Pick<EventBus, 'subscribe'>;
+  /** The latest event of every job not yet finished (what a client that connects now has missed). */
+  activeJobs(): Array<{ clientId: string; data: JobEvent }>;
+  stats(): { workers: number; ready: number; busy: number; replaced: number; queued: number; background: number };
+  /** Refuses new jobs, lets running ones finish, and stops the workers. */
   close(): Promise<void>;
 }
 
-export function createProcessor(options: { db: Db; jobBase: Omit<JobBase, 'profileId'>; maxParallel: number }): Processor {
-  const { db, jobBase, maxParallel } = options;
-  const tails = new Map<string, Promise<unknown>>(); // per-profile chain of jobs
-  const processing = new Map<string, number>(); // queued or running processing jobs per profile
-  const waiting: Array<() => void> = []; // jobs waiting for a free worker slot
-  let running = 0;
+export interface ProcessorOptions {
+  db: Db;
+  worker: EngineWorkerData;
+  /** Worker threads; default: one per core, leaving one for the event loop (at least 1, at most 4). */
+  workers?: number;
+  /** Jobs people wait for that may wait for a worker before new ones are refused (0: only when a worker is free). */
+  maxQueued?: number;
+}
+
+type Lane = 'interactive' | 'background';
+
+interface Job {
+  id: number;
+  kind: JobKind | 'import';
+  profileId: string | null;
+  clientId: string | null;
+  lane: Lane;
+  task: Task;
+  /** What this job is, for joining: the file it processes, or the kind of scoring. */
+  key: string;
+  running: boolean;
+  last: JobEvent | null;
+  waiters: Array<(outcome: TaskOutcome) => void>;
+  startedAt: number;
+}
+
+const SUPERSEDED = { kind: 'superseded' } as const;
+
+/** One worker per core, leaving one core for the event loop: at least 1, at most 4 (each holds an engine, ~60 MB). */
+function defaultWorkerCount(): number {
+  return Math.max(1, Math.min(4, availableParallelism() - 1));
+}
+
+export function createProcessor(options: ProcessorOptions): Processor {
+  const { db } = options;
+  const maxQueued = options.maxQueued ?? 32;
+  const bus = eventBus();
+  const queue: Job[] = [];
+  const running = new Map<number, Job>();
+  const busyProfiles = new Set<string>();
+  let nextId = 1;
   let closed = false;
+  let averageJobMs = 500;
 
-  const acquire = () =>
-    new Promise<void>((resolve) => {
-      if (running < maxParallel) {
-        running++;
-        resolve();
-      } else waiting.push(() => (running++, resolve()));
-    });
-  const release = () => {
-    running--;
-    waiting.shift()?.();
-  };
+  const pool: WorkerPool = createWorkerPool({
+    size: options.workers ?? defaultWorkerCount(),
+    workerUrl: WORKER_URL,
+    workerData: options.worker,
+    taskTimeoutMs: JOB_TIMEOUT_MS,
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    onIdle: dispatch,
+  });
 
-  /** Chains a job behind the profile's earlier ones and runs it in a free worker slot. */
-  function enqueue<T>(profileId: string, work: () => Promise<T>): Promise<T> {
-    const run = (tails.get(profileId) ?? Promise.resolve())
-      .catch(() => undefined)
-      .then(async () => {
-        await acquire();
-        try {
-          return await work();
-        } finally {
-          release();
-        }
-      });
-    const tail = run.catch(() => undefined);
-    tails.set(profileId, tail);
-    void tail.then(() => {
-      if (tails.get(profileId) === tail) tails.delete(profileId);
-    });
-    return run;
+  const queuedInteractive = () => queue.filter((j) => j.lane === 'interactive').length;
+
+  function publish(job: Job, event: Omit<JobEvent, 'job_id' | 'kind' | 'profile_id'>): void {
+    if (job.kind === 'import' || !job.profileId || !job.clientId) return;
+    job.last = { job_id: job.id, kind: job.kind, profile_id: job.profileId, ...event };
+    bus.emit({ type: 'job', clientId: job.clientId, data: job.last });
   }
 
-  async function processNow(profileId: string): Promise<ProcessingOutcome> {
-    const file = getGenotypeFile(db, profileId);
-    if (closed || !file) return { kind: 'superseded' };
-    setFileStatus(db, profileId, 'processing', null, file.file_name);
-    const outcome = await runInWorker<ProcessingOutcome>({ ...jobBase, profileId, kind: 'process' });
-    // The worker records parse failures itself; this also covers crashes and time-outs.
-    if (outcome.kind === 'failed') setFileStatus(db, profileId, 'failed', outcome.reason, file.file_name);
-    return outcome;
+  function traitsChanged(job: Job): void {
+    if (job.profileId && job.clientId) bus.emit({ type: 'traits', clientId: job.clientId, data: { profile_id: job.profileId } });
+  }
+
+  function enqueue(fields: Pick<Job, 'kind' | 'profileId' | 'lane' | 'task' | 'key'>): Job {
+    const job: Job = {
+      ...fields,
+      id: nextId++,
+      clientId: fields.profileId ? (profileOwner(db, fields.profileId)?.clientId ?? null) : null,
+      running: false,
+      last: null,
+      waiters: [],
+      startedAt: 0,
+    };
+    queue.push(job);
+    publish(job, { state: 'queued', queue_position: queue.length - 1 });
+    queueMicrotask(dispatch);
+    return job;
+  }
+
+  function wait<T extends TaskOutcome>(job: Job): Promise<T> {
+    return new Promise((resolve) => job.waiters.push(resolve as (o: TaskOutcome) => void));
+  }
+
+  /** May this queued job start now? Not while its profile runs a job or has an earlier processing job waiting. */
+  function runnable(job: Job, index: number): boolean {
+    if (!job.profileId) return true;
+    if (busyProfiles.has(job.profileId)) return false;
+    for (let i = 0; i < index; i++) if (queue[i].profileId === job.profileId && queue[i].kind === 'processing') return false;
+    return true;
+  }
+
+  function dispatch(): void {
+    while (!closed && pool.idleCount() > 0) {
+      let index = -1;
+      for (const lane of ['interactive', 'background'] as const) {
+        index = queue.findIndex((j, i) => j.lane === lane && runnable(j, i));
+        if (index >= 0) break;
+      }
+      if (index < 0) return;
+      const [job] = queue.splice(index, 1);
+      start(job);
+    }
+  }
+
+  function start(job: Job): void {
+    job.running = true;
+    job.startedAt = performance.now();
+    running.set(job.id, job);
+    if (job.profileId) busyProfiles.add(job.profileId);
+    publish(job, { state: 'running' });
+    const transfer = job.task.kind === 'import' ? [job.task.bytes.buffer as ArrayBuffer] : [];
+    pool
+      .run<TaskOutcome>(job.task, transfer, (progress) => publish(job, { state: 'running', ...(progress as JobProgress) }))
+      .then(
+        (outcome) => outcome,
+        (err: Error): TaskOutcome => ({
+          kind: 'failed',
+          reason: err instanceof TaskFailedError ? err.message : `Traitscope could not finish this job (${err.message}). Please report this.`,
+        }),
+      )
+      .then((outcome) => finish(job, outcome));
+  }
+
+  function finish(job: Job, outcome: TaskOutcome): void {
+    running.delete(job.id);
+    if (job.profileId) busyProfiles.delete(job.profileId);
+    if (job.lane === 'interactive') averageJobMs = 0.8 * averageJobMs + 0.2 * (performance.now() - job.startedAt);
+    if (job.kind === 'processing') {
+      // The worker records parse failures itself; this also covers crashes and time-outs.
+      if (outcome.kind === 'failed' && job.task.kind === 'process') setFileStatus(db, job.profileId!, 'failed', outcome.reason, job.task.fileName);
+      if (outcome.kind === 'processed') {
+        publish(job, { state: 'done', snp_count: outcome.snpCount });
+        traitsChanged(job);
+        if (!closed) void fillIn(job.profileId!);
+      } else publish(job, outcome.kind === 'failed' ? { state: 'failed', detail: outcome.reason } : { state: 'superseded' });
+    } else if (job.kind === 'scoring') {
+      if (outcome.kind === 'scored') {
+        publish(job, { state: 'done', computed: outcome.computed, unavailable: outcome.unavailable });
+        if (outcome.computed + outcome.unavailable + (outcome.removed ?? 0) > 0) traitsChanged(job);
+      } else publish(job, outcome.kind === 'failed' ? { state: 'failed', detail: outcome.reason } : { state: 'superseded' });
+    }
+    for (const resolve of job.waiters) resolve(outcome);
+    dispatch();
+  }
+
+  /** Drops queued background jobs of a profile (a new file makes them moot). */
+  function dropBackground(profileId: string): void {
+    for (let i = queue.length - 1; i >= 0; i--) {
+      const job = queue[i];
+      if (job.profileId !== profileId || job.kind !== 'scoring' || job.lane !== 'background') continue;
+      queue.splice(i, 1);
+      publish(job, { state: 'superseded' });
+      for (const resolve of job.waiters) resolve(SUPERSEDED);
+    }
+  }
+
+  function findJob(profileId: string, key: string, queuedOnly: boolean): Job | undefined {
+    const match = (j: Job) => j.profileId === profileId && j.key === key;
+    return queue.find(match) ?? (queuedOnly ? undefined : [...running.values()].find(match));
+  }
+
+  /** Would one more job people wait for have to wait beyond the bound? (An idle worker takes it at once.) */
+  function isFull(): boolean {
+    return closed || queuedInteractive() + (pool.idleCount() > 0 ? 0 : 1) > maxQueued;
+  }
+
+  function refuseWhenFull(): void {
+    if (isFull()) throw new QueueFullError(retryAfterSeconds());
+  }
+
+  function retryAfterSeconds(): number {
+    const ahead = queuedInteractive() + running.size;
+    return Math.max(1, Math.ceil((ahead * averageJobMs) / 1000 / pool.size));
+  }
+
+  function fillIn(profileId: string): Promise<ScoringOutcome | JobFailed> {
+    if (closed) return Promise.resolve(SUPERSEDED);
+    const job = findJob(profileId, 'fill-in', true) ?? enqueue({ kind: 'scoring', profileId, lane: 'background', key: 'fill-in', task: { kind: 'score', profileId, codes: null, onlyMissing: true } });
+    return wait(job);
   }
 
   return {
     process(profileId) {
-      if (closed) return Promise.resolve({ kind: 'superseded' });
-      processing.set(profileId, (processing.get(profileId) ?? 0) + 1);
-      return enqueue(profileId, () => processNow(profileId)).finally(() => {
-        const left = (processing.get(profileId) ?? 1) - 1;
-        if (left === 0) processing.delete(profileId);
-        else processing.set(profileId, left);
-      });
+      const file = getGenotypeFile(db, profileId);
+      if (closed || !file) return Promise.resolve(SUPERSEDED);
+      const key = `file:${file.file_name}`;
+      const current = findJob(profileId, key, false);
+      if (current) return wait(current);
+      if (file.status === 'processed') {
+        const inUse = genotypeSummary(db, profileId);
+        if (inUse) return Promise.resolve({ kind: 'processed', snpCount: inUse.summary.snp_count });
+      }
+      if (file.status === 'failed') return Promise.resolve({ kind: 'failed', reason: file.error ?? 'The file could not be read.' });
+      // A queued job for an older file of this profile now processes the newest one instead.
+      const older = queue.find((j) => j.profileId === profileId && j.kind === 'processing');
+      if (older && older.task.kind === 'process') {
+        older.task.fileName = file.file_name;
+        older.key = key;
+        return wait(older);
+      }
+      dropBackground(profileId);
+      return wait(enqueue({ kind: 'processing', profileId, lane: 'interactive', key, task: { kind: 'process', profileId, fileName: file.file_name } }));
     },
     score(profileId, codes) {
-      if (closed) return Promise.resolve({ kind: 'superseded' });
-      return enqueue(profileId, () =>
-        closed ? Promise.resolve({ kind: 'superseded' as const }) : runInWorker<ScoringOutcome>({ ...jobBase, profileId, kind: 'score', codes }),
-      );
+      refuseWhenFull();
+      return wait(enqueue({ kind: 'scoring', profileId, lane: 'interactive', key: 'requested', task: { kind: 'score', profileId, codes, onlyMissing: true } }));
     },
-    isProcessing: (profileId) => processing.has(profileId),
+    rescore(profileId) {
+      if (closed) return Promise.resolve(SUPERSEDED);
+      const job =
+        findJob(profileId, 'rescore', true) ??
+        enqueue({ kind: 'scoring', profileId, lane: 'interactive', key: 'rescore', task: { kind: 'score', profileId, codes: null, onlyMissing: false } });
+      return wait(job);
+    },
+    fillIn,
+    importTrait(request) {
+      refuseWhenFull();
+      // The bytes move to the worker (transferred, not copied); a view into a shared or pooled
+      // buffer is copied first, so nothing else loses its memory.
+      const whole = request.bytes.byteOffset === 0 && request.bytes.byteLength === request.bytes.buffer.byteLength;
+      const bytes = whole && request.bytes.buffer instanceof ArrayBuffer ? request.bytes : new Uint8Array(request.bytes);
+      return wait(enqueue({ kind: 'import', profileId: null, lane: 'interactive', key: 'import', task: { kind: 'import', ...request, bytes } }));
+    },
+    isFull,
+    retryAfterSeconds,
+    events: bus,
+    activeJobs: () =>
+      [...running.values(), ...queue].flatMap((j) => (j.last && j.clientId ? [{ clientId: j.clientId, data: j.last }] : [])),
+    stats: () => {
+      const s = pool.stats();
+      return { workers: s.size, ready: s.ready, busy: s.busy, replaced: s.replaced, queued: queuedInteractive(), background: queue.length - queuedInteractive() };
+    },
     async close() {
       closed = true;
-      await Promise.allSettled([...tails.values()]);
+      // Queued work is not started: files stay "uploaded" and are processed at the next start.
+      for (const job of queue.splice(0)) for (const resolve of job.waiters) resolve(SUPERSEDED);
+      await Promise.all([...running.values()].map((j) => new Promise((r) => j.waiters.push(r))));
+      await pool.close();
     },
   };
-}
-
-function runInWorker<T extends { kind: string }>(job: WorkerJob): Promise<T | { kind: 'failed'; reason: string }> {
-  return new Promise((resolve) => {
-    // Bounded heap: a pathological file fails its own job instead of the whole service.
-    const worker = new Worker(WORKER_URL, { workerData: job, resourceLimits: { maxOldGenerationSizeMb: 768 } });
-    let settled = false;
-    const finish = (outcome: T | { kind: 'failed'; reason: string }) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      void worker.terminate();
-      resolve(outcome);
-    };
-    const timer = setTimeout(
-      () => finish({ kind: 'failed', reason: 'Reading this file took longer than 10 minutes and was stopped. Check that it is a genotype raw-data file.' }),
-      JOB_TIMEOUT_MS,
-    );
-    worker.once('message', (outcome: T) => finish(outcome));
-    worker.once('error', (err) =>
-      finish({
-        kind: 'failed',
-        reason:
-          (err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY'
-            ? 'This file needs more memory to read than Traitscope allows. Check that it is a genotype raw-data file, not a whole-genome sequence.'
-            : `Traitscope could not finish reading this file (internal error: ${err.message}). Please report this with the file's format, not the file.`,
-      }),
-    );
-    worker.once('exit', (code) => finish({ kind: 'failed', reason: `The file reader stopped unexpectedly (exit code ${code}).` }));
-  });
 }

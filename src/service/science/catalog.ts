@@ -20,6 +20,8 @@ export interface CompiledTrait {
   weight_scale: WeightScale;
   /** Offsets within the trait of its X-chromosome markers, ascending. */
   x: Int32Array;
+  /** Why results of this (imported) trait are raw scores without a percentile, or null. */
+  rawScoreOnly: string | null;
 }
 
 export interface CompiledCatalog {
@@ -107,9 +109,9 @@ export function compileCatalog(defs: readonly CatalogTrait[]): CompiledCatalog {
     for (let p = 0; p < N_POPS; p++) {
       const col = m.freq[POPULATION_ORDER[p]];
       if (!col || col.length !== count) throw new Error(`Trait ${t.code}: missing ${POPULATION_ORDER[p]} frequencies`);
-      for (let i = 0; i < count; i++) freq[(at + i) * N_POPS + p] = col[i];
+      for (let i = 0; i < count; i++) freq[(at + i) * N_POPS + p] = col[i] ?? NaN; // null: unknown (raw-score-only imports)
     }
-    const compiled: CompiledTrait = { info: traitInfoOf(t), start: at, count, recommendations: recommendationsOf(t), weight_scale: t.weight_scale, x: Int32Array.from(m.x ?? []).sort() };
+    const compiled: CompiledTrait = { info: traitInfoOf(t), start: at, count, recommendations: recommendationsOf(t), weight_scale: t.weight_scale, x: Int32Array.from(m.x ?? []).sort(), rawScoreOnly: t.raw_score_only?.reason ?? null };
     if (byCode.has(t.code)) throw new Error(`Trait code ${t.code} appears twice`);
     traits.push(compiled);
     byCode.set(t.code, compiled);

@@ -182,6 +182,7 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     }
     let xAt = 0;
     let score = 0;
+    let observedScore = 0;
     let constant = 0;
     let n = 0;
     let imputed = 0;
@@ -206,7 +207,9 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
       if (d >= 0) {
         if (d >= FLIPPED) flipped++;
         dosage = d & 3;
-        score += dosage === 0 ? c0 : dosage === 1 ? c1 : c2;
+        const contribution = dosage === 0 ? c0 : dosage === 1 ? c1 : c2;
+        score += contribution;
+        observedScore += contribution;
         setMarker(pts, n++, c0, c1, c2, p, hemi);
         use = 'observed';
         snps.push(rsid);
@@ -237,6 +240,7 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     }
     const coverage = t.count ? n / t.count : 0;
     if (!computable({ observed: n, coverage })) return { status: 'unavailable', reason: lowCoverage(t, n) };
+    if (t.rawScoreOnly) return { status: 'computed', assessment: rawScoreAssessment(t, observedScore, markers, snps, coverage, ref, { markers: t.count, observed: n, imputed, excluded, strand_flipped: flipped }) };
     const table = n === t.count ? tableFor(t, ref, hemizygousX) : null;
     let cdf: number;
     let dist: ScoreDistribution | null = null;
@@ -355,6 +359,46 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
   return engine;
 }
 
+/**
+ * An imported score without enough reference frequencies: the raw score over the genotyped
+ * variants (missing ones add nothing, their expected value being unknown) and the match
+ * rate; no percentile, level or reference distribution, and the text says why.
+ */
+function rawScoreAssessment(t: CompiledTrait, score: number, markers: AssessedMarker[], snps: string[], coverage: number, ref: ReferencePopulation, match: Assessment['match']): Assessment {
+  for (const m of markers) if (m.use !== 'observed') m.dosage = 0;
+  return {
+    assessment_level: null,
+    level_label: 'No percentile',
+    percentile: null,
+    percentile_text: `No percentile: ${t.rawScoreOnly}`,
+    percentile_bound: null,
+    reachable_levels: [],
+    recommendations: `This imported score can only be shown as a raw number (${snps.length} of its ${t.count} variants found in your file). ${t.rawScoreOnly}`,
+    snps,
+    coverage,
+    population: ref.population,
+    population_source: ref.source,
+    reference: ref,
+    evidence: {
+      label: 'limited',
+      trait_label: t.info.evidence.label,
+      coverage,
+      markers_used: match.observed,
+      markers_total: t.count,
+      genome_wide_markers: null,
+      top_marker_share: t.info.evidence.top_marker_share,
+      variance_explained: null,
+      reasons: ['imported score without reference frequencies: no percentile', ...t.info.evidence.reasons],
+    },
+    score,
+    distribution: null,
+    markers,
+    quality: t.info.quality,
+    revision: t.info.revision,
+    match,
+  };
+}
+
 /** Levels some genotype can reach: all five for a smooth distribution, those of its atoms' mid-ranks otherwise. */
 function reachableLevels(d: ScoreDistribution): number[] {
   const atoms = d.atoms();
@@ -368,22 +412,17 @@ function reachableLevels(d: ScoreDistribution): number[] {
   return [...levels].sort();
 }
 
-/** Levels a table can reach: a level is out of reach only when one atom's step jumps over its whole band. */
+/** Levels a table can reach: those of its atoms, and those its knots' segments pass through. */
 function tableLevels(t: CdfTable): number[] {
+  const levels = new Set<number>();
+  for (const x of t.atomXs) levels.add(levelForPercentile(100 * tableCdf(t, x)));
   const bounds = [0, ...LEVEL_UPPER_BOUNDS, 100];
-  const out: number[] = [];
-  for (let level = 1; level <= 5; level++) {
-    const lo = bounds[level - 1] / 100;
-    const hi = bounds[level] / 100;
-    let reachable = false;
-    for (let k = 0; k < t.xs.length && !reachable; k++) {
-      // A knot inside the band, or a straight segment crossing it (a continuous part).
-      if (t.fs[k] >= lo && t.fs[k] < hi) reachable = true;
-      else if (k > 0 && t.xs[k] - t.xs[k - 1] > 1e-9 * (1 + Math.abs(t.xs[k])) && t.fs[k - 1] < lo && t.fs[k] >= hi) reachable = true;
-    }
-    if (reachable) out.push(level);
+  for (let k = 0; k < t.xs.length; k++) {
+    const here = 100 * tableCdf(t, t.xs[k]);
+    const before = k > 0 ? 100 * tableCdf(t, t.xs[k - 1]) : here;
+    for (let level = 1; level <= 5; level++) if (bounds[level] > Math.min(before, here) && bounds[level - 1] <= Math.max(before, here)) levels.add(level);
   }
-  return out;
+  return [...levels].sort();
 }
 
 function computedDistribution(d: ScoreDistribution): Assessment['distribution'] {
@@ -392,6 +431,7 @@ function computedDistribution(d: ScoreDistribution): Assessment['distribution'] 
 
 /** Summary and plot density of a table: the CDF's slope between knots, gathered into 101 points. */
 function tableDistribution(t: CdfTable): Assessment['distribution'] {
+  // Moments from the CDF: mass between knots at their midpoint, atoms at their score.
   const n = t.xs.length;
   let mean = 0;
   let m2 = 0;
@@ -401,9 +441,15 @@ function tableDistribution(t: CdfTable): Assessment['distribution'] {
     mean += p * x;
     m2 += p * x * x;
   }
+  t.atomXs.forEach((x, k) => {
+    mean += t.atomPs[k] * x;
+    m2 += t.atomPs[k] * x * x;
+  });
   const sd = Math.sqrt(Math.max(0, m2 - mean * mean));
-  const a = Math.max(t.xs[0], mean - 4 * sd);
-  const b = Math.min(t.xs[n - 1], mean + 4 * sd);
+  const lowest = Math.min(n ? t.xs[0] : Infinity, t.atomXs.length ? t.atomXs[0] : Infinity);
+  const highest = Math.max(n ? t.xs[n - 1] : -Infinity, t.atomXs.length ? t.atomXs[t.atomXs.length - 1] : -Infinity);
+  const a = Math.max(lowest, mean - 4 * sd);
+  const b = Math.min(highest, mean + 4 * sd);
   const points = 101;
   const dx = (b - a) / (points - 1) || 1;
   const density: Array<[number, number]> = [];
@@ -413,5 +459,5 @@ function tableDistribution(t: CdfTable): Assessment['distribution'] {
     const hi = tableCdf(t, x + dx / 2);
     density.push([x, (hi - lo) / dx]);
   }
-  return { mean, sd, min: t.xs[0], max: t.xs[n - 1], method: 'grid', source: 'table', density };
+  return { mean, sd, min: lowest, max: highest, method: 'grid', source: 'table', density };
 }

@@ -60,6 +60,11 @@ export interface CatalogTrait extends TraitInfo {
   recommendations?: string[];
   source: CatalogSource;
   markers: CatalogMarkers;
+  /**
+   * Imported scores without enough reference frequencies: results are the raw score and
+   * the match rate, no percentile; their frequencies are null.
+   */
+  raw_score_only?: { reason: string };
 }
 
 /** The five recommendation texts of a trait definition. */

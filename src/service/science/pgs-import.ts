@@ -9,9 +9,14 @@
  * - Alleles are single A/C/G/T; letters are aligned to the 1000 Genomes forward strand
  *   when the variant is in the table (complemented if needed); palindromic variants with
  *   minor-allele frequency ≥ 0.4 are dropped (strand cannot be told), as in the catalog.
+ * - A file is imported when at least MIN_MATCHED_SHARE (75 %, as pgsc_calc's default) of
+ *   its variants can be matched; otherwise it is refused with the reasons.
  * - Frequencies: allelefrequency_effect_<POP> columns for that population, else the
  *   shipped 1000 Genomes table, else the file's allelefrequency_effect for every
- *   population. A variant without any frequency is dropped.
+ *   population. A percentile needs them: when at least 75 % of the matched variants have
+ *   frequencies, the others are left out (and the name says the score lost variants);
+ *   otherwise every matched variant is kept and results are raw scores without a
+ *   percentile, which the trait says (`raw_score_only`).
  * - Weights: effect_weight (ln taken when weight_type says OR/HR), is_dominant /
  *   is_recessive flags, or dosage_0/1/2_weight columns.
  * - Haplotype, diplotype and interaction rows are refused: Traitscope scores single SNPs.
@@ -31,7 +36,7 @@ export interface PgsImportOptions {
   /** Display name (default: the reported trait and the PGS id). */
   name?: string;
   connotation?: Connotation;
-  /** The least share of the file's variants that must be usable (default 0.5). */
+  /** The least share of the file's variants that must be matched (default MIN_MATCHED_SHARE). */
   minUsableShare?: number;
 }
 
@@ -50,8 +55,18 @@ export interface PgsImportReport {
   frequency_source: { file_population: number; thousand_genomes: number; file_overall: number };
   strand_flipped_to_forward: number;
   weight_model: 'additive' | 'dominance_flags' | 'dosage_weights';
+  /** Matched variants / variants in the file. */
+  match_rate: number;
+  /** Whether results get a percentile (enough variants with reference frequencies), and why not. */
+  percentile: boolean;
+  percentile_note: string | null;
   notes: string[];
 }
+
+/** Least share of a file's variants that must be matched for it to be imported (pgsc_calc's min_overlap). */
+export const MIN_MATCHED_SHARE = 0.75;
+/** Least share of the matched variants with reference frequencies for a percentile. */
+export const MIN_FREQUENCY_SHARE = 0.75;
 
 export type PgsImportResult = { ok: true; trait: CatalogTrait; report: PgsImportReport } | { ok: false; error: string };
 
@@ -166,11 +181,14 @@ export function importPgsScoringFile(bytes: Uint8Array, options: PgsImportOption
     frequency_source: { file_population: 0, thousand_genomes: 0, file_overall: 0 },
     strand_flipped_to_forward: 0,
     weight_model: hasDosage ? 'dosage_weights' : c.dominant >= 0 || c.recessive >= 0 ? 'dominance_flags' : 'additive',
+    match_rate: 0,
+    percentile: true,
+    percentile_note: null,
     notes: [],
   };
   if (weightsAreRatios) report.notes.push(`weight_type is "${meta.weight_type}": weights were converted to their natural logarithm.`);
 
-  interface Row { rsid: number; effect: string; other: string; weight: number; dw: [number, number, number]; freq: number[] }
+  interface Row { rsid: number; effect: string; other: string; weight: number; dw: [number, number, number]; freq: number[] | null }
   const rows = new Map<number, Row>();
   for (let li = headerIndex + 1; li < lines.length; li++) {
     const line = lines[li];
@@ -235,7 +253,8 @@ export function importPgsScoringFile(bytes: Uint8Array, options: PgsImportOption
       const candidates = chr && pos ? kg.byPosition(chr.replace(/^chr/i, ''), Number(pos)) : [];
       via = candidates.find((v) => alleleSetMatches(v, effect, other));
       if (!via) {
-        drop(chr && pos ? 'position_not_in_1000_genomes_table' : 'no_rsid_or_grch37_position');
+        // Positions of another build cannot be matched: there is no liftover table offline.
+        drop(chr && pos ? 'position_not_in_1000_genomes_table' : get(c.chr) || get(c.hmChr) ? 'position_not_grch37' : 'no_rsid_or_position');
         continue;
       }
       rsid = via.rsid;
@@ -272,7 +291,7 @@ export function importPgsScoringFile(bytes: Uint8Array, options: PgsImportOption
 
     // Frequencies.
     const overall = Number(get(c.freq));
-    const freq: number[] = [];
+    let freq: number[] | null = [];
     let ok = true;
     for (let p = 0; p < POPULATION_ORDER.length; p++) {
       const popCol = popFreqCols.find(([pi]) => pi === p);
@@ -291,14 +310,12 @@ export function importPgsScoringFile(bytes: Uint8Array, options: PgsImportOption
         break;
       }
     }
-    if (!ok) {
-      drop('no_frequency');
-      continue;
-    }
+    if (!ok) freq = null;
     if (palindromic) {
-      const mean = freq.reduce((a, b) => a + b, 0) / freq.length;
+      // Strand cannot be told from letters: kept only when the frequency shows it (as in the catalog).
+      const mean = freq ? freq.reduce((a, b) => a + b, 0) / freq.length : 0.5;
       if (Math.min(mean, 1 - mean) >= PALINDROME_MAF_LIMIT) {
-        drop('palindromic_ambiguous');
+        drop(freq ? 'palindromic_ambiguous' : 'palindromic_without_frequency');
         continue;
       }
     }
@@ -309,16 +326,34 @@ export function importPgsScoringFile(bytes: Uint8Array, options: PgsImportOption
     rows.set(rsid, { rsid, effect, other, weight, dw, freq });
   }
   if (report.variants === 0) return fail('The file has a header but no variant rows.');
-  report.usable = rows.size;
-  const minShare = options.minUsableShare ?? 0.5;
+  const minShare = options.minUsableShare ?? MIN_MATCHED_SHARE;
   if (rows.size === 0 || rows.size < minShare * report.variants) {
     const reasons = Object.entries(dropped).map(([k, v]) => `${v} ${k.replaceAll('_', ' ')}`).join(', ');
     return fail(
-      `Only ${rows.size} of ${report.variants} variants could be used (${reasons || 'no usable rows'}). ` +
-        `Traitscope needs an rsID (or a GRCh37 position it knows), single-letter alleles and a population frequency for each variant ` +
-        `(an allelefrequency_effect column, or the bundled 1000 Genomes table of ${kg.size.toLocaleString('en-US')} SNPs).`,
+      `Only ${rows.size} of ${report.variants} variants could be matched (${reasons || 'no usable rows'}); at least ${Math.round(100 * minShare)} % are needed. ` +
+        `Traitscope matches a variant by its rsID, or by a GRCh37 position found in its bundled 1000 Genomes table of ${kg.size.toLocaleString('en-US')} SNPs ` +
+        '(positions of other builds cannot be converted offline), and needs single-letter alleles and a weight.',
     );
   }
+  report.match_rate = rows.size / report.variants;
+  // A percentile needs reference frequencies: without enough of them, keep the raw score only.
+  const withFreq = [...rows.values()].filter((r) => r.freq !== null).length;
+  if (withFreq >= MIN_FREQUENCY_SHARE * rows.size) {
+    for (const [rs, r] of rows) {
+      if (r.freq === null) {
+        rows.delete(rs);
+        drop('no_frequency');
+      }
+    }
+  } else {
+    report.percentile = false;
+    report.percentile_note =
+      `Only ${withFreq} of the ${rows.size} matched variants have a population frequency (from the file or the bundled 1000 Genomes table); ` +
+      `a percentile needs at least ${Math.round(100 * MIN_FREQUENCY_SHARE)} %, so results show the raw score and how many variants were found, without a percentile.`;
+  }
+  report.usable = rows.size;
+  const lost = report.variants - rows.size;
+  if (lost > 0) report.notes.push(`${lost} of the score's ${report.variants} variants are left out (${Object.entries(dropped).map(([k, v]) => `${v} ${k.replaceAll('_', ' ')}`).join(', ')}): this is not the published score as it stands.`);
 
   const markers = [...rows.values()].sort((a, b) => a.rsid - b.rsid);
   const additive = markers.every((m) => m.dw[0] === 0 && m.dw[1] === m.weight && m.dw[2] === 2 * m.weight);
@@ -336,11 +371,13 @@ export function importPgsScoringFile(bytes: Uint8Array, options: PgsImportOption
     curated: false,
     automatedBiobank: false,
   });
+  const partial = markers.length < report.variants ? `, ${markers.length} of ${report.variants} variants` : '';
   const trait: CatalogTrait = {
     code,
-    name: options.name ?? `${traitName}${pgsId ? ` (${pgsId})` : ''}`,
+    name: options.name ?? `${traitName}${pgsId ? ` (${pgsId}${partial})` : partial ? ` (${partial.slice(2)})` : ''}`,
     overview:
       `An imported polygenic score for “${traitName}”${pgsId ? ` (${pgsId})` : ''}, using ${markers.length} of its ${report.variants} variants. ` +
+      (report.percentile_note ? `${report.percentile_note} ` : '') +
       'A higher score means more of the alleles the score’s authors weighted towards the trait. Imported scores are shown as they are; check the score’s publication for what it was developed for and how well it predicts. ' +
       `Source: ${citation}`,
     connotation: options.connotation ?? 'neutral',
@@ -380,21 +417,24 @@ export function importPgsScoringFile(bytes: Uint8Array, options: PgsImportOption
       effect: markers.map((m) => m.effect).join(''),
       other: markers.map((m) => m.other).join(''),
       weight: markers.map((m) => m.weight),
-      freq: Object.fromEntries(POPULATION_ORDER.map((p, i) => [p, markers.map((m) => m.freq[i])])) as CatalogTrait['markers']['freq'],
+      // Unknown frequencies (raw-score-only traits) are stored as null.
+      freq: Object.fromEntries(POPULATION_ORDER.map((p, i) => [p, markers.map((m) => (m.freq ? m.freq[i] : null))])) as unknown as CatalogTrait['markers']['freq'],
       ...(additive ? {} : { dosage_weights: markers.flatMap((m) => m.dw) }),
     },
+    ...(report.percentile ? {} : { raw_score_only: { reason: report.percentile_note! } }),
   };
   trait.revision = traitRevision(trait);
   return { ok: true, trait, report };
 }
 
-/** Largest share of the score's variance on one variant, worst over the populations. */
-function topShare(markers: Array<{ dw: number[]; freq: number[] }>): number {
+/** Largest share of the score's variance on one variant, worst over the populations (variants with frequencies). */
+function topShare(markers: Array<{ dw: number[]; freq: number[] | null }>): number {
   let worst = 0;
   for (let p = 0; p < POPULATION_ORDER.length; p++) {
     let total = 0;
     let top = 0;
     for (const m of markers) {
+      if (!m.freq) continue;
       const f = m.freq[p];
       const [c0, c1, c2] = m.dw;
       const q = 1 - f;

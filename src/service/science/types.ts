@@ -152,11 +152,11 @@ export interface ResultEvidence {
 }
 
 export interface Assessment {
-  /** 1 = lowest genetic predisposition … 5 = highest. */
-  assessment_level: 1 | 2 | 3 | 4 | 5;
+  /** 1 = lowest genetic predisposition … 5 = highest; null only for raw-score-only imported scores. */
+  assessment_level: 1 | 2 | 3 | 4 | 5 | null;
   level_label: string;
-  /** 0–100: the profile's score among the reference population (mid-rank). */
-  percentile: number;
+  /** 0–100: the profile's score among the reference population (mid-rank); null only for raw-score-only imported scores. */
+  percentile: number | null;
   /** The percentile for people; "beyond the 99.9th percentile" off the scale's ends. */
   percentile_text: string;
   /** Set when the score lies beyond the 0.1st or 99.9th percentile. */
@@ -175,8 +175,8 @@ export interface Assessment {
   evidence: ResultEvidence;
   /** Raw polygenic score Σ weight × dosage. */
   score: number;
-  /** Reference distribution of the score, for the plot. */
-  distribution: {
+  /** Reference distribution of the score, for the plot (null without a percentile). */
+  distribution: null | {
     mean: number;
     sd: number;
     min: number;

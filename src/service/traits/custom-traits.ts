@@ -6,6 +6,7 @@ import type { Db } from '../db/database.js';
 import { namedStatements } from '../db/statements.js';
 import { createScienceEngine, type CustomTraitDefinition, type ScienceEngineExt } from '../science/index.js';
 import { importPgsScoringFile, type PgsImportReport } from '../science/pgs-import.js';
+import { removeTraitEverywhere } from './assessment-store.js';
 
 export class CustomTraitError extends Error {
   constructor(
@@ -37,7 +38,6 @@ const statements = namedStatements((db: Db) => ({
     'INSERT INTO custom_traits (code, definition, report, file_name, imported_at) VALUES (?, ?, ?, ?, ?)',
   ),
   remove: db.prepare<[string]>('DELETE FROM custom_traits WHERE code = ?'),
-  removeAssessments: db.prepare<[string]>('DELETE FROM assessments WHERE trait_code = ?'),
   stamp: db.prepare<[], { n: number; last: string | null }>('SELECT count(*) AS n, max(imported_at) AS last FROM custom_traits'),
 }));
 
@@ -70,29 +70,31 @@ export function importCustomTrait(
   return { trait, report, fileName: options.fileName, importedAt };
 }
 
-/** Removes a custom trait and every assessment made with it. */
+/** Removes a custom trait and every outcome and request made with it. */
 export function removeCustomTrait(db: Db, code: string): void {
   const st = statements(db);
   if (!st.exists.get(code)) throw new CustomTraitError(`There is no imported trait "${code}".`, 'missing');
   db.transaction(() => {
     st.remove.run(code);
-    st.removeAssessments.run(code);
-  })();
+    removeTraitEverywhere(db, code);
+  }).immediate();
 }
 
 /**
  * The science engine of a data folder: the built-in catalog plus the custom traits, rebuilt
- * when custom traits change (also when another process, like the CLI, imported one).
+ * when custom traits change (also when another process, like the CLI, imported one). The
+ * catalog is loaded on first use, not before.
  */
 export function engineWithCustomTraits(db: Db, resourcesDir: string): () => ScienceEngineExt {
-  const builtIn = createScienceEngine({ resourcesDir });
+  let builtIn: ScienceEngineExt | undefined;
   let stamp = '';
-  let current = builtIn;
+  let current: ScienceEngineExt | undefined;
   return () => {
     const s = statements(db).stamp.get()!;
     const now = `${s.n}|${s.last}`;
-    if (now !== stamp) {
+    if (now !== stamp || !current) {
       stamp = now;
+      builtIn ??= createScienceEngine({ resourcesDir });
       current = s.n === 0 ? builtIn : builtIn.withCustomTraits(listCustomTraits(db).map((r) => r.trait));
     }
     return current;

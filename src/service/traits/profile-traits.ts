@@ -1,29 +1,43 @@
 /**
- * Trait statuses and assessments of one profile, as the spec's state machine defines them:
- * `computed` when an assessment is stored, `available` when enough of the trait's markers
- * are genotyped, `unavailable` otherwise.
+ * Trait statuses and assessments of one profile, as the spec's state machine defines them,
+ * read from what the background scoring stored (docs/api.md, "Traits"):
+ * - `computed`: an assessment is stored and the client gets it: the trait is free for the
+ *   client, the client asked for it (POST/PUT), or the client is the desktop UI's own;
+ * - `available`: an assessment is stored (or the trait is computable) but the client has
+ *   not asked for this non-free trait; asking answers at once from the stored result;
+ * - `unavailable`: the trait cannot be computed on this genotype.
+ * Traits the background has not reached yet (right after processing, a new import) get
+ * their status from the engine's coverage check.
  */
+import { createHash } from 'node:crypto';
 import type { Client } from '../auth/clients.js';
 import type { Db } from '../db/database.js';
 import { genotypeFacts, genotypeVersion, getGenotypeFile, loadGenotype, type StoredGenotype } from '../genotype/genotype-store.js';
 import type { ProfileTrait, Trait, TraitStatus } from '../../shared/api.js';
 import { assessContext } from '../science/assess-context.js';
 import { groupAgreement } from '../science/group-agreement.js';
-import type { AssessContext, ProfileFacts, ScienceEngine, TraitInfo } from '../science/types.js';
-import { computedCodes, getAssessment, getAssessmentDetails, profileAssessments, saveAssessment, type AssessmentDetails, type StoredAssessment } from './assessment-store.js';
-import { clientHasTrait, clientTraits } from './client-traits.js';
+import type { Assessment, ProfileFacts, ScienceEngine, TraitInfo, TraitOutcome, UnavailableReason } from '../science/types.js';
+import {
+  getAssessment,
+  getUnavailable,
+  unavailableTraits,
+  markRequested,
+  outcomeRevisions,
+  profileAssessments,
+  requestedCodes,
+  resultsVersion,
+  saveAssessment,
+  storedStatuses,
+  type StoredAssessment,
+} from './assessment-store.js';
+import { clientHasTrait, clientTraits, pricingFor } from './client-traits.js';
 
 export interface TraitsContext {
   db: Db;
   engine: ScienceEngine;
-  /** True while the profile's file is queued or being processed. */
-  isProcessing: (profileId: string) => boolean;
-  /** Computes many traits in a worker thread, off the event loop. */
-  scoreInWorker: (profileId: string, codes: string[]) => Promise<void>;
+  /** Scores, in the worker pool, traits that have no stored outcome yet. */
+  scoreMissing: (profileId: string, codes: string[]) => Promise<void>;
 }
-
-/** Up to this many traits are computed on the event loop; more go to a worker thread. */
-const INLINE_COMPUTE_LIMIT = 40;
 
 export class TraitConflictError extends Error {}
 export class UnknownTraitError extends Error {}
@@ -45,46 +59,79 @@ export function traitJson(t: TraitInfo): Trait {
   };
 }
 
-/** Assessment fields of list and compute responses (summary) or single reads (full, with details). */
-function withAssessment(trait: TraitInfo, stored: StoredAssessment, details?: AssessmentDetails): ProfileTrait {
-  const a = stored.summary;
-  const summary: ProfileTrait = {
-    trait: traitJson(trait),
-    status: 'computed',
-    assessment_level: a.assessment_level,
-    level_label: a.level_label,
-    percentile: a.percentile,
-    recommendations: a.recommendations,
-    snps: a.snps,
-    coverage: a.coverage,
-    population: a.population,
-    population_source: a.population_source,
-    reference: a.reference,
-    evidence: a.evidence,
-    percentile_text: a.percentile_text,
-    percentile_bound: a.percentile_bound,
-    reachable_levels: a.reachable_levels,
-    score: a.score,
-    computed_at: stored.computedAt,
-  };
-  return details ? { ...summary, match: a.match, distribution: details.distribution, markers: details.markers } : summary;
+// Lists of 2,000 traits are built as text, from each trait's JSON (made once per engine) and
+// the stored summaries as they are, so building one costs milliseconds, not a parse and a
+// serialization of several megabytes on the event loop.
+const traitTexts = new WeakMap<ScienceEngine, Map<string, string>>();
+
+function traitText(engine: ScienceEngine, trait: TraitInfo): string {
+  let texts = traitTexts.get(engine);
+  if (!texts) traitTexts.set(engine, (texts = new Map()));
+  let text = texts.get(trait.code);
+  if (text === undefined) texts.set(trait.code, (text = JSON.stringify(traitJson(trait))));
+  return text;
 }
 
-function withFullAssessment(ctx: TraitsContext, profileId: string, trait: TraitInfo, stored: StoredAssessment): ProfileTrait {
-  return withAssessment(trait, stored, getAssessmentDetails(ctx.db, profileId, trait.code));
+/**
+ * How a list item names its trait: the whole trait object (the spec's form), or only its
+ * code (view=compact: the client holds the trait list already).
+ */
+export type ListView = 'full' | 'compact';
+
+function traitField(engine: ScienceEngine, trait: TraitInfo, view: ListView): string {
+  return view === 'compact' ? `"trait_code":${JSON.stringify(trait.code)}` : `"trait":${traitText(engine, trait)}`;
+}
+
+/** A list item with its status only (and why, when unavailable). */
+function statusItem(engine: ScienceEngine, trait: TraitInfo, status: TraitStatus, view: ListView, reason?: UnavailableReason | string): string {
+  const why = reason === undefined ? '' : `,"status_reason":${typeof reason === 'string' ? reason : JSON.stringify(reason)}`;
+  return `{${traitField(engine, trait, view)},"status":"${status}"${why}}`;
+}
+
+/**
+ * A list item of a computed trait: its status and the stored summary (a JSON object, spliced
+ * in), and for the headline of a phenotype group how the group's other results agree.
+ */
+function computedItem(engine: ScienceEngine, trait: TraitInfo, stored: StoredAssessment, view: ListView, others?: readonly number[]): string {
+  const fields = stored.json.length > 2 ? `,${stored.json.slice(1, -1)}` : '';
+  const agreement =
+    others && trait.group.headline && trait.group.size > 1 && stored.percentile !== null
+      ? `,"group_agreement":${JSON.stringify(groupAgreement(stored.percentile, others))}`
+      : '';
+  return `{${traitField(engine, trait, view)},"status":"computed"${fields}${agreement},"computed_at":"${stored.computedAt}"}`;
+}
+
+/** A single read: the stored summary with the per-marker details and the distribution recomputed. */
+function fullItem(trait: TraitInfo, stored: StoredAssessment, full: Assessment | undefined): ProfileTrait {
+  const summary = JSON.parse(stored.json) as Omit<ProfileTrait, 'trait' | 'status'>;
+  const item: ProfileTrait = { trait: traitJson(trait), status: 'computed', ...summary, computed_at: stored.computedAt };
+  return full ? { ...item, match: full.match, distribution: full.distribution, markers: full.markers } : item;
+}
+
+/** Whether a stored assessment is `computed` for this client (see the module comment). */
+function gets(client: Client, trait: TraitInfo, requested: Set<string>): boolean {
+  return client.isApp || requested.has(trait.code) || pricingFor(client, trait) === 'free';
 }
 
 // The last few genotypes read, keyed by profile; a new genotype changes its version stamp.
 const genotypeCache = new Map<string, StoredGenotype>();
 const CACHE_SIZE = 4;
 
-/** The profile's genotype when it is ready for traits, or undefined (none, or still processing). */
-function readyGenotype(ctx: TraitsContext, profileId: string): StoredGenotype | undefined {
-  if (ctx.isProcessing(profileId)) return undefined;
+/**
+ * Whether the profile has a genotype ready for traits: not while its latest file waits or
+ * is processed (the file's stored status says so; the worker sets it in the same
+ * transaction that stores the genotype, so the two never disagree).
+ */
+function isReady(ctx: TraitsContext, profileId: string): boolean {
   const file = getGenotypeFile(ctx.db, profileId);
-  if (file && (file.status === 'uploaded' || file.status === 'processing')) return undefined;
+  if (file && (file.status === 'uploaded' || file.status === 'processing')) return false;
+  return genotypeVersion(ctx.db, profileId) !== undefined;
+}
+
+/** The profile's genotype when it is ready for traits, or undefined. */
+function readyGenotype(ctx: TraitsContext, profileId: string): StoredGenotype | undefined {
+  if (!isReady(ctx, profileId)) return undefined;
   const version = genotypeVersion(ctx.db, profileId);
-  if (!version) return undefined;
   const cached = genotypeCache.get(profileId);
   if (cached && cached.parsedAt === version) {
     genotypeCache.delete(profileId);
@@ -98,111 +145,166 @@ function readyGenotype(ctx: TraitsContext, profileId: string): StoredGenotype | 
   return loaded;
 }
 
+/**
+ * Whether a profile change changes what its results are scored against (reference
+ * population, sex, a chosen mixture): whatever assessContext takes from the profile.
+ */
+export function scoringInputsDiffer(before: ProfileFacts, after: ProfileFacts): boolean {
+  const noGenotype = { ancestry: null, inferredSex: null };
+  return JSON.stringify(assessContext(before, noGenotype)) !== JSON.stringify(assessContext(after, noGenotype));
+}
+
 export function forgetGenotype(profileId: string): void {
   genotypeCache.delete(profileId);
 }
 
-function contextOf(stored: StoredGenotype, profile: ProfileFacts): AssessContext {
-  return assessContext(profile, genotypeFacts(stored));
+/** One trait scored on read (for its per-marker table and distribution, or why it cannot be). */
+function scoreOne(ctx: TraitsContext, genotype: StoredGenotype, profile: ProfileFacts, code: string): TraitOutcome | undefined {
+  return ctx.engine.assessMany(genotype.genotype, assessContext(profile, genotypeFacts(genotype)), [code]).get(code);
 }
 
-function statusOf(ctx: TraitsContext, trait: TraitInfo, genotype: StoredGenotype, computed: Map<string, StoredAssessment>, profile: ProfileFacts): Pick<ProfileTrait, 'status' | 'status_reason'> {
-  if (computed.has(trait.code)) return { status: 'computed' };
-  const why = ctx.engine.unavailableReason(trait.code, genotype.genotype, contextOf(genotype, profile));
-  return why ? { status: 'unavailable', status_reason: why } : { status: 'available' };
+function fullAssessment(ctx: TraitsContext, genotype: StoredGenotype, profile: ProfileFacts, code: string): Assessment | undefined {
+  const outcome = scoreOne(ctx, genotype, profile, code);
+  return outcome?.status === 'computed' ? outcome.assessment : undefined;
 }
 
-/** GET /profiles/{id}/traits/: every client trait with its status, or only computed ones with scores. */
-export function listProfileTraits(ctx: TraitsContext, client: Client, profileId: string, profile: ProfileFacts, scored: boolean): ProfileTrait[] {
-  const genotype = readyGenotype(ctx, profileId);
-  if (!genotype) return [];
-  const computed = profileAssessments(ctx.db, profileId);
-  const out: ProfileTrait[] = [];
-  const entries = clientTraits(client, ctx.engine);
-  // Percentiles of each phenotype group's results, for the headline's agreement summary.
-  const groupPercentiles = new Map<string, number[]>();
-  for (const { trait } of entries) {
-    const stored = computed.get(trait.code);
-    if (stored && !trait.group.headline) groupPercentiles.set(trait.group.code, [...(groupPercentiles.get(trait.group.code) ?? []), stored.summary.percentile]);
-  }
-  for (const { trait } of entries) {
-    if (scored) {
+// Engines get a number, so an ETag changes when imported traits change the engine.
+const engineIds = new WeakMap<object, number>();
+let nextEngineId = 1;
+
+/**
+ * The entity tag of a profile's trait list for a client: it changes whenever the list would,
+ * (stored results, requests, genotype, processing state, the client's configuration, the
+ * traits known), and is the same otherwise, so an unchanged list answers 304.
+ */
+export function profileTraitsTag(ctx: TraitsContext, client: Client, profileId: string, profile: ProfileFacts, scored: boolean, view: ListView = 'full'): string {
+  let engineId = engineIds.get(ctx.engine);
+  if (engineId === undefined) engineIds.set(ctx.engine, (engineId = nextEngineId++));
+  const state = [
+    scored,
+    view,
+    isReady(ctx, profileId),
+    genotypeVersion(ctx.db, profileId) ?? null,
+    resultsVersion(ctx.db, profileId),
+    engineId,
+    client.id,
+    client.isApp,
+    client.freeTraits,
+    client.traitCodes,
+    // Statuses of traits not scored yet depend on the person (sex, reference).
+    profile.ethnicity,
+    profile.gender,
+    profile.reference_mixture ?? null,
+  ];
+  return `"${createHash('sha256').update(JSON.stringify(state)).digest('base64url').slice(0, 22)}"`;
+}
+
+/**
+ * GET /profiles/{id}/traits/: every client trait with its status, or only computed ones
+ * with scores, as the JSON text of the response.
+ */
+export function listProfileTraits(ctx: TraitsContext, client: Client, profileId: string, profile: ProfileFacts, scored: boolean, view: ListView = 'full'): string {
+  if (!isReady(ctx, profileId)) return '[]';
+  const { engine } = ctx;
+  const traits = clientTraits(client, engine);
+  const requested = requestedCodes(ctx.db, profileId);
+  const items: string[] = [];
+  if (scored) {
+    const computed = profileAssessments(ctx.db, profileId);
+    const shown = traits.filter(({ trait }) => {
       const stored = computed.get(trait.code);
-      if (stored) {
-        const item = withAssessment(trait, stored);
-        if (trait.group.headline && trait.group.size > 1) item.group_agreement = groupAgreement(stored.summary.percentile, groupPercentiles.get(trait.code) ?? []);
-        out.push(item);
-      }
+      return stored !== undefined && stored.revision === trait.revision && gets(client, trait, requested);
+    });
+    // Percentiles of each phenotype group's other results, for the headline's agreement summary.
+    const others = new Map<string, number[]>();
+    for (const { trait } of shown) {
+      const percentile = computed.get(trait.code)!.percentile;
+      if (!trait.group.headline && percentile !== null) others.set(trait.group.code, [...(others.get(trait.group.code) ?? []), percentile]);
+    }
+    for (const { trait } of shown) items.push(computedItem(engine, trait, computed.get(trait.code)!, view, others.get(trait.group.code) ?? []));
+    return `[${items.join(',')}]`;
+  }
+  const stored = storedStatuses(ctx.db, profileId);
+  const reasons = unavailableTraits(ctx.db, profileId);
+  let genotype: StoredGenotype | undefined;
+  for (const { trait } of traits) {
+    // An outcome of an older revision of the trait (an updated catalog) is as good as none.
+    const outcome = stored.get(trait.code);
+    if (outcome?.revision === trait.revision && outcome.status === 'computed') {
+      items.push(statusItem(engine, trait, gets(client, trait, requested) ? 'computed' : 'available', view));
+    } else if (outcome?.revision === trait.revision) {
+      items.push(statusItem(engine, trait, 'unavailable', view, reasons.get(trait.code)?.reason));
     } else {
-      out.push({ trait: traitJson(trait), ...statusOf(ctx, trait, genotype, computed, profile) });
+      // Not scored yet (the background is on its way): ask the engine.
+      genotype ??= readyGenotype(ctx, profileId);
+      const why = genotype ? engine.unavailableReason(trait.code, genotype.genotype, assessContext(profile, genotypeFacts(genotype))) : null;
+      items.push(why ? statusItem(engine, trait, 'unavailable', view, why) : statusItem(engine, trait, 'available', view));
     }
   }
-  return out;
+  return `[${items.join(',')}]`;
 }
 
 /**
  * POST /profiles/{id}/traits/: computes the requested traits that are `available` and
- * returns every requested trait that is computed afterwards. Unknown and unavailable
- * codes are left out.
+ * returns every requested trait that is computed afterwards. Results the background already
+ * stored are taken as they are; only traits it has not reached are scored now, in the pool.
+ * Unknown and unavailable codes are left out.
  */
-export async function computeProfileTraits(
-  ctx: TraitsContext,
-  client: Client,
-  profileId: string,
-  profile: ProfileFacts,
-  codes: string[],
-): Promise<ProfileTrait[]> {
-  const genotype = readyGenotype(ctx, profileId);
-  if (!genotype) return [];
+export async function computeProfileTraits(ctx: TraitsContext, client: Client, profileId: string, codes: string[], view: ListView = 'full'): Promise<string> {
+  if (!isReady(ctx, profileId)) return '[]';
   const engine = ctx.engine;
-  const requested = [...new Set(codes)].filter((code) => clientHasTrait(client, engine, code));
-  const done = new Set(computedCodes(ctx.db, profileId));
-  const missing = requested.filter((code) => !done.has(code));
-  if (missing.length > INLINE_COMPUTE_LIMIT) {
-    await ctx.scoreInWorker(profileId, missing);
-  } else {
-    ctx.db.transaction(() => {
-      for (const code of missing) {
-        const assessment = engine.assess(code, genotype.genotype, contextOf(genotype, profile));
-        if (assessment) saveAssessment(ctx.db, profileId, code, assessment);
-      }
-    })();
-  }
-  // Traits that could not be computed (unavailable) have no assessment and are left out.
+  const wanted = [...new Set(codes)].filter((code) => clientHasTrait(client, engine, code));
+  const stored = outcomeRevisions(ctx.db, profileId);
+  const missing = wanted.filter((code) => stored.get(code) !== engine.trait(code)!.revision);
+  if (missing.length > 0) await ctx.scoreMissing(profileId, missing);
   const computed = profileAssessments(ctx.db, profileId);
-  return requested.flatMap((code) => {
-    const stored = computed.get(code);
-    return stored ? [withAssessment(engine.trait(code)!, stored)] : [];
-  });
+  const answered = wanted.filter((code) => computed.get(code)?.revision === engine.trait(code)!.revision);
+  markRequested(
+    ctx.db,
+    profileId,
+    answered.filter((code) => pricingFor(client, engine.trait(code)!) !== 'free'),
+  );
+  return `[${answered.map((code) => computedItem(engine, engine.trait(code)!, computed.get(code)!, view)).join(',')}]`;
 }
 
-/** GET /profiles/{id}/traits/{code}/: the full assessment when computed, else trait and status. */
+/** GET /profiles/{id}/traits/{code}/: the full assessment when computed for this client, else trait and status. */
 export function getProfileTrait(ctx: TraitsContext, client: Client, profileId: string, profile: ProfileFacts, code: string): ProfileTrait {
   const trait = requireClientTrait(ctx, client, code);
   const genotype = readyGenotype(ctx, profileId);
   if (!genotype) return { trait: traitJson(trait), status: 'unavailable' };
   const stored = getAssessment(ctx.db, profileId, code);
-  if (stored) return withFullAssessment(ctx, profileId, trait, stored);
-  return { trait: traitJson(trait), ...statusOf(ctx, trait, genotype, new Map(), profile) };
+  if (stored && stored.revision === trait.revision) {
+    if (!gets(client, trait, requestedCodes(ctx.db, profileId))) return { trait: traitJson(trait), status: 'available' };
+    return fullItem(trait, stored, fullAssessment(ctx, genotype, profile, code));
+  }
+  const unavailable = getUnavailable(ctx.db, profileId, code);
+  if (unavailable?.revision === trait.revision) return { trait: traitJson(trait), status: 'unavailable', status_reason: unavailable.reason };
+  const why = ctx.engine.unavailableReason(code, genotype.genotype, assessContext(profile, genotypeFacts(genotype)));
+  return why ? { trait: traitJson(trait), status: 'unavailable', status_reason: why } : { trait: traitJson(trait), status: 'available' };
 }
 
-/** PUT /profiles/{id}/traits/{code}/: computes (or returns the computed) full assessment. */
+/** PUT /profiles/{id}/traits/{code}/: computes (or takes the stored) full assessment. */
 export function computeProfileTrait(ctx: TraitsContext, client: Client, profileId: string, profile: ProfileFacts, code: string): ProfileTrait {
   const trait = requireClientTrait(ctx, client, code);
   const genotype = readyGenotype(ctx, profileId);
   if (!genotype) {
+    const status = getGenotypeFile(ctx.db, profileId)?.status;
     throw new TraitConflictError(
-      ctx.isProcessing(profileId) || getGenotypeFile(ctx.db, profileId)?.status === 'processing'
+      status === 'uploaded' || status === 'processing'
         ? 'The genotype file of this profile is still being processed. Try again when processing has finished (POST .../genotype/upload/ waits for it).'
-        : 'This profile has no genotype yet. Upload a raw-data file first (GET .../genotype/upload/ gives the upload URL).',
+        : status === 'failed'
+          ? 'The genotype file of this profile could not be read (see GET .../genotype/ for why). Upload a raw-data file it can read.'
+          : 'This profile has no genotype yet. Upload a raw-data file first (GET .../genotype/upload/ gives the upload URL).',
     );
   }
-  const existing = getAssessment(ctx.db, profileId, code);
-  if (existing && existing.revision === trait.revision) return withFullAssessment(ctx, profileId, trait, existing);
-  const outcome = ctx.engine.assessMany(genotype.genotype, contextOf(genotype, profile), [code]).get(code)!;
+  // One trait is scored on the spot: the per-marker details are computed on every read anyway.
+  const outcome = scoreOne(ctx, genotype, profile, code)!;
   if (outcome.status !== 'computed') throw new TraitConflictError(`"${trait.name}" cannot be computed for this profile. ${outcome.reason.detail}`);
-  const assessment = outcome.assessment;
-  return withAssessment(trait, saveAssessment(ctx.db, profileId, code, assessment), assessment);
+  const full = outcome.assessment;
+  const existing = getAssessment(ctx.db, profileId, code);
+  const stored = existing && existing.revision === trait.revision ? existing : saveAssessment(ctx.db, profileId, code, full);
+  if (pricingFor(client, trait) !== 'free') markRequested(ctx.db, profileId, [code]);
+  return fullItem(trait, stored, full);
 }
 
 function requireClientTrait(ctx: TraitsContext, client: Client, code: string): TraitInfo {

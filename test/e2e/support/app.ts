@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { request, runCli, startServer } from '../../support/server.js';
+import { openEvents, request, runCli, startServer } from '../../support/server.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 export const SCREENSHOTS = path.join(ROOT, 'test-results', 'screens');
@@ -129,13 +129,22 @@ export async function dropFiles(
   await dataTransfer.dispose();
 }
 
-/** Uploads a genotype through the API (for tests whose subject is not the drop itself). */
+/**
+ * Uploads a genotype through the API (for tests whose subject is not the drop itself) and
+ * returns once its results are complete: processed, and every trait scored in the background.
+ */
 export async function uploadThroughApi(app: RunningApp, profileId: string, content: string): Promise<void> {
-  const { body } = await app.api<{ url: string }>('GET', `/profiles/${profileId}/genotype/upload/?content-type=text/plain`);
-  const put = await fetch(body.url, { method: 'PUT', headers: { 'Content-Type': 'text/plain' }, body: content });
-  if (!put.ok) throw new Error(`upload failed: ${put.status} ${await put.text()}`);
-  const done = await app.api<{ detail: string }>('POST', `/profiles/${profileId}/genotype/upload/`);
-  if (done.status !== 200) throw new Error(`processing failed: ${JSON.stringify(done.body)}`);
+  const events = await openEvents({ api: `${app.origin}/api` }, app.token);
+  try {
+    const { body } = await app.api<{ url: string }>('GET', `/profiles/${profileId}/genotype/upload/?content-type=text/plain`);
+    const put = await fetch(body.url, { method: 'PUT', headers: { 'Content-Type': 'text/plain' }, body: content });
+    if (!put.ok) throw new Error(`upload failed: ${put.status} ${await put.text()}`);
+    const done = await app.api<{ detail: string }>('POST', `/profiles/${profileId}/genotype/upload/`);
+    if (done.status !== 200) throw new Error(`processing failed: ${JSON.stringify(done.body)}`);
+    await events.next((e) => e.event === 'job' && e.data.profile_id === profileId && e.data.kind === 'scoring' && e.data.state === 'done');
+  } finally {
+    events.close();
+  }
 }
 
 /**

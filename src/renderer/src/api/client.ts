@@ -1,20 +1,22 @@
 /**
- * The typed HTTP client of the Traitscope API. Every failure becomes an ApiError whose
- * message is a sentence for people: the service's own `detail`, or what to do about a
- * connection problem.
+ * The typed HTTP client of the Traitscope API, driven by the route table
+ * (src/shared/routes): an operation is called by its operationId, with its method, path,
+ * parameter and body types taken from the table the service runs on. Every failure becomes
+ * an ApiError whose message is a sentence for people: the service's own `detail`, or what
+ * to do about a connection problem.
  */
 import type {
-  ApiClient,
   ApiClientInput,
-  AppInfo,
   ClientTrait,
-  CreatedApiClient,
+  CorsSettings,
   Detail,
-  GenotypeMetadata,
-  Profile,
   ProfileInput,
   ProfileTrait,
+  ProfileTraitStatus,
+  TraitAssessment,
 } from '../../../shared/api.js';
+import { requestLine, type CallArgs, type ResponseBody } from '../../../shared/routes/call.js';
+import type { OperationId } from '../../../shared/routes/index.js';
 import { obtainSession, type Session } from './session.js';
 
 export class ApiError extends Error {
@@ -68,7 +70,7 @@ async function send(method: string, path: string, body: unknown, retry = true): 
   const s = await currentSession();
   let res: Response;
   try {
-    res = await fetch(`${s.baseUrl}/api${path}`, {
+    res = await fetch(`${s.baseUrl}${path}`, {
       method,
       headers: {
         Authorization: `Bearer ${s.token}`,
@@ -92,32 +94,36 @@ async function send(method: string, path: string, body: unknown, retry = true): 
   return res;
 }
 
-async function json<T>(method: string, path: string, body?: unknown): Promise<T> {
-  return (await (await send(method, path, body)).json()) as T;
+/** Calls one operation of the route table and returns its success body. */
+export async function call<Id extends OperationId>(id: Id, args: CallArgs<Id>): Promise<ResponseBody<Id>> {
+  const { method, path } = requestLine(id, args);
+  const res = await send(method, path, (args as { body?: unknown }).body);
+  return (await res.json()) as ResponseBody<Id>;
 }
 
-const enc = encodeURIComponent;
-
+/** The calls the UI makes, by name. Profile-trait lists are the full (embedded-trait) forms the UI asks for. */
 export const api = {
-  listProfiles: () => json<Profile[]>('GET', '/profiles/'),
-  createProfile: (input: ProfileInput) => json<Profile>('POST', '/profiles/', input),
-  updateProfile: (id: string, input: ProfileInput) => json<Profile>('PUT', `/profiles/${enc(id)}/`, input),
-  deleteProfile: (id: string) => json<Detail>('DELETE', `/profiles/${enc(id)}/`),
-  genotype: (id: string) => json<GenotypeMetadata>('GET', `/profiles/${enc(id)}/genotype/`),
-  uploadUrl: (id: string, contentType: string) =>
-    json<{ url: string }>('GET', `/profiles/${enc(id)}/genotype/upload/?content-type=${enc(contentType)}`),
+  listProfiles: () => call('listProfiles', {}),
+  createProfile: (input: ProfileInput) => call('createProfile', { body: input }),
+  updateProfile: (id: string, input: ProfileInput) => call('replaceProfile', { path: { profile_id: id }, body: input }),
+  deleteProfile: (id: string): Promise<Detail> => call('deleteProfile', { path: { profile_id: id } }),
+  genotype: (id: string) => call('getGenotypeMetadata', { path: { profile_id: id } }),
+  uploadUrl: (id: string, contentType: 'text/plain' | 'application/zip') => call('getUploadUrl', { path: { profile_id: id }, query: { 'content-type': contentType } }),
 
-  clientTraits: () => json<ClientTrait[]>('GET', '/traits/'),
-  profileTraits: (id: string) => json<ProfileTrait[]>('GET', `/profiles/${enc(id)}/traits/`),
-  scoredTraits: (id: string) => json<ProfileTrait[]>('GET', `/profiles/${enc(id)}/traits/?score`),
-  computeTraits: (id: string, codes: string[]) => json<ProfileTrait[]>('POST', `/profiles/${enc(id)}/traits/`, codes),
-  assessment: (id: string, code: string) => json<ProfileTrait>('GET', `/profiles/${enc(id)}/traits/${enc(code)}/`),
-  computeTrait: (id: string, code: string) => json<ProfileTrait>('PUT', `/profiles/${enc(id)}/traits/${enc(code)}/`),
+  // Without view=compact the service sends the full shapes.
+  clientTraits: () => call('listClientTraits', {}) as Promise<ClientTrait[]>,
+  profileTraits: (id: string) => call('listProfileTraits', { path: { profile_id: id } }) as Promise<ProfileTraitStatus[]>,
+  scoredTraits: (id: string) => call('listProfileTraits', { path: { profile_id: id }, query: { score: '' } }) as Promise<TraitAssessment[]>,
+  computeTraits: (id: string, codes: string[]) => call('computeTraits', { path: { profile_id: id }, body: codes }) as Promise<TraitAssessment[]>,
+  assessment: (id: string, code: string): Promise<ProfileTrait> => call('getTraitAssessment', { path: { profile_id: id, trait_code: code } }),
+  computeTrait: (id: string, code: string): Promise<ProfileTrait> => call('computeTrait', { path: { profile_id: id, trait_code: code } }),
 
-  appInfo: () => json<AppInfo>('GET', '/app/info'),
-  listClients: () => json<ApiClient[]>('GET', '/app/clients/'),
-  createClient: (input: ApiClientInput) => json<CreatedApiClient>('POST', '/app/clients/', input),
+  appInfo: () => call('getAppInfo', {}),
+  listClients: () => call('listApiClients', {}),
+  createClient: (input: ApiClientInput) => call('createApiClient', { body: input }),
   revokeClient: (clientId: string, deleteData = false) =>
-    send('DELETE', `/app/clients/${enc(clientId)}/${deleteData ? '?delete_data=true' : ''}`, undefined).then(() => undefined),
-  deleteAllData: () => send('DELETE', '/app/data/', undefined).then(() => undefined),
+    call('revokeApiClient', { path: { client_id: clientId }, query: deleteData ? { delete_data: 'true' } : {} }).then(() => undefined),
+  deleteAllData: () => call('deleteAllData', {}).then(() => undefined),
+  corsSettings: (): Promise<CorsSettings> => call('getCorsSettings', {}),
+  saveCorsSettings: (origins: string[]): Promise<CorsSettings> => call('updateCorsSettings', { body: { origins } }),
 };

@@ -2,13 +2,20 @@
  * The drop flow: for each file, a profile (new, or the open one when its genotype is being
  * replaced), a time-limited upload URL, the upload with real progress, then processing
  * until the results are there. Each file is one job the user can follow and retry.
+ *
+ * Progress comes pushed from the service (api/events.ts): processing ends, every trait is
+ * scored in the background (shown as "Computing N of M"), and each change of a profile's
+ * results reloads its list, so results appear as soon as they exist. Without the event
+ * stream the flow falls back to asking the service.
  */
 import { create } from 'zustand';
+import type { GenotypeMetadata } from '../../../shared/api.js';
 import { api } from '../api/client.js';
+import { eventsConnected, subscribeEvents, type ServiceEvent } from '../api/events.js';
 import { contentTypeFor, uploadFile } from '../api/upload.js';
 import { profileName } from '../lib/format.js';
 import { nameFromFileName } from '../lib/names.js';
-import { hasFile, useProfiles } from './profiles.js';
+import { hasFile, isBusy, useProfiles } from './profiles.js';
 import { navigate } from './router.js';
 import { useTraits } from './traits.js';
 
@@ -71,7 +78,7 @@ export const useJobs = create<JobsState>((set, get) => {
       await handle.done;
       update(id, { stage: 'processing', progress: 1, cancel: undefined });
       // The upload starts processing by itself; follow it until it ends.
-      const meta = await profiles.watchProcessing(profileId);
+      const meta = await waitForProcessing(profileId);
       if (hasFile(meta) && meta.metadata.status === 'failed') {
         update(id, { stage: 'failed', failure: 'unreadable', error: meta.metadata.error || 'The file could not be read as DNA raw data.' });
         return;
@@ -149,3 +156,73 @@ export function latestJobFor(jobs: Job[], profileId: string): Job | undefined {
   for (let i = jobs.length - 1; i >= 0; i--) if (jobs[i].profileId === profileId) return jobs[i];
   return undefined;
 }
+
+/** How long the flow waits for the event stream to open before asking the service instead. */
+const STREAM_GRACE_MS = 3_000;
+
+/**
+ * Resolves with the genotype metadata once processing of the profile's file has ended:
+ * on the service's `job` event, or by asking when the stream is not open.
+ */
+function waitForProcessing(profileId: string): Promise<GenotypeMetadata> {
+  const profiles = useProfiles.getState();
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const finish = (result: Promise<GenotypeMetadata>) => {
+      if (settled) return;
+      settled = true;
+      stop();
+      clearTimeout(fallback);
+      result.then(resolve, reject);
+    };
+    // Listen first, then look: an end between the two cannot be missed.
+    const stop = subscribeEvents((event) => {
+      if (event.type !== 'job' || event.data.profile_id !== profileId || event.data.kind !== 'processing') return;
+      if (event.data.state === 'done' || event.data.state === 'failed') finish(profiles.refreshGenotype(profileId));
+    });
+    const fallback = setTimeout(() => {
+      if (!eventsConnected()) finish(profiles.watchProcessing(profileId));
+    }, STREAM_GRACE_MS);
+    profiles.refreshGenotype(profileId).then(
+      (meta) => {
+        if (!isBusy(meta)) finish(Promise.resolve(meta));
+      },
+      (err: unknown) => finish(Promise.reject(err)),
+    );
+  });
+}
+
+// Live updates for every profile: background scoring progress and results as they are stored.
+const reloads = new Map<string, ReturnType<typeof setTimeout>>();
+
+function reloadTraits(profileId: string): void {
+  if (!useTraits.getState().byProfile[profileId]) return; // never opened: loaded when it is
+  // Several changes in a row (processing, then scoring) make one reload.
+  clearTimeout(reloads.get(profileId));
+  reloads.set(
+    profileId,
+    setTimeout(() => {
+      reloads.delete(profileId);
+      void useTraits.getState().loadProfileTraits(profileId);
+    }, 100),
+  );
+}
+
+function setScoring(profileId: string, progress: { done: number; total: number } | undefined): void {
+  useTraits.setState({ computing: { ...useTraits.getState().computing, [profileId]: progress } });
+}
+
+function onServiceEvent(event: ServiceEvent): void {
+  if (event.type === 'traits') return reloadTraits(event.data.profile_id);
+  if (event.type !== 'job') return;
+  const job = event.data;
+  if (job.kind === 'processing' && (job.state === 'done' || job.state === 'failed')) {
+    void useProfiles.getState().refreshGenotype(job.profile_id).catch(() => undefined);
+  }
+  if (job.kind === 'scoring') {
+    if (job.state === 'running' && job.total) setScoring(job.profile_id, { done: job.done ?? 0, total: job.total });
+    else if (job.state !== 'queued' && job.state !== 'running') setScoring(job.profile_id, undefined);
+  }
+}
+
+subscribeEvents(onServiceEvent);

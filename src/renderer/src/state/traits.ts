@@ -20,14 +20,12 @@ export interface ComputeProgress {
   total: number;
 }
 
-/** How many traits one compute request carries, so progress can be shown between batches. */
-const BATCH = 150;
-
 interface TraitsState {
   catalog: ClientTrait[] | null;
   catalogError: string | null;
   byProfile: Record<string, ProfileTraits | undefined>;
   assessments: Record<string, ProfileTrait | undefined>;
+  /** Traits being computed for a profile: a compute request, or the service's background scoring (state/jobs.ts). */
   computing: Record<string, ComputeProgress | undefined>;
   /** Codes being computed one at a time, "profile/code". */
   computingOne: Record<string, boolean>;
@@ -41,6 +39,10 @@ interface TraitsState {
 }
 
 export const assessmentKey = (id: string, code: string) => `${id}/${code}`;
+
+/** List loads under way, per profile, and profiles to load once more when theirs ends. */
+const loading = new Map<string, Promise<void>>();
+const loadAgain = new Set<string>();
 
 const EMPTY: ProfileTraits = { statuses: {}, results: {}, loading: false, error: null, loaded: false };
 
@@ -59,6 +61,26 @@ export const useTraits = create<TraitsState>((set, get) => {
     patch(id, { statuses, results });
   };
 
+  async function loadOnce(id: string): Promise<void> {
+    patch(id, { loading: true, error: null });
+    try {
+      let [list, scored] = await Promise.all([api.profileTraits(id), api.scoredTraits(id)]);
+      // A read genotype lists every trait; an empty list means the service is still
+      // finishing a file. Ask again shortly rather than showing (or keeping) nothing.
+      for (let attempt = 0; list.length === 0 && attempt < 20; attempt++) {
+        await new Promise((r) => setTimeout(r, 250 + attempt * 100));
+        [list, scored] = await Promise.all([api.profileTraits(id), api.scoredTraits(id)]);
+      }
+      const statuses: Record<string, TraitStatus> = {};
+      for (const t of list) statuses[t.trait.code] = t.status;
+      const results: Record<string, ProfileTrait> = {};
+      for (const t of scored) results[t.trait.code] = t;
+      patch(id, { statuses, results, loading: false, loaded: true });
+    } catch (err) {
+      patch(id, { loading: false, error: (err as Error).message });
+    }
+  }
+
   return {
     catalog: null,
     catalogError: null,
@@ -75,38 +97,30 @@ export const useTraits = create<TraitsState>((set, get) => {
       }
     },
 
-    async loadProfileTraits(id) {
-      patch(id, { loading: true, error: null });
-      try {
-        let [list, scored] = await Promise.all([api.profileTraits(id), api.scoredTraits(id)]);
-        // A read genotype lists every trait; an empty list means the service is still
-        // finishing a file. Ask again shortly rather than showing (or keeping) nothing.
-        for (let attempt = 0; list.length === 0 && attempt < 20; attempt++) {
-          await new Promise((r) => setTimeout(r, 250 + attempt * 100));
-          [list, scored] = await Promise.all([api.profileTraits(id), api.scoredTraits(id)]);
-        }
-        const statuses: Record<string, TraitStatus> = {};
-        for (const t of list) statuses[t.trait.code] = t.status;
-        const results: Record<string, ProfileTrait> = {};
-        for (const t of scored) results[t.trait.code] = t;
-        patch(id, { statuses, results, loading: false, loaded: true });
-      } catch (err) {
-        patch(id, { loading: false, error: (err as Error).message });
+    loadProfileTraits(id) {
+      // Several callers at once (a view opening, a finished upload, the service reporting new
+      // results) share one request; a call during it asks for one more afterwards, since the
+      // results may have changed after that request was answered.
+      const running = loading.get(id);
+      if (running) {
+        loadAgain.add(id);
+        return running;
       }
+      const run = loadOnce(id).finally(() => {
+        loading.delete(id);
+        if (loadAgain.delete(id)) void get().loadProfileTraits(id);
+      });
+      loading.set(id, run);
+      return run;
     },
 
     async computeMany(id, codes) {
-      const total = codes.length;
-      set({ computing: { ...get().computing, [id]: { done: 0, total } } });
-      let computed = 0;
+      // One request for all of them: the service scores them in one pass (or has them stored).
+      set({ computing: { ...get().computing, [id]: { done: 0, total: codes.length } } });
       try {
-        for (let i = 0; i < codes.length; i += BATCH) {
-          const out = await api.computeTraits(id, codes.slice(i, i + BATCH));
-          computed += out.length;
-          record(id, out);
-          set({ computing: { ...get().computing, [id]: { done: Math.min(total, i + BATCH), total } } });
-        }
-        return computed;
+        const out = await api.computeTraits(id, codes);
+        record(id, out);
+        return out.length;
       } finally {
         set({ computing: { ...get().computing, [id]: undefined } });
       }

@@ -6,6 +6,7 @@ import { useEffect, useState } from 'react';
 import { SCOPES, type ApiClient, type CreatedApiClient } from '../../../shared/api.js';
 import { api } from '../api/client.js';
 import { ConfirmDialog } from '../components/ConfirmDialog.js';
+import { CorsOrigins } from '../components/CorsOrigins.js';
 import { Dialog } from '../components/Dialog.js';
 import { AlertIcon, CheckIcon, CopyIcon, FolderIcon, KeyIcon, PlusIcon, Spinner, TrashIcon } from '../components/icons.js';
 import { copyText } from '../lib/download.js';
@@ -140,8 +141,12 @@ export function SettingsView() {
             <div>
               <dt>Reference</dt>
               <dd>
+                <a href={`${info.base_url}/docs`} target="_blank" rel="noopener noreferrer">
+                  API reference
+                </a>{' '}
+                ·{' '}
                 <a href={`${info.base_url}/openapi.json`} target="_blank" rel="noopener noreferrer">
-                  OpenAPI description
+                  OpenAPI document
                 </a>
               </dd>
             </div>
@@ -174,6 +179,8 @@ export function SettingsView() {
             <ClientTable clients={revoked} />
           </details>
         ) : null}
+
+        <CorsOrigins />
 
         {info ? (
           <>

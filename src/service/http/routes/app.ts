@@ -4,35 +4,28 @@
  * delete the profiles it created), and deleting all data. Deletions leave nothing
  * recoverable in the data folder (profiles/erase.ts).
  */
-import { Router, type Response } from 'express';
-import { ApiClientInput, APP_SCOPE, type ApiClient, type AppInfo } from '../../../shared/api.js';
+import type { Router } from 'express';
+import { ApiClientInput, type ApiClient, type AppInfo } from '../../../shared/api.js';
 import { createClient, getClient, listClients, revokeClient, type Client } from '../../auth/clients.js';
 import { eraseAllProfiles, eraseClientProfiles } from '../../profiles/erase.js';
 import { appVersion } from '../../config.js';
-import { clientOf } from '../auth.js';
 import { origin, type ServiceContext } from '../context.js';
 import { HttpError } from '../errors.js';
+import { operationRouter } from '../router.js';
 import { parseBody } from '../validate.js';
-import { CustomTraitError, importCustomTrait, listCustomTraits, removeCustomTrait, type CustomTraitRecord } from '../../traits/custom-traits.js';
+import { CustomTraitError, listCustomTraits, removeCustomTrait, type CustomTraitRecord } from '../../traits/custom-traits.js';
 import { traitJson } from '../../traits/profile-traits.js';
 
 function apiClientJson(c: Client): ApiClient {
   return { client_id: c.id, name: c.name, scopes: c.scopes, free_traits: c.freeTraits, created_at: c.createdAt, revoked_at: c.revokedAt, is_app: c.isApp };
 }
 
-function requireAppScope(res: Response): void {
-  if (!clientOf(res).scopes.includes(APP_SCOPE)) {
-    throw new HttpError(403, `Only the Traitscope app itself may use /api/app/ (scope ${APP_SCOPE}).`);
-  }
-}
-
 const version = appVersion();
 
 export function appRoutes(ctx: ServiceContext): Router {
-  const router = Router();
-  router.use('/app', (_req, res, next) => (requireAppScope(res), next()));
+  const { router, on } = operationRouter(ctx, '/api');
 
-  router.get('/app/info', (_req, res) => {
+  on('getAppInfo', (_req, res) => {
     const info: AppInfo = {
       version,
       data_dir: ctx.config.dataDir,
@@ -43,11 +36,16 @@ export function appRoutes(ctx: ServiceContext): Router {
     res.json(info);
   });
 
-  router.get('/app/clients', (_req, res) => {
+  // ?reset starts a new measurement window (the benchmarks use it).
+  on('getDiagnostics', (req, res) => {
+    res.json(ctx.diagnostics.snapshot({ reset: req.query.reset !== undefined }));
+  });
+
+  on('listApiClients', (_req, res) => {
     res.json(listClients(ctx.db).filter((c) => !c.isApp).map(apiClientJson));
   });
 
-  router.post('/app/clients', (req, res) => {
+  on('createApiClient', (req, res) => {
     const input = parseBody(ApiClientInput, req.body, 400, 'client');
     if (Array.isArray(input.free_traits)) {
       const unknown = input.free_traits.filter((code) => !ctx.engine.trait(code));
@@ -58,7 +56,7 @@ export function appRoutes(ctx: ServiceContext): Router {
   });
 
   // ?delete_data=true also deletes every profile the client created (also after an earlier revoke).
-  router.delete('/app/clients/:client_id', async (req, res) => {
+  on('revokeApiClient', async (req, res) => {
     const id = String(req.params.client_id);
     const client = getClient(ctx.db, id);
     if (!client || client.isApp) throw new HttpError(404, `No API client with id "${id}".`);
@@ -86,28 +84,29 @@ export function appRoutes(ctx: ServiceContext): Router {
     return new HttpError(err.kind === 'conflict' ? 409 : err.kind === 'missing' ? 404 : 422, err.message);
   };
 
-  router.get('/app/traits', (_req, res) => {
+  on('listCustomTraits', (_req, res) => {
     res.json(listCustomTraits(ctx.db).map(customJson));
   });
 
-  router.post('/app/traits', (req, res) => {
+  on('importCustomTrait', async (req, res) => {
     if (!Buffer.isBuffer(req.body)) {
       throw new HttpError(415, 'Send the scoring file itself as the body with Content-Type: application/octet-stream (or application/gzip for .gz files).');
     }
     const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
-    try {
-      const record = importCustomTrait(ctx.db, ctx.engine, ctx.config.resourcesDir, req.body, {
-        fileName: str(req.query.file_name) ?? 'scoring file',
-        name: str(req.query.name),
-        code: str(req.query.code),
-      });
-      res.status(201).json(customJson(record));
-    } catch (err) {
-      throw customError(err);
-    }
+    if (req.body.length === 0) throw new HttpError(422, 'The scoring file is empty. Download it again from the PGS Catalog.');
+    // Reading and matching the file is CPU work: it runs in the worker pool.
+    const outcome = await ctx.processor.importTrait({
+      bytes: req.body,
+      fileName: str(req.query.file_name) ?? 'scoring file',
+      name: str(req.query.name),
+      code: str(req.query.code),
+    });
+    if (outcome.kind === 'failed') throw new HttpError(500, `The scoring file could not be imported: ${outcome.reason}`);
+    if (outcome.kind === 'refused') throw new HttpError(outcome.problem === 'conflict' ? 409 : 422, outcome.reason);
+    res.status(201).json(customJson(outcome.record));
   });
 
-  router.delete('/app/traits/:trait_code', (req, res) => {
+  on('removeCustomTrait', (req, res) => {
     try {
       removeCustomTrait(ctx.db, String(req.params.trait_code));
     } catch (err) {
@@ -116,7 +115,7 @@ export function appRoutes(ctx: ServiceContext): Router {
     res.json({ detail: `The imported trait "${req.params.trait_code}" and its assessments were removed.` });
   });
 
-  router.delete('/app/data', async (_req, res) => {
+  on('deleteAllData', async (_req, res) => {
     const deleted = await eraseAllProfiles(ctx.db, ctx.config.dataDir);
     res.json({ detail: `Deleted ${deleted} profile(s) with all their genetic data.` });
   });

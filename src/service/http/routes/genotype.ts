@@ -2,27 +2,28 @@
  * /api/profiles/{id}/genotype/: metadata of the uploaded file, time-limited upload URLs,
  * synchronous processing, and marker look-ups for third-party tools.
  */
-import { Router } from 'express';
-import { UPLOAD_CONTENT_TYPES, type GenotypeMetadata, type GenotypeSnp } from '../../../shared/api.js';
+import type { Router } from 'express';
+import { MAX_SNP_LOOKUP, SnpLookupRequest, UPLOAD_CONTENT_TYPES, type GenotypeMetadata, type GenotypeSnp } from '../../../shared/api.js';
 import { callToString, chromToString, findRsid } from '../../genotype/encoding.js';
 import { confirmReplacement, genotypeSummary, getGenotypeFile, loadGenotype } from '../../genotype/genotype-store.js';
 import { makeUploadUrl } from '../../storage/upload-url.js';
 import { origin, type ServiceContext } from '../context.js';
 import { HttpError } from '../errors.js';
+import { operationRouter } from '../router.js';
 import { requireProfile } from './profiles.js';
 
-const MAX_SNP_QUERY = 10_000;
+type GenotypeFileType = (typeof UPLOAD_CONTENT_TYPES)[number];
 
 export function genotypeRoutes(ctx: ServiceContext): Router {
-  const router = Router();
+  const { router, on } = operationRouter(ctx, '/api');
 
-  router.get('/profiles/:profile_id/genotype', (req, res) => {
+  on('getGenotypeMetadata', (req, res) => {
     const profile = requireProfile(ctx, req, res);
     const file = getGenotypeFile(ctx.db, profile.id);
     if (!file) return void res.json({});
     const inUse = genotypeSummary(ctx.db, profile.id);
     const body: GenotypeMetadata = {
-      content_type: file.content_type,
+      content_type: file.content_type as GenotypeFileType,
       size: String(file.size),
       md5_hash: file.md5_hash,
       crc32c: file.crc32c,
@@ -40,7 +41,7 @@ export function genotypeRoutes(ctx: ServiceContext): Router {
     res.json(body);
   });
 
-  router.get('/profiles/:profile_id/genotype/upload', (req, res) => {
+  on('getUploadUrl', (req, res) => {
     const profile = requireProfile(ctx, req, res);
     const requested = req.query['content-type'] ?? req.query['content_type'];
     const contentType = requested === undefined || requested === '' ? 'text/plain' : requested;
@@ -51,7 +52,7 @@ export function genotypeRoutes(ctx: ServiceContext): Router {
     res.json({ url: makeUploadUrl(origin(ctx), ctx.uploadKey, { profileId: profile.id, expires, contentType }) });
   });
 
-  router.post('/profiles/:profile_id/genotype/upload', async (req, res) => {
+  on('processGenotype', async (req, res) => {
     const profile = requireProfile(ctx, req, res);
     if (!getGenotypeFile(ctx.db, profile.id)) {
       throw new HttpError(401, 'No genetic data has been uploaded for this profile yet. Upload a file to the URL from GET .../genotype/upload/ first.');
@@ -69,15 +70,13 @@ export function genotypeRoutes(ctx: ServiceContext): Router {
     res.json({ detail: `Processing finished: ${outcome.snpCount} markers read.` });
   });
 
-  router.get('/profiles/:profile_id/genotype/snps', (req, res) => {
-    const profile = requireProfile(ctx, req, res);
-    const raw = ([] as unknown[]).concat(req.query.rsid ?? []);
-    const ids = raw.flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter(Boolean);
-    if (ids.length === 0) throw new HttpError(400, 'Give the markers to look up: ?rsid=rs4988235,rs12913832');
-    if (ids.length > MAX_SNP_QUERY) throw new HttpError(400, `At most ${MAX_SNP_QUERY} markers per request (got ${ids.length}).`);
+  /** The genotypes of the requested rsIDs in the genotype in use, in request order. */
+  const lookUp = (profileId: string, ids: string[]): GenotypeSnp[] => {
+    if (ids.length === 0) throw new HttpError(400, 'Give the markers to look up: ?rsid=rs4988235,rs12913832 (or POST ["rs4988235", ...]).');
+    if (ids.length > MAX_SNP_LOOKUP) throw new HttpError(400, `At most ${MAX_SNP_LOOKUP} markers per request (got ${ids.length}); split the list.`);
     const bad = ids.find((id) => !/^rs\d{1,10}$/i.test(id));
-    if (bad) throw new HttpError(400, `"${bad}" is not an rsID; rsIDs look like rs4988235.`);
-    const stored = loadGenotype(ctx.db, profile.id);
+    if (bad !== undefined) throw new HttpError(400, `"${bad}" is not an rsID; rsIDs look like rs4988235.`);
+    const stored = loadGenotype(ctx.db, profileId);
     if (!stored) throw new HttpError(409, 'This profile has no processed genotype yet. Upload a file and wait for processing to finish.');
     const { rsids, calls, chroms, positions } = stored.genotype;
     const out: GenotypeSnp[] = [];
@@ -91,7 +90,23 @@ export function genotypeRoutes(ctx: ServiceContext): Router {
         genotype: callToString(calls[i]),
       });
     }
-    res.json(out);
+    return out;
+  };
+
+  on('lookupSnps', (req, res) => {
+    const profile = requireProfile(ctx, req, res);
+    const raw = ([] as unknown[]).concat(req.query.rsid ?? []);
+    res.json(lookUp(profile.id, raw.flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter(Boolean)));
+  });
+
+  on('lookupSnpsInBody', (req, res) => {
+    const profile = requireProfile(ctx, req, res);
+    const parsed = SnpLookupRequest.safeParse(req.body);
+    if (!parsed.success) {
+      throw new HttpError(400, `The body must be a JSON array of at most ${MAX_SNP_LOOKUP} rsIDs, or {"rsids": [...]}, e.g. ["rs4988235", "rs12913832"].`);
+    }
+    const ids = Array.isArray(parsed.data) ? parsed.data : parsed.data.rsids;
+    res.json(lookUp(profile.id, ids.map((s) => s.trim())));
   });
 
   return router;

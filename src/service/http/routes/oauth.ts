@@ -5,12 +5,13 @@
  * one at a time, and failed checks are limited per client id (429 slow_down, RFC 8628's
  * token-endpoint error, with Retry-After): guessing cannot slow the rest of the API.
  */
-import express, { Router, type ErrorRequestHandler, type Response } from 'express';
+import express, { type ErrorRequestHandler, type Response, type Router } from 'express';
 import { AttemptLimiter } from '../../auth/attempt-limits.js';
 import { authenticateClient, ensureAppClient } from '../../auth/clients.js';
 import { redeemSignInCode } from '../../auth/sign-in.js';
 import { issueToken } from '../../auth/tokens.js';
 import { origin, type ServiceContext } from '../context.js';
+import { operationRouter } from '../router.js';
 
 function oauthError(res: Response, status: number, error: string, description: string) {
   res.status(status).set('Cache-Control', 'no-store');
@@ -46,10 +47,10 @@ function audienceMatches(ctx: ServiceContext, audience: string): boolean {
 }
 
 export function oauthRoutes(ctx: ServiceContext): Router {
-  const router = Router();
+  const { router, on } = operationRouter(ctx, '');
   const attempts = new AttemptLimiter();
-  router.post(
-    '/oauth/token',
+  on(
+    'requestToken',
     express.json({ limit: '16kb' }),
     express.urlencoded({ extended: false, limit: '16kb' }),
     async (req, res) => {
@@ -108,7 +109,7 @@ export function oauthRoutes(ctx: ServiceContext): Router {
     },
   );
   // The web UI's one-time sign-in link: its code becomes an access token of the app's own client.
-  router.post('/oauth/sign-in', express.json({ limit: '4kb' }), (req, res) => {
+  on('signIn', express.json({ limit: '4kb' }), (req, res) => {
     const code = (req.body as { code?: unknown } | undefined)?.code;
     if (!redeemSignInCode(ctx.db, code)) {
       return oauthError(

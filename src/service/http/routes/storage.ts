@@ -6,14 +6,16 @@
  * a refused, broken, stalled or oversized transfer — leaves stored data as it was.
  * Concurrent uploads are capped in all and per profile (429).
  */
-import { Router } from 'express';
+import type { Router } from 'express';
 import { getClient } from '../../auth/clients.js';
 import { recordUpload } from '../../genotype/genotype-store.js';
 import { profileOwner } from '../../profiles/profiles.js';
 import { formatBytes, receiveUpload, removeStoredFile, UploadTooLargeError } from '../../storage/file-store.js';
 import { checkUploadUrl } from '../../storage/upload-url.js';
+import { QueueFullError } from '../../processing/processor.js';
 import type { ServiceContext } from '../context.js';
 import { HttpError } from '../errors.js';
+import { operationRouter } from '../router.js';
 
 function mediaType(header: string | undefined): string {
   return (header ?? '').split(';')[0].trim().toLowerCase();
@@ -41,10 +43,10 @@ function uploadSlots(maxTotal: number, maxPerProfile: number) {
 }
 
 export function storageRoutes(ctx: ServiceContext): Router {
-  const router = Router();
+  const { router, on } = operationRouter(ctx, '');
   const slots = uploadSlots(ctx.config.maxConcurrentUploads, ctx.config.maxConcurrentUploadsPerProfile);
 
-  router.put('/storage/genotypes/:profile_id', async (req, res) => {
+  on('uploadGenotypeFile', async (req, res) => {
     const profileId = String(req.params.profile_id);
     const check = checkUploadUrl(ctx.uploadKey, profileId, req.query as Record<string, unknown>, Math.floor(Date.now() / 1000));
     if (!check.ok) throw new HttpError(403, check.reason);
@@ -64,6 +66,8 @@ export function storageRoutes(ctx: ServiceContext): Router {
     if (getClient(ctx.db, owner.clientId)?.revokedAt) {
       throw new HttpError(403, "This upload URL belongs to an API client whose access was revoked; it no longer works.");
     }
+    // Refused before the body is read: a full queue would only keep the file waiting.
+    if (ctx.processor.isFull()) throw new QueueFullError(ctx.processor.retryAfterSeconds());
     if (!slots.take(profileId)) {
       throw new HttpError(
         429,

@@ -1,12 +1,13 @@
 /** /api/traits/ (the client's trait list) and /api/profiles/{id}/traits/ (statuses and assessments). */
-import { Router } from 'express';
-import { ComputeRequest } from '../../../shared/api.js';
+import type { Request, Router } from 'express';
+import { ComputeRequest, type ProfileTrait } from '../../../shared/api.js';
 import { clientTraits } from '../../traits/client-traits.js';
 import {
   computeProfileTrait,
   computeProfileTraits,
   getProfileTrait,
   listProfileTraits,
+  profileTraitsTag,
   traitJson,
   TraitConflictError,
   UnknownTraitError,
@@ -15,7 +16,18 @@ import {
 import { clientOf } from '../auth.js';
 import type { ServiceContext } from '../context.js';
 import { HttpError } from '../errors.js';
+import { sendJsonWithEtag } from '../etag.js';
+import { operationRouter } from '../router.js';
 import { requireProfile } from './profiles.js';
+
+/** If-None-Match holds the tag (or `*`): a comma-separated list, weak tags compared weakly. */
+function ifNoneMatch(header: string | undefined, tag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((t) => {
+    const candidate = t.trim();
+    return candidate === '*' || candidate.replace(/^W\//, '') === tag;
+  });
+}
 
 function translate<T>(fn: () => T): T {
   try {
@@ -27,49 +39,93 @@ function translate<T>(fn: () => T): T {
   }
 }
 
+/** A single-valued query parameter, or undefined; a repeated one is a 400. */
+function queryValue(req: Request, name: string): string | undefined {
+  const value = req.query[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw new HttpError(400, `Give the query parameter ${name} once.`);
+  return value;
+}
+
+function oneOf<const T extends string>(req: Request, name: string, allowed: readonly T[]): T | undefined {
+  const value = queryValue(req, name);
+  if (value === undefined || value === '') return undefined;
+  if (!(allowed as readonly string[]).includes(value)) throw new HttpError(400, `${name} must be one of ${allowed.join(', ')} (got "${value}").`);
+  return value as T;
+}
+
 export function traitRoutes(ctx: ServiceContext): Router {
-  const router = Router();
+  const { router, on } = operationRouter(ctx, '/api');
   const traits: TraitsContext = {
     db: ctx.db,
     get engine() {
       return ctx.engine;
     },
-    isProcessing: (id) => ctx.processor.isProcessing(id),
-    scoreInWorker: async (id, codes) => {
+    scoreMissing: async (id, codes) => {
       const outcome = await ctx.processor.score(id, codes);
       if (outcome.kind === 'failed') throw new Error(outcome.reason);
     },
   };
+  const isCompact = (req: Request) => oneOf(req, 'view', ['full', 'compact']) === 'compact';
 
-  router.get('/traits', (req, res) => {
-    const q = typeof req.query.q === 'string' ? req.query.q.toLowerCase() : '';
+  on('listClientTraits', (req, res) => {
+    const q = queryValue(req, 'q')?.toLowerCase() ?? '';
+    const featured = oneOf(req, 'featured', ['true', 'false']);
+    const type = oneOf(req, 'type', ['free', 'basic']);
+    const category = queryValue(req, 'category')?.toLowerCase();
+    const brief = isCompact(req);
     const list = clientTraits(clientOf(res), ctx.engine).filter(
-      ({ trait }) => !q || trait.code.toLowerCase().includes(q) || trait.name.toLowerCase().includes(q),
+      ({ trait, type: pricing }) =>
+        (!q || trait.code.toLowerCase().includes(q) || trait.name.toLowerCase().includes(q)) &&
+        (featured === undefined || trait.featured === (featured === 'true')) &&
+        (type === undefined || pricing === type) &&
+        (!category || trait.category.toLowerCase() === category),
     );
-    res.json(list.map(({ trait, type }) => ({ trait: traitJson(trait), type })));
+    sendJsonWithEtag(
+      req,
+      res,
+      list.map(({ trait, type: pricing }) => ({
+        trait: brief ? { code: trait.code, name: trait.name, connotation: trait.connotation, category: trait.category, featured: trait.featured } : traitJson(trait),
+        type: pricing,
+      })),
+    );
   });
 
-  router.get('/profiles/:profile_id/traits', (req, res) => {
-    const profile = requireProfile(ctx, req, res);
-    res.json(listProfileTraits(traits, clientOf(res), profile.id, profile, req.query.score !== undefined));
+  on('getClientTrait', (req, res) => {
+    const code = String(req.params.trait_code);
+    const entry = clientTraits(clientOf(res), ctx.engine).find(({ trait }) => trait.code === code);
+    if (!entry) throw new HttpError(404, `There is no trait "${code}" for this client. GET /api/traits/ lists the trait codes you can use.`);
+    res.json({ trait: traitJson(entry.trait), type: entry.type });
   });
 
-  router.post('/profiles/:profile_id/traits', async (req, res) => {
+  on('listProfileTraits', (req, res) => {
     const profile = requireProfile(ctx, req, res);
+    const scored = req.query.score !== undefined;
+    const view = isCompact(req) ? 'compact' : 'full';
+    // Stored results with an entity tag: an unchanged list answers 304 without being built.
+    const tag = profileTraitsTag(traits, clientOf(res), profile.id, profile, scored, view);
+    res.set('ETag', tag);
+    if (ifNoneMatch(req.headers['if-none-match'], tag)) return void res.status(304).end();
+    res.type('application/json').send(listProfileTraits(traits, clientOf(res), profile.id, profile, scored, view));
+  });
+
+  on('computeTraits', async (req, res) => {
+    const profile = requireProfile(ctx, req, res);
+    const brief = isCompact(req);
     const parsed = ComputeRequest.safeParse(req.body);
     if (!parsed.success) {
-      throw new HttpError(400, 'The body must be a JSON array of trait codes, or {"trait_codes": [...]}, e.g. ["eye_colour"].');
+      throw new HttpError(400, 'The body must be a JSON array of trait codes, or {"trait_codes": [...]}, e.g. ["height"].');
     }
     const codes = Array.isArray(parsed.data) ? parsed.data : parsed.data.trait_codes;
-    res.json(await computeProfileTraits(traits, clientOf(res), profile.id, profile, codes));
+    res.type('application/json').send(await computeProfileTraits(traits, clientOf(res), profile.id, codes, brief ? 'compact' : 'full'));
   });
 
-  router.get('/profiles/:profile_id/traits/:trait_code', (req, res) => {
+  on('getTraitAssessment', (req, res) => {
     const profile = requireProfile(ctx, req, res);
     res.json(translate(() => getProfileTrait(traits, clientOf(res), profile.id, profile, String(req.params.trait_code))));
   });
 
-  router.put('/profiles/:profile_id/traits/:trait_code', (req, res) => {
+  on('computeTrait', (req, res) => {
     const profile = requireProfile(ctx, req, res);
     res.json(translate(() => computeProfileTrait(traits, clientOf(res), profile.id, profile, String(req.params.trait_code))));
   });

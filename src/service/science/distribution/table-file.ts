@@ -3,9 +3,10 @@
  * catalog build and read once per engine: one file, no parsing beyond a small JSON index.
  *
  * Layout: "TSDT", u32 format, u32 index length, the index as UTF-8 JSON, zero padding to
- * a multiple of 8, then all knot scores as Float64, then all knot CDF values as Float32.
- * The index maps a trait code to its revision and, per reference ("EUR", … and "EUR:XY"
- * for XY people when the trait has X-chromosome markers), the first knot and the count.
+ * a multiple of 8, then all knot scores (Float64), all atom scores (Float64), all knot
+ * values (Float32) and all atom probabilities (Float32). The index maps a trait code to its
+ * revision and, per reference ("EUR", … and "EUR:XY" for XY people when the trait has
+ * X-chromosome markers), [first knot, knots, first atom, atoms].
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,44 +14,58 @@ import type { CdfTable } from './table.js';
 
 export const TABLE_FILE = 'catalog/distributions.bin';
 const MAGIC = 0x54445354; // "TSDT" little-endian
-const FORMAT = 1;
+const FORMAT = 2;
 
 export interface TableIndex {
   format: number;
-  traits: Record<string, { revision: string; tables: Record<string, [number, number]> }>;
+  /** Totals of knots and atoms, for the section sizes. */
+  knots: number;
+  atoms: number;
+  traits: Record<string, { revision: string; tables: Record<string, [number, number, number, number]> }>;
 }
 
 export type TraitTables = Map<string, { revision: string; tables: Map<string, CdfTable> }>;
 
 export function encodeTables(entries: Array<{ code: string; revision: string; tables: Map<string, CdfTable> }>): Buffer {
-  const index: TableIndex = { format: FORMAT, traits: {} };
-  let total = 0;
+  const index: TableIndex = { format: FORMAT, knots: 0, atoms: 0, traits: {} };
   for (const e of entries) {
-    const t: Record<string, [number, number]> = {};
+    const t: Record<string, [number, number, number, number]> = {};
     for (const [key, table] of e.tables) {
-      t[key] = [total, table.xs.length];
-      total += table.xs.length;
+      t[key] = [index.knots, table.xs.length, index.atoms, table.atomXs.length];
+      index.knots += table.xs.length;
+      index.atoms += table.atomXs.length;
     }
     index.traits[e.code] = { revision: e.revision, tables: t };
   }
   const json = Buffer.from(JSON.stringify(index), 'utf8');
   const head = 12 + json.length;
-  const pad = (8 - (head % 8)) % 8;
-  const out = Buffer.alloc(head + pad + 12 * total);
+  const start = head + ((8 - (head % 8)) % 8);
+  const out = Buffer.alloc(start + 12 * (index.knots + index.atoms));
   out.writeUInt32LE(MAGIC, 0);
   out.writeUInt32LE(FORMAT, 4);
   out.writeUInt32LE(json.length, 8);
   json.copy(out, 12);
-  const xs = new Float64Array(out.buffer, out.byteOffset + head + pad, total);
-  const fs = new Float32Array(out.buffer, out.byteOffset + head + pad + 8 * total, total);
+  const v = sections(out.buffer as ArrayBuffer, out.byteOffset + start, index);
   for (const e of entries) {
     for (const [key, table] of e.tables) {
-      const [at] = index.traits[e.code].tables[key];
-      xs.set(table.xs, at);
-      fs.set(table.fs, at);
+      const [k, , a] = index.traits[e.code].tables[key];
+      v.xs.set(table.xs, k);
+      v.fs.set(table.fs, k);
+      v.atomXs.set(table.atomXs, a);
+      v.atomPs.set(table.atomPs, a);
     }
   }
   return out;
+}
+
+function sections(buffer: ArrayBuffer, at: number, index: TableIndex) {
+  const { knots, atoms } = index;
+  return {
+    xs: new Float64Array(buffer, at, knots),
+    atomXs: new Float64Array(buffer, at + 8 * knots, atoms),
+    fs: new Float32Array(buffer, at + 8 * (knots + atoms), knots),
+    atomPs: new Float32Array(buffer, at + 8 * (knots + atoms) + 4 * knots, atoms),
+  };
 }
 
 /** The tables of a resources folder; an empty map when the file is missing (every score is then computed). */
@@ -68,16 +83,16 @@ export function loadTables(resourcesDir: string): TraitTables {
   const index = JSON.parse(raw.subarray(12, 12 + jsonLength).toString('utf8')) as TableIndex;
   const head = 12 + jsonLength;
   const start = head + ((8 - (head % 8)) % 8);
-  const total = (raw.length - start) / 12;
   // Copy into aligned memory of its own (a Buffer from readFileSync may sit at any offset of a pool).
   const data = new Uint8Array(raw.length - start);
   data.set(raw.subarray(start));
-  const xs = new Float64Array(data.buffer, 0, total);
-  const fs = new Float32Array(data.buffer, 8 * total, total);
+  const v = sections(data.buffer, 0, index);
   const out: TraitTables = new Map();
   for (const [code, t] of Object.entries(index.traits)) {
     const tables = new Map<string, CdfTable>();
-    for (const [key, [at, count]] of Object.entries(t.tables)) tables.set(key, { xs: xs.subarray(at, at + count), fs: fs.subarray(at, at + count) });
+    for (const [key, [k, nk, a, na]] of Object.entries(t.tables)) {
+      tables.set(key, { xs: v.xs.subarray(k, k + nk), fs: v.fs.subarray(k, k + nk), atomXs: v.atomXs.subarray(a, a + na), atomPs: v.atomPs.subarray(a, a + na) });
+    }
     out.set(code, { revision: t.revision, tables });
   }
   return out;

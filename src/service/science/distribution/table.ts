@@ -3,39 +3,58 @@
  * catalog build time at fine resolution (reference.ts, BUILD) and shipped, so scoring a
  * fully genotyped person against one super-population is a table lookup.
  *
- * A table is a list of knots (score, mid-rank CDF) joined by straight lines. Atoms that
- * carry probability (a score that many people share) are three knots — just below, at
- * and just above the score — so a person exactly on the atom gets its exact mid-rank; the
- * rest of the curve keeps as few knots as hold linear interpolation within KNOT_TOLERANCE
- * of the fine distribution everywhere. Below the first knot the CDF is 0, above the last 1.
+ * A table is two parts. Atoms — scores that carry probability, which many people share —
+ * are kept exactly (score and probability), so a person on one gets its exact mid-rank.
+ * The rest of the CDF, without the atoms' steps, is a list of knots joined by straight
+ * lines that stay within KNOT_TOLERANCE of the fine distribution. When every possible
+ * score is an atom (an exact distribution), the knots sit on the atoms' mid-ranks instead:
+ * a genotype's score is always one of them, and atoms on a common line share it.
+ * The mid-rank CDF at s = knots(s) + atoms below s + half an atom at s.
  */
 import type { ScoreDistribution } from './reference.js';
 
 export interface CdfTable {
   /** Knot scores, ascending. */
   xs: Float64Array;
-  /** Mid-rank cumulative probability at each knot. */
+  /** Cumulative probability at each knot, atoms' steps excluded. Below the first knot 0, above the last the remaining mass. */
   fs: Float32Array;
+  /** Atoms kept exactly: scores ascending, and their probabilities. */
+  atomXs: Float64Array;
+  atomPs: Float32Array;
 }
 
-/** Largest error of the linear interpolation between knots, in cumulative probability (0.01 percentile points). */
+/** Largest error of the linear interpolation between knots, in cumulative probability (0.03 percentile points). */
 export const KNOT_TOLERANCE = 3e-4;
-/** Atoms with at least this probability get their own knots. */
+/** Atoms with at least this probability are kept exactly (smaller ones are smoothed: error ≤ half their mass). */
 const ATOM_MIN_MASS = 2e-3;
-/** Samples of the fine CDF between atoms. */
+/** Samples of the fine CDF. */
 const SAMPLES = 8192;
 
 export function tableFromDistribution(d: ScoreDistribution): CdfTable {
-  if (!(d.sd > 0)) return { xs: Float64Array.of(d.mean - 1e-12, d.mean, d.mean + 1e-12), fs: Float32Array.of(0, 0.5, 1) };
-  const eps = Math.max(d.tolerance, 1e-12 * (1 + Math.abs(d.mean)));
+  const none = { atomXs: new Float64Array(0), atomPs: new Float32Array(0) };
+  if (!(d.sd > 0)) return { xs: new Float64Array(0), fs: new Float32Array(0), atomXs: Float64Array.of(d.mean), atomPs: Float32Array.of(1) };
   const atoms = d.atoms();
-  const points: Array<[number, number, boolean]> = []; // x, F, must keep
-  for (let i = 0; i < atoms.values.length; i++) {
-    if (atoms.probs[i] < ATOM_MIN_MASS) continue;
-    const v = atoms.values[i];
-    const mid = d.cdf(v);
-    points.push([v - eps, mid - atoms.probs[i] / 2, true], [v, mid, true], [v + eps, mid + atoms.probs[i] / 2, true]);
+  if (d.method === 'exact') {
+    const points: Array<[number, number, boolean]> = [];
+    let below = 0;
+    for (let i = 0; i < atoms.values.length; i++) {
+      points.push([atoms.values[i], below + atoms.probs[i] / 2, i === 0 || i === atoms.values.length - 1]);
+      below += atoms.probs[i];
+    }
+    const kept = simplify(points, KNOT_TOLERANCE);
+    return { xs: Float64Array.from(kept, (p) => p[0]), fs: Float32Array.from(kept, (p) => clamp01(p[1])), ...none };
   }
+  const big: number[] = [];
+  for (let i = 0; i < atoms.values.length; i++) if (atoms.probs[i] >= ATOM_MIN_MASS) big.push(i);
+  const atomXs = Float64Array.from(big, (i) => atoms.values[i]);
+  const atomPs = Float32Array.from(big, (i) => atoms.probs[i]);
+  const eps = Math.max(d.tolerance, 1e-12 * (1 + Math.abs(d.mean)));
+  // Mass of the kept atoms strictly below x.
+  const atomsBelow = (x: number) => {
+    let m = 0;
+    for (let k = 0; k < atomXs.length && atomXs[k] < x - eps; k++) m += atoms.probs[big[k]];
+    return m;
+  };
   // Where the fine CDF moves: from the first to the last score with probability mass.
   const lo = Math.max(d.min, d.mean - 40 * d.sd);
   const hi = Math.min(d.max, d.mean + 40 * d.sd);
@@ -49,27 +68,23 @@ export function tableFromDistribution(d: ScoreDistribution): CdfTable {
     const x = lo + ((hi - lo) * k) / 64;
     if (d.cdf(x) > 1 - 1e-7) b = x;
   }
+  const points: Array<[number, number, boolean]> = [];
   for (let k = 0; k <= SAMPLES; k++) {
-    const x = a + ((b - a) * k) / SAMPLES;
-    points.push([x, d.cdf(x), k === 0 || k === SAMPLES]);
+    let x = a + ((b - a) * k) / SAMPLES;
+    // Not on a kept atom: there the CDF is the atom's mid-rank, which the atoms part gives.
+    for (const v of atomXs) if (Math.abs(x - v) <= 2 * eps) x = v + 4 * eps;
+    points.push([x, d.cdf(x) - atomsBelow(x), k === 0 || k === SAMPLES]);
   }
-  points.sort((p, q) => p[0] - q[0] || Number(q[2]) - Number(p[2]));
-  // Drop samples that fall inside an atom's three knots.
-  const merged: Array<[number, number, boolean]> = [];
-  for (const p of points) {
-    const last = merged[merged.length - 1];
-    if (last && p[0] - last[0] <= eps && !p[2]) continue;
-    merged.push(p);
-  }
-  const kept = simplify(merged, KNOT_TOLERANCE);
-  return { xs: Float64Array.from(kept, (p) => p[0]), fs: Float32Array.from(kept, (p) => clamp01(p[1])) };
+  points.sort((p, q) => p[0] - q[0]);
+  const kept = simplify(points, KNOT_TOLERANCE);
+  return { xs: Float64Array.from(kept, (p) => p[0]), fs: Float32Array.from(kept, (p) => clamp01(p[1])), atomXs, atomPs };
 }
 
 /**
  * Few knots whose straight lines stay within `tol` of every point: a greedy cone. From the
  * last knot, the range of slopes that pass within `tol` of every point so far narrows
  * point by point; when it would become empty, a knot is placed at the previous point's
- * score on the middle slope. Points flagged `keep` (atoms, ends) become knots exactly.
+ * score on the middle slope. Points flagged `keep` (the ends) become knots exactly.
  */
 function simplify(points: Array<[number, number, boolean]>, tol: number): Array<[number, number]> {
   const out: Array<[number, number]> = [[points[0][0], points[0][1]]];
@@ -111,12 +126,25 @@ function simplify(points: Array<[number, number, boolean]>, tol: number): Array<
   return out;
 }
 
+/** Atoms' scores are matched within this (relative) distance: floating-point noise of other summation orders. */
+const ATOM_MATCH = 1e-9;
+
 /** Mid-rank cumulative probability of a score from a table. */
 export function tableCdf(t: CdfTable, score: number): number {
+  let f = 0;
+  const { atomXs, atomPs } = t;
+  const tol = ATOM_MATCH * (1 + Math.abs(score));
+  for (let k = 0; k < atomXs.length; k++) {
+    if (atomXs[k] < score - tol) f += atomPs[k];
+    else {
+      if (Math.abs(atomXs[k] - score) <= tol) f += atomPs[k] / 2;
+      break;
+    }
+  }
   const { xs, fs } = t;
   const n = xs.length;
-  if (score < xs[0]) return 0;
-  if (score > xs[n - 1]) return 1;
+  if (n === 0 || score < xs[0]) return clamp01(f);
+  if (score >= xs[n - 1]) return clamp01(f + fs[n - 1]);
   let lo = 0;
   let hi = n - 1;
   while (hi - lo > 1) {
@@ -125,8 +153,7 @@ export function tableCdf(t: CdfTable, score: number): number {
     else hi = mid;
   }
   const dx = xs[hi] - xs[lo];
-  const f = dx > 0 ? fs[lo] + ((score - xs[lo]) / dx) * (fs[hi] - fs[lo]) : fs[lo];
-  return clamp01(f);
+  return clamp01(f + (dx > 0 ? fs[lo] + ((score - xs[lo]) / dx) * (fs[hi] - fs[lo]) : fs[lo]));
 }
 
 function clamp01(x: number): number {

@@ -1,0 +1,63 @@
+/** No-token routes about the service itself: versions, the OpenAPI document, the reference page. */
+import { createHash } from 'node:crypto';
+import express, { type Router } from 'express';
+import { API_VERSION, type VersionInfo } from '../../../shared/api.js';
+import { CONTENT_SECURITY_POLICY } from '../../../shared/csp.js';
+import { appVersion } from '../../config.js';
+import type { ScienceEngine } from '../../science/types.js';
+import type { ServiceContext } from '../context.js';
+import { DOCS_ASSETS, DOCS_CSS, DOCS_HTML, DOCS_JS, swaggerUiFiles } from '../docs-page.js';
+import { HttpError } from '../errors.js';
+import { openApiDocument } from '../openapi.js';
+import { operationRouter } from '../router.js';
+
+const revisions = new WeakMap<ScienceEngine, string>();
+
+/** A hash of every trait's code and revision: changes whenever any trait definition does. */
+export function catalogRevision(engine: ScienceEngine): string {
+  let revision = revisions.get(engine);
+  if (!revision) {
+    const hash = createHash('sha256');
+    for (const t of engine.traits) hash.update(`${t.code}\t${t.revision}\n`);
+    revision = hash.digest('hex').slice(0, 16);
+    revisions.set(engine, revision);
+  }
+  return revision;
+}
+
+function pageHeaders(res: express.Response): void {
+  res.set({ 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Frame-Options': 'DENY', 'Cache-Control': 'no-cache' });
+}
+
+export function serviceRoutes(ctx: ServiceContext): Router {
+  const { router, on } = operationRouter(ctx, '/api');
+  const version = appVersion();
+
+  on('getVersion', (_req, res) => {
+    const engine = ctx.engine;
+    const body: VersionInfo = { version, api_version: API_VERSION, catalog: { revision: catalogRevision(engine), traits: engine.traits.length } };
+    res.json(body);
+  });
+
+  on('getOpenApiDocument', (_req, res) => {
+    res.json(openApiDocument());
+  });
+
+  on('getApiReference', (_req, res) => {
+    pageHeaders(res);
+    res.type('html').send(DOCS_HTML);
+  });
+
+  const files = swaggerUiFiles();
+  const assets = express.Router();
+  assets.get('/docs.js', (_req, res) => (pageHeaders(res), res.type('js').send(DOCS_JS)));
+  assets.get('/docs.css', (_req, res) => (pageHeaders(res), res.type('css').send(DOCS_CSS)));
+  assets.get('/:file', (req, res, next) => {
+    const file = files[req.params.file];
+    if (!file) return next(new HttpError(404, `There is no ${req.originalUrl}. The reference page is /api/docs.`));
+    pageHeaders(res);
+    res.sendFile(file, { maxAge: 0 }, (err) => err && next(err));
+  });
+  router.use(DOCS_ASSETS.slice('/api'.length), assets);
+  return router;
+}

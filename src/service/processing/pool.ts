@@ -1,0 +1,185 @@
+/**
+ * A fixed set of persistent worker threads. Each worker loads the science engine once and
+ * then runs tasks, one at a time, sent as messages (buffers are transferred, not copied).
+ * A worker that crashes, runs out of memory or passes the time limit is replaced by a new
+ * one, and only the task it was running fails, with a sentence saying what happened.
+ *
+ * The pool only executes: which task runs next (per-profile order, priorities, the queue
+ * bound) is decided by the processor, which hands a task over when a worker is idle.
+ */
+import { Worker, type ResourceLimits, type Transferable } from 'node:worker_threads';
+
+/** Messages from a worker (see engine-worker.ts). */
+export type WorkerMessage =
+  | { type: 'ready' }
+  | { type: 'progress'; id: number; progress: unknown }
+  | { type: 'result'; id: number; result: unknown }
+  | { type: 'error'; id: number; message: string };
+
+export class TaskFailedError extends Error {}
+
+export interface PoolOptions {
+  size: number;
+  workerUrl: URL;
+  /** Passed to every worker as workerData. */
+  workerData: unknown;
+  /** A task running longer is stopped (its worker is replaced) and fails. */
+  taskTimeoutMs: number;
+  resourceLimits?: ResourceLimits;
+  /** Called whenever a worker becomes free for a task. */
+  onIdle: () => void;
+}
+
+export interface WorkerPool {
+  readonly size: number;
+  /** Workers free for a task now. */
+  idleCount(): number;
+  /** Runs a task on an idle worker. Throws when none is idle: check idleCount() first. */
+  run<T>(task: unknown, transfer?: readonly Transferable[], onProgress?: (progress: unknown) => void): Promise<T>;
+  /** Workers that have loaded the engine, and how many were replaced after a crash. */
+  stats(): { size: number; ready: number; busy: number; replaced: number };
+  /** Resolves when every worker has loaded the engine (for start-up measurements and tests). */
+  whenReady(): Promise<void>;
+  /** Stops every worker; running tasks fail. */
+  close(): Promise<void>;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  task: RunningTask | null;
+}
+
+interface RunningTask {
+  id: number;
+  resolve: (value: unknown) => void;
+  reject: (err: Error) => void;
+  onProgress?: (progress: unknown) => void;
+  timer: NodeJS.Timeout | undefined;
+}
+
+/** After this many workers in a row die before loading the engine, stop replacing them. */
+const MAX_FAILED_STARTS = 3;
+
+export function createWorkerPool(options: PoolOptions): WorkerPool {
+  const slots: Slot[] = [];
+  let nextTaskId = 1;
+  let replaced = 0;
+  let failedStarts = 0;
+  let brokenReason: string | null = null;
+  let closed = false;
+  const readyWaiters: Array<() => void> = [];
+
+  function start(): Slot {
+    const worker = new Worker(options.workerUrl, { workerData: options.workerData, resourceLimits: options.resourceLimits });
+    const slot: Slot = { worker, ready: false, task: null };
+    worker.on('message', (msg: WorkerMessage) => onMessage(slot, msg));
+    // 'error' (an uncaught exception, running out of memory) is followed by 'exit'.
+    let lastError: Error | null = null;
+    worker.on('error', (err) => (lastError = err));
+    worker.on('exit', (code) => onExit(slot, code, lastError));
+    // An idle worker must not keep the process alive (CLI commands end when their work does).
+    worker.unref();
+    return slot;
+  }
+
+  /** The time limit counts from when a ready worker has the task (not its engine loading). */
+  function startClock(slot: Slot, task: RunningTask): void {
+    task.timer = setTimeout(() => timeOut(slot, task), options.taskTimeoutMs);
+    task.timer.unref();
+  }
+
+  function onMessage(slot: Slot, msg: WorkerMessage): void {
+    if (msg.type === 'ready') {
+      slot.ready = true;
+      failedStarts = 0;
+      if (slot.task) startClock(slot, slot.task);
+      if (slots.every((s) => s.ready)) readyWaiters.splice(0).forEach((w) => w());
+      return;
+    }
+    const task = slot.task;
+    if (!task || task.id !== msg.id) return;
+    if (msg.type === 'progress') {
+      task.onProgress?.(msg.progress);
+      return;
+    }
+    finish(slot, task);
+    if (msg.type === 'result') task.resolve(msg.result);
+    else task.reject(new TaskFailedError(msg.message));
+  }
+
+  function finish(slot: Slot, task: RunningTask): void {
+    clearTimeout(task.timer);
+    slot.task = null;
+    slot.worker.unref();
+    if (!closed) queueMicrotask(options.onIdle);
+  }
+
+  function onExit(slot: Slot, code: number, error: Error | null): void {
+    const i = slots.indexOf(slot);
+    if (i < 0) return; // already replaced (time-out)
+    const task = slot.task;
+    if (task) {
+      clearTimeout(task.timer);
+      slot.task = null;
+      task.reject(new TaskFailedError(crashReason(code, error)));
+    }
+    if (closed) return;
+    if (!slot.ready && ++failedStarts >= MAX_FAILED_STARTS) {
+      brokenReason = `The background workers of Traitscope cannot start (${error?.message ?? `exit code ${code}`}). Reinstall Traitscope, or report this.`;
+      console.error(`[traitscope] ${brokenReason}`);
+      slots.splice(i, 1);
+      readyWaiters.splice(0).forEach((w) => w());
+      return;
+    }
+    replaced++;
+    slots[i] = start();
+    queueMicrotask(options.onIdle);
+  }
+
+  function timeOut(slot: Slot, task: RunningTask): void {
+    // Replace first, so the exit of the stopped worker is not taken for a crash.
+    const i = slots.indexOf(slot);
+    if (i >= 0) slots[i] = start();
+    replaced++;
+    slot.task = null;
+    void slot.worker.terminate();
+    const limit = options.taskTimeoutMs >= 120_000 ? `${Math.round(options.taskTimeoutMs / 60_000)} minutes` : `${options.taskTimeoutMs / 1000} seconds`;
+    task.reject(new TaskFailedError(`The job took longer than ${limit} and was stopped. If it was a file, check that it is a genotype raw-data file.`));
+    queueMicrotask(options.onIdle);
+  }
+
+  for (let i = 0; i < options.size; i++) slots.push(start());
+
+  return {
+    size: options.size,
+    idleCount: () => (brokenReason ? 1 : slots.filter((s) => !s.task).length),
+    run<T>(task: unknown, transfer: readonly Transferable[] = [], onProgress?: (progress: unknown) => void): Promise<T> {
+      if (closed) return Promise.reject(new TaskFailedError('Traitscope is shutting down; the job was not started.'));
+      if (brokenReason) return Promise.reject(new TaskFailedError(brokenReason));
+      const slot = slots.find((s) => !s.task);
+      if (!slot) throw new Error('No idle worker: check idleCount() before run()');
+      return new Promise<T>((resolve, reject) => {
+        const running: RunningTask = { id: nextTaskId++, resolve: resolve as (value: unknown) => void, reject, onProgress, timer: undefined };
+        if (slot.ready) startClock(slot, running);
+        slot.task = running;
+        slot.worker.ref(); // a running task keeps the process alive
+        slot.worker.postMessage({ id: running.id, task }, transfer as Transferable[]);
+      });
+    },
+    stats: () => ({ size: options.size, ready: slots.filter((s) => s.ready).length, busy: slots.filter((s) => s.task).length, replaced }),
+    whenReady: () => (slots.every((s) => s.ready) || brokenReason ? Promise.resolve() : new Promise((r) => readyWaiters.push(r))),
+    async close() {
+      closed = true;
+      await Promise.all(slots.map((s) => s.worker.terminate()));
+    },
+  };
+}
+
+function crashReason(code: number, error: Error | null): string {
+  if ((error as NodeJS.ErrnoException | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+    return 'This job needed more memory than Traitscope allows. If it was a file, check that it is a genotype raw-data file, not a whole-genome sequence.';
+  }
+  const what = error ? `internal error: ${error.message}` : `exit code ${code}`;
+  return `The background worker running this job stopped unexpectedly (${what}); it has been restarted. Try again, and report this if it happens again.`;
+}

@@ -1,0 +1,110 @@
+/** Genotype files: metadata, upload URLs, the storage receipt and marker look-ups. */
+import { z } from 'zod';
+import { ext, Rsid } from './common.js';
+import { Population } from './traits.js';
+
+export const UPLOAD_CONTENT_TYPES = ['text/plain', 'application/zip'] as const;
+export const UploadContentType = z.enum(UPLOAD_CONTENT_TYPES).meta({ id: 'UploadContentType', description: 'Content type of an upload.' });
+
+export const ProcessingStatus = z
+  .enum(['uploaded', 'processing', 'processed', 'failed'])
+  .meta({ id: 'ProcessingStatus', description: 'uploaded = waiting for a worker; processing; processed; failed (see `error`).' });
+
+export const AncestryEstimate = z
+  .object({
+    method: z.string(),
+    best: Population.nullable().describe('Most likely single super-population; null when no ancestry markers were found.'),
+    posterior: z.record(z.string(), z.number().min(0).max(1)),
+    proportions: z.record(z.string(), z.number().min(0).max(1)).describe('Supervised admixture proportions per super-population (EUR, AMR, AFR, EAS, SAS), summing to 1.'),
+    proportions_se: z.record(z.string(), z.number()).nullable(),
+    markers_used: z.int().min(0),
+    aisnps_used: z.int().min(0),
+    confidence: z.number().min(0).max(1).describe('docs/ancestry.md'),
+    admixed: z.boolean(),
+    sufficient: z.boolean().describe('Enough evidence to use without asking the person.'),
+    reason: z.string().nullable().describe('A sentence for the person when not sufficient (or admixed).'),
+  })
+  .meta({ id: 'AncestryEstimate', description: 'Ancestry inferred from the genotype (docs/ancestry.md).' });
+
+/**
+ * Processing state and the parse summary of the genotype in use. The summary fields are
+ * absent until a file was read once; after a failed upload they describe the previous file.
+ */
+export const GenotypeProcessing = z
+  .object({
+    status: ProcessingStatus,
+    error: z.string().nullable().optional().describe('Why the latest file could not be read (status failed).'),
+    format: z.string().optional().describe('Detected format: 23andme, ancestrydna, ftdna, myheritage, vcf, generic, …'),
+    vendor: z.string().optional().describe('Vendor name, e.g. "23andMe"; "Unknown" for generic text.'),
+    container: z.string().optional().describe('plain, gzip, zip or tar.gz.'),
+    build: z.literal([36, 37, 38]).nullable().optional().describe('Genome build, or null when unknown.'),
+    build_source: z.enum(['header', 'positions']).nullable().optional(),
+    snp_count: z.int().min(0).optional().describe('Markers stored (called or not).'),
+    no_calls: z.int().min(0).optional(),
+    call_rate: z.number().min(0).max(1).optional(),
+    skipped_lines: z.int().min(0).optional(),
+    skipped_by_reason: z.record(z.string(), z.int().min(0)).optional().describe('Lines that could not be used, by reason.'),
+    duplicates: z.int().min(0).optional(),
+    inferred_sex: z.enum(['male', 'female']).nullable().optional().describe('From X heterozygosity and Y calls; null when undecidable.'),
+    parse_ms: z.number().min(0).optional(),
+    notes: z.array(z.string()).optional(),
+    ancestry: AncestryEstimate.nullable().optional(),
+  })
+  .meta({ id: 'GenotypeProcessing', description: 'Processing state and parse summary of the genotype in use.', [`x-traitscope-extension`]: true });
+
+export const GenotypeFile = z
+  .object({
+    content_type: UploadContentType,
+    size: z.string().regex(/^\d+$/).describe('Bytes, as a decimal string.'),
+    md5_hash: z.string().describe('Base64 of the MD5 digest.'),
+    crc32c: z.string().describe('Base64 of the big-endian CRC32C.'),
+    created_at: z.iso.datetime().describe('First upload (UTC).'),
+    updated_at: z.iso.datetime().describe('Latest upload (UTC).'),
+    metadata: GenotypeProcessing,
+  })
+  .meta({ id: 'GenotypeFile', description: 'The uploaded genotype file.' });
+
+export const NoGenotype = z.object({}).strict().meta({ id: 'NoGenotype', description: 'No file was uploaded: an empty object.' });
+
+export const GenotypeMetadata = z.union([GenotypeFile, NoGenotype]).meta({
+  id: 'GenotypeMetadata',
+  description: 'Metadata of the uploaded file, or {} when nothing was uploaded.',
+});
+export type GenotypeMetadata = z.infer<typeof GenotypeMetadata>;
+
+export const UploadUrl = z
+  .object({ url: z.url().describe('PUT the file here (no Authorization), with the Content-Type it was issued for, before it expires.') })
+  .meta({ id: 'UploadUrl', examples: [{ url: 'http://127.0.0.1:4780/storage/genotypes/3f1c2a4e-8d2b-4c7e-9a51-0b6f4d2e7c10?expires=1767225600&content_type=text%2Fplain&signature=Zm9v' }] });
+export type UploadUrl = z.infer<typeof UploadUrl>;
+
+export const UploadReceipt = z
+  .object({
+    detail: z.string(),
+    size: ext(z.string().regex(/^\d+$/), 'Bytes received, as a decimal string.'),
+    md5_hash: ext(z.string(), 'Base64 of the MD5 digest.'),
+    crc32c: ext(z.string(), 'Base64 of the big-endian CRC32C.'),
+  })
+  .meta({ id: 'UploadReceipt', description: 'The file was stored; processing has started.' });
+
+export const GenotypeSnp = z
+  .object({
+    rsid: Rsid,
+    chromosome: z.string().nullable().describe('1–22, X, Y, MT; null when the file gave none.'),
+    position: z.int().min(1).nullable().describe('Position as given in the file (see the build); null when none.'),
+    genotype: z.string().describe('Two letters ("AG"), one for a haploid call, "--" for a no-call.'),
+  })
+  .meta({ id: 'GenotypeSnp' });
+export type GenotypeSnp = z.infer<typeof GenotypeSnp>;
+
+export const GenotypeSnpList = z.array(GenotypeSnp).meta({ id: 'GenotypeSnpList', description: 'The requested markers found in the genotype, in request order; absent markers are left out.' });
+
+export const MAX_SNP_LOOKUP = 10_000;
+
+/** POST look-up body: a JSON array of rsIDs, or {"rsids": [...]}. */
+export const SnpLookupRequest = z
+  .union([z.array(z.string()).max(MAX_SNP_LOOKUP), z.object({ rsids: z.array(z.string()).max(MAX_SNP_LOOKUP) })])
+  .meta({
+    id: 'SnpLookupRequest',
+    description: `Up to ${MAX_SNP_LOOKUP.toLocaleString('en')} rsIDs: a JSON array, or {"rsids": [...]}.`,
+    examples: [['rs4988235', 'rs12913832']],
+  });

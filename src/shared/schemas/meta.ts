@@ -1,0 +1,20 @@
+/** Facts about the running service that any tool may read without a token. */
+import { z } from 'zod';
+
+/**
+ * The version of this API document. 1.0.0 is interface.md; minor versions add what
+ * docs/api.md's changelog lists, without breaking 1.0.0 clients.
+ */
+export const API_VERSION = '1.1.0';
+
+export const VersionInfo = z
+  .object({
+    version: z.string().describe('The Traitscope app version.'),
+    api_version: z.string().describe('The version of this API (the OpenAPI document info.version).'),
+    catalog: z.object({
+      revision: z.string().describe('Changes whenever any trait definition changes (built-in or imported).'),
+      traits: z.int().min(0).describe('Traits in the catalog, imported ones included.'),
+    }),
+  })
+  .meta({ id: 'VersionInfo', examples: [{ version: '0.1.0', api_version: API_VERSION, catalog: { revision: '9c1e0f4a2b7d3e51', traits: 2049 } }] });
+export type VersionInfo = z.infer<typeof VersionInfo>;

@@ -1,0 +1,266 @@
+/**
+ * Traits, statuses and assessments. One schema per response shape:
+ * - ProfileTraitStatus: `{trait, status}` (profile trait list without `score`);
+ * - TraitAssessment: the trait, status `computed` and the assessment summary (list with
+ *   `score`, and the compute response);
+ * - FullTraitAssessment: the summary plus markers, distribution and match report (single
+ *   trait read and compute).
+ * The summary fields are one shape (AssessmentSummary): a field added there appears in
+ * every assessment response, compact ones included.
+ */
+import { z } from 'zod';
+import { ext, Rsid } from './common.js';
+
+export const Connotation = z
+  .enum(['risky', 'good', 'neutral'])
+  .meta({ id: 'Connotation', description: 'Whether a higher predisposition is a risk (risky), desirable (good) or neither (neutral).' });
+export const PricingType = z.enum(['free', 'basic']).meta({ id: 'PricingType', description: 'free: computed automatically; basic: charged, computed on request.' });
+export const TraitStatus = z
+  .enum(['available', 'unavailable', 'computed'])
+  .meta({ id: 'TraitStatus', description: 'available: can be computed on request; unavailable: cannot be computed for this profile; computed: can be read.' });
+export type TraitStatus = z.infer<typeof TraitStatus>;
+const POPULATIONS = ['EUR', 'AMR', 'AFR', 'EAS', 'SAS'] as const;
+export const Population = z
+  .enum(POPULATIONS)
+  .meta({ id: 'Population', description: '1000 Genomes super-population: European, Admixed American, African, East Asian, South Asian.' });
+export const ReferencePopulationCode = z
+  .enum([...POPULATIONS, 'MIXED'])
+  .meta({ id: 'ReferencePopulationCode', description: 'A super-population, or MIXED for a reference built from ancestry proportions.' });
+export const PopulationSource = z
+  .enum(['ethnicity', 'inferred', 'assumed'])
+  .meta({ id: 'PopulationSource', description: 'ethnicity: chosen by the person; inferred: from the DNA file; assumed: too little evidence.' });
+const Proportions = z
+  .object(Object.fromEntries(POPULATIONS.map((p) => [p, z.number().min(0).max(1)])) as Record<(typeof POPULATIONS)[number], z.ZodNumber>)
+  .meta({ id: 'PopulationProportions', description: 'A share per super-population.' });
+export const EvidenceLabel = z.enum(['strong', 'moderate', 'limited', 'suggestive']).meta({ id: 'EvidenceLabel' });
+const VarianceExplained = z.object({ value: z.number(), description: z.string(), source: z.string() }).meta({ id: 'VarianceExplained' });
+
+export const TraitEvidence = z
+  .object({
+    label: EvidenceLabel,
+    reasons: z.array(z.string()),
+    genome_wide_markers: z.int().nullable(),
+    top_marker_share: z.number().min(0).max(1),
+    curated: z.boolean(),
+    flags: z.array(z.string()),
+    variance_explained: VarianceExplained.nullable(),
+  })
+  .meta({ id: 'TraitEvidence', description: 'What the evidence behind the score is (docs/science.md, "Evidence").' });
+
+export const TraitGroup = z
+  .object({
+    code: z.string().describe("The group's headline trait code."),
+    name: z.string().describe('The phenotype, without author or PMID.'),
+    size: z.int().min(1),
+    headline: z.boolean().describe("This trait is the group's headline result."),
+  })
+  .meta({ id: 'TraitGroup', description: 'Studies of one phenotype; one headline result (docs/science.md, "Phenotype groups").' });
+
+export const ReferencePopulation = z
+  .object({
+    population: ReferencePopulationCode,
+    label: z.string(),
+    source: PopulationSource,
+    weights: Proportions,
+    reason: z.string(),
+    ancestry: z
+      .object({
+        best: Population.nullable(),
+        proportions: Proportions,
+        markers_used: z.int(),
+        confidence: z.number().min(0).max(1),
+        admixed: z.boolean(),
+        sufficient: z.boolean(),
+      })
+      .nullable(),
+  })
+  .meta({ id: 'ReferencePopulation', description: 'The reference population a result was compared with, and how it was chosen.' });
+
+export const ResultEvidence = z
+  .object({
+    label: EvidenceLabel,
+    trait_label: EvidenceLabel,
+    coverage: z.number().min(0).max(1),
+    markers_used: z.int(),
+    markers_total: z.int(),
+    genome_wide_markers: z.int().nullable(),
+    top_marker_share: z.number().min(0).max(1),
+    variance_explained: VarianceExplained.nullable(),
+    reasons: z.array(z.string()),
+  })
+  .meta({ id: 'ResultEvidence', description: 'How much this result can be trusted, and why.' });
+
+export const StatusReason = z
+  .object({ code: z.enum(['low_coverage', 'not_applicable', 'processing', 'no_genotype']), detail: z.string() })
+  .meta({ id: 'StatusReason', description: 'Why the trait is unavailable for this profile.' });
+export const AssessmentLevel = z.literal([1, 2, 3, 4, 5]).meta({
+  id: 'AssessmentLevel',
+  description: '1 = much lower than average genetic predisposition, 2 = lower, 3 = average, 4 = higher, 5 = much higher.',
+  'x-enum-varnames': ['MuchLower', 'Lower', 'Average', 'Higher', 'MuchHigher'],
+});
+
+export const TraitQuality = z
+  .object({
+    markers: z.int().min(0),
+    sample_size: z.number().min(0).nullable(),
+    publication_year: z.int().nullable(),
+    evidence: z.string().describe('strong, moderate or limited: how much the study supports the score (docs/science.md).'),
+    study_id: z.string().nullable(),
+    pmid: z.string().nullable(),
+    first_author: z.string().nullable(),
+    citation: z.string(),
+  })
+  .meta({ id: 'TraitQuality', description: 'Evidence and provenance of the trait score.' });
+
+const traitFields = {
+  code: z.string().describe('Unique trait code (TraitCode).'),
+  name: z.string(),
+  overview: z.string().describe('Description; may contain simple HTML markup.'),
+  connotation: Connotation,
+  category: ext(z.string(), 'Category for browsing, e.g. "Appearance".'),
+  featured: ext(z.boolean(), 'Part of the curated consumer set (the rest is the generated GWAS set).'),
+  quality: ext(TraitQuality),
+  study_label: ext(z.string().optional(), 'The study behind the score, e.g. "Mahajan et al. 2018".'),
+  group: ext(TraitGroup.optional()),
+  sex: ext(z.enum(['male', 'female']).nullable().optional(), 'The sex the trait applies to; null for everyone.'),
+  sex_reason: ext(z.string().nullable().optional()),
+  evidence: ext(TraitEvidence.optional()),
+};
+
+export const Trait = z.object(traitFields).meta({ id: 'Trait' });
+export type Trait = z.infer<typeof Trait>;
+
+/** The compact trait: everything but the long texts. */
+export const TraitBrief = z
+  .object({ code: traitFields.code, name: traitFields.name, connotation: Connotation, category: traitFields.category, featured: traitFields.featured })
+  .meta({ id: 'TraitBrief', description: 'A trait without overview and quality (view=compact).', [`x-traitscope-extension`]: true });
+
+export const ClientTrait = z.object({ trait: Trait, type: PricingType }).meta({ id: 'ClientTrait' });
+export type ClientTrait = z.infer<typeof ClientTrait>;
+export const ClientTraitBrief = z
+  .object({ trait: TraitBrief, type: PricingType })
+  .meta({ id: 'ClientTraitBrief', description: 'A client trait in the compact view.', [`x-traitscope-extension`]: true });
+export const ClientTraitList = z
+  .array(z.union([ClientTrait, ClientTraitBrief]))
+  .meta({ id: 'ClientTraitList', description: 'ClientTrait elements; ClientTraitBrief with view=compact.' });
+
+// ---- Assessments --------------------------------------------------------------------
+
+/** The assessment summary: every assessment response carries these fields. */
+export const MatchReport = z
+  .object({
+    markers: z.int().min(0),
+    observed: z.int().min(0).describe('Genotyped with matching alleles.'),
+    imputed: z.int().min(0).describe('Not genotyped: expected dosage used.'),
+    excluded: z.int().min(0).describe('Alleles match neither the marker nor its complement.'),
+    strand_flipped: z.int().min(0).describe('Observed on the opposite strand.'),
+  })
+  .meta({ id: 'MatchReport', description: "How the trait's markers matched the genotype." });
+
+export const AssessmentSummary = z.object({
+  assessment_level: AssessmentLevel.nullable().describe('null only for imported scores without reference frequencies (raw score only).'),
+  percentile: z
+    .number()
+    .min(0)
+    .max(100)
+    .nullable()
+    .describe("0–100 (mid-rank): the profile's genetic score among the reference population. null only for imported scores without reference frequencies (raw score only)."),
+  recommendations: z.string().describe('Plain text for the level.'),
+  snps: z.array(Rsid).describe('The rsIDs whose genotype entered the score.'),
+  level_label: ext(z.string(), 'The level in words, e.g. "Higher than average".'),
+  coverage: ext(z.number().min(0).max(1), "Fraction of the trait's markers genotyped."),
+  population: ext(ReferencePopulationCode),
+  population_source: ext(PopulationSource),
+  reference: ext(ReferencePopulation.optional()),
+  evidence: ext(ResultEvidence.optional()),
+  percentile_text: ext(z.string().optional(), 'The percentile in words.'),
+  percentile_bound: ext(z.enum(['below_0.1', 'above_99.9']).nullable().optional(), 'Set when the percentile is beyond what the reference can resolve.'),
+  reachable_levels: ext(z.array(z.int().min(1).max(5)).optional(), 'The levels this genotype could reach given its coverage.'),
+  group_agreement: ext(
+    z.object({ others: z.int(), agree: z.int(), disagree: z.int(), summary: z.string() }).optional(),
+    'Headline results of a phenotype group (lists with score): how the group\'s other studies agree.',
+  ),
+  score: ext(z.number(), 'Raw polygenic score: Σ weight × effect-allele dosage.'),
+  match: ext(MatchReport.optional(), "How the trait's markers matched the genotype (the match rate: observed / markers)."),
+  computed_at: ext(z.iso.datetime(), 'When the assessment was computed (UTC).'),
+});
+
+export const AssessedMarker = z
+  .object({
+    rsid: Rsid,
+    genotype: z.string().describe('The person\'s genotype ("AG"), or "--" when missing.'),
+    effect_allele: z.string(),
+    other_allele: z.string(),
+    weight: z.number(),
+    dosage: z.number().min(0).max(2).describe('Effect-allele dosage used (expected dosage 2p when imputed).'),
+    use: z.enum(['observed', 'imputed', 'excluded']),
+  })
+  .meta({ id: 'AssessedMarker' });
+
+export const ScoreDistribution = z
+  .object({
+    mean: z.number(),
+    sd: z.number().min(0),
+    min: z.number(),
+    max: z.number(),
+    method: z.enum(['exact', 'grid', 'normal']).describe('exact: enumerated; grid: large markers on a fine grid plus a smooth part; normal: corrected normal.'),
+    source: z.enum(['table', 'computed']).describe("table: the catalog's precomputed table; computed: built for this person."),
+    density: z.array(z.tuple([z.number(), z.number()])).describe('[score, probability or density] pairs of the reference distribution, for plots.'),
+  })
+  .meta({ id: 'ScoreDistribution', description: "Reference distribution of the score in the profile's population." });
+
+const statusReason = ext(StatusReason.optional());
+
+export const ProfileTraitStatus = z.object({ trait: Trait, status: TraitStatus, status_reason: statusReason }).meta({ id: 'ProfileTraitStatus', description: 'A trait and its status for the profile.' });
+
+export const TraitNotComputed = z
+  .object({ trait: Trait, status: z.enum(['available', 'unavailable']), status_reason: statusReason })
+  .meta({ id: 'TraitNotComputed', description: 'A trait that has no assessment (yet) for the profile.' });
+
+export const TraitAssessment = z
+  .object({ trait: Trait, status: z.literal('computed'), ...AssessmentSummary.shape })
+  .meta({ id: 'TraitAssessment', description: 'A computed trait with its assessment summary.' });
+
+export const FullTraitAssessment = TraitAssessment.extend({
+  markers: ext(z.array(AssessedMarker)),
+  distribution: ext(ScoreDistribution.nullable(), 'null only for imported scores without reference frequencies.'),
+}).meta({ id: 'FullTraitAssessment', description: 'A computed trait with the full assessment: summary, markers, reference distribution and match report.' });
+
+export const ProfileTraitStatusCompact = z
+  .object({ trait_code: z.string(), status: TraitStatus, status_reason: statusReason })
+  .meta({ id: 'ProfileTraitStatusCompact', description: 'A trait status naming the trait by code (view=compact).', [`x-traitscope-extension`]: true });
+
+export const TraitAssessmentCompact = z
+  .object({ trait_code: z.string(), status: z.literal('computed'), ...AssessmentSummary.shape })
+  .meta({ id: 'TraitAssessmentCompact', description: 'An assessment summary naming the trait by code (view=compact).', [`x-traitscope-extension`]: true });
+
+export const ProfileTraitList = z
+  .array(z.union([ProfileTraitStatus, TraitAssessment, ProfileTraitStatusCompact, TraitAssessmentCompact]))
+  .meta({
+    id: 'ProfileTraitList',
+    description:
+      'Without `score`: every client trait as ProfileTraitStatus. With `score`: only computed traits, as TraitAssessment. With view=compact the elements name the trait by code (the Compact shapes). [] while no genotype is ready.',
+  });
+
+export const TraitAssessmentList = z
+  .array(z.union([TraitAssessment, TraitAssessmentCompact]))
+  .meta({ id: 'TraitAssessmentList', description: 'Every requested trait that is computed after the call (TraitAssessmentCompact with view=compact).' });
+
+export const ProfileTraitDetail = z
+  .union([FullTraitAssessment, TraitNotComputed])
+  .meta({ id: 'ProfileTraitDetail', description: 'The full assessment when the trait is computed, otherwise the trait and its status.' });
+
+/** POST /profiles/{id}/traits/ accepts both documented shapes. */
+export const ComputeRequest = z
+  .union([z.array(z.string()), z.object({ trait_codes: z.array(z.string()) })])
+  .meta({ id: 'ComputeRequest', description: 'A JSON array of trait codes, or {"trait_codes": [...]}.', examples: [['height', 'freckles']] });
+
+export type TraitAssessment = z.infer<typeof TraitAssessment>;
+export type FullTraitAssessment = z.infer<typeof FullTraitAssessment>;
+export type ProfileTraitStatus = z.infer<typeof ProfileTraitStatus>;
+
+/**
+ * Any element of a profile-trait response (for code that handles all of them): trait and
+ * status always, the assessment fields when computed.
+ */
+export type ProfileTrait = ProfileTraitStatus & Partial<Omit<FullTraitAssessment, 'trait' | 'status'>>;

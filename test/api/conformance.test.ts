@@ -1,0 +1,46 @@
+/**
+ * The conformance check every API test runs through (support/conformance-setup.ts) must
+ * catch what a strict client would reject, or the suite would prove nothing.
+ */
+import { describe, expect, it } from 'vitest';
+import { conformance } from './support/conformance.js';
+
+const profile = { id: '3f1c2a4e-8d2b-4c7e-9a51-0b6f4d2e7c10', email: '', first_name: 'Ada', last_name: '', gender: 2, age: null, ethnicity: 1 };
+const base = 'http://127.0.0.1:4780';
+const exchange = (method: string, path: string, status: number, body: unknown, extra: object = {}) =>
+  conformance().problems({
+    method,
+    url: new URL(base + path),
+    status,
+    responseType: 'application/json; charset=utf-8',
+    responseText: JSON.stringify(body),
+    ...extra,
+  });
+
+describe('the conformance check', () => {
+  it('accepts documented responses, with or without the trailing slash', () => {
+    expect(exchange('GET', `/api/profiles/${profile.id}/`, 200, profile)).toEqual([]);
+    expect(exchange('GET', `/api/profiles/${profile.id}`, 200, profile)).toEqual([]);
+    expect(exchange('GET', '/api/profiles/', 404 + 27, { detail: 'too long' })).toEqual([]);
+  });
+
+  it('rejects undocumented fields, wrong types, statuses and content types', () => {
+    expect(exchange('GET', `/api/profiles/${profile.id}/`, 200, { ...profile, extra: 1 }).join()).toMatch(/additional/);
+    expect(exchange('GET', `/api/profiles/${profile.id}/`, 200, { ...profile, gender: 7 }).join()).toMatch(/gender/);
+    expect(exchange('GET', `/api/profiles/${profile.id}/`, 409, { detail: 'x' }).join()).toMatch(/not documented/);
+    expect(exchange('GET', `/api/profiles/${profile.id}/`, 200, profile, { responseType: 'text/plain' }).join()).toMatch(/Content-Type/);
+    expect(exchange('GET', '/api/nothing-here', 200, {}).join()).toMatch(/undocumented operation/);
+    expect(exchange('GET', '/api/nothing-here', 404, { error: 'x' }).join()).toMatch(/detail/);
+  });
+
+  it('rejects an accepted request body that the document would refuse, and allows unknown keys', () => {
+    const created = (body: unknown) => exchange('POST', '/api/profiles/', 201, profile, { requestType: 'application/json', requestBody: JSON.stringify(body) });
+    expect(created({ first_name: 'Ada', id: 'x', unknown: true })).toEqual([]);
+    expect(created({ age: 'old' }).join()).toMatch(/age/);
+  });
+
+  it('checks documented headers', () => {
+    const headers = new Headers({ 'content-type': 'application/json' });
+    expect(exchange('GET', '/api/profiles/', 401, { detail: 'x' }, { responseHeaders: headers }).join()).toMatch(/WWW-Authenticate/);
+  });
+});

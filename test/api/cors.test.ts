@@ -1,0 +1,158 @@
+/**
+ * CORS for browser-based tools: only listed origins (environment, --cors-origin, Settings)
+ * get CORS headers; their preflights are answered before authentication; the Host check
+ * stays. Proven with raw requests and with real cross-origin fetches in Chromium.
+ */
+import http, { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogMarkers, twentyThreeAndMe } from '../support/genotype-file.js';
+import { clientWithToken, request, startServer, type TestServer } from '../support/server.js';
+
+const FROM_ENV = 'http://tool.example:3000';
+const FROM_FLAG = 'http://127.0.0.1:5999';
+let server: TestServer;
+let token: string;
+
+beforeAll(async () => {
+  server = await startServer({ env: { TRAITSCOPE_CORS_ORIGINS: `${FROM_ENV}, https://other.example` }, args: ['--cors-origin', FROM_FLAG] });
+  ({ token } = await clientWithToken(server, 'browser tool'));
+});
+afterAll(() => server?.stop());
+
+const preflight = (path: string, origin: string, extra: Record<string, string> = {}) =>
+  request(`${server.origin}${path}`, {
+    method: 'OPTIONS',
+    headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type', ...extra },
+  });
+
+describe('CORS for listed origins', () => {
+  it('answers preflights before authentication, Private Network Access included', async () => {
+    for (const origin of [FROM_ENV, FROM_FLAG]) {
+      const r = await preflight('/api/profiles/', origin, { 'access-control-request-private-network': 'true' });
+      expect(r.status).toBe(204);
+      expect(r.headers.get('access-control-allow-origin')).toBe(origin);
+      expect(r.headers.get('access-control-allow-methods')).toMatch(/POST/);
+      expect(r.headers.get('access-control-allow-headers')?.toLowerCase()).toMatch(/authorization.*content-type/);
+      expect(r.headers.get('access-control-allow-private-network')).toBe('true');
+      expect(r.headers.get('vary')).toMatch(/Origin/i);
+    }
+  });
+
+  it('adds CORS headers to responses, errors included, and exposes the challenge', async () => {
+    const ok = await request(`${server.api}/profiles/`, { token, headers: { origin: FROM_ENV } });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('access-control-allow-origin')).toBe(FROM_ENV);
+    const denied = await request(`${server.api}/profiles/`, { headers: { origin: FROM_ENV } });
+    expect(denied.status).toBe(401);
+    expect(denied.headers.get('access-control-allow-origin')).toBe(FROM_ENV);
+    expect(denied.headers.get('access-control-expose-headers')?.toLowerCase()).toContain('www-authenticate');
+  });
+
+  it('covers the token endpoint and the upload URL', async () => {
+    expect((await preflight('/oauth/token', FROM_ENV)).headers.get('access-control-allow-origin')).toBe(FROM_ENV);
+    const profile = (await request(`${server.api}/profiles/`, { method: 'POST', token, json: {} })).body.id;
+    const url = (await request(`${server.api}/profiles/${profile}/genotype/upload/`, { token })).body.url as string;
+    const path = new URL(url).pathname + new URL(url).search;
+    const pre = await request(`${server.origin}${path}`, { method: 'OPTIONS', headers: { origin: FROM_ENV, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'content-type' } });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-methods')).toBe('PUT');
+    const put = await request(url, { method: 'PUT', body: twentyThreeAndMe(catalogMarkers(2).slice(0, 50)), headers: { 'content-type': 'text/plain', origin: FROM_ENV } });
+    expect(put.status).toBe(200);
+    expect(put.headers.get('access-control-allow-origin')).toBe(FROM_ENV);
+  });
+});
+
+describe('unlisted origins and hosts', () => {
+  it('get no CORS headers at all', async () => {
+    const pre = await preflight('/api/profiles/', 'http://evil.example');
+    expect(pre.headers.get('access-control-allow-origin')).toBeNull();
+    expect(pre.headers.get('access-control-allow-methods')).toBeNull();
+    const r = await request(`${server.api}/profiles/`, { token, headers: { origin: 'http://evil.example' } });
+    expect(r.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('keeps the Host check for listed origins too', async () => {
+    // fetch cannot set Host: a raw request, as a DNS-rebinding page would make the browser send.
+    const headers = await new Promise<{ status: number; allow: unknown }>((resolve, reject) => {
+      const req = http.request(
+        { host: '127.0.0.1', port: server.port, path: '/api/profiles/', method: 'OPTIONS', headers: { host: 'tool.example:3000', origin: FROM_ENV, 'access-control-request-method': 'GET' } },
+        (res) => {
+          res.resume();
+          resolve({ status: res.statusCode!, allow: res.headers['access-control-allow-origin'] });
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(headers).toEqual({ status: 403, allow: undefined });
+  });
+
+  it('answers OPTIONS alike for every profile id, so it reveals nothing', async () => {
+    const mine = (await request(`${server.api}/profiles/`, { method: 'POST', token, json: {} })).body.id;
+    const a = await request(`${server.api}/profiles/${mine}/`, { method: 'OPTIONS' });
+    const b = await request(`${server.api}/profiles/00000000-0000-4000-8000-000000000000/`, { method: 'OPTIONS' });
+    expect(a.status).toBe(b.status);
+    expect(a.headers.get('allow')).toBe(b.headers.get('allow'));
+    expect(a.body).toEqual(b.body);
+  });
+});
+
+describe('the Settings list', () => {
+  it('is read and replaced by the app, validated, and takes effect at once', async () => {
+    const app = server.appToken;
+    const before = await request(`${server.api}/app/cors`, { token: app });
+    expect(before.body).toEqual({ origins: [], fixed: [FROM_ENV, 'https://other.example', FROM_FLAG] });
+    const bad = await request(`${server.api}/app/cors`, { method: 'PUT', token: app, json: { origins: ['localhost:3000'] } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.detail).toMatch(/scheme:\/\/host/);
+    const set = await request(`${server.api}/app/cors`, { method: 'PUT', token: app, json: { origins: ['http://LOCALHOST:5173/'] } });
+    expect(set.body.origins).toEqual(['http://localhost:5173']);
+    expect((await preflight('/api/traits/', 'http://localhost:5173')).headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    expect((await request(`${server.api}/app/cors`, { token })).status).toBe(403);
+    await request(`${server.api}/app/cors`, { method: 'PUT', token: app, json: { origins: [] } });
+    expect((await preflight('/api/traits/', 'http://localhost:5173')).headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('a page on another origin, in Chromium', () => {
+  let pages: Server;
+  beforeAll(async () => {
+    pages = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>tool</title>'));
+    await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(() => new Promise((resolve) => pages.close(resolve)));
+
+  it('can call the API when its origin is listed, and cannot when not', async () => {
+    const port = (pages.address() as AddressInfo).port;
+    const listed = `http://localhost:${port}`;
+    await request(`${server.api}/app/cors`, { method: 'PUT', token: server.appToken, json: { origins: [listed] } });
+    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
+    try {
+      const call = async (pageOrigin: string) => {
+        const page = await browser.newPage();
+        await page.goto(pageOrigin);
+        const result = await page.evaluate(
+          async ({ api, token }) => {
+            try {
+              const created = await fetch(`${api}/profiles/`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: '{"first_name":"Ada"}' });
+              const noToken = await fetch(`${api}/profiles/`);
+              return { created: created.status, challenge: noToken.headers.get('www-authenticate') };
+            } catch (err) {
+              return { error: String(err) };
+            }
+          },
+          { api: server.api, token },
+        );
+        await page.close();
+        return result;
+      };
+      expect(await call(listed)).toEqual({ created: 201, challenge: expect.stringMatching(/^Bearer/) });
+      expect(await call(`http://127.0.0.1:${port}`)).toEqual({ error: expect.stringMatching(/Failed to fetch/) });
+    } finally {
+      await browser.close();
+      await request(`${server.api}/app/cors`, { method: 'PUT', token: server.appToken, json: { origins: [] } });
+    }
+  });
+});

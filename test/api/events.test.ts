@@ -1,0 +1,134 @@
+/**
+ * Job progress pushed as Server-Sent Events, authenticated like the rest of /api: by the
+ * Authorization header, or for EventSource by a one-time ticket URL (never the token). A
+ * client hears only about its own profiles. A full queue answers 503 with Retry-After.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogMarkers, chipSizedTwentyThreeAndMe, twentyThreeAndMe } from '../support/genotype-file.js';
+import { clientWithToken, openEvents, request, startServer, upload, type EventStream, type TestServer } from '../support/server.js';
+
+const file = twentyThreeAndMe(catalogMarkers(41));
+const newProfile = async (server: TestServer, token: string) => (await request(`${server.api}/profiles/`, { method: 'POST', token, json: {} })).body.id as string;
+const jobDone = (stream: EventStream, id: string, kind: string) =>
+  stream.next((e) => e.event === 'job' && e.data.profile_id === id && e.data.kind === kind && ['done', 'failed'].includes(e.data.state));
+
+describe('GET /api/events', () => {
+  let server: TestServer;
+  let token: string;
+  beforeAll(async () => {
+    server = await startServer();
+    ({ token } = await clientWithToken(server, 'events tool'));
+  });
+  afterAll(() => server?.stop());
+
+  it('needs a token like the rest of /api', async () => {
+    const r = await request(`${server.api}/events`);
+    expect(r.status).toBe(401);
+    expect(r.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    expect(r.body.detail).toMatch(/Authorization/);
+  });
+
+  it('pushes a job from queued to done with its stages, then the results change', async () => {
+    const stream = await openEvents(server, token);
+    try {
+      const id = await newProfile(server, token);
+      await upload(server, token, id, file);
+      const done = await jobDone(stream, id, 'processing');
+      expect(done.data).toMatchObject({ kind: 'processing', state: 'done', snp_count: catalogMarkers(41).length });
+      const states = stream.received.filter((e) => e.event === 'job' && e.data.job_id === done.data.job_id).map((e) => e.data.stage ?? e.data.state);
+      expect(states[0]).toBe('queued');
+      expect(states).toEqual(expect.arrayContaining(['running', 'parsing', 'scoring', 'storing', 'done']));
+      await stream.next((e) => e.event === 'traits' && e.data.profile_id === id);
+      const scoring = await jobDone(stream, id, 'scoring');
+      expect(scoring.data.computed).toBeGreaterThan(0);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('opens for EventSource with a one-time ticket URL that never carries the token', async () => {
+    const r = await request(`${server.api}/events/url`, { token });
+    expect(r.status).toBe(200);
+    expect(r.body.expires_in).toBe(60);
+    const url = new URL(r.body.url);
+    expect(url.origin + url.pathname).toBe(`${server.api}/events`);
+    expect(r.body.url).not.toContain(token);
+    const controller = new AbortController();
+    const stream = await fetch(url, { signal: controller.signal });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    controller.abort();
+    const reused = await request(url.href);
+    expect(reused.status).toBe(401);
+    expect(reused.body.detail).toMatch(/already used or has expired/);
+    expect((await request(`${server.api}/events?ticket=made-up`)).status).toBe(401);
+  });
+
+  it('tells a client only about its own profiles', async () => {
+    const other = await clientWithToken(server, 'another tool');
+    const mine = await openEvents(server, token);
+    const theirs = await openEvents(server, other.token);
+    try {
+      const id = await newProfile(server, token);
+      await upload(server, token, id, file);
+      await jobDone(mine, id, 'scoring');
+      // Their own job's events come after anything the stream was sent before them.
+      const own = await newProfile(server, other.token);
+      await upload(server, other.token, own, file);
+      await jobDone(theirs, own, 'processing');
+      expect(theirs.received.filter((e) => JSON.stringify(e.data).includes(id))).toEqual([]);
+    } finally {
+      mine.close();
+      theirs.close();
+    }
+  });
+});
+
+describe('GET /api/app/diagnostics', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server?.stop());
+
+  it("reports the event loop, memory and the worker pool to the app, and to no one else", async () => {
+    const r = await request(`${server.api}/app/diagnostics?reset`, { token: server.appToken });
+    expect(r.status).toBe(200);
+    expect(r.body.event_loop.max_ms).toBeGreaterThan(0);
+    expect(r.body.memory.peak_rss_mib).toBeGreaterThanOrEqual(r.body.memory.rss_mib);
+    expect(r.body.workers).toMatchObject({ workers: expect.any(Number), busy: expect.any(Number), replaced: 0, queued: 0 });
+    expect(r.body.workers.workers).toBeGreaterThanOrEqual(1);
+    const { token } = await clientWithToken(server, 'curious tool');
+    expect((await request(`${server.api}/app/diagnostics`, { token })).status).toBe(403);
+  });
+});
+
+describe('a full queue', () => {
+  let server: TestServer;
+  let token: string;
+  beforeAll(async () => {
+    // One worker, and no job may wait for it: a second upload while it works is refused.
+    server = await startServer({ env: { TRAITSCOPE_WORKERS: '1', TRAITSCOPE_MAX_QUEUED_JOBS: '0' } });
+    ({ token } = await clientWithToken(server, 'busy tool'));
+  });
+  afterAll(() => server?.stop());
+
+  it('answers 503 with Retry-After, keeps nothing, and accepts the upload again later', async () => {
+    const stream = await openEvents(server, token);
+    try {
+      const big = await newProfile(server, token);
+      const small = await newProfile(server, token);
+      expect((await upload(server, token, big, chipSizedTwentyThreeAndMe(960_000))).status).toBe(200);
+      const refused = await upload(server, token, small, file);
+      expect(refused.status).toBe(503);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(refused.body.detail).toMatch(/busy.*Try again in \d+ s/);
+      expect((await request(`${server.api}/profiles/${small}/genotype/`, { token })).body).toEqual({}); // nothing kept
+      await jobDone(stream, big, 'scoring');
+      expect((await upload(server, token, small, file)).status).toBe(200);
+      expect((await jobDone(stream, small, 'processing')).data.state).toBe('done');
+    } finally {
+      stream.close();
+    }
+  });
+});

@@ -1,0 +1,49 @@
+/**
+ * Vitest setup (every test file): wraps fetch so that every exchange with the service's
+ * /api, /oauth and /storage is checked against the OpenAPI document. A violation fails the
+ * call at once (and the test after it, should the test catch the error).
+ */
+import { afterEach } from 'vitest';
+import { conformance, isApiUrl } from './conformance.js';
+
+const violations: string[] = [];
+const plainFetch = globalThis.fetch;
+
+function bodyText(body: unknown): string | undefined {
+  if (typeof body === 'string') return body;
+  if (body instanceof URLSearchParams) return body.toString();
+  return undefined; // binary uploads are not checked against a schema
+}
+
+globalThis.fetch = async function checkedFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  const request = input instanceof Request ? input : undefined;
+  // openapi-fetch sends a Request object: read its body before it is consumed.
+  const requestBody = request ? await request.clone().text() : bodyText(init?.body);
+  const res = await plainFetch(input, init);
+  const url = new URL(request ? request.url : String(input));
+  const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
+  if (!isApiUrl(url) || method === 'OPTIONS' || method === 'HEAD') return res;
+  const headers = new Headers(init?.headers ?? request?.headers);
+  const problems = conformance().problems({
+    method,
+    url,
+    requestType: headers.get('content-type') ?? undefined,
+    requestBody: requestBody === '' && request ? undefined : requestBody,
+    status: res.status,
+    responseType: res.headers.get('content-type') ?? '',
+    // A Server-Sent Events stream does not end: its type and status are checked, not its body.
+    responseText: (res.headers.get('content-type') ?? '').startsWith('text/event-stream') ? '' : await res.clone().text(),
+    responseHeaders: res.headers,
+  });
+  if (problems.length > 0) {
+    violations.push(...problems);
+    throw new Error(`The response does not conform to the OpenAPI document:\n${problems.join('\n')}`);
+  }
+  return res;
+};
+
+afterEach(() => {
+  if (violations.length === 0) return;
+  const found = violations.splice(0);
+  throw new Error(`Responses that do not conform to the OpenAPI document:\n${found.join('\n')}`);
+});

@@ -1,0 +1,137 @@
+/**
+ * Checks HTTP exchanges against the OpenAPI document, as a strict third-party client
+ * would: every response of /api, /oauth and /storage must be one the document lists for
+ * its operation and status, with a body that validates against its schema (closed: no
+ * undocumented field), and every request the service accepted must validate against the
+ * documented request body (open: unknown keys are allowed, as the service ignores them).
+ */
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { openApiDocument } from '../../../src/service/http/openapi.js';
+
+type Json = Record<string, any>;
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
+
+/** Every object schema with properties and no word on extra ones gets additionalProperties: false. */
+function closed<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(closed) as T;
+  if (!value || typeof value !== 'object') return value;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(value)) out[k] = closed(v);
+  if (out.type === 'object' && out.properties && !('additionalProperties' in out)) out.additionalProperties = false;
+  return out as T;
+}
+
+interface DocumentedOperation {
+  id: string;
+  method: string;
+  pattern: RegExp;
+  pointer: string;
+  op: Json;
+}
+
+class Conformance {
+  readonly doc = openApiDocument() as Json;
+  private readonly responses = new Ajv2020({ strict: false, allErrors: true });
+  private readonly requests = new Ajv2020({ strict: false, allErrors: true });
+  private readonly compiled = new Map<string, ValidateFunction>();
+  private readonly operations: DocumentedOperation[] = [];
+
+  constructor() {
+    addFormats(this.responses);
+    addFormats(this.requests);
+    this.responses.addSchema({ ...closed(this.doc), $id: 'closed' });
+    this.requests.addSchema({ ...this.doc, $id: 'open' });
+    for (const [path, item] of Object.entries(this.doc.paths as Json)) {
+      const pattern = new RegExp(`^${path.replace(/\./g, '\\.').replace(/\{[a-z_]+\}/g, '[^/]+').replace(/\/$/, '')}/?$`);
+      for (const [method, op] of Object.entries(item as Json)) {
+        this.operations.push({ id: op.operationId, method: method.toUpperCase(), pattern, pointer: `/paths/${escape(path)}/${method}`, op });
+      }
+    }
+  }
+
+  private validator(which: 'closed' | 'open', pointer: string): ValidateFunction {
+    const key = `${which}#${pointer}`;
+    let fn = this.compiled.get(key);
+    if (!fn) {
+      const ajv = which === 'closed' ? this.responses : this.requests;
+      fn = ajv.compile({ $ref: `${which}#${pointer}` });
+      this.compiled.set(key, fn);
+    }
+    return fn;
+  }
+
+  private check(which: 'closed' | 'open', pointer: string, value: unknown, what: string): string[] {
+    const fn = this.validator(which, pointer);
+    if (fn(value)) return [];
+    return [`${what} does not match ${pointer.replace(/~1/g, '/')}: ${this.responses.errorsText(fn.errors, { separator: '; ' })}`];
+  }
+
+  /** Problems with one exchange; empty when it conforms. */
+  problems(exchange: { method: string; url: URL; requestType?: string; requestBody?: string; status: number; responseType: string; responseText: string; responseHeaders?: Headers }): string[] {
+    const { method, url, status } = exchange;
+    const label = `${method} ${url.pathname}${url.search} → ${status}`;
+    const operation = this.operations.find((o) => o.method === method && o.pattern.test(url.pathname));
+    const json = exchange.responseType.startsWith('application/json');
+    let body: unknown;
+    try {
+      body = json && exchange.responseText ? JSON.parse(exchange.responseText) : exchange.responseText;
+    } catch {
+      return [`${label}: the body is not the JSON its Content-Type says`];
+    }
+    if (!operation) {
+      // Not an operation: only an error, with the error body of its area.
+      if (status < 400) return [`${label}: a success response from an undocumented operation`];
+      const schema = url.pathname.startsWith('/oauth/') && json && body && typeof body === 'object' && 'error' in body ? 'OAuthError' : 'Detail';
+      return this.check('closed', `/components/schemas/${schema}`, body, label);
+    }
+    const responses = operation.op.responses as Json;
+    const documented = responses[String(status)];
+    if (!documented && status < 500) return [`${label}: status ${status} is not documented for ${operation.id}`];
+    const key = documented ? String(status) : 'default';
+    const response = responses[key] as Json;
+    const out: string[] = [];
+    const content = response.content as Json | undefined;
+    if (!content) {
+      if (exchange.responseText) out.push(`${label}: ${operation.id} documents no body for ${key}, but one was sent`);
+    } else {
+      const mediaType = Object.keys(content).find((t) => exchange.responseType.startsWith(t));
+      if (!mediaType) out.push(`${label}: Content-Type "${exchange.responseType}" is not documented (${Object.keys(content).join(', ')})`);
+      else if (mediaType === 'application/json') out.push(...this.check('closed', `${operation.pointer}/responses/${key}/content/${escape(mediaType)}/schema`, body, `${label} (${operation.id})`));
+    }
+    // Documented headers are sent (a 401 on processGenotype without a token problem has no challenge).
+    for (const header of Object.keys((response.headers as Json | undefined) ?? {})) {
+      if (header === 'WWW-Authenticate' && operation.id === 'processGenotype') continue;
+      if (exchange.responseHeaders && !exchange.responseHeaders.has(header)) out.push(`${label}: the documented header ${header} is missing`);
+    }
+    // A request the service accepted must be one the document accepts.
+    if (status < 300 && exchange.requestBody !== undefined && operation.op.requestBody) {
+      const types = Object.keys(operation.op.requestBody.content as Json);
+      const sent = (exchange.requestType ?? '').split(';')[0].trim().toLowerCase();
+      const mediaType = types.find((t) => t === sent) ?? (types.includes('application/json') && sent === '' ? 'application/json' : undefined);
+      if (!mediaType) out.push(`${label}: the request Content-Type "${sent}" is not documented for ${operation.id} (${types.join(', ')})`);
+      else if (mediaType === 'application/json' || mediaType === 'application/x-www-form-urlencoded') {
+        const value = mediaType === 'application/json' ? JSON.parse(exchange.requestBody) : Object.fromEntries(new URLSearchParams(exchange.requestBody));
+        out.push(...this.check('open', `${operation.pointer}/requestBody/content/${escape(mediaType)}/schema`, value, `${label}: the accepted request body`));
+      }
+    }
+    return out;
+  }
+}
+
+function escape(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+let instance: Conformance | undefined;
+export function conformance(): Conformance {
+  instance ??= new Conformance();
+  return instance;
+}
+
+/** Whether a URL is one of the service's documented areas (not the web UI or the reference page's assets). */
+export function isApiUrl(url: URL): boolean {
+  if (url.hostname !== '127.0.0.1' && url.hostname !== 'localhost') return false;
+  if (url.pathname.startsWith('/api/docs/assets/')) return false;
+  return /^\/(api|oauth|storage)(\/|$)/.test(url.pathname);
+}

@@ -1,0 +1,66 @@
+/**
+ * The worker pool on real threads: tasks in and out (buffers transferred), progress, and a
+ * crashed or hung worker replaced while only its own task fails, with a sentence saying so.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createWorkerPool, TaskFailedError, type WorkerPool } from '../../src/service/processing/pool.js';
+
+const WORKER = new URL('./fixtures/pool-worker.mjs', import.meta.url);
+let pool: WorkerPool | undefined;
+afterEach(() => pool?.close());
+
+function makePool(size: number, taskTimeoutMs = 60_000): WorkerPool {
+  pool = createWorkerPool({ size, workerUrl: WORKER, workerData: null, taskTimeoutMs, onIdle: () => undefined });
+  return pool;
+}
+
+describe('worker pool', () => {
+  it('starts its workers once and runs tasks on them, transferring buffers', async () => {
+    const p = makePool(2);
+    await p.whenReady();
+    expect(p.stats()).toMatchObject({ size: 2, ready: 2, busy: 0 });
+    const bytes = new Uint8Array(1024);
+    const progress: unknown[] = [];
+    const a = p.run<{ value: number; threadId: number; bytes: number }>({ op: 'echo', value: 1, bytes }, [bytes.buffer], (x) => progress.push(x));
+    expect(bytes.byteLength).toBe(0); // moved to the worker, not copied
+    expect(p.idleCount()).toBe(1);
+    const b = p.run<{ value: number; threadId: number }>({ op: 'echo', value: 2 });
+    expect(() => p.run({ op: 'echo' })).toThrow(/No idle worker/);
+    const [ra, rb] = await Promise.all([a, b]);
+    expect([ra.value, rb.value, ra.bytes]).toEqual([1, 2, 1024]);
+    expect(ra.threadId).not.toBe(rb.threadId);
+    expect(progress).toEqual([{ stage: 'scoring', done: 1, total: 2 }]);
+    // The same threads serve the next tasks: nothing is started per task.
+    const again = await p.run<{ threadId: number }>({ op: 'echo', value: 3 });
+    expect([ra.threadId, rb.threadId]).toContain(again.threadId);
+    expect(p.stats().replaced).toBe(0);
+  });
+
+  it('fails a task that throws without losing its worker', async () => {
+    const p = makePool(1);
+    await expect(p.run({ op: 'throw' })).rejects.toThrow(/the task threw/);
+    expect(p.stats()).toMatchObject({ replaced: 0 });
+    await expect(p.run({ op: 'echo', value: 4 })).resolves.toMatchObject({ value: 4 });
+  });
+
+  it('replaces a crashed worker; only its task fails, with a clear reason', async () => {
+    let idle = 0;
+    pool = createWorkerPool({ size: 1, workerUrl: WORKER, workerData: null, taskTimeoutMs: 60_000, onIdle: () => idle++ });
+    const p = pool;
+    await p.whenReady();
+    const crashed = p.run({ op: 'crash' });
+    await expect(crashed).rejects.toBeInstanceOf(TaskFailedError);
+    await expect(crashed).rejects.toThrow(/stopped unexpectedly \(internal error: worker crashed on purpose\); it has been restarted/);
+    expect(p.stats().replaced).toBe(1);
+    expect(idle).toBeGreaterThan(0);
+    await expect(p.run({ op: 'echo', value: 5 })).resolves.toMatchObject({ value: 5 });
+  });
+
+  it('stops a task past its time limit and replaces the worker', async () => {
+    const p = makePool(1, 300);
+    await p.whenReady();
+    await expect(p.run({ op: 'hang' })).rejects.toThrow(/took longer than/);
+    expect(p.stats().replaced).toBe(1);
+    await expect(p.run({ op: 'echo', value: 6 })).resolves.toMatchObject({ value: 6 });
+  });
+});
