@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { APP_SCOPE, Detail } from '../schemas/common.js';
-import { ApiClientInput, ApiClientList, AppInfo, CorsSettings, CorsSettingsInput, CreatedApiClient, CustomTrait, CustomTraitList } from '../schemas/app.js';
+import { ApiClientInput, ApiClientList, AppInfo, CorsSettings, CorsSettingsInput, CreatedApiClient, CustomTrait, CustomTraitList, RevokedApiClient } from '../schemas/app.js';
 import {
   GenotypeMetadata,
   GenotypeSnpList,
@@ -492,7 +492,7 @@ export const operations = {
     extension: true,
     params: { client_id: { schema: z.string(), description: 'The client id.' } },
     query: { delete_data: { schema: z.enum(['true', 'false']), description: 'true: also delete every profile the client created, with all their data.' } },
-    success: { status: 200, schema: Detail, description: 'Revoked (and its profiles deleted); deleted_profiles says how many.' },
+    success: { status: 200, schema: RevokedApiClient, description: 'Revoked (and its profiles deleted, when asked).' },
     errors: { 400: 'delete_data is not true or false.', 404: 'No such client.', 409: 'The client was already revoked (and delete_data was not true).' },
   }),
   listCustomTraits: operation({
