@@ -1,7 +1,7 @@
 /** `sign-in-link`: a new one-time link into the web UI of the service running on a data folder. */
 import { existsSync } from 'node:fs';
 import { createSignInCode } from '../service/auth/sign-in.js';
-import { databasePath, defaultDataDir, resolveConfig } from '../service/config.js';
+import { databasePath, defaultDataDir } from '../service/config.js';
 import { openDatabase } from '../service/db/database.js';
 import { getSetting, SERVICE_ORIGIN } from '../service/settings.js';
 import { parse } from './args.js';
@@ -22,7 +22,7 @@ export async function signInLinkCommand(args: string[]): Promise<number> {
       console.error(`Traitscope is not running on ${dataDir}. Start it with: npm run serve -- --data-dir ${dataDir}`);
       return 1;
     }
-    console.log(`${origin}/#signin=${createSignInCode(db, resolveConfig().tokenTtlSeconds)}`);
+    console.log(`${origin}/#signin=${createSignInCode(db)}`);
     return 0;
   } finally {
     db.close();

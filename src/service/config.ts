@@ -25,6 +25,13 @@ export interface ServiceConfig {
   maxQueuedJobs: number;
   /** Browser origins allowed to call the API for this run (CORS), besides those saved in Settings. */
   corsOrigins: string[];
+  /** Seconds a client may take to send a request's headers. */
+  headersTimeoutSeconds: number;
+  /** Seconds a request body may stall (less than 1 KiB arriving) before the connection is closed. */
+  bodyIdleSeconds: number;
+  /** Uploads received at once, in all and for one profile; more are answered 429. */
+  maxConcurrentUploads: number;
+  maxConcurrentUploadsPerProfile: number;
 }
 
 export const DEFAULT_PORT = 4780;
@@ -90,6 +97,10 @@ export function resolveConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     workers: overrides.workers ?? positive(envCount('TRAITSCOPE_WORKERS'), 'TRAITSCOPE_WORKERS'),
     maxQueuedJobs: overrides.maxQueuedJobs ?? envCount('TRAITSCOPE_MAX_QUEUED_JOBS') ?? 32,
     corsOrigins: [...(process.env.TRAITSCOPE_CORS_ORIGINS ?? '').split(','), ...(overrides.corsOrigins ?? [])].map((o) => o.trim()).filter(Boolean),
+    headersTimeoutSeconds: overrides.headersTimeoutSeconds ?? envNumber('TRAITSCOPE_HEADERS_TIMEOUT_SECONDS') ?? 20,
+    bodyIdleSeconds: overrides.bodyIdleSeconds ?? envNumber('TRAITSCOPE_BODY_IDLE_SECONDS') ?? 30,
+    maxConcurrentUploads: overrides.maxConcurrentUploads ?? envNumber('TRAITSCOPE_MAX_CONCURRENT_UPLOADS') ?? 8,
+    maxConcurrentUploadsPerProfile: overrides.maxConcurrentUploadsPerProfile ?? 2,
   };
 }
 

@@ -43,7 +43,7 @@ export function writeServiceFile(dataDir: string, origin: string): void {
   };
   const file = filePath(dataDir);
   const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(info, null, 2)}\n`);
+  writeFileSync(temp, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 }); // the data folder is the user's alone
   renameSync(temp, file); // readers never see half a file
   // Also when the process ends without closing the service (process.exit, an uncaught error).
   const hook = () => removeServiceFile(dataDir);

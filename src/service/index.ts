@@ -5,7 +5,7 @@
  * left from the last run (files not processed, results an updated catalog made stale) is
  * queued for them, never done on the event loop.
  */
-import { mkdirSync, readdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ensureAppClient } from './auth/clients.js';
@@ -14,15 +14,17 @@ import { databasePath, resolveConfig, type ServiceConfig } from './config.js';
 import { startDiagnostics } from './diagnostics.js';
 import { removeServiceFile, writeServiceFile } from './discovery.js';
 import { openDatabase, type Db } from './db/database.js';
-import { interruptedProfiles, profilesWithGenotype } from './genotype/genotype-store.js';
+import { interruptedProfiles, profilesWithGenotype, referencedFiles } from './genotype/genotype-store.js';
 import { createApp } from './http/app.js';
 import { replyToClientErrors } from './http/client-errors.js';
+import { createHttpServer } from './http/slow-clients.js';
 import { origin, type ServiceContext } from './http/context.js';
 import { createProcessor, type Processor } from './processing/processor.js';
 import type { ScienceEngineExt } from './science/index.js';
-import { persistentKey, SERVICE_ORIGIN, setSetting } from './settings.js';
+import { SERVICE_ORIGIN, setSetting } from './settings.js';
 import { createSignInCode } from './auth/sign-in.js';
-import { genotypesDir, removeStoredFile } from './storage/file-store.js';
+import { sweepStoredFiles } from './storage/file-store.js';
+import { makePrivateDir } from './storage/private-files.js';
 import { engineWithCustomTraits } from './traits/custom-traits.js';
 
 export interface RunningService {
@@ -42,7 +44,7 @@ export interface RunningService {
 
 export async function startService(overrides: Partial<ServiceConfig> = {}): Promise<RunningService> {
   const config = resolveConfig(overrides);
-  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  makePrivateDir(config.dataDir);
   const dbPath = databasePath(config.dataDir);
   const db = openDatabase(dbPath);
   // The connection that commits when the write-ahead log is full copies it into the database
@@ -78,14 +80,15 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
     },
     processor,
     diagnostics: startDiagnostics(processor),
-    uploadKey: persistentKey(db, 'upload_url_key'),
+    // In memory only: reading the data folder never yields it (URLs live minutes, not across restarts).
+    uploadKey: randomBytes(32),
     port: () => port,
   };
 
-  removeOrphanFiles(db, config.dataDir);
+  sweepStoredFiles(config.dataDir, referencedFiles(db));
 
   const server: Server = await new Promise((resolve, reject) => {
-    const s = createApp(ctx).listen(config.port, '127.0.0.1');
+    const s = createHttpServer(createApp(ctx), config).listen(config.port, '127.0.0.1');
     replyToClientErrors(s);
     s.once('listening', () => resolve(s));
     s.once('error', (err: NodeJS.ErrnoException) => {
@@ -98,9 +101,6 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
     });
   });
   port = (server.address() as AddressInfo).port;
-  // Longer than clients' own keep-alive idle time, so a reused connection is never closed
-  // under a request that is already on its way.
-  server.keepAliveTimeout = 65_000;
 
   setSetting(db, SERVICE_ORIGIN, origin(ctx));
   writeServiceFile(config.dataDir, origin(ctx));
@@ -125,7 +125,7 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
       return issueToken(db, { clientId: app.id, scopes: app.scopes }, config.tokenTtlSeconds).token;
     },
     signInUrl() {
-      return `${origin(ctx)}/#signin=${createSignInCode(db, config.tokenTtlSeconds)}`;
+      return `${origin(ctx)}/#signin=${createSignInCode(db)}`;
     },
     async close() {
       setSetting(db, SERVICE_ORIGIN, null);
@@ -139,16 +139,4 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
       db.close();
     },
   };
-}
-
-/** Uploaded files no profile refers to (left by a crash mid-upload or a locked file on Windows). */
-function removeOrphanFiles(db: Db, dataDir: string): void {
-  const referenced = new Set(db.prepare<[], { file_name: string }>('SELECT file_name FROM genotype_files').all().map((r) => r.file_name));
-  let names: string[] = [];
-  try {
-    names = readdirSync(genotypesDir(dataDir));
-  } catch {
-    return;
-  }
-  for (const name of names) if (!referenced.has(name)) void removeStoredFile(dataDir, name).catch(() => undefined);
 }

@@ -125,7 +125,7 @@ describe('decompression bombs and limits', () => {
   });
 
   it('refuses a file with more markers than maxMarkers, keeping memory bounded', async () => {
-    const lines = Array.from({ length: 5000 }, (_, i) => `rs${i + 1}\t1\t${1000 + i}\tAG`).join('\n');
+    const lines = Array.from({ length: 5000 }, (_, i) => `rs${i + 1}\t1\t${1000 + i}\t${i % 3 ? 'AA' : 'AG'}`).join('\n');
     const text = enc(`# rsid\tchromosome\tposition\tgenotype\n${lines}\n`);
     await expectRefused(parseGenotypeBytes(text, { maxMarkers: 1000 }), /more than 1,000 genotype markers, more than Traitscope reads/);
     await expectRefused(parseGenotypeBytes(gzipSync(text), { maxMarkers: 1000 }), /more than 1,000 genotype markers/);

@@ -20,6 +20,8 @@ export interface TestServer {
   appToken: string;
   output: () => string;
   stop(): Promise<void>;
+  /** SIGKILL, as a crash or power cut would stop it; resolves once the process is gone. */
+  kill(): Promise<void>;
 }
 
 export function tempDir(prefix = 'traitscope-test-'): string {
@@ -62,8 +64,14 @@ export async function startServer(options: { dataDir?: string; env?: Record<stri
     dataDir,
     appToken: signIn.body.access_token as string,
     output: () => out,
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+    },
     async stop() {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);

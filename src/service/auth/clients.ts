@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/database.js';
 import { APP_SCOPE, SCOPES, type Scope } from '../../shared/api.js';
 import { namedStatements } from '../db/statements.js';
-import { hashSecret, randomToken, verifySecret } from './secrets.js';
+import { decoyHash, hashSecret, isIssuedToken, randomToken, verifySecret } from './secrets.js';
 
 /** Which of the configured traits a client gets for free; "default" follows the catalog's pricing. */
 export type FreeTraits = 'default' | 'all' | 'none' | string[];
@@ -112,11 +112,26 @@ export function listClients(db: Db): Client[] {
   return clientStatements(db).all.all().map(toClient);
 }
 
-/** The client with these credentials, if it exists, is not revoked and the secret matches. */
-export function authenticateClient(db: Db, id: string, secret: string): Client | undefined {
-  const row = clientStatements(db).byId.get(id);
-  if (!row || row.revoked_at !== null) return undefined;
-  return verifySecret(secret, row.secret_hash) ? toClient(row) : undefined;
+const CLIENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** True for a client id in the exact shape issued (a lowercase UUID). */
+export function isClientId(value: unknown): value is string {
+  return typeof value === 'string' && CLIENT_ID.test(value);
+}
+
+/**
+ * The client with these credentials, if it exists, is not revoked and the secret matches.
+ * Credentials are compared exactly as issued. An unknown or revoked client costs the same
+ * scrypt check as a known one, so timing does not tell which client ids exist.
+ */
+export async function authenticateClient(db: Db, id: string, secret: string): Promise<Client | undefined> {
+  if (!isClientId(id) || !isIssuedToken(secret)) return undefined;
+  const st = clientStatements(db);
+  const row = st.byId.get(id);
+  const matches = await verifySecret(secret, row?.secret_hash ?? decoyHash());
+  // Read again: the client may have been revoked while the secret was being checked.
+  const current = matches ? st.byId.get(id) : undefined;
+  return current && current.revoked_at === null ? toClient(current) : undefined;
 }
 
 /** Revokes a client: its tokens stop working at once. Returns false if unknown or already revoked. */
@@ -126,7 +141,7 @@ export function revokeClient(db: Db, id: string): boolean {
     const changed = st.revoke.run(new Date().toISOString(), id).changes > 0;
     st.deleteTokens.run(id);
     return changed;
-  })();
+  }).immediate();
 }
 
 function appClient(db: Db): Client | undefined {

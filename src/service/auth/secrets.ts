@@ -1,28 +1,55 @@
-/** Random identifiers and one-way hashes for client secrets and bearer tokens. */
-import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
+/**
+ * Random identifiers and one-way hashes for client secrets and bearer tokens.
+ *
+ * Everything Traitscope issues (client secrets, access tokens, sign-in codes) is 32 random
+ * bytes in base64url: 43 characters of [A-Za-z0-9_-]. Presented values are compared only in
+ * exactly that shape. That matters for secrets: scrypt feeds the secret to HMAC-SHA256 as its
+ * key, and HMAC zero-pads short keys, so "secret" and "secret\0\0" would hash alike.
+ */
+import { createHash, randomBytes, scrypt, scryptSync, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 export function randomToken(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');
+}
+
+const ISSUED = /^[A-Za-z0-9_-]{43}$/;
+
+/** True for a value in the exact shape randomToken() issues. */
+export function isIssuedToken(value: unknown): value is string {
+  return typeof value === 'string' && ISSUED.test(value);
 }
 
 export function sha256Hex(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-// scrypt parameters: N=2^14 costs ~30 ms per check, enough against offline guessing of a
-// stolen database while keeping token requests quick.
+// scrypt parameters: N=2^14 costs ~30-50 ms per check, enough against offline guessing of a
+// stolen database; checks run on libuv's thread pool, never on the event loop.
 const SCRYPT = { N: 16384, r: 8, p: 1 } as const;
 
+function scryptAsync(secret: string, salt: Buffer, length: number, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => scrypt(secret, salt, length, options, (err, key) => (err ? reject(err) : resolve(key))));
+}
+
+/** Hash for storage (at client creation, a rare and deliberate act: synchronous is fine). */
 export function hashSecret(secret: string): string {
   const salt = randomBytes(16);
   const hash = scryptSync(secret, salt, 32, SCRYPT);
   return `scrypt$${salt.toString('base64')}$${hash.toString('base64')}`;
 }
 
-export function verifySecret(secret: string, stored: string): boolean {
+/** Compares a presented secret with a stored hash, off the event loop, in constant time. */
+export async function verifySecret(secret: string, stored: string): Promise<boolean> {
   const [scheme, saltB64, hashB64] = stored.split('$');
   if (scheme !== 'scrypt' || !saltB64 || !hashB64) return false;
   const expected = Buffer.from(hashB64, 'base64');
-  const actual = scryptSync(secret, Buffer.from(saltB64, 'base64'), expected.length, SCRYPT);
-  return timingSafeEqual(actual, expected);
+  const actual = await scryptAsync(secret, Buffer.from(saltB64, 'base64'), expected.length, SCRYPT);
+  return timingSafeEqual(actual, expected) && isIssuedToken(secret);
+}
+
+let decoy: string | null = null;
+/** A hash no secret matches, checked when the client is unknown so that costs as long as a real check. */
+export function decoyHash(): string {
+  decoy ??= `scrypt$${randomBytes(16).toString('base64')}$${randomBytes(32).toString('base64')}`;
+  return decoy;
 }

@@ -4,7 +4,7 @@
  */
 import type { Db } from '../db/database.js';
 import { namedStatements } from '../db/statements.js';
-import { randomToken, sha256Hex } from './secrets.js';
+import { isIssuedToken, randomToken, sha256Hex } from './secrets.js';
 
 export interface TokenGrant {
   clientId: string;
@@ -38,6 +38,7 @@ export function issueToken(db: Db, grant: TokenGrant, ttlSeconds: number): { tok
 
 /** The grant behind a bearer token, or undefined when unknown, expired or its client revoked. */
 export function verifyToken(db: Db, token: string): TokenGrant | undefined {
+  if (!isIssuedToken(token)) return undefined; // only the exact shape issued: no padded or decorated variants
   const row = tokenStatements(db).lookup.get(sha256Hex(token));
   if (!row || row.revoked_at !== null || row.expires_at <= Date.now()) return undefined;
   return { clientId: row.client_id, scopes: row.scopes.split(' ').filter(Boolean) };

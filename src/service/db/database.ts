@@ -1,8 +1,19 @@
 /**
- * Opens the SQLite database of a data directory and brings its schema up to date.
+ * Opens the SQLite database of a data directory and brings its schema up to date. Every
+ * connection (service, worker threads, CLI) gets the same settings:
+ * - WAL with synchronous=FULL: a change is on disk (the WAL fsynced) before the API
+ *   acknowledges it, so not even a power cut loses an acknowledged change.
+ * - secure_delete: deleted rows are overwritten with zeros, not left in free pages
+ *   (db/erase.ts then empties the WAL and vacuums, see docs/security.md).
+ * - temp_store=MEMORY: sorts and VACUUM's copy stay in memory, never in the OS temp folder.
+ * - The file (and so its -wal and -shm, which SQLite creates with the database's mode) is
+ *   readable by the user only.
  */
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import { sqliteNativeBinding } from '../packaged-paths.js';
+import { makePrivateDir, makePrivateFile } from '../storage/private-files.js';
+import { vacuumIfPending } from './erase.js';
 import { LATEST_VERSION, MIGRATIONS } from './migrations.js';
 
 export type Db = Database.Database;
@@ -17,15 +28,24 @@ export class DatabaseTooNewError extends Error {
   }
 }
 
+/** How long a connection waits for another one's write to end before giving up. */
+export const BUSY_TIMEOUT_MS = 10_000;
+
 export function openDatabase(file: string): Db {
+  if (file !== ':memory:') makePrivateDir(path.dirname(file));
+  makePrivateFile(file);
+  for (const companion of [`${file}-wal`, `${file}-shm`]) makePrivateFile(companion, { onlyIfExists: true });
   // Named explicitly: the desktop bundle carries no node_modules (see packaged-paths.ts).
   const db = new Database(file, { nativeBinding: sqliteNativeBinding() });
   db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('secure_delete = ON');
+  db.pragma('temp_store = MEMORY');
   db.pragma('foreign_keys = ON');
-  db.pragma('synchronous = NORMAL');
-  // The CLI, the parse worker and the service may write at the same time: wait, don't fail.
-  db.pragma('busy_timeout = 10000');
+  // The CLI, the worker threads and the service may write at the same time: wait, don't fail.
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   migrate(db);
+  vacuumIfPending(db);
   return db;
 }
 

@@ -163,6 +163,24 @@ export const MIGRATIONS: readonly Migration[] = [
       UPDATE assessments SET result = json_remove(result, '$.revision', '$.quality');
     `,
   },
+  {
+    version: 6,
+    description: 'keep the source file of the genotype in use; confirmations of unlikely replacements; no stored upload-URL key',
+    sql: `
+      -- The uploaded file the genotype in use was parsed from: kept until another file has parsed.
+      ALTER TABLE genotypes ADD COLUMN source_file TEXT;
+      UPDATE genotypes SET source_file =
+        (SELECT f.file_name FROM genotype_files f WHERE f.profile_id = genotypes.profile_id AND f.status = 'processed');
+      -- A file much smaller or stranger than the genotype in use waits for a confirmation
+      -- (genotype/plausibility.ts); replace_confirmed is that confirmation.
+      ALTER TABLE genotype_files ADD COLUMN needs_confirmation INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE genotype_files ADD COLUMN replace_confirmed INTEGER NOT NULL DEFAULT 0;
+      -- Upload URLs are now signed with a key that lives in memory only.
+      DELETE FROM settings WHERE key = 'upload_url_key';
+      -- Free pages written before secure_delete was on may hold deleted data: vacuum once (db/erase.ts).
+      INSERT OR REPLACE INTO settings (key, value) VALUES ('vacuum_pending', '1');
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -20,6 +20,10 @@ export interface GenotypeFileRecord {
   updated_at: string;
   status: FileStatus;
   error: string | null;
+  /** 1 while the file waits for a confirmation to replace the genotype in use (plausibility.ts). */
+  needs_confirmation: number;
+  /** 1 once the client confirmed that this file may replace the genotype in use. */
+  replace_confirmed: number;
 }
 
 export interface StoredGenotype {
@@ -29,6 +33,11 @@ export interface StoredGenotype {
   ancestry: AncestryInference | null;
   sourceMd5: string;
   parsedAt: string;
+}
+
+export interface GenotypeToStore extends Omit<StoredGenotype, 'parsedAt'> {
+  /** The uploaded file it was parsed from: kept on disk while this genotype is in use. */
+  sourceFile?: string | null;
 }
 
 interface GenotypeRow {
@@ -49,17 +58,27 @@ const statements = namedStatements((db: Db) => ({
      VALUES (@profile_id, @file_name, @content_type, @size, @md5_hash, @crc32c, @now, @now, 'uploaded')
      ON CONFLICT (profile_id) DO UPDATE SET
        file_name = @file_name, content_type = @content_type, size = @size, md5_hash = @md5_hash, crc32c = @crc32c,
-       updated_at = @now, status = 'uploaded', error = NULL`,
+       updated_at = @now, status = 'uploaded', error = NULL, needs_confirmation = 0, replace_confirmed = 0`,
   ),
-  setStatus: db.prepare<[string, string | null, string]>('UPDATE genotype_files SET status = ?, error = ? WHERE profile_id = ?'),
-  setStatusIfFile: db.prepare<[string, string | null, string, string]>(
-    'UPDATE genotype_files SET status = ?, error = ? WHERE profile_id = ? AND file_name = ?',
+  // A failure keeps the file's needs_confirmation (the processor re-records the worker's outcome).
+  setStatusIfFile: db.prepare<{ status: string; error: string | null; profile_id: string; file_name: string | null }>(
+    `UPDATE genotype_files SET status = @status, error = @error,
+       needs_confirmation = CASE WHEN @status = 'failed' THEN needs_confirmation ELSE 0 END
+     WHERE profile_id = @profile_id AND (@file_name IS NULL OR file_name = @file_name)`,
+  ),
+  awaitConfirmation: db.prepare<[string, string, string]>(
+    "UPDATE genotype_files SET status = 'failed', error = ?, needs_confirmation = 1 WHERE profile_id = ? AND file_name = ?",
+  ),
+  confirm: db.prepare<[string]>('UPDATE genotype_files SET replace_confirmed = 1 WHERE profile_id = ?'),
+  sourceFile: db.prepare<[string], { source_file: string | null }>('SELECT source_file FROM genotypes WHERE profile_id = ?'),
+  referenced: db.prepare<[], { file_name: string }>(
+    'SELECT file_name FROM genotype_files UNION SELECT source_file FROM genotypes WHERE source_file IS NOT NULL',
   ),
   genotype: db.prepare<[string], GenotypeRow>('SELECT * FROM genotypes WHERE profile_id = ?'),
   genotypeVersion: db.prepare<[string], { parsed_at: string }>('SELECT parsed_at FROM genotypes WHERE profile_id = ?'),
-  upsertGenotype: db.prepare<[string, Buffer, Buffer, Buffer, Buffer, string, string | null, string, string]>(
-    `INSERT OR REPLACE INTO genotypes (profile_id, rsids, calls, chroms, positions, summary, ancestry, source_md5, parsed_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  upsertGenotype: db.prepare<[string, Buffer, Buffer, Buffer, Buffer, string, string | null, string, string | null, string]>(
+    `INSERT OR REPLACE INTO genotypes (profile_id, rsids, calls, chroms, positions, summary, ancestry, source_md5, source_file, parsed_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ),
   summary: db.prepare<[string], { summary: string; ancestry: string | null }>('SELECT summary, ancestry FROM genotypes WHERE profile_id = ?'),
   interrupted: db.prepare<[], { profile_id: string }>("SELECT profile_id FROM genotype_files WHERE status IN ('uploaded', 'processing')"),
@@ -70,15 +89,20 @@ export function getGenotypeFile(db: Db, profileId: string): GenotypeFileRecord |
   return statements(db).file.get(profileId);
 }
 
-/** Records a completed upload; returns the file it replaces (to delete), if any. */
+/**
+ * Records a completed upload. Returns the previous upload if nothing needs it any more (to
+ * delete): the source file of the genotype in use is kept until another file has parsed.
+ */
 export function recordUpload(
   db: Db,
   profileId: string,
   upload: { fileName: string; contentType: string; size: number; md5: string; crc32c: string },
 ): string | undefined {
   const st = statements(db);
+  // IMMEDIATE: a deferred transaction that reads first cannot wait for a worker's write (SQLITE_BUSY).
   return db.transaction(() => {
     const previous = st.file.get(profileId)?.file_name;
+    const inUse = st.sourceFile.get(profileId)?.source_file;
     st.upsertFile.run({
       profile_id: profileId,
       file_name: upload.fileName,
@@ -88,13 +112,27 @@ export function recordUpload(
       crc32c: upload.crc32c,
       now: new Date().toISOString(),
     });
-    return previous;
-  }).immediate(); // reads, then writes: take the write lock first, so a worker's write is waited for
+    return previous !== undefined && previous !== inUse && previous !== upload.fileName ? previous : undefined;
+  }).immediate();
 }
 
 export function setFileStatus(db: Db, profileId: string, status: FileStatus, error: string | null = null, fileName?: string): void {
-  if (fileName) statements(db).setStatusIfFile.run(status, error, profileId, fileName);
-  else statements(db).setStatus.run(status, error, profileId);
+  statements(db).setStatusIfFile.run({ status, error, profile_id: profileId, file_name: fileName ?? null });
+}
+
+/** The file parsed, but is unlikely to be meant to replace the genotype in use: it waits for a confirmation. */
+export function awaitReplaceConfirmation(db: Db, profileId: string, fileName: string, reason: string): void {
+  statements(db).awaitConfirmation.run(reason, profileId, fileName);
+}
+
+/** The client confirms that the profile's latest upload may replace the genotype in use. */
+export function confirmReplacement(db: Db, profileId: string): void {
+  statements(db).confirm.run(profileId);
+}
+
+/** Every stored file something refers to: latest uploads and the sources of genotypes in use. */
+export function referencedFiles(db: Db): Set<string> {
+  return new Set(statements(db).referenced.all().map((r) => r.file_name));
 }
 
 /** Profiles whose file was uploaded or processing when the service last stopped. */
@@ -119,10 +157,18 @@ function blob(array: Uint8Array | Uint32Array): Buffer {
   return Buffer.from(array.buffer, array.byteOffset, array.byteLength);
 }
 
-export function storeGenotype(db: Db, profileId: string, stored: Omit<StoredGenotype, 'parsedAt'>): string {
+/**
+ * Stores the genotype in use (call inside the transaction that checks it is still wanted).
+ * Returns its version stamp and the source file of the genotype it replaced, which nothing
+ * needs any more once this transaction commits (unless it is the same file).
+ */
+export function storeGenotype(db: Db, profileId: string, stored: GenotypeToStore): { parsedAt: string; replacedSource: string | null } {
   const parsedAt = new Date().toISOString();
   const g = stored.genotype;
-  statements(db).upsertGenotype.run(
+  const st = statements(db);
+  const previousSource = st.sourceFile.get(profileId)?.source_file ?? null;
+  const sourceFile = stored.sourceFile ?? null;
+  st.upsertGenotype.run(
     profileId,
     blob(g.rsids),
     blob(g.calls),
@@ -131,9 +177,10 @@ export function storeGenotype(db: Db, profileId: string, stored: Omit<StoredGeno
     JSON.stringify(stored.summary),
     stored.ancestry ? JSON.stringify(stored.ancestry) : null,
     stored.sourceMd5,
+    sourceFile,
     parsedAt,
   );
-  return parsedAt;
+  return { parsedAt, replacedSource: previousSource !== sourceFile ? previousSource : null };
 }
 
 export function loadGenotype(db: Db, profileId: string): StoredGenotype | undefined {

@@ -39,6 +39,8 @@ export interface ParseSummary {
   skipped_by_reason: Record<string, number>;
   /** Duplicate rsIDs found and how they were resolved. */
   duplicates: number;
+  /** Bytes of binary data (from the first NUL byte on) at the end of the text; its lines were skipped. 0 for clean text. */
+  binary_tail_bytes: number;
   /** "male", "female", or null when undecidable, from X heterozygosity and Y calls. */
   inferred_sex: 'male' | 'female' | null;
   /** Milliseconds spent parsing. */

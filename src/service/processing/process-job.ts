@@ -7,10 +7,11 @@
  */
 import { getClient } from '../auth/clients.js';
 import { parseGenotypeFile, releaseParserMemory } from '../genotype/parse/index.js';
-import { getGenotypeFile, setFileStatus, storeGenotype } from '../genotype/genotype-store.js';
+import { awaitReplaceConfirmation, genotypeSummary, getGenotypeFile, setFileStatus, storeGenotype } from '../genotype/genotype-store.js';
+import { replacementConcern } from '../genotype/plausibility.js';
 import { profileOwner } from '../profiles/profiles.js';
 import { assessContext } from '../science/assess-context.js';
-import { storedFilePath } from '../storage/file-store.js';
+import { removeStoredFileNow, storedFilePath } from '../storage/file-store.js';
 import { requestedCodes, writeOutcomes } from '../traits/assessment-store.js';
 import { freeTraitCodes } from '../traits/client-traits.js';
 import { prepareOutcomes } from './score-job.js';
@@ -34,6 +35,12 @@ export async function processFile(ctx: WorkerContext, profileId: string, fileNam
     setFileStatus(db, profileId, 'failed', parsed.reason, file.file_name);
     return { kind: 'failed', reason: parsed.reason };
   }
+  // A much smaller or stranger file than the genotype in use waits for a confirmation.
+  const concern = file.replace_confirmed ? null : replacementConcern(genotypeSummary(db, profileId)?.summary ?? null, parsed.summary, profileId);
+  if (concern) {
+    awaitReplaceConfirmation(db, profileId, file.file_name, concern);
+    return { kind: 'failed', reason: concern };
+  }
   const engine = ctx.engine();
   const ancestry = engine.inferAncestry(parsed.genotype);
   const owner = profileOwner(db, profileId);
@@ -47,18 +54,27 @@ export async function processFile(ctx: WorkerContext, profileId: string, fileNam
   const outcomes = prepareOutcomes(engine, engine.assessMany(parsed.genotype, assessContext(owner, facts), first, { details: false }));
   ctx.progress({ stage: 'storing' });
 
-  const parsedAt = db
-    .transaction((): string | null => {
+  const stored = db
+    .transaction(() => {
       const current = getGenotypeFile(db, profileId);
       if (!current || current.file_name !== file.file_name || !profileOwner(db, profileId)) return null;
-      const stamp = storeGenotype(db, profileId, { genotype: parsed.genotype, summary: parsed.summary, ancestry, sourceMd5: file.md5_hash });
+      const result = storeGenotype(db, profileId, {
+        genotype: parsed.genotype,
+        summary: parsed.summary,
+        ancestry,
+        sourceMd5: file.md5_hash,
+        sourceFile: file.file_name,
+      });
       // Results of the previous genotype go; the background scoring fills in the rest.
       writeOutcomes(db, profileId, outcomes, { replaceAll: true });
       setFileStatus(db, profileId, 'processed', null, file.file_name);
-      return stamp;
+      return result;
     })
     .immediate();
-  if (parsedAt === null) return { kind: 'superseded' };
+  if (stored === null) return { kind: 'superseded' };
+  const { parsedAt, replacedSource } = stored;
+  // The previous genotype's source file was kept until this one had parsed and was stored.
+  if (replacedSource) removeStoredFileNow(ctx.dataDir, replacedSource);
   ctx.genotypes.remember(profileId, { genotype: parsed.genotype, summary: parsed.summary, ancestry, sourceMd5: file.md5_hash, parsedAt });
   return { kind: 'processed', snpCount: parsed.summary.snp_count };
 }

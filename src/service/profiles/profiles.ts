@@ -26,7 +26,6 @@ const profileStatements = namedStatements((db: Db) => ({
     `UPDATE profiles SET first_name = ?, last_name = ?, gender = ?, age = ?, ethnicity = ?, updated_at = ?
       WHERE id = ? AND client_id = ?`,
   ),
-  remove: db.prepare<[string, string]>('DELETE FROM profiles WHERE id = ? AND client_id = ?'),
   owner: db.prepare<[string], { ethnicity: number; gender: number; client_id: string }>('SELECT ethnicity, gender, client_id FROM profiles WHERE id = ?'),
 }));
 
@@ -70,10 +69,6 @@ export function updateProfile(db: Db, clientId: string, id: string, input: Profi
   const p = { ...base, ...input };
   profileStatements(db).update.run(p.first_name, p.last_name, p.gender, p.age ?? null, p.ethnicity, new Date().toISOString(), id, clientId);
   return getProfile(db, clientId, id);
-}
-
-export function deleteProfile(db: Db, clientId: string, id: string): boolean {
-  return profileStatements(db).remove.run(id, clientId).changes > 0;
 }
 
 /** Owner and the scoring-relevant fields of a profile regardless of client (for background processing). */

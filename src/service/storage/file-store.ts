@@ -1,16 +1,18 @@
 /**
- * Uploaded genotype files on disk, under <dataDir>/genotypes/. Each upload is streamed to
- * a new file while its MD5 and CRC32C are computed; only a complete upload is kept, so a
- * broken or oversized transfer never replaces the stored file.
+ * Uploaded genotype files on disk, under <dataDir>/genotypes/ (0700, files 0600). Each
+ * upload is streamed to a new file while its MD5 and CRC32C are computed; only a complete
+ * upload is kept, so a broken, stalled or oversized transfer never replaces the stored
+ * file. A complete upload is fsynced (file and folder) before it is acknowledged.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { chmodSync, createWriteStream, readdirSync, rmSync } from 'node:fs';
+import { open, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { crc32c } from '@node-rs/crc32';
+import { makePrivateDir } from './private-files.js';
 
 export interface StoredUpload {
   fileName: string;
@@ -41,7 +43,7 @@ export function storedFilePath(dataDir: string, fileName: string): string {
 }
 
 export async function receiveUpload(dataDir: string, profileId: string, body: Readable, maxBytes: number): Promise<StoredUpload> {
-  await mkdir(genotypesDir(dataDir), { recursive: true });
+  makePrivateDir(genotypesDir(dataDir));
   const fileName = `${profileId}.${Date.now()}.${randomBytes(6).toString('hex')}`;
   const target = storedFilePath(dataDir, fileName);
   const md5 = createHash('md5');
@@ -57,7 +59,8 @@ export async function receiveUpload(dataDir: string, profileId: string, body: Re
     },
   });
   try {
-    await pipeline(body, hasher, createWriteStream(target, { flags: 'wx' }));
+    await pipeline(body, hasher, createWriteStream(target, { flags: 'wx', mode: 0o600 }));
+    await syncToDisk(target);
   } catch (err) {
     await rm(target, { force: true });
     throw err;
@@ -67,12 +70,68 @@ export async function receiveUpload(dataDir: string, profileId: string, body: Re
   return { fileName, size, md5: md5.digest('base64'), crc32c: crcBytes.toString('base64') };
 }
 
+/** Flushes a new file and its folder entry to the disk, so an acknowledged upload survives a power cut. */
+async function syncToDisk(file: string): Promise<void> {
+  const fh = await open(file, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  if (process.platform === 'win32') return; // folders cannot be opened (and need no sync) on Windows
+  const dir = await open(path.dirname(file), 'r');
+  try {
+    await dir.sync();
+  } finally {
+    await dir.close();
+  }
+}
+
 export async function removeStoredFile(dataDir: string, fileName: string): Promise<void> {
   await rm(storedFilePath(dataDir, fileName), { force: true });
+}
+
+/** The same, at once (a worker thread that must be done before it reports its outcome). */
+export function removeStoredFileNow(dataDir: string, fileName: string): void {
+  try {
+    rmSync(storedFilePath(dataDir, fileName), { force: true });
+  } catch {
+    // Locked (Windows): unreferenced now, so the next start removes it.
+  }
+}
+
+/** Removes every stored file (on "delete all my data"). */
+export async function removeAllStoredFiles(dataDir: string): Promise<void> {
+  await rm(genotypesDir(dataDir), { recursive: true, force: true });
 }
 
 /** Removes every stored file of a profile (on profile deletion). */
 export async function removeProfileFiles(dataDir: string, profileId: string): Promise<void> {
   const names = await readdir(genotypesDir(dataDir)).catch(() => [] as string[]);
   await Promise.all(names.filter((n) => n.startsWith(`${profileId}.`)).map((n) => rm(storedFilePath(dataDir, n), { force: true })));
+}
+
+/**
+ * At start-up, before anything is uploaded: removes files nothing refers to (a crash
+ * mid-upload or mid-delete, a file locked on Windows) and makes the others private
+ * (older versions wrote them 0644).
+ */
+export function sweepStoredFiles(dataDir: string, referenced: Set<string>): void {
+  const dir = genotypesDir(dataDir);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  makePrivateDir(dir);
+  for (const name of names) {
+    const file = storedFilePath(dataDir, name);
+    try {
+      if (!referenced.has(name)) rmSync(file, { force: true, recursive: true });
+      else if (process.platform !== 'win32') chmodSync(file, 0o600);
+    } catch {
+      // Locked (Windows) or vanished: the next start tries again.
+    }
+  }
 }

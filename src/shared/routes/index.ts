@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { APP_SCOPE, Detail } from '../schemas/common.js';
-import { ApiClientInput, ApiClientList, AppInfo, CorsSettings, CorsSettingsInput, CreatedApiClient, CustomTrait, CustomTraitList } from '../schemas/app.js';
+import { ApiClientInput, ApiClientList, AppInfo, CorsSettings, CorsSettingsInput, CreatedApiClient, CustomTrait, CustomTraitList, RevokedApiClient } from '../schemas/app.js';
 import {
   GenotypeMetadata,
   GenotypeSnpList,
@@ -112,6 +112,10 @@ export const operations = {
         headers: { 'WWW-Authenticate': { description: 'Basic realm="traitscope"', schema: { type: 'string' } } },
       },
       413: oauthError('invalid_request: the body is too large.'),
+      429: {
+        ...oauthError('slow_down: too many failed requests for this client_id (10 a minute), or too many being checked at once.'),
+        headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'string' } } },
+      },
     },
   }),
   signIn: operation({
@@ -224,19 +228,28 @@ export const operations = {
     method: 'post',
     path: '/api/profiles/{profile_id}/genotype/upload/',
     summary: 'Process the uploaded file and wait',
-    description: '(Re)processes the stored file and answers when processing has ended.',
+    description:
+      '(Re)processes the stored file and answers when processing has ended. A file much smaller or stranger than the genotype in use waits (422, metadata.needs_confirmation) until it is confirmed with confirm_replace=true.',
     tags: ['Genotype'],
     scopes: WRITE,
     params: profileId,
+    query: {
+      confirm_replace: {
+        schema: z.enum(['true', 'false']),
+        description: 'true: the latest upload may replace the genotype in use although it is much smaller or stranger (docs/api.md).',
+        extension: true,
+      },
+    },
     success: { status: 200, schema: Detail, description: 'Processed.' },
     errors: {
+      400: 'confirm_replace is not true or false.',
       401: {
         description: 'No token (or a bad one), or nothing was uploaded for this profile yet (as interface.md specifies).',
         schema: Detail,
         headers: { 'WWW-Authenticate': { description: 'Bearer challenge, when the token is the problem.', schema: { type: 'string' } } },
       },
       404: 'No profile with this id exists for this client, or it was deleted during processing.',
-      422: 'The file could not be read; the detail says why. The previous genotype stays in use.',
+      422: 'The file could not be read, or waits for confirm_replace=true; the detail says why. The previous genotype stays in use.',
     },
   }),
   lookupSnps: operation({
@@ -379,7 +392,13 @@ export const operations = {
       400: 'The body was empty or the transfer broke off; nothing was changed.',
       403: "The URL is expired, incomplete or tampered with, the Content-Type is not the signed one, or the Host header is not this service's address.",
       404: 'The profile of this URL no longer exists.',
+      405: { description: 'Any method but PUT.', schema: Detail, headers: { Allow: { description: 'PUT', schema: { type: 'string' } } } },
       413: 'The file is larger than the upload limit (1 GiB by default); nothing was changed.',
+      429: {
+        description: 'Too many uploads in progress (8 in all, 2 per profile).',
+        schema: Detail,
+        headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'string' } } },
+      },
     },
   }),
 
@@ -466,14 +485,15 @@ export const operations = {
     method: 'delete',
     path: '/api/app/clients/{client_id}/',
     summary: 'Revoke an API client',
-    description: 'Its tokens stop working at once.',
+    description: 'Its tokens and upload URLs stop working at once. With delete_data=true every profile it created is deleted too (also for a client revoked earlier).',
     tags: ['App'],
     scopes: APP,
     internal: true,
     extension: true,
     params: { client_id: { schema: z.string(), description: 'The client id.' } },
-    success: { status: 200, schema: Detail, description: 'Revoked.' },
-    errors: { 404: 'No such client.', 409: 'The client was already revoked.' },
+    query: { delete_data: { schema: z.enum(['true', 'false']), description: 'true: also delete every profile the client created, with all their data.' } },
+    success: { status: 200, schema: RevokedApiClient, description: 'Revoked (and its profiles deleted, when asked).' },
+    errors: { 400: 'delete_data is not true or false.', 404: 'No such client.', 409: 'The client was already revoked (and delete_data was not true).' },
   }),
   listCustomTraits: operation({
     method: 'get',

@@ -21,6 +21,13 @@ export const ApiClient = z
 export type ApiClient = z.infer<typeof ApiClient>;
 export const ApiClientList = z.array(ApiClient).meta({ id: 'ApiClientList' });
 
+export const RevokedApiClient = z
+  .object({
+    detail: z.string(),
+    deleted_profiles: z.int().min(0).describe('Profiles the client created that were deleted (delete_data=true), else 0.'),
+  })
+  .meta({ id: 'RevokedApiClient', description: 'The client was revoked (and its profiles deleted, when asked).' });
+
 export const ApiClientInput = z
   .object({
     name: z.string({ error: 'name must be a string' }).trim().min(1, { error: 'name is required' }).max(100, { error: 'name must be at most 100 characters' }),

@@ -34,6 +34,10 @@ export const GenotypeProcessing = z
   .object({
     status: ProcessingStatus,
     error: z.string().nullable().optional().describe('Why the latest file could not be read (status failed).'),
+    needs_confirmation: z
+      .literal(true)
+      .optional()
+      .describe('The latest file was read but is much smaller or stranger than the genotype in use: it replaces it only after POST …/genotype/upload/?confirm_replace=true.'),
     format: z.string().optional().describe('Detected format: 23andme, ancestrydna, ftdna, myheritage, vcf, generic, …'),
     vendor: z.string().optional().describe('Vendor name, e.g. "23andMe"; "Unknown" for generic text.'),
     container: z.string().optional().describe('plain, gzip, zip or tar.gz.'),
@@ -45,6 +49,7 @@ export const GenotypeProcessing = z
     skipped_lines: z.int().min(0).optional(),
     skipped_by_reason: z.record(z.string(), z.int().min(0)).optional().describe('Lines that could not be used, by reason.'),
     duplicates: z.int().min(0).optional(),
+    binary_tail_bytes: z.int().min(0).optional().describe('Bytes of binary data at the end of the text (a damaged or appended-to file); 0 for clean text.'),
     inferred_sex: z.enum(['male', 'female']).nullable().optional().describe('From X heterozygosity and Y calls; null when undecidable.'),
     parse_ms: z.number().min(0).optional(),
     notes: z.array(z.string()).optional(),

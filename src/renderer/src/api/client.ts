@@ -121,7 +121,8 @@ export const api = {
   appInfo: () => call('getAppInfo', {}),
   listClients: () => call('listApiClients', {}),
   createClient: (input: ApiClientInput) => call('createApiClient', { body: input }),
-  revokeClient: (clientId: string) => call('revokeApiClient', { path: { client_id: clientId } }).then(() => undefined),
+  revokeClient: (clientId: string, deleteData = false) =>
+    call('revokeApiClient', { path: { client_id: clientId }, query: deleteData ? { delete_data: 'true' } : {} }).then(() => undefined),
   deleteAllData: () => call('deleteAllData', {}).then(() => undefined),
   corsSettings: (): Promise<CorsSettings> => call('getCorsSettings', {}),
   saveCorsSettings: (origins: string[]): Promise<CorsSettings> => call('updateCorsSettings', { body: { origins } }),

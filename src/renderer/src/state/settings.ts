@@ -11,7 +11,8 @@ interface SettingsState {
   loadInfo(): Promise<void>;
   loadClients(): Promise<void>;
   createClient(input: ApiClientInput): Promise<CreatedApiClient>;
-  revokeClient(clientId: string): Promise<void>;
+  /** Revokes a client; with deleteData also deletes every profile it created. */
+  revokeClient(clientId: string, deleteData?: boolean): Promise<void>;
 }
 
 export const useSettings = create<SettingsState>((set, get) => ({
@@ -43,8 +44,8 @@ export const useSettings = create<SettingsState>((set, get) => ({
     return created;
   },
 
-  async revokeClient(clientId) {
-    await api.revokeClient(clientId);
+  async revokeClient(clientId, deleteData = false) {
+    await api.revokeClient(clientId, deleteData);
     await get().loadClients();
   },
 }));

@@ -84,6 +84,7 @@ export function SettingsView() {
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedApiClient | null>(null);
   const [revoking, setRevoking] = useState<ApiClient | null>(null);
+  const [revokeDeletesData, setRevokeDeletesData] = useState(false);
   const [deletingAll, setDeletingAll] = useState(false);
   const bridge = desktopBridge();
   const profileCount = useProfiles((s) => s.profiles.length);
@@ -252,12 +253,23 @@ export function SettingsView() {
         <ConfirmDialog
           testId="revoke-dialog"
           title={`Revoke “${revoking.name}”?`}
-          description={<p>The program using this client loses access at once: its tokens stop working and its secret can’t be used again. Its profiles stay stored.</p>}
-          confirmLabel="Revoke access"
-          onClose={() => setRevoking(null)}
+          description={
+            <>
+              <p>The program using this client loses access at once: its tokens and upload links stop working and its secret can’t be used again.</p>
+              <label className="check">
+                <input type="checkbox" checked={revokeDeletesData} onChange={(e) => setRevokeDeletesData(e.target.checked)} />
+                <span>Also permanently delete every profile it created, with their DNA files and results</span>
+              </label>
+            </>
+          }
+          confirmLabel={revokeDeletesData ? 'Revoke and delete its data' : 'Revoke access'}
+          onClose={() => {
+            setRevoking(null);
+            setRevokeDeletesData(false);
+          }}
           onConfirm={async () => {
-            await useSettings.getState().revokeClient(revoking.client_id);
-            toast.success(`${revoking.name} can no longer use the API.`);
+            await useSettings.getState().revokeClient(revoking.client_id, revokeDeletesData);
+            toast.success(revokeDeletesData ? `${revoking.name} can no longer use the API, and its profiles were deleted.` : `${revoking.name} can no longer use the API.`);
           }}
         />
       ) : null}

@@ -9,8 +9,36 @@
  * order) are also counted as conflicting.
  */
 import type { Genotype } from '../types.js';
+import { fail } from './errors.js';
 import type { SexEvidence } from './sex.js';
-import { ParseCore, RECORD_WORDS } from './wasm/core.js';
+import { ParseCore, RECORD_BYTES, RECORD_WORDS } from './wasm/core.js';
+
+/**
+ * 10 million markers. Array exports have under 2 million, whole-genome VCFs about 5
+ * million; imputed VCFs (tens of millions) are refused. With this limit a parse stays
+ * under 400 MiB whatever the input (see parseMemoryBound and docs/security.md).
+ */
+export const DEFAULT_MAX_MARKERS = 10_000_000;
+
+/** Memory a parse may hold besides the markers: read, inflate and line buffers, the detection sample and its strings, the zip directory. */
+export const PARSE_BUFFER_BYTES = 48 << 20;
+
+/**
+ * The most memory a parse can hold for `maxMarkers`: each marker is a 12-byte record, the
+ * sort needs a second copy, and the finished genotype is 10 bytes a marker; the records
+ * never grow past maxMarkers + 1 (the collector refuses the file instead).
+ */
+export function parseMemoryBound(maxMarkers = DEFAULT_MAX_MARKERS): number {
+  return ParseCore.fixedBytes() + (maxMarkers + 1) * 2 * RECORD_BYTES + maxMarkers * 10 + PARSE_BUFFER_BYTES;
+}
+
+export function tooManyMarkers(maxMarkers: number): never {
+  fail(
+    `This file has more than ${maxMarkers.toLocaleString('en-US')} genotype markers, more than Traitscope reads: ` +
+      'every marker is held in memory while the file is read. Upload the raw data from a genotyping test, or a VCF ' +
+      `with at most ${maxMarkers.toLocaleString('en-US')} variants (for example one chromosome set or the variants of a panel).`,
+  );
+}
 
 export interface Collected {
   genotype: Genotype;
@@ -27,9 +55,17 @@ export class GenotypeCollector {
   /** Markers collected so far. */
   length = 0;
 
+  /** Refuses the file (ParseError) rather than hold more than maxMarkers markers. */
+  constructor(readonly maxMarkers = DEFAULT_MAX_MARKERS) {}
+
+  /** Records that may be written before reserve() must be asked (it refuses the file past maxMarkers). */
+  get limit(): number {
+    return Math.min(this.core.capacity, this.maxMarkers + 1);
+  }
+
   add(rsid: number, call: number, chrom: number, position: number): void {
     const i = this.length;
-    if (i === this.core.capacity) this.core.reserve(i + 1);
+    if (i >= this.limit) this.reserve(1);
     const r = this.core.records;
     const j = i * RECORD_WORDS;
     r[j] = rsid;
@@ -38,9 +74,13 @@ export class GenotypeCollector {
     this.length = i + 1;
   }
 
-  /** Makes room for `more` markers (sized from the file, so the records rarely move). */
+  /**
+   * Makes room for `more` markers (sized from the file, so the records rarely move), but
+   * never for more than maxMarkers + 1: a file that fills that is refused.
+   */
   reserve(more: number): void {
-    this.core.reserve(this.length + more);
+    if (this.length > this.maxMarkers) tooManyMarkers(this.maxMarkers);
+    this.core.reserve(Math.min(this.length + more, this.maxMarkers + 1), this.maxMarkers + 1);
   }
 
   /** Marker i as [rsid, call << 8 | chrom, position] (tests). */
@@ -52,6 +92,7 @@ export class GenotypeCollector {
 
   /** Call once: sorts and deduplicates, and hands the core to the next parse. */
   finish(): Collected {
+    if (this.length > this.maxMarkers) tooManyMarkers(this.maxMarkers);
     const collected = this.core.finish(this.length);
     this.core.release();
     return collected;

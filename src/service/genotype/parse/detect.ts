@@ -7,6 +7,7 @@
 import { buildFromHeader, type Build } from './build.js';
 import { fail } from './errors.js';
 import { inferLayout, layoutFromHeader, type TableLayout } from './layout.js';
+import { refuseNonGenotypeHeader } from './nongenome.js';
 import { detectVendor } from './vendors.js';
 
 export interface Detection {
@@ -60,6 +61,7 @@ export function detect(lines: string[]): Detection {
   const preamble = lines.slice(0, preambleLines).join('\n');
   const headerText = preamble + '\n' + comments.join('\n');
   const firstLine = firstData >= 0 ? lines[firstData] : '';
+  refuseNonGenotypeHeader(comments, firstLine);
 
   // A column header: the first non-comment line, or else the last comment line (23andMe's "# rsid chromosome ...").
   let layout: TableLayout | null = null;

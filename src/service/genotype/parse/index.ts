@@ -10,9 +10,10 @@
  */
 import type { ParseResult, ParseSummary } from '../types.js';
 import { buildFromPositions } from './build.js';
-import { isZip, route, type ContainerContext } from './containers.js';
+import { formatBytes, isZip, route, type ContainerContext } from './containers.js';
 import { ParseError, fail } from './errors.js';
 import { LineSplitter } from './lines.js';
+import { heterozygosity, refuseNonGenotypeContent } from './nongenome.js';
 import { inferSex } from './sex.js';
 import { bytesSource, openFileSource, readRange, type ByteSource } from './source.js';
 import { TextDecoderStage } from './text.js';
@@ -22,7 +23,7 @@ import { chooseMember, listZip, zipMember } from './zip.js';
 export interface ParseOptions {
   /** Most bytes any decompression may produce before the file is refused (default 2 GiB). */
   maxDecompressedBytes?: number;
-  /** Most markers a file may have before it is refused (default DEFAULT_MAX_MARKERS, 50 million). */
+  /** Most markers a file may have before it is refused (default DEFAULT_MAX_MARKERS, 10 million: parse memory stays under 400 MiB). */
   maxMarkers?: number;
 }
 
@@ -107,6 +108,7 @@ async function run(src: ByteSource, options: ParseOptions | undefined, started: 
   parser.finish();
 
   const detection = parser.detection!;
+  const linesRead = parser.collector.length;
   const { genotype, duplicates, conflicting, noCalls, sex } = parser.collector.finish();
   if (genotype.rsids.length === 0) {
     const skipped = parser.skips.byReason();
@@ -119,8 +121,26 @@ async function run(src: ByteSource, options: ParseOptions | undefined, started: 
     );
   }
 
+  refuseNonGenotypeContent({
+    linesRead,
+    skipped: parser.skips.total(),
+    foreign: parser.skips.foreign,
+    ...heterozygosity(genotype.calls),
+  });
+  const binaryTail = text.binaryFrom < 0 ? 0 : text.textBytes - text.binaryFrom;
+  if (binaryTail * 2 > text.textBytes)
+    fail(
+      `Most of this file (${formatBytes(binaryTail)} of ${formatBytes(text.textBytes)}) is binary data, not text: it is damaged or not a genotype file. ` +
+        'Upload the raw data download from your testing company.',
+    );
+
   const snpCount = genotype.rsids.length;
   const notes = [...ctx.notes, ...detection.notes];
+  if (binaryTail > 0)
+    notes.push(
+      `The last ${formatBytes(binaryTail)} of the file are binary data, not text (from byte ${text.binaryFrom.toLocaleString('en-US')} on); ` +
+        'the lines there were skipped. The file may be damaged or have something appended: download it again if markers are missing.',
+    );
   let build = detection.headerBuild;
   let buildSource: ParseSummary['build_source'] = build ? 'header' : null;
   const fromPositions = buildFromPositions(genotype);
@@ -146,6 +166,7 @@ async function run(src: ByteSource, options: ParseOptions | undefined, started: 
     skipped_lines: parser.skips.total(),
     skipped_by_reason: parser.skips.byReason(),
     duplicates,
+    binary_tail_bytes: binaryTail,
     inferred_sex: inferSex(sex),
     parse_ms: Math.round((performance.now() - started) * 10) / 10,
     notes,

@@ -24,9 +24,19 @@ export const SKIP_REASON_NAMES = [
 
 export class SkipCounter {
   readonly counts = new Float64Array(SKIP_REASON_NAMES.length);
+  /**
+   * Of the skipped lines, those that do not look like genotype lines at all (prose, source
+   * code, markup): no marker id with a digit, or too few fields. nongenome.ts weighs them.
+   */
+  foreign = 0;
 
   add(reason: number, n = 1): void {
     this.counts[reason] += n;
+  }
+
+  addForeign(reason: number): void {
+    this.counts[reason] += 1;
+    this.foreign++;
   }
 
   total(): number {

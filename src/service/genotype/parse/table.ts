@@ -120,12 +120,12 @@ export class TableParser implements DataLineParser {
       out.reserve(((e - s) / 10 + 1) | 0);
       core.load(buf, s, e);
       while (s < e) {
-        const stop = core.parse(s, mode, this.skipInternalIds, out.length);
+        const stop = core.parse(s, mode, this.skipInternalIds, out.length, out.limit);
         out.length += core.written;
         this.loopMarkers += core.written;
         if (core.internalIds > 0) this.skips.add(SKIP_NON_RS_ID, core.internalIds);
         if (stop >= e) break;
-        if (out.length === core.capacity) {
+        if (out.length >= out.limit) {
           out.reserve(((e - stop) / 10 + 1) | 0);
           s = stop;
           continue;
@@ -156,8 +156,11 @@ export class TableParser implements DataLineParser {
     const rs = parseRsid(buf, f.starts[col], f.ends[col]);
     if (rs >= 0) return rs;
     if (this.isRepeatedHeader(buf, f.starts[0], f.ends[0])) return -1;
-    if (n <= col) this.skips.add(SKIP_MALFORMED);
-    else this.skips.add(rs === RSID_NOT_RS ? SKIP_NON_RS_ID : SKIP_BAD_RSID);
+    if (n <= col) this.skips.addForeign(SKIP_MALFORMED);
+    else if (rs !== RSID_NOT_RS) this.skips.add(SKIP_BAD_RSID);
+    // "i123", "1:752566", "GSA-…": a marker without an rsID. A word without digits: not a genotype line.
+    else if (hasDigit(buf, f.starts[col], f.ends[col])) this.skips.add(SKIP_NON_RS_ID);
+    else this.skips.addForeign(SKIP_NON_RS_ID);
     return -1;
   }
 
@@ -167,7 +170,7 @@ export class TableParser implements DataLineParser {
     const starts = f.starts;
     const ends = f.ends;
     if (n <= L.rsid) {
-      if (!this.isRepeatedHeader(buf, starts[0], ends[0])) this.skips.add(SKIP_MALFORMED);
+      if (!this.isRepeatedHeader(buf, starts[0], ends[0])) this.skips.addForeign(SKIP_MALFORMED);
       return;
     }
     const rs = this.rsidOrSkip(buf, L.rsid, n);
@@ -201,7 +204,7 @@ export class TableParser implements DataLineParser {
    */
   private flexible(buf: Uint8Array, n: number): void {
     if (n < 2) {
-      if (!this.isRepeatedHeader(buf, this.f.starts[0], this.f.ends[0])) this.skips.add(SKIP_MALFORMED);
+      if (!this.isRepeatedHeader(buf, this.f.starts[0], this.f.ends[0])) this.skips.addForeign(SKIP_MALFORMED);
       return;
     }
     const rs = this.rsidOrSkip(buf, 0, n);
@@ -255,6 +258,11 @@ export class TableParser implements DataLineParser {
 }
 
 const LOC_BAD = Number.MIN_SAFE_INTEGER;
+
+function hasDigit(buf: Uint8Array, s: number, e: number): boolean {
+  for (let i = s; i < e; i++) if (buf[i] >= 0x30 && buf[i] <= 0x39) return true;
+  return false;
+}
 
 /** A lone field between rsID and alleles: a chromosome (code >= 0) or a position (-(pos+1)). */
 function chromOrPos(buf: Uint8Array, s: number, e: number): number {

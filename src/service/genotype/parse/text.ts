@@ -17,6 +17,9 @@ const SNIFF_BYTES = 4096;
 type Encoding = 'utf8' | 'utf16le' | 'utf16be';
 
 export class TextDecoderStage implements ByteSink {
+  /** Text bytes passed on so far, and the offset of the first NUL byte among them (-1: none). */
+  textBytes = 0;
+  binaryFrom = -1;
   private head: Uint8Array[] = [];
   private headLen = 0;
   private encoding: Encoding | null = null;
@@ -64,6 +67,7 @@ export class TextDecoderStage implements ByteSink {
   private forward(chunk: Uint8Array): void {
     if (chunk.length === 0) return;
     if (this.encoding === 'utf8') {
+      this.count(chunk);
       this.out.push(chunk);
       return;
     }
@@ -85,7 +89,17 @@ export class TextDecoderStage implements ByteSink {
       this.firstOut = false;
       checkNotBinary(out);
     }
+    this.count(out);
     this.out.push(out);
+  }
+
+  /** Binary data after the first 4 KiB (which checkNotBinary vets): noted, see index.ts. */
+  private count(text: Uint8Array): void {
+    if (this.binaryFrom < 0) {
+      const nul = text.indexOf(0);
+      if (nul >= 0) this.binaryFrom = this.textBytes + nul;
+    }
+    this.textBytes += text.length;
   }
 }
 

@@ -2,7 +2,7 @@
  * The line-level half of the parser: buffers the first lines until the format can be
  * detected, then parses every data line on bytes into a GenotypeCollector.
  */
-import { GenotypeCollector } from './collect.js';
+import { DEFAULT_MAX_MARKERS, GenotypeCollector, tooManyMarkers } from './collect.js';
 import { detect, noGenotypes, type Detection } from './detect.js';
 import { fail } from './errors.js';
 import type { LineSink } from './lines.js';
@@ -17,15 +17,10 @@ const SAMPLE_MAX_BYTES = 4 << 20;
 const GIVE_UP_BYTES = 32 << 20;
 
 export const MAX_LINE_BYTES = 1 << 20;
-/**
- * 50 million markers: records, sort buffer and result take ~1.7 GB at that size. Array
- * exports have under 2 million markers, whole-genome VCFs ~5 million, imputed VCFs tens
- * of millions.
- */
-export const DEFAULT_MAX_MARKERS = 50_000_000;
+export { DEFAULT_MAX_MARKERS };
 
 export class TextGenotypeParser implements LineSink {
-  readonly collector = new GenotypeCollector();
+  readonly collector: GenotypeCollector;
   readonly skips = new SkipCounter();
   detection: Detection | null = null;
 
@@ -40,7 +35,9 @@ export class TextGenotypeParser implements LineSink {
   private bytesSeen = 0;
 
   /** Most markers the file may have: each one is held in memory until the sort. */
-  constructor(private readonly maxMarkers = DEFAULT_MAX_MARKERS) {}
+  constructor(private readonly maxMarkers = DEFAULT_MAX_MARKERS) {
+    this.collector = new GenotypeCollector(maxMarkers);
+  }
 
   /** Room for the markers a text of this many bytes may hold (~25 bytes a line), so the arrays rarely grow. */
   expectTextBytes(bytes: number): void {
@@ -80,12 +77,7 @@ export class TextGenotypeParser implements LineSink {
   private checkProgress(): void {
     const n = this.collector.length;
     if (n === 0 && this.bytesSeen > GIVE_UP_BYTES) noGenotypes();
-    if (n > this.maxMarkers)
-      fail(
-        `This file has more than ${this.maxMarkers.toLocaleString('en-US')} genotype markers, more than Traitscope reads: ` +
-          'every marker is held in memory while the file is read. Upload the raw data from a genotyping test, or a VCF ' +
-          `with at most ${this.maxMarkers.toLocaleString('en-US')} variants (for example one chromosome set or the variants of a panel).`,
-      );
+    if (n > this.maxMarkers) tooManyMarkers(this.maxMarkers);
   }
 
   longLine(): void {

@@ -50,7 +50,7 @@ export class VcfParser implements DataLineParser {
     if (buf[s] === HASH) return;
     const f = this.f;
     const n = f.split(buf, s, e, SEP_TAB, 10);
-    if (n < 10) return this.skips.add(SKIP_MALFORMED);
+    if (n < 10) return this.skips.addForeign(SKIP_MALFORMED);
     const st = f.starts;
     const en = f.ends;
     const rs = firstRsid(buf, st[2], en[2]);

@@ -1,27 +1,20 @@
 /**
  * /api/app/: what the desktop UI needs beyond the spec's API, for the app's own client only
- * (scope manage:app): app facts, the API clients of third-party tools, and deleting all data.
+ * (scope manage:app): app facts, the API clients of third-party tools (revoking one can also
+ * delete the profiles it created), and deleting all data. Deletions leave nothing
+ * recoverable in the data folder (profiles/erase.ts).
  */
 import type { Router } from 'express';
 import { ApiClientInput, type ApiClient, type AppInfo } from '../../../shared/api.js';
 import { createClient, getClient, listClients, revokeClient, type Client } from '../../auth/clients.js';
-import type { Db } from '../../db/database.js';
-import { namedStatements } from '../../db/statements.js';
-import { genotypesDir } from '../../storage/file-store.js';
-import { forgetGenotype } from '../../traits/profile-traits.js';
+import { eraseAllProfiles, eraseClientProfiles } from '../../profiles/erase.js';
 import { appVersion } from '../../config.js';
 import { origin, type ServiceContext } from '../context.js';
 import { HttpError } from '../errors.js';
 import { operationRouter } from '../router.js';
 import { parseBody } from '../validate.js';
-import { rm } from 'node:fs/promises';
 import { CustomTraitError, listCustomTraits, removeCustomTrait, type CustomTraitRecord } from '../../traits/custom-traits.js';
 import { traitJson } from '../../traits/profile-traits.js';
-
-const statements = namedStatements((db: Db) => ({
-  profileIds: db.prepare<[], { id: string }>('SELECT id FROM profiles'),
-  deleteProfiles: db.prepare('DELETE FROM profiles'),
-}));
 
 function apiClientJson(c: Client): ApiClient {
   return { client_id: c.id, name: c.name, scopes: c.scopes, free_traits: c.freeTraits, created_at: c.createdAt, revoked_at: c.revokedAt, is_app: c.isApp };
@@ -62,12 +55,26 @@ export function appRoutes(ctx: ServiceContext): Router {
     res.status(201).json({ ...apiClientJson(client), client_secret: secret });
   });
 
-  on('revokeApiClient', (req, res) => {
+  // ?delete_data=true also deletes every profile the client created (also after an earlier revoke).
+  on('revokeApiClient', async (req, res) => {
     const id = String(req.params.client_id);
     const client = getClient(ctx.db, id);
     if (!client || client.isApp) throw new HttpError(404, `No API client with id "${id}".`);
-    if (!revokeClient(ctx.db, id)) throw new HttpError(409, `The client "${client.name}" was already revoked.`);
-    res.json({ detail: `Client "${client.name}" was revoked; its tokens no longer work.` });
+    const deleteData = req.query.delete_data;
+    if (deleteData !== undefined && deleteData !== 'true' && deleteData !== 'false') {
+      throw new HttpError(400, `delete_data must be true or false (got "${String(deleteData)}").`);
+    }
+    const revoked = revokeClient(ctx.db, id);
+    if (deleteData !== 'true') {
+      if (!revoked) throw new HttpError(409, `The client "${client.name}" was already revoked. Add ?delete_data=true to delete the profiles it created.`);
+      res.json({ detail: `Client "${client.name}" was revoked; its tokens and upload URLs no longer work. Its profiles stay stored.`, deleted_profiles: 0 });
+      return;
+    }
+    const deleted = await eraseClientProfiles(ctx.db, ctx.config.dataDir, id);
+    res.json({
+      detail: `Client "${client.name}" ${revoked ? 'was revoked; its tokens and upload URLs no longer work' : 'was already revoked'}. ${deleted} profile(s) it created were deleted with all their genetic data.`,
+      deleted_profiles: deleted,
+    });
   });
 
   // Custom traits from PGS Catalog scoring files.
@@ -109,11 +116,8 @@ export function appRoutes(ctx: ServiceContext): Router {
   });
 
   on('deleteAllData', async (_req, res) => {
-    const ids = statements(ctx.db).profileIds.all().map((r) => r.id);
-    statements(ctx.db).deleteProfiles.run(); // cascades to files records, genotypes and assessments
-    ids.forEach(forgetGenotype);
-    await rm(genotypesDir(ctx.config.dataDir), { recursive: true, force: true });
-    res.json({ detail: `Deleted ${ids.length} profile(s) with all their genetic data.` });
+    const deleted = await eraseAllProfiles(ctx.db, ctx.config.dataDir);
+    res.json({ detail: `Deleted ${deleted} profile(s) with all their genetic data.` });
   });
 
   return router;

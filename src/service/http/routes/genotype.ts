@@ -5,7 +5,7 @@
 import type { Router } from 'express';
 import { MAX_SNP_LOOKUP, SnpLookupRequest, UPLOAD_CONTENT_TYPES, type GenotypeMetadata, type GenotypeSnp } from '../../../shared/api.js';
 import { callToString, chromToString, findRsid } from '../../genotype/encoding.js';
-import { genotypeSummary, getGenotypeFile, loadGenotype } from '../../genotype/genotype-store.js';
+import { confirmReplacement, genotypeSummary, getGenotypeFile, loadGenotype } from '../../genotype/genotype-store.js';
 import { makeUploadUrl } from '../../storage/upload-url.js';
 import { origin, type ServiceContext } from '../context.js';
 import { HttpError } from '../errors.js';
@@ -32,6 +32,8 @@ export function genotypeRoutes(ctx: ServiceContext): Router {
       metadata: {
         status: file.status,
         error: file.error,
+        // The file parsed but is much smaller or stranger than the genotype in use (genotype/plausibility.ts).
+        ...(file.needs_confirmation ? { needs_confirmation: true } : {}),
         // The summary describes the genotype in use: after a failed upload, the previous one.
         ...(inUse ? { ...inUse.summary, ancestry: inUse.ancestry } : {}),
       },
@@ -55,6 +57,11 @@ export function genotypeRoutes(ctx: ServiceContext): Router {
     if (!getGenotypeFile(ctx.db, profile.id)) {
       throw new HttpError(401, 'No genetic data has been uploaded for this profile yet. Upload a file to the URL from GET .../genotype/upload/ first.');
     }
+    const confirm = req.query.confirm_replace;
+    if (confirm !== undefined && confirm !== 'true' && confirm !== 'false') {
+      throw new HttpError(400, `confirm_replace must be true or false (got "${String(confirm)}").`);
+    }
+    if (confirm === 'true') confirmReplacement(ctx.db, profile.id);
     let outcome = await ctx.processor.process(profile.id);
     // A newer upload replaced the file mid-way: process the newest one.
     if (outcome.kind === 'superseded' && getGenotypeFile(ctx.db, profile.id)) outcome = await ctx.processor.process(profile.id);

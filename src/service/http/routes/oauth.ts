@@ -1,9 +1,12 @@
 /**
  * POST /oauth/token: OAuth 2.0 client-credentials grant (RFC 6749 §4.4). Accepts JSON (as
  * the spec shows) and application/x-www-form-urlencoded, with credentials in the body or
- * in HTTP Basic auth (§2.3.1). Errors follow §5.2.
+ * in HTTP Basic auth (§2.3.1). Errors follow §5.2. Secrets are checked off the event loop,
+ * one at a time, and failed checks are limited per client id (429 slow_down, RFC 8628's
+ * token-endpoint error, with Retry-After): guessing cannot slow the rest of the API.
  */
 import express, { type ErrorRequestHandler, type Response, type Router } from 'express';
+import { AttemptLimiter } from '../../auth/attempt-limits.js';
 import { authenticateClient, ensureAppClient } from '../../auth/clients.js';
 import { redeemSignInCode } from '../../auth/sign-in.js';
 import { issueToken } from '../../auth/tokens.js';
@@ -16,13 +19,24 @@ function oauthError(res: Response, status: number, error: string, description: s
   res.json({ error, error_description: description });
 }
 
-function basicCredentials(header: string | undefined): { id: string; secret: string } | undefined {
-  const match = /^Basic\s+(\S+)$/i.exec(header ?? '');
-  if (!match) return undefined;
-  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+/**
+ * HTTP Basic credentials (RFC 6749 §2.3.1: id and secret form-urlencoded, then base64).
+ * Anything that is not exactly that shape counts as no valid credentials.
+ */
+export function basicCredentials(header: string | undefined): { id: string; secret: string } | 'malformed' | undefined {
+  const match = /^Basic ([A-Za-z0-9+/]+={0,2})$/i.exec(header ?? '');
+  if (!match) return /^Basic\b/i.test(header ?? '') ? 'malformed' : undefined;
+  const bytes = Buffer.from(match[1], 'base64');
+  if (bytes.toString('base64') !== match[1]) return 'malformed'; // not canonical base64
+  const decoded = bytes.toString('utf8');
   const colon = decoded.indexOf(':');
-  if (colon < 0) return undefined;
-  return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+  if (colon < 0) return 'malformed';
+  try {
+    const form = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
+    return { id: form(decoded.slice(0, colon)), secret: form(decoded.slice(colon + 1)) };
+  } catch {
+    return 'malformed';
+  }
 }
 
 /** The accepted audiences: {base_url}/profiles under either spelling of our address. */
@@ -34,14 +48,18 @@ function audienceMatches(ctx: ServiceContext, audience: string): boolean {
 
 export function oauthRoutes(ctx: ServiceContext): Router {
   const { router, on } = operationRouter(ctx, '');
+  const attempts = new AttemptLimiter();
   on(
     'requestToken',
     express.json({ limit: '16kb' }),
     express.urlencoded({ extended: false, limit: '16kb' }),
-    (req, res) => {
+    async (req, res) => {
       const body = (req.body ?? {}) as Record<string, unknown>;
       const str = (k: string) => (typeof body[k] === 'string' ? (body[k] as string) : undefined);
       const basic = basicCredentials(req.headers.authorization);
+      if (basic === 'malformed') {
+        return oauthError(res, 401, 'invalid_client', 'The Authorization header is not valid HTTP Basic credentials (base64 of client_id:client_secret).');
+      }
       const clientId = basic?.id ?? str('client_id');
       const clientSecret = basic?.secret ?? str('client_secret');
       const grantType = str('grant_type');
@@ -54,8 +72,24 @@ export function oauthRoutes(ctx: ServiceContext): Router {
       if (!clientId || !clientSecret) {
         return oauthError(res, 401, 'invalid_client', 'client_id and client_secret are required (in the body or as HTTP Basic credentials).');
       }
-      const client = authenticateClient(ctx.db, clientId, clientSecret);
-      if (!client) return oauthError(res, 401, 'invalid_client', 'Unknown client, wrong secret, or the client was revoked.');
+      const admission = attempts.admit(clientId);
+      if (!admission.ok) {
+        res.set('Retry-After', String(admission.retryAfterSeconds));
+        return oauthError(
+          res,
+          429,
+          'slow_down',
+          admission.reason === 'client'
+            ? `Too many failed token requests for this client_id; try again in ${admission.retryAfterSeconds} s with the right client_secret.`
+            : 'Too many token requests are being checked at once; try again in a second.',
+        );
+      }
+      const client = await attempts.check(() => authenticateClient(ctx.db, clientId, clientSecret));
+      if (!client) {
+        attempts.failed(clientId);
+        return oauthError(res, 401, 'invalid_client', 'Unknown client, wrong secret, or the client was revoked.');
+      }
+      attempts.succeeded(clientId);
       if (!audience) return oauthError(res, 400, 'invalid_target', `audience is required: "${origin(ctx)}/api/profiles".`);
       if (!audienceMatches(ctx, audience)) {
         return oauthError(res, 400, 'invalid_target', `audience "${audience}" is not this service; use "${origin(ctx)}/api/profiles".`);
@@ -77,7 +111,7 @@ export function oauthRoutes(ctx: ServiceContext): Router {
   // The web UI's one-time sign-in link: its code becomes an access token of the app's own client.
   on('signIn', express.json({ limit: '4kb' }), (req, res) => {
     const code = (req.body as { code?: unknown } | undefined)?.code;
-    if (typeof code !== 'string' || !redeemSignInCode(ctx.db, code)) {
+    if (!redeemSignInCode(ctx.db, code)) {
       return oauthError(
         res,
         400,

@@ -1,9 +1,9 @@
 /** /api/profiles: create, list, read, replace, patch and delete profiles of the calling client. */
 import type { Request, Router } from 'express';
 import { ProfileInput, type Profile } from '../../../shared/api.js';
-import { createProfile, deleteProfile, getProfile, listProfiles, updateProfile } from '../../profiles/profiles.js';
-import { removeProfileFiles } from '../../storage/file-store.js';
-import { forgetGenotype, scoringInputsDiffer } from '../../traits/profile-traits.js';
+import { eraseProfile } from '../../profiles/erase.js';
+import { createProfile, getProfile, listProfiles, updateProfile } from '../../profiles/profiles.js';
+import { scoringInputsDiffer } from '../../traits/profile-traits.js';
 import { clientOf } from '../auth.js';
 import type { ServiceContext } from '../context.js';
 import { HttpError } from '../errors.js';
@@ -52,9 +52,7 @@ export function profileRoutes(ctx: ServiceContext): Router {
 
   on('deleteProfile', async (req, res) => {
     const profile = requireProfile(ctx, req, res);
-    deleteProfile(ctx.db, clientOf(res).id, profile.id); // cascades to genotype, files record, assessments
-    forgetGenotype(profile.id);
-    await removeProfileFiles(ctx.config.dataDir, profile.id);
+    await eraseProfile(ctx.db, ctx.config.dataDir, clientOf(res).id, profile.id); // rows, files, and the database's leftovers
     res.json({ detail: `Profile ${profile.id} and all its genetic data were deleted.` });
   });
 

@@ -1,12 +1,16 @@
 /**
  * {upload_url}: the storage side of the upload flow. PUT only, no Authorization: the signed
- * URL is the credential. A complete upload replaces the profile's file and starts
- * processing; anything else leaves stored data as it was.
+ * URL is the credential, and it stops working when its profile is deleted or the client
+ * that owns the profile is revoked. A complete upload is written to disk (fsynced) before
+ * it is acknowledged, replaces the profile's file and starts processing; anything else —
+ * a refused, broken, stalled or oversized transfer — leaves stored data as it was.
+ * Concurrent uploads are capped in all and per profile (429).
  */
 import type { Router } from 'express';
-import { profileOwner } from '../../profiles/profiles.js';
+import { getClient } from '../../auth/clients.js';
 import { recordUpload } from '../../genotype/genotype-store.js';
-import { receiveUpload, removeStoredFile, UploadTooLargeError, formatBytes } from '../../storage/file-store.js';
+import { profileOwner } from '../../profiles/profiles.js';
+import { formatBytes, receiveUpload, removeStoredFile, UploadTooLargeError } from '../../storage/file-store.js';
 import { checkUploadUrl } from '../../storage/upload-url.js';
 import { QueueFullError } from '../../processing/processor.js';
 import type { ServiceContext } from '../context.js';
@@ -17,11 +21,33 @@ function mediaType(header: string | undefined): string {
   return (header ?? '').split(';')[0].trim().toLowerCase();
 }
 
+/** Counts uploads in progress, in all and per profile. */
+function uploadSlots(maxTotal: number, maxPerProfile: number) {
+  const perProfile = new Map<string, number>();
+  let total = 0;
+  return {
+    take(profileId: string): boolean {
+      const mine = perProfile.get(profileId) ?? 0;
+      if (total >= maxTotal || mine >= maxPerProfile) return false;
+      total++;
+      perProfile.set(profileId, mine + 1);
+      return true;
+    },
+    give(profileId: string): void {
+      total--;
+      const left = (perProfile.get(profileId) ?? 1) - 1;
+      if (left === 0) perProfile.delete(profileId);
+      else perProfile.set(profileId, left);
+    },
+  };
+}
+
 export function storageRoutes(ctx: ServiceContext): Router {
   const { router, on } = operationRouter(ctx, '');
+  const slots = uploadSlots(ctx.config.maxConcurrentUploads, ctx.config.maxConcurrentUploadsPerProfile);
 
   on('uploadGenotypeFile', async (req, res) => {
-    const profileId = String(req.params.profile_id).toLowerCase();
+    const profileId = String(req.params.profile_id);
     const check = checkUploadUrl(ctx.uploadKey, profileId, req.query as Record<string, unknown>, Math.floor(Date.now() / 1000));
     if (!check.ok) throw new HttpError(403, check.reason);
     const sent = mediaType(req.headers['content-type']);
@@ -35,11 +61,20 @@ export function storageRoutes(ctx: ServiceContext): Router {
     if (Number.isFinite(declared) && declared > ctx.config.maxUploadBytes) {
       throw new HttpError(413, `The file (${formatBytes(declared)}) is larger than the ${formatBytes(ctx.config.maxUploadBytes)} upload limit.`);
     }
-    if (!profileOwner(ctx.db, profileId)) {
-      throw new HttpError(404, 'The profile of this upload URL no longer exists.');
+    const owner = profileOwner(ctx.db, profileId);
+    if (!owner) throw new HttpError(404, 'The profile of this upload URL no longer exists.');
+    if (getClient(ctx.db, owner.clientId)?.revokedAt) {
+      throw new HttpError(403, "This upload URL belongs to an API client whose access was revoked; it no longer works.");
     }
     // Refused before the body is read: a full queue would only keep the file waiting.
     if (ctx.processor.isFull()) throw new QueueFullError(ctx.processor.retryAfterSeconds());
+    if (!slots.take(profileId)) {
+      throw new HttpError(
+        429,
+        `Too many uploads are in progress (at most ${ctx.config.maxConcurrentUploadsPerProfile} per profile and ${ctx.config.maxConcurrentUploads} in all). Wait for them to finish, then upload again.`,
+        { 'Retry-After': '5' },
+      );
+    }
     let stored;
     try {
       stored = await receiveUpload(ctx.config.dataDir, profileId, req, ctx.config.maxUploadBytes);
@@ -49,28 +84,30 @@ export function storageRoutes(ctx: ServiceContext): Router {
         throw new HttpError(413, err.message);
       }
       throw new HttpError(400, `The upload did not complete (${(err as Error).message}). Nothing was changed; try again.`);
+    } finally {
+      slots.give(profileId);
     }
     if (stored.size === 0) {
       await removeStoredFile(ctx.config.dataDir, stored.fileName);
       throw new HttpError(400, 'The upload was empty. Send the genotype file as the request body.');
     }
-    let previous: string | undefined;
+    let obsolete: string | undefined;
     try {
-      previous = recordUpload(ctx.db, profileId, { ...stored, contentType: check.grant.contentType });
+      obsolete = recordUpload(ctx.db, profileId, { ...stored, contentType: check.grant.contentType });
     } catch (err) {
       // The profile was deleted during the transfer (foreign key): drop the file.
       await removeStoredFile(ctx.config.dataDir, stored.fileName);
       if (!profileOwner(ctx.db, profileId)) throw new HttpError(404, 'The profile of this upload URL was deleted during the upload.');
       throw err;
     }
-    if (previous && previous !== stored.fileName) await removeStoredFile(ctx.config.dataDir, previous).catch(() => undefined);
+    // The previous upload, unless it is the source of the genotype in use (kept until this one has parsed).
+    if (obsolete) await removeStoredFile(ctx.config.dataDir, obsolete).catch(() => undefined);
     void ctx.processor.process(profileId);
     res.json({ detail: `Received ${stored.size} bytes; processing has started.`, size: String(stored.size), md5_hash: stored.md5, crc32c: stored.crc32c });
   });
 
-  router.all('/storage/genotypes/:profile_id', (_req, res) => {
-    res.set('Allow', 'PUT');
-    throw new HttpError(405, 'Upload the file with PUT (not POST) to this URL, with the Content-Type it was issued for.', { Allow: 'PUT' });
+  router.all('/storage/genotypes/:profile_id', (req) => {
+    throw new HttpError(405, `${req.method} is not allowed here: upload the file with PUT to this URL, with the Content-Type it was issued for.`, { Allow: 'PUT' });
   });
 
   router.use('/storage', (_req, _res, next) => next(new HttpError(404, 'No such storage object. Request an upload URL from the API.')));

@@ -26,6 +26,7 @@ const STATS_BYTES = 64;
 /** core.c's sort: PASSES * RADIX counters. */
 const COUNTS_BYTES = 4 * 256 * 4;
 export const RECORD_WORDS = 3;
+export const RECORD_BYTES = RECORD_WORDS * 4;
 
 let compiled: WebAssembly.Module | null = null;
 let tableBytes: Uint8Array | null = null;
@@ -113,11 +114,21 @@ export class ParseCore {
     this.bytes.set(tables(), this.tablesAt);
   }
 
-  /** Makes room for `n` records in all. */
-  reserve(n: number): void {
+  /** Makes room for `n` records in all, growing by half at a time but never past `limit` records. */
+  reserve(n: number, limit = Infinity): void {
     if (n <= this.capacity) return;
-    const want = Math.max(n, Math.ceil(this.capacity * 1.5), 1 << 14);
-    this.grow(this.recordsAt + want * RECORD_WORDS * 4);
+    const want = Math.min(Math.max(n, Math.ceil(this.capacity * 1.5), 1 << 14), Math.max(n, limit));
+    this.grow(this.recordsAt + want * RECORD_BYTES);
+  }
+
+  /** Bytes of the core's memory: tables, input window and records (and, while finishing, the sort's copy). */
+  get memoryBytes(): number {
+    return this.memory.buffer.byteLength;
+  }
+
+  /** Bytes a core takes before any record: stack, tables, statistics, sort counters, input window. */
+  static fixedBytes(): number {
+    return 64 * PAGE + TABLES_BYTES + STATS_BYTES + COUNTS_BYTES + INPUT_BYTES + 5 * 64;
   }
 
   /** Grows the memory to at least `bytes` and remakes the views (growing detaches the old ones). */
@@ -145,10 +156,10 @@ export class ParseCore {
 
   /**
    * Parses the loaded text from offset `from` (a line start) with the line loop, writing
-   * records from record `at` on, up to the capacity. Returns where it stopped, as an
+   * records from record `at` on, up to `limit` records (at most the capacity). Returns where it stopped, as an
    * offset into the text; `written` and `internalIds` tell what it did.
    */
-  parse(from: number, mode: number, skipInternal: boolean, at: number): number {
+  parse(from: number, mode: number, skipInternal: boolean, at: number, limit = this.capacity): number {
     const stop = this.x.parse_lines(
       this.tablesAt,
       this.inputAt,
@@ -157,7 +168,7 @@ export class ParseCore {
       mode,
       skipInternal ? 1 : 0,
       this.recordsAt + at * RECORD_WORDS * 4,
-      this.capacity - at,
+      Math.min(limit, this.capacity) - at,
       this.statsAt,
     );
     return stop + this.windowStart;
