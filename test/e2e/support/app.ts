@@ -61,7 +61,7 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-export async function openBrowser(options: { colorScheme?: 'light' | 'dark'; width?: number; height?: number } = {}): Promise<Browser> {
+export async function openBrowser(options: { colorScheme?: 'light' | 'dark'; width?: number; height?: number; bypassCSP?: boolean } = {}): Promise<Browser> {
   const profileDir = mkdtempSync(path.join(tmpdir(), 'traitscope-chromium-'));
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: CHROMIUM,
@@ -69,6 +69,7 @@ export async function openBrowser(options: { colorScheme?: 'light' | 'dark'; wid
     colorScheme: options.colorScheme ?? 'light',
     viewport: { width: options.width ?? 1320, height: options.height ?? 860 },
     acceptDownloads: true,
+    bypassCSP: options.bypassCSP ?? false,
     args: [
       '--headless',
       '--no-sandbox',
@@ -166,4 +167,43 @@ export async function unlabeledControls(page: Page): Promise<string[]> {
     }
     return problems;
   });
+}
+
+const AXE_SOURCE = path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js');
+
+/**
+ * axe-core run in the page (injected from node_modules): the serious and critical
+ * violations, each as "rule: target (summary)". Run it on every screen in both themes.
+ */
+export async function axeViolations(page: Page, context = 'body'): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_SOURCE });
+  return page.evaluate(async (selector) => {
+    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[]; failureSummary: string }> }> }> } }).axe;
+    const result = await axe.run(selector, { resultTypes: ['violations'] });
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .flatMap((v) => v.nodes.slice(0, 3).map((n) => `${v.id}: ${n.target.join(' ')} (${n.failureSummary.replace(/\s+/g, ' ').slice(0, 160)})`));
+  }, context);
+}
+
+/** axe in the light and the dark theme of the same screen. */
+export async function axeBothThemes(page: Page, context = 'body'): Promise<string[]> {
+  const out: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    // Reduced motion: no colour transition half-way when axe measures contrast.
+    await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+    out.push(...(await axeViolations(page, context)).map((v) => `[${scheme}] ${v}`));
+  }
+  await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' });
+  return out;
+}
+
+/**
+ * Results for every available trait. The engine scores every trait in the background
+ * after processing; where a service does not (yet), this asks for them, as a client would.
+ */
+export async function ensureAllScored(app: RunningApp, profileId: string): Promise<void> {
+  const list = await app.api<Array<{ trait: { code: string }; status: string }>>('GET', `/profiles/${profileId}/traits/`);
+  const codes = list.body.filter((t) => t.status === 'available').map((t) => t.trait.code);
+  if (codes.length) await app.api('POST', `/profiles/${profileId}/traits/`, codes);
 }

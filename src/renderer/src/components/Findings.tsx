@@ -192,7 +192,12 @@ function MarkerSearch({ profileId, genes }: { profileId: string; genes: Record<s
 
 export function Findings({ profileId, showClinical }: { profileId: string; showClinical: boolean }) {
   const { data, error } = useFindings(profileId);
-  const setSensitive = usePreferences((s) => s.setSensitive);
+  const choose = usePreferences((s) => s.setSensitive);
+  // The button that was pressed is replaced by its opposite: keep focus on this section.
+  const setSensitive = (id: string, choice: 'show' | 'hide') => {
+    choose(id, choice);
+    requestAnimationFrame(() => document.getElementById('disease-results-title')?.focus());
+  };
   const shown = data?.findings.filter((f) => showClinical || !f.clinical) ?? [];
   const hidden = (data?.findings.length ?? 0) - shown.length;
 
@@ -220,7 +225,9 @@ export function Findings({ profileId, showClinical }: { profileId: string; showC
         </ul>
       )}
       <div className="disease-choice" id="disease-results">
-        <h3>Disease results</h3>
+        <h3 id="disease-results-title" tabIndex={-1}>
+          Disease results
+        </h3>
         {showClinical ? (
           <p className="small">
             Disease, cancer and psychiatric results are shown for this profile.{' '}

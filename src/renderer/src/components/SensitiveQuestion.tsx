@@ -2,7 +2,12 @@
 import { usePreferences } from '../state/preferences.js';
 
 export function SensitiveQuestion({ profileId, name }: { profileId: string; name: string }) {
-  const set = usePreferences((s) => s.setSensitive);
+  const setSensitive = usePreferences((s) => s.setSensitive);
+  // The question goes away with the answer: focus moves on to the summary, never lost.
+  const set = (id: string, choice: 'show' | 'hide') => {
+    setSensitive(id, choice);
+    requestAnimationFrame(() => document.getElementById('summary-title')?.focus());
+  };
   return (
     <section className="card question-card" aria-labelledby="sensitive-title" data-testid="sensitive-question">
       <h2 id="sensitive-title">Show disease and cancer results?</h2>

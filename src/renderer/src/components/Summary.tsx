@@ -59,7 +59,9 @@ export function Summary({ profileId, items, cantTell }: { profileId: string; ite
     <section className="card summary-card" aria-labelledby="summary-title" data-testid="summary">
       <header className="card-header">
         <div>
-          <h2 id="summary-title">Your notable results</h2>
+          <h2 id="summary-title" tabIndex={-1}>
+            Your notable results
+          </h2>
           <p className="muted small">
             The results furthest from average that tell the most, one per phenotype, featured traits first. How they are ranked is explained in the help.
           </p>

@@ -206,7 +206,7 @@ function ResultRow({ profileId, row }: { profileId: string; row: PhenotypeRow })
   const panelId = `studies-${row.key}`;
 
   return (
-    <li className={`trait-row status-${status}`} data-testid={`trait-${main.trait.code}`} data-status={r ? 'computed' : main.status} data-group={row.key}>
+    <li className={`trait-row status-${status}`} data-testid={`trait-${main.trait.code}`} data-status={r ? 'computed' : main.status} data-group={row.key} data-category={row.category} data-percentile={r?.percentile}>
       <div className="trait-row-main">
         <div className="trait-row-title">
           <a

@@ -11,9 +11,10 @@ export interface ReportData {
   appVersion?: string;
 }
 
-/** Reads the person's calls for rsIDs (the genotype look-up; at most 10,000 per request). */
+/** Reads the person's calls for rsIDs (the genotype look-up). */
 export type SnpLookup = (rsids: string[]) => Promise<GenotypeSnp[]>;
-const LOOKUP_CHUNK = 10_000;
+/** rsIDs per look-up: they travel in the query string, which must stay a reasonable length. */
+const LOOKUP_CHUNK = 800;
 
 async function genotypesOf(results: ProfileTrait[], lookup: SnpLookup): Promise<Map<string, string>> {
   const wanted = [...new Set(results.flatMap((r) => r.snps ?? []))];

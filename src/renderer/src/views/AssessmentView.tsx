@@ -212,11 +212,11 @@ function Computed({ a }: { a: ProfileTrait }) {
           <div className="stat">
             <dt>Coverage</dt>
             <dd className="tabular">{typeof a.coverage === 'number' ? formatPercent(a.coverage) : '—'}</dd>
-            <span className="stat-sub">
+            <dd className="stat-sub">
               {formatInt(observed)} of {formatInt(total)} markers genotyped
               {match && match.imputed > 0 ? `, ${formatInt(match.imputed)} filled with the population average` : ''}
               {match && match.strand_flipped > 0 ? `, ${formatInt(match.strand_flipped)} read on the opposite strand` : ''}
-            </span>
+            </dd>
             {typeof a.coverage === 'number' ? (
               <div className="meter" aria-hidden="true">
                 <span style={{ width: `${a.coverage * 100}%` }} />
@@ -226,17 +226,17 @@ function Computed({ a }: { a: ProfileTrait }) {
           <div className="stat">
             <dt>Evidence</dt>
             <dd>{capitalise(ev?.label ?? a.trait.evidence?.label ?? 'limited')}</dd>
-            <span className="stat-sub">{EVIDENCE_TEXT[ev?.label ?? ''] ?? ''}</span>
+            <dd className="stat-sub">{EVIDENCE_TEXT[ev?.label ?? ''] ?? ''}</dd>
           </div>
           <div className="stat">
             <dt>How much the score explains</dt>
             <dd>{ve === null ? 'Unknown' : formatPercent(ve, ve < 0.1 ? 1 : 0)}</dd>
-            <span className="stat-sub">{ve === null ? 'Not published for this score' : 'of the differences between people in this trait'}</span>
+            <dd className="stat-sub">{ve === null ? 'Not published for this score' : 'of the differences between people in this trait'}</dd>
           </div>
           <div className="stat">
             <dt>Largest single marker</dt>
             <dd className="tabular">{formatPercent(ev?.top_marker_share ?? a.trait.evidence?.top_marker_share ?? 0)}</dd>
-            <span className="stat-sub">of the score’s weight</span>
+            <dd className="stat-sub">of the score’s weight</dd>
           </div>
           <div className="stat">
             <dt>Genome-wide significant markers</dt>
@@ -246,9 +246,9 @@ function Computed({ a }: { a: ProfileTrait }) {
             <dt>Genetic score</dt>
             <dd className="tabular">{typeof a.score === 'number' ? a.score.toFixed(3) : '—'}</dd>
             {a.distribution ? (
-              <span className="stat-sub">
+              <dd className="stat-sub">
                 Reference mean {a.distribution.mean.toFixed(3)}, SD {a.distribution.sd.toFixed(3)}
-              </span>
+              </dd>
             ) : null}
           </div>
           <div className="stat">
@@ -358,7 +358,7 @@ function Evidence({ trait }: { trait: NonNullable<ProfileTrait['trait']> }) {
               <dd>
                 <span className={`evidence evidence-${trait.evidence?.label ?? q.evidence}`}>{capitalise(trait.evidence?.label ?? q.evidence)}</span>
               </dd>
-              <span className="stat-sub">{EVIDENCE_TEXT[trait.evidence?.label ?? q.evidence] ?? ''}</span>
+              <dd className="stat-sub">{EVIDENCE_TEXT[trait.evidence?.label ?? q.evidence] ?? ''}</dd>
             </div>
             <div className="stat">
               <dt>Study size</dt>

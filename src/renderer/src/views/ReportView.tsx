@@ -53,6 +53,26 @@ export const reportTitle = (name: string) => `Traitscope report – ${name}`;
 /** A CSS string literal for the page margin boxes. */
 const cssString = (s: string) => `"${s.replace(/[\\"]/g, '\\$&').replace(/[\n\r]/g, ' ')}"`;
 
+/** The printed pages' margins: the title at the top of every page, page n of m at the bottom. */
+export function pageMarginCss(name: string, generatedAt: Date): string {
+  return `@page { @top-left { content: ${cssString(reportTitle(name))}; } @bottom-right { content: "Page " counter(page) " of " counter(pages); } @bottom-left { content: ${cssString(`Generated ${formatDate(generatedAt.toISOString())} by Traitscope`)}; } }`;
+}
+
+/**
+ * Applies CSS to the document while mounted. A constructed style sheet, because the
+ * Content-Security-Policy (style-src 'self') rightly refuses inline <style> elements.
+ */
+function useDocumentCss(css: string): void {
+  useEffect(() => {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+    return () => {
+      document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) => s !== sheet);
+    };
+  }, [css]);
+}
+
 export function ReportView({ id }: { id: string }) {
   const profile = useProfile(id);
   const genotype = useProfiles((s) => s.genotypes[id]);
@@ -146,7 +166,7 @@ export function ReportView({ id }: { id: string }) {
               {saving ? <Spinner size={14} /> : <PrinterIcon size={16} />}
               {bridge ? 'Save as PDF…' : 'Print or save as PDF…'}
             </button>
-            <button type="button" className="button" disabled={!data} onClick={() => paper.current && downloadText(`${stem}.html`, copyReportHtml(paper.current, reportTitle(name)), 'text/html')}>
+            <button type="button" className="button" disabled={!data} onClick={() => paper.current && data && downloadText(`${stem}.html`, copyReportHtml(paper.current, reportTitle(name), pageMarginCss(name, data.generatedAt)), 'text/html')}>
               <DownloadIcon size={16} /> HTML
             </button>
             <button type="button" className="button" disabled={!data || csvBusy} onClick={saveCsv}>
@@ -302,11 +322,10 @@ export function ReportDocument({ profile, genotype, rows, notable, plots, findin
     hiddenSensitive: options.sensitive ? 0 : rows.filter((r) => isSensitive(r.main.trait)).length,
   });
   const byCategory = categoriesOf(shownRows).map((c) => [c, sortRows(shownRows.filter((r) => r.category === c), 'name')] as const);
-  const pageCss = `@page { @top-left { content: ${cssString(reportTitle(name))}; } @bottom-right { content: "Page " counter(page) " of " counter(pages); } @bottom-left { content: ${cssString(`Generated ${formatDate(generatedAt.toISOString())} by Traitscope`)}; } }`;
+  useDocumentCss(pageMarginCss(name, generatedAt));
 
   return (
     <article className="report-doc" data-testid="report-document">
-      <style>{pageCss}</style>
       <header className="rt-header">
         <div className="rt-brand">Traitscope</div>
         <h1>Genetic trait report</h1>
