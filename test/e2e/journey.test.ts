@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Profile } from '../../src/shared/api.js';
-import { axeBothThemes, dropFiles, ensureAllScored, openBrowser, ROOT, screenshot, startApp, unlabeledControls, type Browser, type RunningApp } from './support/app.js';
+import { axeBothThemes, dropFiles, waitForAllResults, openBrowser, ROOT, screenshot, SCREENSHOTS, startApp, unlabeledControls, type Browser, type RunningApp } from './support/app.js';
 import { FINDING_CALLS, synthetic23andMe } from './support/genotype.js';
 
 const FILE = synthetic23andMe(ROOT, { extra: FINDING_CALLS });
@@ -61,9 +61,9 @@ describe('drop a DNA file, read the answer', () => {
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     await page.getByTestId('genotype-card').waitFor({ timeout: 60_000 });
     ada = (await app.api<Profile[]>('GET', '/profiles/')).body[0];
-    await ensureAllScored(app, ada.id);
-    await page.reload();
-    await page.getByTestId('summary').waitFor({ timeout: 60_000 });
+    // Every trait is scored in the background and shows up without pressing anything.
+    await waitForAllResults(page, app, ada.id);
+    await page.getByTestId('summary').waitFor();
     expect(await page.title()).toBe('Ada Lovelace – Traitscope');
     // No "Compute" anywhere: every result is there.
     expect(await page.getByRole('button', { name: /^Compute/ }).count()).toBe(0);
@@ -225,6 +225,11 @@ describe('drop a DNA file, read the answer', () => {
     const pdf = await page.pdf({ format: 'A4' });
     expect((pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length).toBeGreaterThan(1);
     await screenshot(page, '05-report');
+    // Page 1 as printed: the top of the document, one A4 page tall.
+    await page.emulateMedia({ media: 'print' });
+    const box = (await doc.boundingBox())!;
+    await page.screenshot({ path: `${SCREENSHOTS}/05b-report-page-1.png`, fullPage: true, clip: { x: box.x, y: box.y, width: box.width, height: Math.round(box.width * 1.414) } });
+    await page.emulateMedia({ media: 'screen' });
 
     const [csv] = await Promise.all([page.waitForEvent('download'), report.getByRole('button', { name: 'CSV' }).click()]);
     const lines = readFileSync((await csv.path())!, 'utf8').split('\r\n');
@@ -299,6 +304,8 @@ describe('every screen in both themes, any window, by keyboard', () => {
         await screenshot(page, `06-${name}`);
         await menu.click();
         await page.getByRole('link', { name: 'Settings' }).waitFor();
+        await expect(menu.getAttribute('aria-expanded')).resolves.toBe('true');
+        await menu.click();
       }
     } finally {
       await page.setViewportSize({ width: 1320, height: 860 });
@@ -316,8 +323,7 @@ describe('every screen in both themes, any window, by keyboard', () => {
     await page.getByRole('heading', { level: 1, name: 'Grace Hopper' }).waitFor();
     await page.getByTestId('genotype-card').waitFor({ timeout: 60_000 });
     const grace = (await app.api<Profile[]>('GET', '/profiles/')).body.find((p) => p.first_name === 'Grace')!;
-    await ensureAllScored(app, grace.id);
-    await page.reload();
+    await waitForAllResults(page, app, grace.id);
     await page.getByTestId('summary').waitFor();
     // The opt-in question is answered by keyboard; focus stays on the page, not lost.
     await tabTo(page, (el) => el.textContent?.trim() === 'Keep them hidden');

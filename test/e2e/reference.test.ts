@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Profile, ProfileTrait } from '../../src/shared/api.js';
-import { axeBothThemes, ensureAllScored, openBrowser, ROOT, startApp, screenshot, uploadThroughApi, type Browser, type RunningApp } from './support/app.js';
+import { axeBothThemes, openBrowser, ROOT, startApp, screenshot, uploadThroughApi, type Browser, type RunningApp } from './support/app.js';
 import { synthetic23andMe } from './support/genotype.js';
 
 /** A handful of Kidd AISNP calls of one real 1000 Genomes African individual: far too few to estimate ancestry from. */
@@ -33,7 +33,6 @@ beforeAll(async () => {
   const file = synthetic23andMe(ROOT, { seed: 5, population: 'AFR', ancestryMarkers: false, traits: (t) => t.markers.rsid.length <= 6, extra: kiddCalls('HG01879', 8) });
   profile = (await app.api<Profile>('POST', '/profiles/', { first_name: 'Amara', last_name: 'Okafor', gender: 2, ethnicity: 0 })).body;
   await uploadThroughApi(app, profile.id, file);
-  await ensureAllScored(app, profile.id);
   await browser.page.goto(app.signInUrl);
   await browser.page.getByRole('link', { name: /Amara Okafor/ }).first().click();
   await browser.page.getByTestId('trait-browser').waitFor({ timeout: 60_000 });

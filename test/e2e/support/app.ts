@@ -199,11 +199,21 @@ export async function axeBothThemes(page: Page, context = 'body'): Promise<strin
 }
 
 /**
- * Results for every available trait. The engine scores every trait in the background
- * after processing; where a service does not (yet), this asks for them, as a client would.
+ * Waits until the service has scored every trait of the profile in the background and the
+ * page shows them all, pushed by the service: the list header counts every phenotype that
+ * has a result. Nothing is pressed and nothing reloaded.
  */
-export async function ensureAllScored(app: RunningApp, profileId: string): Promise<void> {
-  const list = await app.api<Array<{ trait: { code: string }; status: string }>>('GET', `/profiles/${profileId}/traits/`);
-  const codes = list.body.filter((t) => t.status === 'available').map((t) => t.trait.code);
-  if (codes.length) await app.api('POST', `/profiles/${profileId}/traits/`, codes);
+export async function waitForAllResults(page: Page, app: RunningApp, profileId: string): Promise<number> {
+  let scored: Array<{ trait: { code: string; group?: { code: string } } }> = [];
+  for (let i = 0; i < 600; i++) {
+    const list = await app.api<Array<{ status: string }>>('GET', `/profiles/${profileId}/traits/`);
+    if (list.body.length > 0 && !list.body.some((t) => t.status === 'available')) {
+      scored = (await app.api<typeof scored>('GET', `/profiles/${profileId}/traits/?score`)).body;
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const phenotypes = new Set(scored.map((r) => r.trait.group?.code ?? r.trait.code)).size;
+  await page.getByTestId('trait-browser').getByText(`${phenotypes.toLocaleString('en-US')} phenotypes with a result`).waitFor({ timeout: 60_000 });
+  return phenotypes;
 }

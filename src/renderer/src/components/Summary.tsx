@@ -63,7 +63,8 @@ export function Summary({ profileId, items, cantTell }: { profileId: string; ite
             Your notable results
           </h2>
           <p className="muted small">
-            The results furthest from average that tell the most, one per phenotype, featured traits first. How they are ranked is explained in the help.
+            Ranked by how far from average each result is, times how much it tells you (evidence, markers read, how much the score explains); one per
+            phenotype, featured traits first, at most 10.
           </p>
         </div>
       </header>

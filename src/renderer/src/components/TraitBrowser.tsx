@@ -183,6 +183,7 @@ export function TraitBrowser({ profileId, rows, hideSensitive }: { profileId: st
 
 function StudyResult({ study }: { study: Study }) {
   const r = study.result;
+  if (r && !r.assessment_level) return <span className="row-reason">Raw score only: no reference frequencies for a percentile</span>;
   if (!r || !r.assessment_level) return <span className="row-reason">{reasonText(study)}</span>;
   return (
     <span className="trait-result-text">

@@ -127,7 +127,7 @@ export function rowMatches(row: PhenotypeRow, f: RowFilter, terms: string[]): bo
 }
 
 const byName = (a: PhenotypeRow, b: PhenotypeRow) => a.name.localeCompare(b.name);
-const pct = (r: PhenotypeRow) => r.main.result?.percentile;
+const pct = (r: PhenotypeRow) => r.main.result?.percentile ?? undefined;
 
 export function sortRows(rows: PhenotypeRow[], key: SortKey): PhenotypeRow[] {
   const out = [...rows];
