@@ -60,6 +60,8 @@ describe('drop a DNA file, read the answer', () => {
     await screenshot(page, '02a-importing');
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     await page.getByTestId('genotype-card').waitFor({ timeout: 60_000 });
+    // Once every file is done the tray folds to a pill (and leaves a little later).
+    await page.getByTestId('job-tray').getByRole('button', { name: '1 file imported' }).waitFor({ timeout: 30_000 });
     ada = (await app.api<Profile[]>('GET', '/profiles/')).body[0];
     // Every trait is scored in the background and shows up without pressing anything.
     await waitForAllResults(page, app, ada.id);
@@ -108,12 +110,14 @@ describe('drop a DNA file, read the answer', () => {
     await page.getByTestId('finding-apoe').waitFor();
 
     const search = page.getByTestId('marker-search');
-    await search.getByLabel('rsID or gene').fill('rs4988235, rs999999999');
-    await search.getByRole('button', { name: 'Look up' }).click();
-    await expect(search.locator('tbody').textContent()).resolves.toMatch(/rs4988235.*AG.*rs999999999.*not in your file/);
-    await search.getByLabel('rsID or gene').fill('apoe');
-    await search.getByRole('button', { name: 'Look up' }).click();
-    await expect(search.locator('tbody').textContent()).resolves.toMatch(/rs429358.*CT.*rs7412.*CC/);
+    const lookUp = async (query: string, first: string) => {
+      await search.getByLabel('rsID or gene').fill(query);
+      await search.getByRole('button', { name: 'Look up' }).click();
+      await search.locator('tbody th', { hasText: first }).waitFor();
+      return search.locator('tbody').textContent();
+    };
+    expect(await lookUp('rs4988235, rs999999999', 'rs4988235')).toMatch(/rs4988235.*AG.*rs999999999.*not in your file/);
+    expect(await lookUp('apoe', 'rs429358')).toMatch(/rs429358.*CT.*rs7412.*CC/);
     await search.getByLabel('rsID or gene').fill('BRCA1');
     await search.getByRole('button', { name: 'Look up' }).click();
     await expect(search.getByRole('alert').textContent()).resolves.toMatch(/neither an rsID .* nor a gene with findings/);
@@ -121,7 +125,7 @@ describe('drop a DNA file, read the answer', () => {
     await screenshot(page, '03-findings');
   });
 
-  it('shows one row per phenotype with how other studies agree, evidence and the reference; greys what does not apply', async () => {
+  it('shows one row per phenotype with how other studies agree, evidence and the reference; greys what does not apply', { timeout: 300_000 }, async () => {
     const { page } = browser;
     const rows = page.locator('.trait-row[data-status=computed]');
     const count = await rows.count();
@@ -146,6 +150,8 @@ describe('drop a DNA file, read the answer', () => {
     await page.getByRole('button', { name: 'Edit' }).click();
     await page.getByTestId('profile-dialog').getByRole('radio', { name: 'Female' }).check();
     await page.getByTestId('profile-dialog').getByRole('button', { name: 'Save changes' }).click();
+    // The service rescores every stored result before it answers; on a loaded machine that takes a while.
+    await page.getByTestId('recalculated').waitFor({ timeout: 240_000 });
     await expect(page.getByTestId('recalculated').textContent()).resolves.toMatch(/^Recalculated against the European reference: /);
     await page.getByRole('radio', { name: /^Not available/ }).check();
     const na = page.locator('.trait-row.status-not-applicable').first();
@@ -277,6 +283,8 @@ describe('every screen in both themes, any window, by keyboard', () => {
     await check('report');
     await page.goto(`${app.origin}/#/settings`);
     await page.getByTestId('settings-view').waitFor();
+    // Your data comes before developer API access.
+    expect((await page.getByTestId('settings-view').locator('h2').allTextContents()).slice(0, 2)).toEqual(['Your data', 'API access']);
     await check('settings');
     expect(found).toEqual([]);
   });

@@ -111,6 +111,16 @@ describe('a reference population that was only assumed', () => {
     const { body } = await app.api<ProfileTrait[]>('GET', `/profiles/${profile.id}/traits/?score`);
     expect(new Set(body.map((r) => r.population))).toEqual(new Set(['AFR']));
     await screenshot(page, '21-recalculated');
+  });
+
+  it('points out a profile sex that contradicts the DNA, and recalculates for it', { timeout: 240_000 }, async () => {
+    const { page } = browser;
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByTestId('profile-dialog').getByRole('radio', { name: 'Male', exact: true }).check();
+    await page.getByTestId('profile-dialog').getByRole('button', { name: 'Save changes' }).click();
+    await page.getByTestId('recalculated').getByText(/^Recalculated against the African reference: /).waitFor({ timeout: 180_000 });
+    await expect(page.getByTestId('sex-mismatch').textContent()).resolves.toMatch(/Your profile says Male, but the DNA file looks Female/);
+    await expect(page.getByTestId('genotype-card').textContent()).resolves.toMatch(/Male \(from your profile\)/);
     expect(browser.errors).toEqual([]);
   });
 });
