@@ -12,6 +12,8 @@ function trait(code: string, extra: Partial<Trait> = {}): Trait {
     overview: '',
     connotation: 'neutral',
     category: 'Body',
+    featured: false,
+    quality: { markers: 10, sample_size: 100_000, publication_year: 2020, evidence: 'strong', study_id: null, pmid: null, first_author: null, citation: '' },
     group: { code, name: code, size: 1, headline: true },
     evidence: { label: 'strong', reasons: [], genome_wide_markers: 20, top_marker_share: 0.1, curated: true, flags: [], variance_explained: null },
     ...extra,

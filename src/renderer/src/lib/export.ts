@@ -13,8 +13,8 @@ export interface ReportData {
 
 /** Reads the person's calls for rsIDs (the genotype look-up). */
 export type SnpLookup = (rsids: string[]) => Promise<GenotypeSnp[]>;
-/** rsIDs per look-up: they travel in the query string, which must stay a reasonable length. */
-const LOOKUP_CHUNK = 800;
+/** rsIDs per look-up (the service's limit; they travel in the request body). */
+const LOOKUP_CHUNK = 10_000;
 
 async function genotypesOf(results: ProfileTrait[], lookup: SnpLookup): Promise<Map<string, string>> {
   const wanted = [...new Set(results.flatMap((r) => r.snps ?? []))];
