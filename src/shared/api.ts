@@ -11,3 +11,4 @@ export * from './schemas/traits.js';
 export * from './schemas/oauth.js';
 export * from './schemas/app.js';
 export * from './schemas/meta.js';
+export * from './schemas/findings.js';

@@ -66,7 +66,14 @@ describe('API clients', () => {
     await expect(secretDialog.locator('pre').textContent()).resolves.toContain(clientSecret);
     await secretDialog.getByRole('button', { name: 'Copy client secret' }).waitFor();
     await screenshot(page, '22-client-secret');
+    // Closing before the secret was copied asks first; going back keeps it on screen.
+    await page.keyboard.press('Escape');
+    const confirm = page.getByTestId('secret-confirm-dialog');
+    await confirm.getByRole('heading', { name: 'Close without copying the secret?' }).waitFor();
+    await confirm.getByRole('button', { name: 'Go back and copy it' }).click();
+    await secretDialog.getByTestId('new-client-secret').waitFor();
     await secretDialog.getByRole('button', { name: 'I’ve saved the secret' }).click();
+    await page.getByTestId('secret-confirm-dialog').getByRole('button', { name: 'Close without copying' }).click();
 
     const row = page.getByTestId('client-row').filter({ hasText: 'Lab notebook' });
     await expect(row.textContent()).resolves.toContain('read:profiles');

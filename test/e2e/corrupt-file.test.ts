@@ -65,18 +65,20 @@ describe('a file that cannot be read', () => {
     await expect(page.getByTestId('failure-banner').count()).resolves.toBe(0);
   });
 
-  it('explains a dropped file that is not DNA data on the new profile it created', async () => {
+  it('explains a dropped file that is not DNA data and leaves no empty profile behind', async () => {
     const { page } = browser;
     // Over an open profile the window offers both: replace its file, or new profiles.
     await dropFiles(page, [{ name: 'not-my-genome.txt', content: NOT_DNA }], 'drop-new', async () => {
       await page.getByTestId('drop-replace').getByText('Replace Rosalind Franklin’s DNA file').waitFor();
       await screenshot(page, '33-drop-overlay');
     });
-    await page.getByRole('heading', { level: 1, name: /not/i }).waitFor();
-    const banner = page.getByTestId('failure-banner');
-    await banner.waitFor({ timeout: 30_000 });
-    await expect(banner.textContent()).resolves.toMatch(/This DNA file could not be read/);
-    await page.getByTestId('job-tray').locator('li').filter({ hasText: 'not-my-genome.txt' }).getByText('Could not be analyzed').waitFor();
+    const job = page.getByTestId('job-tray').locator('li').filter({ hasText: 'not-my-genome.txt' });
+    await job.getByText('Could not be read: no profile was created').waitFor({ timeout: 60_000 });
+    // The service's reason, in words, and a way on.
+    expect((await job.locator('.job-error').textContent())!.length).toBeGreaterThan(20);
+    await job.getByRole('button', { name: 'Choose another file' }).waitFor();
+    const names = (await app.api<Profile[]>('GET', '/profiles/')).body.map((p) => p.first_name);
+    expect(names).toEqual(['Rosalind']);
     await screenshot(page, '32-new-profile-failed');
     expect(browser.errors).toEqual([]);
   });

@@ -13,7 +13,8 @@ import { desktopBridge } from './platform/bridge.js';
 import { openDialog } from './state/dialogs.js';
 import { useJobs } from './state/jobs.js';
 import { useProfiles } from './state/profiles.js';
-import { navigate, useRouter } from './state/router.js';
+import { useBrowser } from './state/browser.js';
+import { navigate, routeHash, useRouter } from './state/router.js';
 import { useSettings } from './state/settings.js';
 import { useTraits } from './state/traits.js';
 import { AssessmentView } from './views/AssessmentView.js';
@@ -27,13 +28,19 @@ type Boot = { state: 'starting' } | { state: 'ready' } | { state: 'failed'; mess
 function Screen() {
   const route = useRouter((s) => s.route);
   const first = useRef(true);
-  // A new screen starts at its top, and keyboard and screen-reader users land on it.
+  // A new screen starts at its top, or where the person left it (the result list after a
+  // visit to one result), and keyboard and screen-reader users land on it.
   useEffect(() => {
     const main = document.getElementById('main-content');
-    main?.scrollTo(0, 0);
+    const hash = routeHash(route);
+    const saved = useBrowser.getState().scroll[hash] ?? 0;
+    main?.scrollTo(0, saved);
+    // The list may still be laying out: restore once more on the next frame.
+    if (saved) requestAnimationFrame(() => main?.scrollTo(0, saved));
     if (first.current) first.current = false;
     else main?.focus({ preventScroll: true });
   }, [route]);
+
   switch (route.name) {
     case 'home':
       return <HomeView />;

@@ -11,6 +11,7 @@ import { assertEveryOperationServed } from './router.js';
 import { appRoutes } from './routes/app.js';
 import { corsRoutes } from './routes/cors.js';
 import { eventRoutes } from './routes/events.js';
+import { findingRoutes } from './routes/findings.js';
 import { genotypeRoutes } from './routes/genotype.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { profileRoutes } from './routes/profiles.js';
@@ -55,6 +56,7 @@ export function createApp(ctx: ServiceContext): express.Express {
   apiRouter.use(eventRoutes(ctx));
   apiRouter.use(profileRoutes(ctx));
   apiRouter.use(genotypeRoutes(ctx));
+  apiRouter.use(findingRoutes(ctx));
   apiRouter.use(traitRoutes(ctx));
   apiRouter.use(appRoutes(ctx));
   apiRouter.use(corsRoutes(ctx, policy));

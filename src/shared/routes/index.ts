@@ -16,6 +16,7 @@ import {
   UploadReceipt,
   UploadUrl,
 } from '../schemas/genotype.js';
+import { FindingsResponse } from '../schemas/findings.js';
 import { VersionInfo } from '../schemas/meta.js';
 import { OAuthError, SignInRequest, TokenRequest, TokenResponse } from '../schemas/oauth.js';
 import { Profile, ProfileInput, ProfileList } from '../schemas/profiles.js';
@@ -277,6 +278,20 @@ export const operations = {
     body: { schema: SnpLookupRequest, contentTypes: ['application/json'], required: true },
     success: { status: 200, schema: GenotypeSnpList, description: 'The markers found.' },
     errors: { 400: `The body is not a list of rsIDs, an entry is not an rsID, or more than ${MAX_SNP_LOOKUP} were given.`, 409: 'The profile has no processed genotype yet.' },
+  }),
+
+  getFindings: operation({
+    method: 'get',
+    path: '/api/profiles/{profile_id}/findings/',
+    summary: 'Single-variant findings',
+    description:
+      'APOE ε, Factor V Leiden, HFE C282Y/H63D, lactase persistence and ALDH2 read from the genotype in use: each a curated set of qualitative statements with their PubMed ids, the markers as read (missing, no-call, not matching, other strand) and what a consumer chip cannot tell. Clinically meaningful findings are flagged `clinical`: the desktop UI shows them only after the person opted in.',
+    tags: ['Genotype'],
+    scopes: READ,
+    extension: true,
+    params: profileId,
+    success: { status: 200, schema: FindingsResponse, description: 'The findings.' },
+    errors: { 409: 'The profile has no processed genotype yet.' },
   }),
 
   // ---- Traits --------------------------------------------------------------------------

@@ -61,7 +61,7 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-export async function openBrowser(options: { colorScheme?: 'light' | 'dark'; width?: number; height?: number } = {}): Promise<Browser> {
+export async function openBrowser(options: { colorScheme?: 'light' | 'dark'; width?: number; height?: number; bypassCSP?: boolean } = {}): Promise<Browser> {
   const profileDir = mkdtempSync(path.join(tmpdir(), 'traitscope-chromium-'));
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: CHROMIUM,
@@ -69,6 +69,7 @@ export async function openBrowser(options: { colorScheme?: 'light' | 'dark'; wid
     colorScheme: options.colorScheme ?? 'light',
     viewport: { width: options.width ?? 1320, height: options.height ?? 860 },
     acceptDownloads: true,
+    bypassCSP: options.bypassCSP ?? false,
     args: [
       '--headless',
       '--no-sandbox',
@@ -166,4 +167,53 @@ export async function unlabeledControls(page: Page): Promise<string[]> {
     }
     return problems;
   });
+}
+
+const AXE_SOURCE = path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js');
+
+/**
+ * axe-core run in the page (injected from node_modules): the serious and critical
+ * violations, each as "rule: target (summary)". Run it on every screen in both themes.
+ */
+export async function axeViolations(page: Page, context = 'body'): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_SOURCE });
+  return page.evaluate(async (selector) => {
+    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[]; failureSummary: string }> }> }> } }).axe;
+    const result = await axe.run(selector, { resultTypes: ['violations'] });
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .flatMap((v) => v.nodes.slice(0, 3).map((n) => `${v.id}: ${n.target.join(' ')} (${n.failureSummary.replace(/\s+/g, ' ').slice(0, 160)})`));
+  }, context);
+}
+
+/** axe in the light and the dark theme of the same screen. */
+export async function axeBothThemes(page: Page, context = 'body'): Promise<string[]> {
+  const out: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    // Reduced motion: no colour transition half-way when axe measures contrast.
+    await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+    out.push(...(await axeViolations(page, context)).map((v) => `[${scheme}] ${v}`));
+  }
+  await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' });
+  return out;
+}
+
+/**
+ * Waits until the service has scored every trait of the profile in the background and the
+ * page shows them all, pushed by the service: the list header counts every phenotype that
+ * has a result. Nothing is pressed and nothing reloaded.
+ */
+export async function waitForAllResults(page: Page, app: RunningApp, profileId: string): Promise<number> {
+  let scored: Array<{ trait: { code: string; group?: { code: string } } }> = [];
+  for (let i = 0; i < 600; i++) {
+    const list = await app.api<Array<{ status: string }>>('GET', `/profiles/${profileId}/traits/`);
+    if (list.body.length > 0 && !list.body.some((t) => t.status === 'available')) {
+      scored = (await app.api<typeof scored>('GET', `/profiles/${profileId}/traits/?score`)).body;
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const phenotypes = new Set(scored.map((r) => r.trait.group?.code ?? r.trait.code)).size;
+  await page.getByTestId('trait-browser').getByText(`${phenotypes.toLocaleString('en-US')} phenotypes with a result`).waitFor({ timeout: 60_000 });
+  return phenotypes;
 }

@@ -17,6 +17,7 @@ import type {
 } from '../../../shared/api.js';
 import { requestLine, type CallArgs, type ResponseBody } from '../../../shared/routes/call.js';
 import type { OperationId } from '../../../shared/routes/index.js';
+import { desktopBridge } from '../platform/bridge.js';
 import { obtainSession, type Session } from './session.js';
 
 export class ApiError extends Error {
@@ -63,8 +64,10 @@ async function errorFrom(res: Response): Promise<ApiError> {
   return new ApiError(message, res.status);
 }
 
-export const OFFLINE_MESSAGE =
-  "Traitscope's background service is not answering. If you started it with `npm run serve`, check that it is still running, then reload this page.";
+/** Said in the words of where the UI runs: the desktop app, or a browser tab of `npm run serve`. */
+export const OFFLINE_MESSAGE = desktopBridge()
+  ? "Traitscope's background service stopped answering. Quit Traitscope and open it again; your profiles and results are safe."
+  : "Traitscope's background service is not answering. If you started it with `npm run serve`, check that it is still running, then reload this page.";
 
 async function send(method: string, path: string, body: unknown, retry = true): Promise<Response> {
   const s = await currentSession();
@@ -117,6 +120,10 @@ export const api = {
   computeTraits: (id: string, codes: string[]) => call('computeTraits', { path: { profile_id: id }, body: codes }) as Promise<TraitAssessment[]>,
   assessment: (id: string, code: string): Promise<ProfileTrait> => call('getTraitAssessment', { path: { profile_id: id, trait_code: code } }),
   computeTrait: (id: string, code: string): Promise<ProfileTrait> => call('computeTrait', { path: { profile_id: id, trait_code: code } }),
+
+  findings: (id: string) => call('getFindings', { path: { profile_id: id } }),
+  /** Many rsIDs travel in the body; URLs stay short. */
+  snps: (id: string, rsids: string[]) => call('lookupSnpsInBody', { path: { profile_id: id }, body: rsids }),
 
   appInfo: () => call('getAppInfo', {}),
   listClients: () => call('listApiClients', {}),

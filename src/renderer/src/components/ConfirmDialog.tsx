@@ -51,7 +51,7 @@ export function ConfirmDialog({ title, description, confirmLabel, tone = 'danger
             Cancel
           </button>
           {extra}
-          <button type="button" className={`button ${tone === 'danger' ? 'button-danger' : 'button-primary'}`} onClick={confirm} disabled={!ready || busy} autoFocus={!typeToConfirm}>
+          <button type="button" className={`button ${tone === 'danger' ? 'button-danger' : 'button-primary'}`} onClick={confirm} disabled={!ready || busy} data-autofocus={tone !== 'danger' && !typeToConfirm ? true : undefined}>
             {busy ? <Spinner size={14} /> : null}
             {confirmLabel}
           </button>
@@ -69,7 +69,7 @@ export function ConfirmDialog({ title, description, confirmLabel, tone = 'danger
             <span className="field-label">
               Type <strong className="mono">{typeToConfirm}</strong> to confirm
             </span>
-            <input className="input" value={typed} onChange={(e) => setTyped(e.target.value)} autoFocus autoComplete="off" spellCheck={false} />
+            <input className="input" value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" spellCheck={false} />
           </label>
         ) : null}
         {error ? (

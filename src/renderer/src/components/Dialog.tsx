@@ -33,6 +33,13 @@ export function Dialog({ title, description, onClose, children, footer, size = '
     if (!el) return;
     const previouslyFocused = document.activeElement as HTMLElement | null;
     if (!el.open) el.showModal();
+    // The first field (or the marked control, else the first footer button) gets focus,
+    // never the close button: Enter must not close a form, and typing must go somewhere.
+    const first =
+      el.querySelector<HTMLElement>('[data-autofocus]') ??
+      el.querySelector<HTMLElement>('.dialog-content :is(input:not([type=hidden]), select, textarea):not(:disabled)') ??
+      el.querySelector<HTMLElement>('.dialog-footer button:not(:disabled)');
+    first?.focus();
     const onCancel = (e: Event) => {
       e.preventDefault();
       if (!busyRef.current) closeRef.current();

@@ -3,7 +3,7 @@
  * drawn as plain SVG. Background bands show the five levels (10/20/40/20/10 % of people).
  */
 import { useId, useMemo } from 'react';
-import { percentileText } from '../lib/format.js';
+import { percentileFigure, percentileWords } from '../lib/format.js';
 
 interface Props {
   density: Array<[number, number]>;
@@ -11,6 +11,12 @@ interface Props {
   percentile: number;
   level: number;
   traitName: string;
+  /** Off the scale: beyond the 99.9th or below the 0.1st percentile. */
+  bound?: 'below_0.1' | 'above_99.9' | null;
+  /** The levels any genotype can reach for this score; the legend offers only these. */
+  reachableLevels?: number[];
+  /** The reference, named in the caption. */
+  referenceText?: string;
   /** Percentile bounds between levels. */
   bounds?: readonly number[];
 }
@@ -41,7 +47,9 @@ function quantiles(points: Array<[number, number]>, fractions: number[]): number
   });
 }
 
-export function DistributionPlot({ density, score, percentile, level, traitName, bounds = [10, 30, 70, 90] }: Props) {
+const LEVEL_NAMES = ['Much lower than average', 'Lower than average', 'Average', 'Higher than average', 'Much higher than average'];
+
+export function DistributionPlot({ density, score, percentile, level, traitName, bound, reachableLevels, referenceText, bounds = [10, 30, 70, 90] }: Props) {
   const titleId = useId();
   const descId = useId();
   const geom = useMemo(() => {
@@ -85,13 +93,16 @@ export function DistributionPlot({ density, score, percentile, level, traitName,
   const { line, area, left, edges, px, py, base } = geom;
   const labelW = 132;
   const labelX = Math.min(W - PAD.right - labelW, Math.max(PAD.left, px - labelW / 2));
-  const pct = percentileText(percentile);
+  const words = percentileWords({ percentile, percentile_bound: bound });
+  const lower = bound === 'above_99.9' ? 'more than 99.9' : bound === 'below_0.1' ? 'fewer than 0.1' : `about ${Math.round(percentile)}`;
+  const reachable = (reachableLevels?.length ? reachableLevels : [1, 2, 3, 4, 5]).filter((l) => l >= 1 && l <= 5);
+  const captionId = `${titleId}-caption`;
 
   return (
-    <figure className="plot" data-testid="distribution-plot">
+    <figure className="plot" data-testid="distribution-plot" aria-labelledby={captionId}>
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${titleId} ${descId}`} preserveAspectRatio="xMidYMid meet">
         <title id={titleId}>{`Distribution of ${traitName} genetic scores in the reference population`}</title>
-        <desc id={descId}>{`Your score is at the ${pct}: higher than about ${Math.round(percentile)} out of 100 people in the reference population.`}</desc>
+        <desc id={descId}>{`Your score is at the ${words.replace(/^the /, '')}: higher than ${lower} out of 100 people in the reference population.`}</desc>
         {edges.slice(0, -1).map((x0, i) => (
           <rect key={i} className={`plot-band band-${i + 1} ${i + 1 === level ? 'is-current' : ''}`} x={x0} y={PAD.top - 8} width={Math.max(0, edges[i + 1] - x0)} height={base - PAD.top + 8} />
         ))}
@@ -118,16 +129,25 @@ export function DistributionPlot({ density, score, percentile, level, traitName,
         <g transform={`translate(${labelX}, 4)`}>
           <rect className="plot-label-bg" width={labelW} height={24} rx={12} />
           <text className="plot-label" x={labelW / 2} y={16.5} textAnchor="middle">
-            {`You · ${pct.replace(' percentile', '')} pct.`}
+            {`You · ${percentileFigure({ percentile, percentile_bound: bound })} pct.`}
           </text>
         </g>
       </svg>
-      <figcaption className="plot-legend">
-        <span>
-          <span className="legend-swatch swatch-left" aria-hidden="true" /> People with a lower score than you ({Math.round(percentile)}%)
+      <figcaption className="plot-caption" id={captionId}>
+        <span className="plot-caption-text">
+          Genetic scores of {traitName} in the reference population{referenceText ? ` (${referenceText})` : ''}; yours is at the {words.replace(/^the /, '')}.
         </span>
-        <span>
-          <span className="legend-swatch swatch-band" aria-hidden="true" /> Your level’s range
+        <span className="plot-legend">
+          <span>
+            <span className="legend-swatch swatch-left" aria-hidden="true" /> People with a lower score than you ({lower.replace('about ', '')} %)
+          </span>
+          <span>
+            <span className="legend-swatch swatch-band" aria-hidden="true" /> Your level’s range
+          </span>
+        </span>
+        <span className="plot-levels">
+          Levels this score can reach: {reachable.map((l) => `${l} ${LEVEL_NAMES[l - 1].toLowerCase()}`).join(' · ')}
+          {reachable.length < 5 ? '. No genotype reaches the others.' : ''}
         </span>
       </figcaption>
     </figure>

@@ -1,4 +1,8 @@
-/** Progress of every dropped file, bottom right, until the user dismisses it. */
+/**
+ * Progress of every dropped file, bottom right. Once every file is done it folds to a small
+ * pill; while open, the page keeps focused content scrolled clear of it (--tray-h).
+ */
+import { useEffect, useRef, useState } from 'react';
 import { pickFiles } from '../lib/file-picker.js';
 import { formatBytes } from '../lib/format.js';
 import { openDialog } from '../state/dialogs.js';
@@ -10,6 +14,10 @@ import { JobProgress } from './JobProgress.js';
 
 export function stageText(job: Job): string {
   switch (job.stage) {
+    case 'checking':
+      return 'Checking the file…';
+    case 'duplicate':
+      return `Already imported as ${job.duplicateOf?.name ?? 'another profile'}`;
     case 'creating':
       return 'Creating profile…';
     case 'uploading':
@@ -19,14 +27,19 @@ export function stageText(job: Job): string {
     case 'done':
       return job.results === 1 ? '1 result ready' : `${job.results} results ready`;
     case 'failed':
-      return 'Could not be analyzed';
+      return job.removedProfile ? 'Could not be read: no profile was created' : 'Could not be analyzed';
   }
 }
 
 /** A new file for the profile the unreadable one was meant for (replacing asks first, as everywhere). */
 async function chooseAnother(job: Job): Promise<void> {
   const [file] = await pickFiles({ multiple: false });
-  if (!file || !job.profileId) return;
+  if (!file) return;
+  if (!job.profileId) {
+    useJobs.getState().dismiss(job.id);
+    useJobs.getState().analyzeFiles([file]);
+    return;
+  }
   useJobs.getState().dismiss(job.id);
   if (hasUsableGenotype(useProfiles.getState().genotypes[job.profileId])) openDialog({ kind: 'replace-genotype', profileId: job.profileId, file });
   else useJobs.getState().replaceGenotype(job.profileId, file);
@@ -35,19 +48,64 @@ async function chooseAnother(job: Job): Promise<void> {
 export function JobTray() {
   const jobs = useJobs((s) => s.jobs);
   const route = useRouter((s) => s.route);
-  const { dismiss, retry, clearFinished } = useJobs.getState();
-  if (jobs.length === 0) return null;
+  const { dismiss, retry, clearFinished, importAnyway } = useJobs.getState();
+  const ref = useRef<HTMLElement>(null);
   const finished = jobs.filter((j) => j.stage === 'done' || j.stage === 'failed').length;
+  const attention = jobs.some((j) => j.stage === 'failed' || j.stage === 'duplicate');
+  const allDone = jobs.length > 0 && finished === jobs.length && !attention;
+  const [expanded, setExpanded] = useState(false);
+  const open = !allDone || expanded;
+
+  useEffect(() => {
+    if (allDone) setExpanded(false);
+  }, [allDone]);
+
+  // The page reserves the tray's height below its content and scrolls focus clear of it.
+  useEffect(() => {
+    const el = ref.current;
+    const root = document.documentElement;
+    if (!el) {
+      root.style.setProperty('--tray-h', '0px');
+      return;
+    }
+    const measure = () => root.style.setProperty('--tray-h', `${Math.ceil(el.getBoundingClientRect().height) + 16}px`);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => {
+      observer.disconnect();
+      root.style.setProperty('--tray-h', '0px');
+    };
+  }, [open, jobs.length]);
+
+  if (jobs.length === 0) return null;
+
+  if (!open) {
+    return (
+      <section className="job-tray is-pill" aria-label="File analysis" data-testid="job-tray" ref={ref}>
+        <button type="button" className="job-pill" aria-expanded={false} onClick={() => setExpanded(true)}>
+          <CheckIcon size={15} /> {jobs.length === 1 ? '1 file imported' : `${jobs.length} files imported`}
+        </button>
+      </section>
+    );
+  }
 
   return (
-    <section className="job-tray" aria-label="File analysis" data-testid="job-tray">
+    <section className="job-tray" aria-label="File analysis" data-testid="job-tray" ref={ref}>
       <header className="job-tray-header">
         <h2>Files</h2>
-        {finished > 0 ? (
-          <button type="button" className="link-button" onClick={clearFinished}>
-            Clear finished
-          </button>
-        ) : null}
+        <span className="job-tray-tools">
+          {finished > 0 ? (
+            <button type="button" className="link-button" onClick={clearFinished}>
+              Clear finished
+            </button>
+          ) : null}
+          {allDone ? (
+            <button type="button" className="link-button" aria-expanded={true} onClick={() => setExpanded(false)}>
+              Fold
+            </button>
+          ) : null}
+        </span>
       </header>
       <ul aria-live="polite">
         {jobs.map((job) => (
@@ -67,6 +125,7 @@ export function JobTray() {
                 {job.stage === 'failed' && job.error ? <span className="job-error">{job.error}</span> : null}
               </div>
               {job.stage === 'uploading' || job.stage === 'processing' || job.stage === 'creating' ? <JobProgress job={job} /> : null}
+              {job.cutLine && job.stage !== 'failed' ? <span className="job-warning">The file ends mid-line: it may be cut off.</span> : null}
               <div className="job-actions">
                 {job.stage === 'done' && job.profileId && !(route.name === 'profile' && route.id === job.profileId) ? (
                   <button type="button" className="link-button" onClick={() => navigate({ name: 'profile', id: job.profileId! })}>
@@ -78,7 +137,17 @@ export function JobTray() {
                     Try again
                   </button>
                 ) : null}
-                {job.stage === 'failed' && job.failure === 'unreadable' && job.profileId ? (
+                {job.stage === 'duplicate' && job.duplicateOf ? (
+                  <>
+                    <button type="button" className="link-button" onClick={() => (dismiss(job.id), navigate({ name: 'profile', id: job.duplicateOf!.id }))}>
+                      Open {job.duplicateOf.name}
+                    </button>
+                    <button type="button" className="link-button" onClick={() => importAnyway(job.id)}>
+                      Import as a new profile anyway
+                    </button>
+                  </>
+                ) : null}
+                {job.stage === 'failed' && job.failure === 'unreadable' ? (
                   <button type="button" className="link-button" onClick={() => chooseAnother(job)}>
                     Choose another file
                   </button>

@@ -1,6 +1,8 @@
 /** Create or edit a profile: every writable field, with gender and ethnicity as readable choices. */
 import { useState } from 'react';
 import { ETHNICITIES, GENDERS, ProfileInput, type Profile } from '../../../shared/api.js';
+import { POPULATION_NAMES } from '../lib/format.js';
+import { saveProfileChange } from '../state/profile-changes.js';
 import { useProfiles } from '../state/profiles.js';
 import { Dialog } from './Dialog.js';
 import { Spinner } from './icons.js';
@@ -13,31 +15,37 @@ interface Props {
 
 type Errors = Partial<Record<'first_name' | 'last_name' | 'age' | 'form', string>>;
 
-const ETHNICITY_HINTS: Record<number, string> = {
-  0: 'Percentiles then use the ancestry inferred from the DNA file.',
-};
+/** What "Not specified" does for this profile, saying only what is true (no promise of an inference that did not happen). */
+function unspecifiedHint(profile: Profile | undefined): string {
+  const g = profile ? useProfiles.getState().genotypes[profile.id] : undefined;
+  const m = g && 'metadata' in g ? (g.metadata as Record<string, unknown>) : null;
+  const ancestry = m?.ancestry as { sufficient?: boolean; best?: string | null } | null | undefined;
+  const reference = m?.reference as { source?: string; label?: string } | undefined;
+  if (reference?.source === 'inferred' || (ancestry?.sufficient && ancestry.best)) {
+    return `Percentiles then use the ancestry estimated from the DNA file${ancestry?.best ? ` (closest: ${POPULATION_NAMES[ancestry.best] ?? ancestry.best})` : ''}.`;
+  }
+  if (m && typeof m.snp_count === 'number') {
+    return 'This DNA file holds too little ancestry evidence for an estimate: results are compared with the European reference, marked as assumed. Choosing a population here is better.';
+  }
+  return 'Percentiles then use an ancestry estimate from the DNA file when it holds enough evidence; otherwise a reference is assumed and you will be asked to choose.';
+}
 
 export function ProfileDialog({ profile, onClose, onSaved }: Props) {
-  const { create, update } = useProfiles.getState();
+  const { create } = useProfiles.getState();
   const [firstName, setFirstName] = useState(profile?.first_name ?? '');
   const [lastName, setLastName] = useState(profile?.last_name ?? '');
   const [gender, setGender] = useState(profile?.gender ?? 0);
-  const [age, setAge] = useState(profile?.age === null || profile?.age === undefined ? '' : String(profile.age));
   const [ethnicity, setEthnicity] = useState(profile?.ethnicity ?? 0);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
 
   const submit = async () => {
-    const ageText = age.trim();
-    if (ageText && !/^\d+$/.test(ageText)) {
-      setErrors({ age: 'Age must be a whole number of years, from 0 to 150.' });
-      return;
-    }
     const input = {
       first_name: firstName.trim(),
       last_name: lastName.trim(),
       gender,
-      age: ageText ? Number(ageText) : null,
+      // Age is not used by any result (docs/science.md): kept as it is, never asked.
+      age: profile?.age ?? null,
       ethnicity,
     };
     // The same schema the service validates with, so messages match.
@@ -49,12 +57,15 @@ export function ProfileDialog({ profile, onClose, onSaved }: Props) {
         next[field] ??= issue.message.replace(/^(first_name|last_name|age)/, (f) => ({ first_name: 'First name', last_name: 'Last name', age: 'Age' })[f] ?? f);
       }
       setErrors(next);
+      // The first invalid field takes focus, so its message (aria-describedby) is read once.
+      const first = (['first_name', 'last_name'] as const).find((f) => next[f]);
+      if (first) requestAnimationFrame(() => document.getElementById(`pf-${first}`)?.focus());
       return;
     }
     setBusy(true);
     setErrors({});
     try {
-      const saved = profile ? await update(profile.id, parsed.data) : await create(parsed.data);
+      const saved = profile ? await saveProfileChange(profile, parsed.data) : await create(parsed.data);
       onSaved?.(saved);
       onClose();
     } catch (err) {
@@ -65,7 +76,7 @@ export function ProfileDialog({ profile, onClose, onSaved }: Props) {
 
   const fieldError = (name: keyof Errors) =>
     errors[name] ? (
-      <span className="field-error" id={`pf-${name}-error`} role="alert">
+      <span className="field-error" id={`pf-${name}-error`}>
         {errors[name]}
       </span>
     ) : null;
@@ -98,23 +109,24 @@ export function ProfileDialog({ profile, onClose, onSaved }: Props) {
           void submit();
         }}
       >
-        <label className="field">
-          <span className="field-label">First name</span>
+        <div className="field">
+          <label className="field-label" htmlFor="pf-first_name">First name</label>
           <input
+            id="pf-first_name"
             className="input"
             value={firstName}
             onChange={(e) => setFirstName(e.target.value)}
             maxLength={100}
-            autoFocus
             autoComplete="off"
             aria-invalid={!!errors.first_name}
             aria-describedby={errors.first_name ? 'pf-first_name-error' : undefined}
           />
           {fieldError('first_name')}
-        </label>
-        <label className="field">
-          <span className="field-label">Last name</span>
+        </div>
+        <div className="field">
+          <label className="field-label" htmlFor="pf-last_name">Last name</label>
           <input
+            id="pf-last_name"
             className="input"
             value={lastName}
             onChange={(e) => setLastName(e.target.value)}
@@ -124,11 +136,11 @@ export function ProfileDialog({ profile, onClose, onSaved }: Props) {
             aria-describedby={errors.last_name ? 'pf-last_name-error' : undefined}
           />
           {fieldError('last_name')}
-        </label>
+        </div>
 
         <fieldset className="field field-wide">
-          <legend className="field-label">Gender</legend>
-          <div className="segmented" role="radiogroup" aria-label="Gender">
+          <legend className="field-label">Sex</legend>
+          <div className="segmented" role="radiogroup" aria-label="Sex">
             {GENDERS.map((label, value) => (
               <label key={label} className={`segment ${gender === value ? 'is-selected' : ''}`}>
                 <input type="radio" name="gender" value={value} checked={gender === value} onChange={() => setGender(value)} />
@@ -136,21 +148,8 @@ export function ProfileDialog({ profile, onClose, onSaved }: Props) {
               </label>
             ))}
           </div>
+          <p className="field-hint">Used for sex-specific results (for example prostate or ovarian cancer). Not specified: the DNA file decides.</p>
         </fieldset>
-
-        <label className="field">
-          <span className="field-label">Age</span>
-          <input
-            className="input"
-            inputMode="numeric"
-            value={age}
-            onChange={(e) => setAge(e.target.value)}
-            placeholder="Optional"
-            aria-invalid={!!errors.age}
-            aria-describedby={errors.age ? 'pf-age-error' : undefined}
-          />
-          {fieldError('age')}
-        </label>
 
         <label className="field">
           <span className="field-label">Ethnicity</span>
@@ -163,7 +162,7 @@ export function ProfileDialog({ profile, onClose, onSaved }: Props) {
           </select>
         </label>
         <p className="field-hint field-wide" id="pf-eth-hint">
-          Ethnicity chooses the reference population that percentiles compare with. {ETHNICITY_HINTS[ethnicity] ?? ''}
+          Ethnicity chooses the reference population that percentiles compare with. {ethnicity === 0 ? unspecifiedHint(profile) : ''}
         </p>
 
         {errors.form ? (

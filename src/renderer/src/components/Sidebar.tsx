@@ -1,4 +1,5 @@
 /** Left column: the app, its profiles with their state at a glance, and settings. */
+import { useEffect, useState } from 'react';
 import type { GenotypeMetadata, Profile } from '../../../shared/api.js';
 import { formatInt, profileName, vendorName } from '../lib/format.js';
 import { pickFiles } from '../lib/file-picker.js';
@@ -7,7 +8,7 @@ import { useJobs } from '../state/jobs.js';
 import { hasFile, isBusy, useProfiles } from '../state/profiles.js';
 import { navigate, useRouter } from '../state/router.js';
 import { Avatar } from './Avatar.js';
-import { GearIcon, Logo, PlusIcon, ShieldIcon, Spinner, UploadIcon } from './icons.js';
+import { GearIcon, Logo, MoreIcon, PlusIcon, ShieldIcon, Spinner, UploadIcon } from './icons.js';
 
 function profileSubtitle(g: GenotypeMetadata | undefined, uploading: boolean): { text: string; tone?: 'busy' | 'error' } {
   if (uploading) return { text: 'Importing…', tone: 'busy' };
@@ -28,17 +29,27 @@ export function Sidebar() {
   const analyzeFiles = useJobs((s) => s.analyzeFiles);
   const activeId = route.name === 'profile' || route.name === 'trait' || route.name === 'report' ? route.id : null;
 
+  // Under 900 px the sidebar is a top bar; the menu opens it and closes again on navigation.
+  const [open, setOpen] = useState(false);
+  useEffect(() => setOpen(false), [route]);
+
   const addFiles = async () => {
     const files = await pickFiles();
     if (files.length) analyzeFiles(files);
   };
 
   return (
-    <nav className="sidebar" aria-label="Main">
-      <a className="brand" href="#/" onClick={(e) => (e.preventDefault(), navigate({ name: 'home' }))}>
-        <Logo size={28} />
-        <span className="brand-name">Traitscope</span>
-      </a>
+    <nav className={`sidebar ${open ? 'is-open' : ''}`} aria-label="Main">
+      <div className="sidebar-bar">
+        <a className="brand" href="#/" onClick={(e) => (e.preventDefault(), navigate({ name: 'home' }))}>
+          <Logo size={28} />
+          <span className="brand-name">Traitscope</span>
+        </a>
+        <button type="button" className="button button-small sidebar-toggle" aria-expanded={open} aria-controls="sidebar-menu" onClick={() => setOpen(!open)}>
+          <MoreIcon size={16} /> Menu
+        </button>
+      </div>
+      <div className="sidebar-collapsible" id="sidebar-menu">
 
       <button type="button" className="button button-primary sidebar-cta" onClick={addFiles}>
         <UploadIcon size={16} />
@@ -95,6 +106,7 @@ export function Sidebar() {
           <ShieldIcon size={15} />
           Offline. Your DNA stays on this computer.
         </p>
+      </div>
       </div>
     </nav>
   );

@@ -1,297 +1,267 @@
 /**
- * The traits of one profile: featured first, then grouped by category, searchable and
- * filterable by status. About 2,000 traits exist, so groups open on demand and show a
- * page of rows at a time rather than rendering every row at once.
+ * Every result of one profile, one row per phenotype: the headline study's result, how the
+ * other studies agree, the evidence and the reference it was compared with. Sorted and
+ * filtered over the whole catalog; shown a page at a time (about 1,400 phenotypes).
  */
-import { useDeferredValue, useMemo, useState } from 'react';
-import type { ClientTrait, ProfileTrait, TraitStatus } from '../../../shared/api.js';
-import { firstSentence, formatInt, percentileText } from '../lib/format.js';
-import { useBrowser, type StatusFilter } from '../state/browser.js';
+import { useDeferredValue, useMemo } from 'react';
+import type { ProfileTrait } from '../../../shared/api.js';
+import { capitalise, formatInt, formatPercent, percentileWords } from '../lib/format.js';
+import { comparedWith } from '../lib/reference.js';
+import { categoriesOf, evidenceLabel, isSensitive, rowMatches, sortRows, type PhenotypeRow, type ShowKey, type SortKey, type Study } from '../lib/results.js';
+import { PAGE, useBrowser } from '../state/browser.js';
 import { navigate } from '../state/router.js';
-import { toast } from '../state/toasts.js';
-import { assessmentKey, useTraits, type ProfileTraits } from '../state/traits.js';
-import { BeakerIcon, ChevronDown, ChevronRight, SearchIcon, Spinner, XIcon } from './icons.js';
+import { useTraits } from '../state/traits.js';
+import { ChevronDown, ChevronRight, SearchIcon, Spinner, XIcon } from './icons.js';
+import { InfoMeter } from './InfoMeter.js';
 import { LevelBadge, LevelMeter } from './LevelMeter.js';
 
-const PAGE = 25;
-const FEATURED = 'Featured';
+const SORTS: Array<[SortKey, string]> = [
+  ['notable', 'Most notable first'],
+  ['percentile_high', 'Percentile, highest first'],
+  ['percentile_low', 'Percentile, lowest first'],
+  ['evidence', 'Strongest evidence first'],
+  ['name', 'Name, A–Z'],
+];
+const SHOWS: Array<[ShowKey, string]> = [
+  ['results', 'Results'],
+  ['unavailable', 'Not available'],
+  ['all', 'All'],
+];
+const EVIDENCE = ['strong', 'moderate', 'limited', 'suggestive'] as const;
 
-interface Item {
-  ct: ClientTrait;
-  status: TraitStatus;
-  result?: ProfileTrait;
-  haystack: string;
+/** "Height: much lower than average, 2nd percentile" — what a result link says to a screen reader. */
+export function resultLinkName(name: string, r: ProfileTrait | undefined, reason?: string): string {
+  if (!r) return reason ? `${name}: not available, ${reason}` : `${name}: no result yet`;
+  return `${name}: ${(r.level_label ?? `level ${r.assessment_level}`).toLowerCase()}, ${percentileWords(r)}`;
 }
 
-interface Group {
-  name: string;
-  items: Item[];
-  computed: number;
+function reasonText(s: Study): string {
+  if (s.reason?.code === 'not_applicable') return s.reason.detail || 'Does not apply to this profile';
+  if (s.reason?.code === 'low_coverage') return s.reason.detail || 'Not enough of its markers in your file';
+  if (s.reason) return s.reason.detail;
+  return s.status === 'available' ? 'Being computed…' : 'Not enough of its markers in your file';
 }
 
-function groupItems(items: Item[]): Group[] {
-  const featured: Item[] = [];
-  const byCategory = new Map<string, Item[]>();
-  for (const it of items) {
-    if (it.ct.trait.featured) featured.push(it);
-    else {
-      const cat = it.ct.trait.category || 'Other';
-      if (!byCategory.has(cat)) byCategory.set(cat, []);
-      byCategory.get(cat)!.push(it);
-    }
-  }
-  const categories = [...byCategory.keys()].sort((a, b) => (a === 'Other' ? 1 : b === 'Other' ? -1 : a.localeCompare(b)));
-  const groups: Group[] = [];
-  const make = (name: string, list: Item[]) => ({ name, items: list, computed: list.filter((i) => i.status === 'computed').length });
-  if (featured.length) groups.push(make(FEATURED, featured));
-  for (const c of categories) groups.push(make(c, byCategory.get(c)!.sort((a, b) => a.ct.trait.name.localeCompare(b.ct.trait.name))));
-  return groups;
-}
-
-export function TraitBrowser({ profileId, catalog, entry }: { profileId: string; catalog: ClientTrait[]; entry: ProfileTraits }) {
-  const { query, status, expanded, shown, setQuery, setStatus, toggle, showMore } = useBrowser();
+export function TraitBrowser({ profileId, rows, hideSensitive }: { profileId: string; rows: PhenotypeRow[]; hideSensitive: boolean }) {
+  const { query, sort, show, evidence, category, shown, set, showMore } = useBrowser();
   const deferredQuery = useDeferredValue(query);
-  const computing = useTraits((s) => s.computing[profileId]);
-  const computeMany = useTraits((s) => s.computeMany);
-  const [computeError, setComputeError] = useState<string | null>(null);
+  const scoring = useTraits((s) => s.computing[profileId]);
 
-  const items = useMemo<Item[]>(
-    () =>
-      catalog.map((ct) => ({
-        ct,
-        status: entry.statuses[ct.trait.code] ?? 'unavailable',
-        result: entry.results[ct.trait.code],
-        haystack: `${ct.trait.name} ${ct.trait.code} ${ct.trait.category ?? ''}`.toLowerCase(),
-      })),
-    [catalog, entry.statuses, entry.results],
-  );
-
+  const categories = useMemo(() => categoriesOf(rows), [rows]);
   const counts = useMemo(() => {
-    const c = { all: items.length, computed: 0, available: 0, unavailable: 0 };
-    for (const it of items) c[it.status]++;
-    return c;
-  }, [items]);
+    let results = 0;
+    for (const r of rows) if (r.main.result) results++;
+    return { results, unavailable: rows.length - results, all: rows.length };
+  }, [rows]);
 
-  const searching = deferredQuery.trim().length > 0;
-  const groups = useMemo(() => {
+  const filtered = useMemo(() => {
     const terms = deferredQuery.trim().toLowerCase().split(/\s+/).filter(Boolean);
-    const filtered = items.filter((it) => (status === 'all' || it.status === status) && terms.every((t) => it.haystack.includes(t)));
-    return groupItems(filtered);
-  }, [items, status, deferredQuery]);
-  const matches = groups.reduce((n, g) => n + g.items.length, 0);
+    return sortRows(
+      rows.filter((r) => rowMatches(r, { query: deferredQuery, show, evidence, hideSensitive, category }, terms)),
+      sort,
+    );
+  }, [rows, deferredQuery, show, evidence, hideSensitive, category, sort]);
+  const hiddenSensitive = useMemo(() => (hideSensitive ? rows.filter((r) => isSensitive(r.main.trait)).length : 0), [rows, hideSensitive]);
 
-  const computeAll = async () => {
-    const codes = items.filter((i) => i.status === 'available').map((i) => i.ct.trait.code);
-    if (codes.length === 0) return;
-    setComputeError(null);
-    try {
-      const n = await computeMany(profileId, codes);
-      toast.success(`${formatInt(n)} ${n === 1 ? 'trait' : 'traits'} computed.`);
-    } catch (err) {
-      setComputeError((err as Error).message);
-    }
-  };
-
-  const FILTERS: Array<[StatusFilter, string]> = [
-    ['all', 'All'],
-    ['computed', 'Results'],
-    ['available', 'Not computed yet'],
-    ['unavailable', 'Unavailable'],
-  ];
+  const limit = shown[profileId] ?? PAGE;
+  const visible = filtered.slice(0, limit);
 
   return (
     <section className="card traits-card" aria-labelledby="traits-title" data-testid="trait-browser">
       <header className="traits-header">
         <div>
-          <h2 id="traits-title">Traits</h2>
+          <h2 id="traits-title">All results</h2>
           <p className="muted small">
-            {formatInt(counts.computed)} results · {formatInt(counts.available)} ready to compute · {formatInt(counts.all)} traits in the catalog
+            {formatInt(counts.results)} phenotypes with a result · {formatInt(counts.unavailable)} not available · one row per phenotype, other studies under it
           </p>
         </div>
-        <div className="traits-header-actions">
-          {computing ? (
-            <div className="compute-progress" role="status">
-              <Spinner size={14} />
-              <span>
-                Computing {formatInt(computing.done)} of {formatInt(computing.total)}…
-              </span>
-              <div className="progress" role="progressbar" aria-label="Computing traits" aria-valuemin={0} aria-valuemax={computing.total} aria-valuenow={computing.done}>
-                <span className="progress-bar" style={{ width: `${(computing.done / Math.max(1, computing.total)) * 100}%` }} />
-              </div>
-            </div>
-          ) : (
-            <button type="button" className="button button-primary" onClick={computeAll} disabled={counts.available === 0} data-testid="compute-all">
-              <BeakerIcon size={16} />
-              {counts.available === 0 ? 'All available traits computed' : `Compute all available (${formatInt(counts.available)})`}
-            </button>
-          )}
-        </div>
+        {scoring ? (
+          <div className="compute-progress" role="status">
+            <Spinner size={14} />
+            <span>
+              Computing {formatInt(scoring.done)} of {formatInt(scoring.total)}…
+            </span>
+          </div>
+        ) : null}
       </header>
-      {computeError ? (
-        <p className="inline-error" role="alert">
-          {computeError}
-        </p>
-      ) : null}
 
-      <div className="traits-toolbar">
+      <div className="traits-toolbar" role="search" aria-label="Find results">
         <label className="search">
           <SearchIcon size={16} />
-          <span className="visually-hidden">Search traits</span>
-          <input
-            type="search"
-            className="search-input"
-            placeholder="Search traits, e.g. caffeine, height, cholesterol"
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-          />
+          <span className="visually-hidden">Search results</span>
+          <input type="search" className="search-input" placeholder="Search, e.g. caffeine, height, cholesterol" value={query} onChange={(e) => set({ query: e.target.value })} />
           {query ? (
-            <button type="button" className="icon-button small" aria-label="Clear search" onClick={() => setQuery('')}>
+            <button type="button" className="icon-button small" aria-label="Clear search" onClick={() => set({ query: '' })}>
               <XIcon size={14} />
             </button>
           ) : null}
         </label>
+        <label className="toolbar-field">
+          <span>Sort</span>
+          <select className="input select" value={sort} onChange={(e) => set({ sort: e.target.value as SortKey })}>
+            {SORTS.map(([v, l]) => (
+              <option key={v} value={v}>
+                {l}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="toolbar-field">
+          <span>Category</span>
+          <select className="input select" value={category} onChange={(e) => set({ category: e.target.value })}>
+            <option value="">All categories</option>
+            {categories.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <div className="traits-toolbar">
         <div className="segmented compact" role="radiogroup" aria-label="Show">
-          {FILTERS.map(([value, label]) => (
-            <label key={value} className={`segment ${status === value ? 'is-selected' : ''}`}>
-              <input type="radio" name="trait-status" value={value} checked={status === value} onChange={() => setStatus(value)} />
+          {SHOWS.map(([value, label]) => (
+            <label key={value} className={`segment ${show === value ? 'is-selected' : ''}`}>
+              <input type="radio" name="result-show" value={value} checked={show === value} onChange={() => set({ show: value })} />
               {label} <span className="segment-count">{formatInt(counts[value])}</span>
             </label>
           ))}
         </div>
+        <fieldset className="evidence-filter">
+          <legend>Evidence</legend>
+          {EVIDENCE.map((e) => (
+            <label key={e} className="check">
+              <input
+                type="checkbox"
+                checked={evidence.includes(e)}
+                onChange={(ev) => set({ evidence: ev.target.checked ? [...evidence, e] : evidence.filter((x) => x !== e) })}
+              />
+              {capitalise(e)}
+            </label>
+          ))}
+        </fieldset>
       </div>
+      {hiddenSensitive > 0 ? (
+        <p className="muted small hidden-note">
+          {formatInt(hiddenSensitive)} disease, cancer and psychiatric phenotypes are hidden, as chosen for this profile (change it under “Disease results” above).
+        </p>
+      ) : null}
 
-      {matches === 0 ? (
+      {filtered.length === 0 ? (
         <div className="empty-inline">
-          {searching ? (
-            <>
-              <strong>No traits match “{query.trim()}”.</strong>
-              <span className="muted">Try a shorter or more general word, or show all statuses.</span>
-            </>
-          ) : status === 'computed' ? (
-            <>
-              <strong>No results yet.</strong>
-              <span className="muted">Compute the available traits to see results here.</span>
-            </>
-          ) : (
-            <strong>Nothing to show here.</strong>
-          )}
+          <strong>{query.trim() ? `No phenotype matches “${query.trim()}”.` : 'Nothing to show with these filters.'}</strong>
+          <span className="muted">Try a shorter word, another category, or show all.</span>
         </div>
       ) : (
-        <div className="trait-groups">
-          {searching ? (
-            <p className="muted small" aria-live="polite">
-              {formatInt(matches)} {matches === 1 ? 'trait matches' : 'traits match'}
-            </p>
+        <>
+          <p className="visually-hidden" aria-live="polite">
+            {formatInt(filtered.length)} phenotypes shown
+          </p>
+          <ul className="trait-list" aria-label="Results">
+            {visible.map((row) => (
+              <ResultRow key={row.key} profileId={profileId} row={row} />
+            ))}
+          </ul>
+          {filtered.length > limit ? (
+            <div className="show-more">
+              <button type="button" className="button button-ghost" onClick={() => showMore(profileId, limit + PAGE * 4)}>
+                Show {formatInt(Math.min(PAGE * 4, filtered.length - limit))} more
+              </button>
+              <button type="button" className="button button-ghost" onClick={() => showMore(profileId, filtered.length)}>
+                Show all {formatInt(filtered.length)}
+              </button>
+              <span className="muted small">
+                {formatInt(limit)} of {formatInt(filtered.length)} shown
+              </span>
+            </div>
           ) : null}
-          {groups.map((g) => {
-            const open = searching || !!expanded[g.name];
-            const limit = shown[g.name] ?? PAGE;
-            const panelId = `group-${g.name.replace(/\W+/g, '-')}`;
-            return (
-              <section key={g.name} className={`trait-group ${open ? 'is-open' : ''}`}>
-                <h3 className="trait-group-heading">
-                  <button type="button" aria-expanded={open} aria-controls={panelId} onClick={() => toggle(g.name, !open)} disabled={searching}>
-                    {open ? <ChevronDown size={16} /> : <ChevronRight size={16} />}
-                    <span className="trait-group-name">{g.name}</span>
-                    <span className="trait-group-count">
-                      {g.computed > 0 ? `${formatInt(g.computed)} of ${formatInt(g.items.length)} computed` : `${formatInt(g.items.length)} traits`}
-                    </span>
-                  </button>
-                </h3>
-                {open ? (
-                  <div id={panelId}>
-                    <ul className="trait-list">
-                      {g.items.slice(0, limit).map((it) => (
-                        <TraitRow key={it.ct.trait.code} profileId={profileId} item={it} />
-                      ))}
-                    </ul>
-                    {g.items.length > limit ? (
-                      <div className="show-more">
-                        <button type="button" className="button button-ghost" onClick={() => showMore(g.name, limit + PAGE * 2)}>
-                          Show {formatInt(Math.min(PAGE * 2, g.items.length - limit))} more
-                        </button>
-                        <span className="muted small">
-                          {formatInt(limit)} of {formatInt(g.items.length)} shown
-                        </span>
-                      </div>
-                    ) : null}
-                  </div>
-                ) : null}
-              </section>
-            );
-          })}
-        </div>
+        </>
       )}
     </section>
   );
 }
 
-function TraitRow({ profileId, item }: { profileId: string; item: Item }) {
-  const { ct, status, result } = item;
-  const t = ct.trait;
-  const busy = useTraits((s) => !!s.computingOne[assessmentKey(profileId, t.code)]);
-  const computeOne = useTraits((s) => s.computeOne);
-  const [error, setError] = useState<string | null>(null);
-  const href = `#/profiles/${profileId}/traits/${encodeURIComponent(t.code)}`;
+function StudyResult({ study }: { study: Study }) {
+  const r = study.result;
+  if (r && !r.assessment_level) return <span className="row-reason">Raw score only: no reference frequencies for a percentile</span>;
+  if (!r || !r.assessment_level) return <span className="row-reason">{reasonText(study)}</span>;
+  return (
+    <span className="trait-result-text">
+      <LevelMeter level={r.assessment_level} label={`Level ${r.assessment_level} of 5`} />
+      <LevelBadge level={r.assessment_level} label={r.level_label ?? `Level ${r.assessment_level}`} />
+      <span className="muted small tabular">{percentileWords(r)}</span>
+    </span>
+  );
+}
 
-  const compute = async () => {
-    setError(null);
-    try {
-      await computeOne(profileId, t.code);
-    } catch (err) {
-      setError((err as Error).message);
-    }
-  };
-
-  const secondary =
-    status === 'computed' && result ? firstSentence(result.recommendations) : [t.category, t.quality ? `${t.quality.evidence} evidence` : ''].filter(Boolean).join(' · ');
+function ResultRow({ profileId, row }: { profileId: string; row: PhenotypeRow }) {
+  const openKey = `${profileId}/${row.key}`;
+  const open = useBrowser((s) => !!s.open[openKey]);
+  const toggle = useBrowser((s) => s.toggle);
+  const { main } = row;
+  const r = main.result;
+  const na = main.reason?.code === 'not_applicable';
+  const status = r ? 'computed' : na ? 'not-applicable' : 'unavailable';
+  const agreement = r?.group_agreement;
+  const othersWithResult = row.others.filter((o) => o.result).length;
+  const panelId = `studies-${row.key}`;
 
   return (
-    <li className={`trait-row status-${status}`} data-testid={`trait-${t.code}`} data-status={status}>
+    <li className={`trait-row status-${status}`} data-testid={`trait-${main.trait.code}`} data-status={r ? 'computed' : main.status} data-group={row.key} data-category={row.category} data-percentile={r?.percentile}>
       <div className="trait-row-main">
         <div className="trait-row-title">
           <a
-            className="trait-name stretched"
-            href={href}
+            className="trait-name"
+            href={`#/profiles/${profileId}/traits/${encodeURIComponent(main.trait.code)}`}
+            aria-label={resultLinkName(row.name, r, r ? undefined : reasonText(main))}
             onClick={(e) => {
               e.preventDefault();
-              navigate({ name: 'trait', id: profileId, code: t.code });
+              navigate({ name: 'trait', id: profileId, code: main.trait.code });
             }}
           >
-            {t.name}
+            {row.name}
           </a>
-          <span className={`pill pill-${ct.type}`} title={ct.type === 'free' ? 'Free: computed automatically when a DNA file is read' : 'Basic: computed when you ask'}>
-            {ct.type === 'free' ? 'Free' : 'Basic'}
-          </span>
+          <span className={`evidence-pill evidence-${evidenceLabel(main)}`}>{capitalise(evidenceLabel(main))} evidence</span>
         </div>
-        <p className="trait-line" title={secondary}>
-          {secondary}
+        <p className="trait-line">
+          {main.trait.study_label ? <span>Study: {main.trait.study_label}</span> : null}
+          {r ? <span data-testid="row-reference">Compared with: {comparedWith(r)}</span> : null}
+          {r && typeof r.coverage === 'number' ? <span>{formatPercent(r.coverage)} of markers read</span> : null}
         </p>
-        {error ? (
-          <p className="inline-error small" role="alert">
-            {error}
-          </p>
+        {r ? <InfoMeter result={r} compact /> : null}
+        {row.others.length > 0 ? (
+          <div className="row-studies">
+            <button type="button" className="link-button" aria-expanded={open} aria-controls={panelId} onClick={() => toggle(openKey)}>
+              {open ? <ChevronDown size={14} /> : <ChevronRight size={14} />}
+              {agreement && agreement.others > 0
+                ? agreement.summary
+                : `${formatInt(row.others.length)} other ${row.others.length === 1 ? 'study' : 'studies'}${othersWithResult ? ` (${formatInt(othersWithResult)} with a result)` : ''}`}
+            </button>
+            {open ? (
+              <ul id={panelId} className="study-list">
+                {row.others.map((s) => (
+                  <li key={s.trait.code} className={s.result ? undefined : 'is-dim'}>
+                    <a
+                      href={`#/profiles/${profileId}/traits/${encodeURIComponent(s.trait.code)}`}
+                      aria-label={resultLinkName(s.trait.study_label ?? s.trait.name, s.result, s.result ? undefined : reasonText(s))}
+                      onClick={(e) => {
+                        e.preventDefault();
+                        navigate({ name: 'trait', id: profileId, code: s.trait.code });
+                      }}
+                    >
+                      {s.trait.study_label ?? s.trait.name}
+                    </a>
+                    <StudyResult study={s} />
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+          </div>
         ) : null}
       </div>
       <div className="trait-row-result">
-        {status === 'computed' && result && result.assessment_level ? (
-          <>
-            <LevelMeter level={result.assessment_level} label={result.level_label} />
-            <span className="trait-result-text">
-              <LevelBadge level={result.assessment_level} label={result.level_label ?? `Level ${result.assessment_level}`} />
-              {typeof result.percentile === 'number' ? <span className="muted small tabular">{percentileText(result.percentile)}</span> : null}
-            </span>
-          </>
-        ) : status === 'available' ? (
-          <button type="button" className="button button-small raised" onClick={compute} disabled={busy} aria-label={`Compute ${t.name}`}>
-            {busy ? <Spinner size={12} /> : null}
-            Compute
-          </button>
-        ) : status === 'unavailable' ? (
-          <span className="muted small">Not enough markers</span>
-        ) : null}
+        <StudyResult study={main} />
       </div>
-      <ChevronRight size={16} className="trait-row-chevron" />
     </li>
   );
 }

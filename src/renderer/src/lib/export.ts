@@ -1,14 +1,28 @@
 /** One profile's results as CSV (for spreadsheets) and JSON (for programs). */
-import type { ClientTrait, GenotypeMetadata, Profile, ProfileTrait } from '../../../shared/api.js';
+import type { GenotypeMetadata, GenotypeSnp, Profile, ProfileTrait } from '../../../shared/api.js';
 import { ethnicityLabel, genderLabel } from './format.js';
+import { comparedWith } from './reference.js';
 
 export interface ReportData {
   profile: Profile;
   genotype: GenotypeMetadata | undefined;
   results: ProfileTrait[];
-  pricing: Record<string, ClientTrait['type']>;
   generatedAt: Date;
   appVersion?: string;
+}
+
+/** Reads the person's calls for rsIDs (the genotype look-up). */
+export type SnpLookup = (rsids: string[]) => Promise<GenotypeSnp[]>;
+/** rsIDs per look-up (the service's limit; they travel in the request body). */
+const LOOKUP_CHUNK = 10_000;
+
+async function genotypesOf(results: ProfileTrait[], lookup: SnpLookup): Promise<Map<string, string>> {
+  const wanted = [...new Set(results.flatMap((r) => r.snps ?? []))];
+  const calls = new Map<string, string>();
+  for (let i = 0; i < wanted.length; i += LOOKUP_CHUNK) {
+    for (const snp of await lookup(wanted.slice(i, i + LOOKUP_CHUNK))) calls.set(snp.rsid, snp.genotype);
+  }
+  return calls;
 }
 
 /** Results in reading order: featured traits first, then by category and name. */
@@ -35,46 +49,63 @@ const CSV_COLUMNS = [
   'trait_name',
   'category',
   'featured',
-  'pricing',
   'assessment_level',
   'level_label',
   'percentile',
   'coverage',
+  'percentile_text',
   'population',
   'population_source',
+  'reference',
   'score',
+  'markers_total',
+  'markers_observed',
+  'markers_imputed',
   'evidence',
   'sample_size',
   'publication_year',
   'pmid',
   'citation',
-  'snps',
+  'genotypes',
   'recommendations',
   'computed_at',
 ] as const;
 
-export function resultsCsv(data: ReportData): string {
+/**
+ * One row per result: the result, its reference, how many of its markers were read
+ * (observed) or filled with the population average (imputed: missing or not matching),
+ * and the person's genotype at each marker ("rs123:AG rs456:--"; "rs789:?" when the file
+ * lacks it). No pricing: that concerns API clients, not people.
+ */
+export async function resultsCsv(data: ReportData, lookup: SnpLookup): Promise<string> {
+  const calls = await genotypesOf(data.results, lookup);
   const rows = orderedResults(data.results).map((r) => {
     const q = r.trait.quality;
+    const total = r.evidence?.markers_total ?? q?.markers;
+    const observed = r.evidence?.markers_used;
     const row: Record<(typeof CSV_COLUMNS)[number], unknown> = {
       trait_code: r.trait.code,
       trait_name: r.trait.name,
       category: r.trait.category ?? '',
       featured: r.trait.featured ? 'yes' : 'no',
-      pricing: data.pricing[r.trait.code] ?? '',
       assessment_level: r.assessment_level,
       level_label: r.level_label,
       percentile: typeof r.percentile === 'number' ? Math.round(r.percentile * 10) / 10 : undefined,
       coverage: typeof r.coverage === 'number' ? Math.round(r.coverage * 1000) / 1000 : undefined,
+      percentile_text: r.percentile_text,
       population: r.population,
       population_source: r.population_source,
+      reference: r.reference || r.population ? comparedWith(r) : undefined,
       score: r.score,
-      evidence: q?.evidence,
+      markers_total: total,
+      markers_observed: observed,
+      markers_imputed: typeof total === 'number' && typeof observed === 'number' ? total - observed : undefined,
+      evidence: r.evidence?.label ?? q?.evidence,
       sample_size: q?.sample_size ?? undefined,
       publication_year: q?.publication_year ?? undefined,
       pmid: q?.pmid ?? undefined,
       citation: q?.citation,
-      snps: (r.snps ?? []).join(' '),
+      genotypes: (r.snps ?? []).map((id) => `${id}:${calls.get(id) ?? '?'}`).join(' '),
       recommendations: r.recommendations,
       computed_at: r.computed_at,
     };
@@ -95,7 +126,7 @@ export function resultsJson(data: ReportData): string {
       ethnicity_label: ethnicityLabel(profile.ethnicity),
     },
     genotype: genotype ?? {},
-    results: orderedResults(data.results).map((r) => ({ ...r, pricing: data.pricing[r.trait.code] ?? null })),
+    results: orderedResults(data.results),
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }

@@ -116,3 +116,23 @@ export function firstSentence(text: string | undefined): string {
   const m = /^(.+?[.!?])(\s|$)/.exec(text.trim());
   return m ? m[1] : text.trim();
 }
+
+/**
+ * A result's percentile in words, never past the scale: "beyond the 99.9th percentile"
+ * for scores off the top, "below the 0.1st percentile" off the bottom.
+ */
+export function percentileWords(r: { percentile?: number | null; percentile_bound?: 'below_0.1' | 'above_99.9' | null }): string {
+  if (r.percentile_bound === 'above_99.9') return 'beyond the 99.9th percentile';
+  if (r.percentile_bound === 'below_0.1') return 'below the 0.1st percentile';
+  if (typeof r.percentile !== 'number') return 'no percentile (no reference frequencies)';
+  return `${percentileText(r.percentile)}`;
+}
+
+/** The big figure of a result: "62nd", ">99.9th", "<0.1st". */
+export function percentileFigure(r: { percentile?: number | null; percentile_bound?: 'below_0.1' | 'above_99.9' | null }): string {
+  if (r.percentile_bound === 'above_99.9') return '>99.9th';
+  if (r.percentile_bound === 'below_0.1') return '<0.1st';
+  return typeof r.percentile === 'number' ? ordinal(Math.min(99, Math.max(1, r.percentile))) : '—';
+}
+
+export const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

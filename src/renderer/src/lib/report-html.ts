@@ -5,7 +5,7 @@ function escapeHtml(s: string): string {
   return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 }
 
-export function copyReportHtml(paper: HTMLElement, title: string): string {
+export function copyReportHtml(paper: HTMLElement, title: string, pageCss = ''): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -14,6 +14,7 @@ export function copyReportHtml(paper: HTMLElement, title: string): string {
 <title>${escapeHtml(title)}</title>
 <style>
 ${reportCss}
+${pageCss}
 </style>
 </head>
 <body class="report-standalone">

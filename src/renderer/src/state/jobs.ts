@@ -13,13 +13,14 @@ import type { GenotypeMetadata } from '../../../shared/api.js';
 import { api } from '../api/client.js';
 import { eventsConnected, subscribeEvents, type ServiceEvent } from '../api/events.js';
 import { contentTypeFor, uploadFile } from '../api/upload.js';
+import { cutOffLastLine, fileMd5Base64 } from '../lib/md5.js';
 import { profileName } from '../lib/format.js';
 import { nameFromFileName } from '../lib/names.js';
 import { hasFile, isBusy, useProfiles } from './profiles.js';
-import { navigate } from './router.js';
+import { navigate, useRouter } from './router.js';
 import { useTraits } from './traits.js';
 
-export type JobStage = 'creating' | 'uploading' | 'processing' | 'done' | 'failed';
+export type JobStage = 'checking' | 'duplicate' | 'creating' | 'uploading' | 'processing' | 'done' | 'failed';
 
 export interface Job {
   id: number;
@@ -36,6 +37,12 @@ export interface Job {
   failure: 'unreadable' | 'transfer' | null;
   /** Results available when done. */
   results: number;
+  /** The file's last line when it stops mid-line (a cut-off download), for a warning. */
+  cutLine?: string | null;
+  /** A profile that already has this very file (same content hash): the person chooses. */
+  duplicateOf?: { id: string; name: string };
+  /** The profile made for an unreadable file was removed again: nothing is left behind. */
+  removedProfile?: boolean;
   cancel?: () => void;
 }
 
@@ -46,6 +53,8 @@ interface JobsState {
   /** Replaces the genotype of an existing profile. */
   replaceGenotype(profileId: string, file: File): void;
   retry(jobId: number): void;
+  /** Imports a file recognised as already imported, as a new profile all the same. */
+  importAnyway(jobId: number): void;
   dismiss(jobId: number): void;
   clearFinished(): void;
 }
@@ -56,14 +65,39 @@ export const useJobs = create<JobsState>((set, get) => {
   const update = (id: number, patch: Partial<Job>) => set({ jobs: get().jobs.map((j) => (j.id === id ? { ...j, ...patch } : j)) });
   const job = (id: number) => get().jobs.find((j) => j.id === id);
 
-  async function run(id: number, openWhenCreated: boolean): Promise<void> {
+  /** The profile whose genotype is this very file, if any (same MD5 as the service stored). */
+  async function alreadyImported(file: File): Promise<{ id: string; name: string } | undefined> {
+    const { profiles, genotypes } = useProfiles.getState();
+    const hashes = new Map<string, string>();
+    for (const p of profiles) {
+      const g = genotypes[p.id];
+      if (hasFile(g) && g.metadata.status !== 'failed') hashes.set(g.md5_hash, p.id);
+    }
+    if (hashes.size === 0) return undefined;
+    const id = hashes.get(await fileMd5Base64(file));
+    const p = id ? profiles.find((x) => x.id === id) : undefined;
+    return p ? { id: p.id, name: profileName(p) } : undefined;
+  }
+
+  async function run(id: number, openWhenCreated: boolean, checkDuplicate = true): Promise<void> {
     const profiles = useProfiles.getState();
     const traits = useTraits.getState();
     let j = job(id);
     if (!j) return;
+    let created = false;
     try {
       let profileId = j.profileId;
+      if (j.cutLine === undefined) update(id, { cutLine: await cutOffLastLine(j.file, j.file.name).catch(() => null) });
+      if (!profileId && checkDuplicate) {
+        update(id, { stage: 'checking' });
+        const duplicateOf = await alreadyImported(j.file).catch(() => undefined);
+        if (duplicateOf) {
+          update(id, { stage: 'duplicate', duplicateOf });
+          return;
+        }
+      }
       if (!profileId) {
+        created = true;
         update(id, { stage: 'creating', error: null, failure: null });
         const profile = await profiles.create(nameFromFileName(j.file.name));
         profileId = profile.id;
@@ -80,7 +114,18 @@ export const useJobs = create<JobsState>((set, get) => {
       // The upload starts processing by itself; follow it until it ends.
       const meta = await waitForProcessing(profileId);
       if (hasFile(meta) && meta.metadata.status === 'failed') {
-        update(id, { stage: 'failed', failure: 'unreadable', error: meta.metadata.error || 'The file could not be read as DNA raw data.' });
+        const error = meta.metadata.error || 'The file could not be read as DNA raw data.';
+        // A profile made only for this file would be left empty: remove it again.
+        const removable = created || (job(id)?.mode === 'new' && typeof meta.metadata.snp_count !== 'number');
+        if (removable) {
+          await profiles.remove(profileId).catch(() => undefined);
+          useTraits.getState().forget(profileId);
+          const route = useRouter.getState().route;
+          if ('id' in route && route.id === profileId) navigate({ name: 'home' }, { replace: true });
+          update(id, { stage: 'failed', failure: 'unreadable', error, removedProfile: true, profileId: null });
+          return;
+        }
+        update(id, { stage: 'failed', failure: 'unreadable', error });
         return;
       }
       await traits.loadProfileTraits(profileId);
@@ -133,6 +178,14 @@ export const useJobs = create<JobsState>((set, get) => {
       };
       set({ jobs: [...get().jobs, j] });
       void run(j.id, false);
+    },
+
+    importAnyway(jobId) {
+      const j = job(jobId);
+      if (j?.stage === 'duplicate') {
+        update(jobId, { duplicateOf: undefined });
+        void run(jobId, true, false);
+      }
     },
 
     retry(jobId) {

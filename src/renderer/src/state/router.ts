@@ -3,6 +3,13 @@
  * reloading, back and forward work. The sign-in fragment (#signin=…) is never a route.
  */
 import { create } from 'zustand';
+import { useBrowser } from './browser.js';
+
+/** Remembers where the screen being left was scrolled, so coming back restores it. */
+function leave(route: Route): void {
+  const main = document.getElementById('main-content');
+  if (main) useBrowser.getState().rememberScroll(routeHash(route), main.scrollTop);
+}
 
 export type Route =
   | { name: 'home' }
@@ -46,6 +53,7 @@ interface RouterState {
 export const useRouter = create<RouterState>((set) => ({
   route: parseRoute(window.location.hash),
   navigate(route, options) {
+    leave(useRouter.getState().route);
     const hash = routeHash(route);
     if (options?.replace) history.replaceState(null, '', hash);
     else if (window.location.hash !== hash) history.pushState(null, '', hash);
@@ -53,7 +61,14 @@ export const useRouter = create<RouterState>((set) => ({
   },
 }));
 
-window.addEventListener('popstate', () => useRouter.setState({ route: parseRoute(window.location.hash) }));
-window.addEventListener('hashchange', () => useRouter.setState({ route: parseRoute(window.location.hash) }));
+function followAddress(): void {
+  const next = parseRoute(window.location.hash);
+  const current = useRouter.getState().route;
+  if (routeHash(next) === routeHash(current)) return;
+  leave(current);
+  useRouter.setState({ route: next });
+}
+window.addEventListener('popstate', followAddress);
+window.addEventListener('hashchange', followAddress);
 
 export const navigate = (route: Route, options?: { replace?: boolean }) => useRouter.getState().navigate(route, options);

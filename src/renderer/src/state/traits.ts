@@ -8,6 +8,8 @@ import { api } from '../api/client.js';
 
 export interface ProfileTraits {
   statuses: Record<string, TraitStatus>;
+  /** Why a trait is unavailable (too few markers, not applicable to the profile's sex). */
+  reasons: Record<string, NonNullable<ProfileTrait['status_reason']>>;
   /** Computed results (summary form), by trait code. */
   results: Record<string, ProfileTrait>;
   loading: boolean;
@@ -44,7 +46,7 @@ export const assessmentKey = (id: string, code: string) => `${id}/${code}`;
 const loading = new Map<string, Promise<void>>();
 const loadAgain = new Set<string>();
 
-const EMPTY: ProfileTraits = { statuses: {}, results: {}, loading: false, error: null, loaded: false };
+const EMPTY: ProfileTraits = { statuses: {}, reasons: {}, results: {}, loading: false, error: null, loaded: false };
 
 export const useTraits = create<TraitsState>((set, get) => {
   const patch = (id: string, p: Partial<ProfileTraits>) =>
@@ -72,10 +74,14 @@ export const useTraits = create<TraitsState>((set, get) => {
         [list, scored] = await Promise.all([api.profileTraits(id), api.scoredTraits(id)]);
       }
       const statuses: Record<string, TraitStatus> = {};
-      for (const t of list) statuses[t.trait.code] = t.status;
+      const reasons: ProfileTraits['reasons'] = {};
+      for (const t of list) {
+        statuses[t.trait.code] = t.status;
+        if (t.status_reason) reasons[t.trait.code] = t.status_reason;
+      }
       const results: Record<string, ProfileTrait> = {};
       for (const t of scored) results[t.trait.code] = t;
-      patch(id, { statuses, results, loading: false, loaded: true });
+      patch(id, { statuses, reasons, results, loading: false, loaded: true });
     } catch (err) {
       patch(id, { loading: false, error: (err as Error).message });
     }

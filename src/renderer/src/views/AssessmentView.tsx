@@ -7,7 +7,11 @@ import type { ProfileTrait } from '../../../shared/api.js';
 import { DistributionPlot } from '../components/DistributionPlot.js';
 import { AlertIcon, ArrowLeft, BeakerIcon, ExternalIcon, Spinner } from '../components/icons.js';
 import { LevelBadge, LevelMeter } from '../components/LevelMeter.js';
-import { formatDateTime, formatInt, formatPercent, ordinal, populationName, profileName } from '../lib/format.js';
+import { InfoMeter, infoMeterBasis } from '../components/InfoMeter.js';
+import { useDocumentTitle } from '../lib/document-title.js';
+import { capitalise, formatDateTime, formatInt, formatPercent, percentileFigure, percentileWords, profileName } from '../lib/format.js';
+import { varianceExplained } from '../lib/notable.js';
+import { comparedWith } from '../lib/reference.js';
 import { RichText } from '../lib/rich-text.js';
 import { useProfile } from '../state/profiles.js';
 import { navigate } from '../state/router.js';
@@ -17,16 +21,10 @@ import { NotFound } from './NotFound.js';
 const MARKER_PAGE = 40;
 
 const EVIDENCE_TEXT: Record<string, string> = {
-  strong: 'Large, replicated studies. The markers are well established.',
-  moderate: 'Solid studies, but smaller or less replicated.',
-  limited: 'Early or small studies. Read the result with caution.',
-  weak: 'Early or small studies. Read the result with caution.',
-};
-
-const POPULATION_SOURCE: Record<string, string> = {
-  ethnicity: 'chosen from the ethnicity in the profile',
-  inferred: 'inferred from the DNA file',
-  default: 'the default reference (set an ethnicity in the profile to change it)',
+  strong: 'Large studies with many markers at genome-wide significance.',
+  moderate: 'Solid studies, but smaller, or fewer well-established markers.',
+  limited: 'Small studies, few established markers or an automated analysis. Read the result with caution.',
+  suggestive: 'Only suggestive markers (none at genome-wide significance). Read the result with great caution.',
 };
 
 export function AssessmentView({ id, code }: { id: string; code: string }) {
@@ -50,9 +48,11 @@ export function AssessmentView({ id, code }: { id: string; code: string }) {
     };
   }, [id, code]);
 
+  const trait = full?.trait ?? catalogTrait?.trait;
+  const title = trait?.group?.name ?? trait?.name ?? code;
+  useDocumentTitle(profile ? `${title} – ${profileName(profile)}` : title);
   if (!profile) return <NotFound what="profile" />;
   const name = profileName(profile);
-  const trait = full?.trait ?? catalogTrait?.trait;
 
   const compute = async () => {
     setError(null);
@@ -74,9 +74,9 @@ export function AssessmentView({ id, code }: { id: string; code: string }) {
       <header className="page-header">
         <div>
           <p className="eyebrow">{[trait?.category, trait?.featured ? 'Featured' : null].filter(Boolean).join(' · ')}</p>
-          <h1 id="trait-title">{trait?.name ?? code}</h1>
+          <h1 id="trait-title">{title}</h1>
+          {trait?.study_label ? <p className="muted">Study: {trait.study_label}</p> : null}
         </div>
-        {catalogTrait ? <span className={`pill pill-${catalogTrait.type} pill-large`}>{catalogTrait.type === 'free' ? 'Free' : 'Basic'}</span> : null}
       </header>
 
       {error ? (
@@ -105,18 +105,25 @@ export function AssessmentView({ id, code }: { id: string; code: string }) {
                 {busy ? <Spinner size={14} /> : <BeakerIcon size={16} />} Compute {trait?.name}
               </button>
             </>
+          ) : full.status_reason?.code === 'not_applicable' ? (
+            <>
+              <h2>Does not apply to {name}</h2>
+              <p className="muted">{full.status_reason.detail}</p>
+            </>
           ) : (
             <>
               <h2>Not available for {name}</h2>
               <p className="muted">
-                {name}’s DNA file lacks too many of the markers this trait’s score needs
-                {trait?.quality ? ` (${formatInt(trait.quality.markers)} in all)` : ''}. Tests from other companies, or newer chip versions, may cover them.
+                {full.status_reason?.detail ??
+                  `${name}’s DNA file lacks too many of the markers this trait’s score needs${trait?.quality ? ` (${formatInt(trait.quality.markers)} in all)` : ''}.`}{' '}
+                Tests from other companies, or newer chip versions, may cover them.
               </p>
             </>
           )}
         </section>
       ) : null}
 
+      {trait ? <OtherStudies profileId={id} trait={trait} /> : null}
       {trait ? <Evidence trait={trait} /> : null}
     </main>
   );
@@ -125,6 +132,8 @@ export function AssessmentView({ id, code }: { id: string; code: string }) {
 function Computed({ a }: { a: ProfileTrait }) {
   const level = a.assessment_level ?? 3;
   const percentile = a.percentile ?? 50;
+  const ve = varianceExplained(a);
+  const ev = a.evidence;
   const markers = useMemo(() => [...(a.markers ?? [])].sort((x, y) => Math.abs(y.weight) - Math.abs(x.weight)), [a.markers]);
   const [showAll, setShowAll] = useState(false);
   // The service's match report when it sends one; otherwise counted from the markers.
@@ -138,7 +147,7 @@ function Computed({ a }: { a: ProfileTrait }) {
         <div className="result-summary">
           <div className="result-figure">
             <span className="result-number tabular" data-testid="percentile">
-              {ordinal(Math.min(99, Math.max(1, percentile)))}
+              {percentileFigure(a)}
             </span>
             <span className="result-unit">percentile</span>
           </div>
@@ -148,11 +157,37 @@ function Computed({ a }: { a: ProfileTrait }) {
             <span className="muted small">Level {level} of 5</span>
           </div>
           <p className="result-explain">
-            A higher genetic score than about <strong>{Math.round(percentile)} of 100</strong> people in the {populationName(a.population)} reference population.
+            {a.percentile_bound === 'above_99.9' ? (
+              <>
+                A higher genetic score than <strong>more than 99.9 of 100</strong> people in the reference population: beyond the 99.9th percentile.
+              </>
+            ) : a.percentile_bound === 'below_0.1' ? (
+              <>
+                A lower genetic score than <strong>more than 99.9 of 100</strong> people in the reference population: below the 0.1st percentile.
+              </>
+            ) : (
+              <>
+                A higher genetic score than about <strong>{Math.round(percentile)} of 100</strong> people in the reference population.
+              </>
+            )}
           </p>
         </div>
+        <p className="result-reference" data-testid="result-reference">
+          Compared with: <strong>{comparedWith(a)}</strong>
+          {a.reference?.reason ? <span className="muted small"> — {a.reference.reason}</span> : null}
+        </p>
+        <InfoMeter result={a} />
         {a.distribution && typeof a.score === 'number' ? (
-          <DistributionPlot density={a.distribution.density} score={a.score} percentile={percentile} level={level} traitName={a.trait.name} />
+          <DistributionPlot
+            density={a.distribution.density}
+            score={a.score}
+            percentile={percentile}
+            bound={a.percentile_bound}
+            reachableLevels={a.reachable_levels}
+            referenceText={comparedWith(a)}
+            level={level}
+            traitName={a.trait.group?.name ?? a.trait.name}
+          />
         ) : null}
       </section>
 
@@ -163,17 +198,25 @@ function Computed({ a }: { a: ProfileTrait }) {
         </section>
       ) : null}
 
-      <section className="card" aria-labelledby="quality-title">
-        <h2 id="quality-title">How this was computed</h2>
+      <section className="card" aria-labelledby="quality-title" data-testid="result-evidence">
+        <h2 id="quality-title">Evidence and how this was computed</h2>
+        <p className="muted small">{infoMeterBasis(a)}</p>
+        {ev?.reasons?.length ? (
+          <ul className="evidence-reasons small">
+            {ev.reasons.map((r) => (
+              <li key={r}>{capitalise(r)}</li>
+            ))}
+          </ul>
+        ) : null}
         <dl className="stat-grid">
           <div className="stat">
             <dt>Coverage</dt>
             <dd className="tabular">{typeof a.coverage === 'number' ? formatPercent(a.coverage) : '—'}</dd>
-            <span className="stat-sub">
+            <dd className="stat-sub">
               {formatInt(observed)} of {formatInt(total)} markers genotyped
               {match && match.imputed > 0 ? `, ${formatInt(match.imputed)} filled with the population average` : ''}
               {match && match.strand_flipped > 0 ? `, ${formatInt(match.strand_flipped)} read on the opposite strand` : ''}
-            </span>
+            </dd>
             {typeof a.coverage === 'number' ? (
               <div className="meter" aria-hidden="true">
                 <span style={{ width: `${a.coverage * 100}%` }} />
@@ -181,17 +224,31 @@ function Computed({ a }: { a: ProfileTrait }) {
             ) : null}
           </div>
           <div className="stat">
-            <dt>Compared with</dt>
-            <dd>{populationName(a.population)}</dd>
-            <span className="stat-sub">{POPULATION_SOURCE[a.population_source ?? ''] ?? ''}</span>
+            <dt>Evidence</dt>
+            <dd>{capitalise(ev?.label ?? a.trait.evidence?.label ?? 'limited')}</dd>
+            <dd className="stat-sub">{EVIDENCE_TEXT[ev?.label ?? ''] ?? ''}</dd>
+          </div>
+          <div className="stat">
+            <dt>How much the score explains</dt>
+            <dd>{ve === null ? 'Unknown' : formatPercent(ve, ve < 0.1 ? 1 : 0)}</dd>
+            <dd className="stat-sub">{ve === null ? 'Not published for this score' : 'of the differences between people in this trait'}</dd>
+          </div>
+          <div className="stat">
+            <dt>Largest single marker</dt>
+            <dd className="tabular">{formatPercent(ev?.top_marker_share ?? a.trait.evidence?.top_marker_share ?? 0)}</dd>
+            <dd className="stat-sub">of the score’s weight</dd>
+          </div>
+          <div className="stat">
+            <dt>Genome-wide significant markers</dt>
+            <dd className="tabular">{(ev?.genome_wide_markers ?? a.trait.evidence?.genome_wide_markers) == null ? 'Unknown' : formatInt((ev?.genome_wide_markers ?? a.trait.evidence?.genome_wide_markers)!)}</dd>
           </div>
           <div className="stat">
             <dt>Genetic score</dt>
             <dd className="tabular">{typeof a.score === 'number' ? a.score.toFixed(3) : '—'}</dd>
             {a.distribution ? (
-              <span className="stat-sub">
+              <dd className="stat-sub">
                 Reference mean {a.distribution.mean.toFixed(3)}, SD {a.distribution.sd.toFixed(3)}
-              </span>
+              </dd>
             ) : null}
           </div>
           <div className="stat">
@@ -256,6 +313,37 @@ function Computed({ a }: { a: ProfileTrait }) {
   );
 }
 
+/** The other studies of the same phenotype, with this person's result in each. */
+function OtherStudies({ profileId, trait }: { profileId: string; trait: ProfileTrait['trait'] }) {
+  const group = trait.group;
+  const catalog = useTraits((s) => s.catalog);
+  const results = useTraits((s) => s.byProfile[profileId]?.results);
+  if (!group || group.size < 2 || !catalog) return null;
+  const studies = catalog.filter((c) => c.trait.group?.code === group.code && c.trait.code !== trait.code);
+  return (
+    <section className="card" aria-labelledby="studies-title" data-testid="other-studies">
+      <h2 id="studies-title">Other studies of {group.name}</h2>
+      <p className="muted small">{group.headline ? 'This is the headline study: the one with the most power (sample size, established markers, curation).' : 'The headline study is listed first.'}</p>
+      <ul className="study-list">
+        {studies
+          .sort((x, y) => Number(!!y.trait.group?.headline) - Number(!!x.trait.group?.headline))
+          .map((c) => {
+            const r = results?.[c.trait.code];
+            return (
+              <li key={c.trait.code}>
+                <a href={`#/profiles/${profileId}/traits/${encodeURIComponent(c.trait.code)}`} onClick={(e) => (e.preventDefault(), navigate({ name: 'trait', id: profileId, code: c.trait.code }))}>
+                  {c.trait.study_label ?? c.trait.name}
+                  {c.trait.group?.headline ? ' (headline)' : ''}
+                </a>{' '}
+                <span className="muted small">{r ? `${r.level_label}, ${percentileWords(r)}` : 'no result for you'}</span>
+              </li>
+            );
+          })}
+      </ul>
+    </section>
+  );
+}
+
 function Evidence({ trait }: { trait: NonNullable<ProfileTrait['trait']> }) {
   const q = trait.quality;
   return (
@@ -268,9 +356,9 @@ function Evidence({ trait }: { trait: NonNullable<ProfileTrait['trait']> }) {
             <div className="stat">
               <dt>Evidence</dt>
               <dd>
-                <span className={`evidence evidence-${q.evidence}`}>{q.evidence.charAt(0).toUpperCase() + q.evidence.slice(1)}</span>
+                <span className={`evidence evidence-${trait.evidence?.label ?? q.evidence}`}>{capitalise(trait.evidence?.label ?? q.evidence)}</span>
               </dd>
-              <span className="stat-sub">{EVIDENCE_TEXT[q.evidence] ?? ''}</span>
+              <dd className="stat-sub">{EVIDENCE_TEXT[trait.evidence?.label ?? q.evidence] ?? ''}</dd>
             </div>
             <div className="stat">
               <dt>Study size</dt>

@@ -1,4 +1,5 @@
 /** The start screen: what Traitscope does and a big place to drop a file; then the profiles. */
+import { useDocumentTitle } from '../lib/document-title.js';
 import { Avatar } from '../components/Avatar.js';
 import { FileIcon, PlusIcon, ShieldIcon, UploadIcon } from '../components/icons.js';
 import { pickFiles } from '../lib/file-picker.js';
@@ -49,6 +50,7 @@ function traitCountText(n: number | undefined): string {
 }
 
 export function HomeView() {
+  useDocumentTitle('Profiles');
   const profiles = useProfiles((s) => s.profiles);
   const genotypes = useProfiles((s) => s.genotypes);
   const traitCount = useSettings((s) => s.info?.catalog.traits);

@@ -1,11 +1,20 @@
 /** One person: who they are, their DNA file, the file being analyzed, and their traits. */
-import { useEffect } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Avatar } from '../components/Avatar.js';
 import { GenotypeCard } from '../components/GenotypeCard.js';
 import { AlertIcon, FileIcon, PencilIcon, ReportIcon, Spinner, TrashIcon, XIcon } from '../components/icons.js';
 import { JobProgress } from '../components/JobProgress.js';
 import { stageText } from '../components/JobTray.js';
+import { Findings } from '../components/Findings.js';
+import { AssumedReferenceBanner, ReferenceDialog, type AncestryEstimate } from '../components/ReferenceChoice.js';
+import { SensitiveQuestion } from '../components/SensitiveQuestion.js';
+import { cantTellItems, notableItems, Summary } from '../components/Summary.js';
 import { TraitBrowser } from '../components/TraitBrowser.js';
+import { commonReference, type Reference } from '../lib/reference.js';
+import { isSensitive, phenotypeRows } from '../lib/results.js';
+import { useSensitiveChoice } from '../state/preferences.js';
+import { useProfileChanges } from '../state/profile-changes.js';
+import { useDocumentTitle } from '../lib/document-title.js';
 import { pickFiles } from '../lib/file-picker.js';
 import { profileFacts, profileName } from '../lib/format.js';
 import { openDialog } from '../state/dialogs.js';
@@ -28,6 +37,17 @@ export function ProfileView({ id }: { id: string }) {
   const usable = hasUsableGenotype(genotype);
   const busy = isBusy(genotype) || job?.stage === 'uploading' || job?.stage === 'creating';
   const processedAt = hasFile(genotype) ? `${genotype.updated_at}/${genotype.metadata.status}` : '';
+  const choice = useSensitiveChoice(id);
+  const hideSensitive = choice !== 'show';
+  const notice = useProfileChanges((s) => s.notices[id]);
+  const [choosingReference, setChoosingReference] = useState(false);
+  useDocumentTitle(profile ? profileName(profile) : 'Profile');
+
+  const rows = useMemo(() => (catalog && entry?.loaded ? phenotypeRows(catalog, entry) : []), [catalog, entry]);
+  const metadata = hasFile(genotype) ? (genotype.metadata as Record<string, unknown>) : {};
+  const reference = (metadata.reference as Reference | undefined) ?? commonReference(Object.values(entry?.results ?? {}));
+  const estimate = (metadata.ancestry as AncestryEstimate | null | undefined) ?? reference?.ancestry ?? null;
+  const hasResults = rows.some((r) => r.main.result);
 
   // Traits load whenever the genotype in use changes (first visit, new file processed).
   useEffect(() => {
@@ -56,7 +76,7 @@ export function ProfileView({ id }: { id: string }) {
           <Avatar profile={profile} size={48} />
           <div>
             <h1 id="profile-title">{name}</h1>
-            <p className="muted">{profileFacts(profile) || 'Add gender, age and ethnicity with Edit for better comparisons.'}</p>
+            <p className="muted">{profileFacts(profile) || 'Add sex and ethnicity with Edit for better comparisons.'}</p>
           </div>
         </div>
         <div className="page-actions">
@@ -142,7 +162,41 @@ export function ProfileView({ id }: { id: string }) {
 
       {genotype && !hasFile(genotype) && !activeJob ? <DropCard title={`Add ${name}’s DNA raw-data file`} compact profileId={id} /> : null}
 
-      {usable && hasFile(genotype) ? <GenotypeCard genotype={genotype} /> : null}
+      {usable && reference?.source === 'assumed' ? <AssumedReferenceBanner reference={reference} onChoose={() => setChoosingReference(true)} /> : null}
+      {choosingReference ? <ReferenceDialog profile={profile} estimate={estimate} current={reference} onClose={() => setChoosingReference(false)} /> : null}
+
+      {notice ? (
+        <div className="banner banner-info" role="status" data-testid="recalculated">
+          <div>
+            <strong>{notice.message}</strong>
+          </div>
+          <div className="banner-actions">
+            <button type="button" className="icon-button small" aria-label="Dismiss" onClick={() => useProfileChanges.getState().dismiss(id)}>
+              <XIcon size={14} />
+            </button>
+          </div>
+        </div>
+      ) : null}
+
+      {usable && hasFile(genotype) ? (
+        <GenotypeCard profile={profile} genotype={genotype} reference={reference} compact={hasResults} cutLine={job?.cutLine} />
+      ) : null}
+
+      {usable && !busy && hasResults && !choice ? <SensitiveQuestion profileId={id} name={name} /> : null}
+
+      {usable && !busy && catalog && entry?.loaded && hasResults ? (
+        <Summary
+          profileId={id}
+          items={notableItems(rows, hideSensitive)}
+          cantTell={cantTellItems(rows, {
+            sexLabel: profile.gender === 1 ? 'Male' : profile.gender === 2 ? 'Female' : null,
+            assumed: reference?.source === 'assumed',
+            hiddenSensitive: hideSensitive ? rows.filter((r) => isSensitive(r.main.trait)).length : 0,
+          })}
+        />
+      ) : null}
+
+      {usable && !busy && hasResults ? <Findings profileId={id} showClinical={choice === 'show'} /> : null}
 
       {usable && !busy ? (
         catalogError ? (
@@ -163,7 +217,7 @@ export function ProfileView({ id }: { id: string }) {
             </div>
           </div>
         ) : catalog && entry?.loaded ? (
-          <TraitBrowser profileId={id} catalog={catalog} entry={entry} />
+          <TraitBrowser profileId={id} rows={rows} hideSensitive={hideSensitive} />
         ) : (
           <div className="card loading-card">
             <Spinner size={18} /> <span className="muted">Loading traits…</span>

@@ -2,6 +2,7 @@
  * Settings: API access for third-party tools on this computer (create, show the secret
  * once, revoke), where the data lives, and deleting all of it.
  */
+import { useDocumentTitle } from '../lib/document-title.js';
 import { useEffect, useState } from 'react';
 import { SCOPES, type ApiClient, type CreatedApiClient } from '../../../shared/api.js';
 import { api } from '../api/client.js';
@@ -31,7 +32,7 @@ function freeTraitsText(f: ApiClient['free_traits']): string {
   return f.length === 1 ? '1 trait' : `${f.length} traits`;
 }
 
-export function CopyButton({ text, label }: { text: string; label: string }) {
+export function CopyButton({ text, label, onCopied }: { text: string; label: string; onCopied?(): void }) {
   const [copied, setCopied] = useState(false);
   return (
     <button
@@ -41,6 +42,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
       onClick={async () => {
         if (await copyText(text)) {
           setCopied(true);
+          onCopied?.();
           setTimeout(() => setCopied(false), 1800);
         } else toast.error('Copying was refused. Select the text and copy it with the keyboard instead.');
       }}
@@ -51,13 +53,13 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
   );
 }
 
-function CodeBlock({ code, label }: { code: string; label: string }) {
+function CodeBlock({ code, label, onCopied }: { code: string; label: string; onCopied?(): void }) {
   return (
     <div className="code-block">
       <pre tabIndex={0} aria-label={label}>
         <code>{code}</code>
       </pre>
-      <CopyButton text={code} label={label} />
+      <CopyButton text={code} label={label} onCopied={onCopied} />
     </div>
   );
 }
@@ -80,6 +82,7 @@ function curlExample(baseUrl: string, authUrl: string, id = '<CLIENT_ID>', secre
 }
 
 export function SettingsView() {
+  useDocumentTitle('Settings');
   const { info, infoError, clients, clientsError } = useSettings();
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedApiClient | null>(null);
@@ -103,9 +106,48 @@ export function SettingsView() {
       <header className="page-header">
         <div>
           <h1 id="settings-title">Settings</h1>
-          <p className="muted">API access for other programs, and your data.</p>
+          <p className="muted">Your data, and API access for other programs.</p>
         </div>
       </header>
+
+      <section className="card" aria-labelledby="data-title">
+        <header className="card-header">
+          <div>
+            <h2 id="data-title">Your data</h2>
+            <p className="muted">Profiles, DNA files and results are stored only in this folder on this computer.</p>
+          </div>
+        </header>
+        {info ? (
+          <div className="data-folder">
+            <FolderIcon size={18} />
+            <code className="data-path" data-testid="data-dir">
+              {info.data_dir}
+            </code>
+            <CopyButton text={info.data_dir} label="folder path" />
+            {bridge ? (
+              <button
+                type="button"
+                className="button button-small"
+                onClick={() => bridge.revealDataFolder().catch((err: Error) => toast.error(`The folder could not be opened: ${err.message}`))}
+              >
+                Show folder
+              </button>
+            ) : null}
+          </div>
+        ) : null}
+        <div className="danger-zone">
+          <div>
+            <h3>Delete all my data</h3>
+            <p className="muted">
+              Removes every profile with its DNA file and results ({formatInt(profileCount)} {profileCount === 1 ? 'profile' : 'profiles'}). API clients stay.
+              This cannot be undone.
+            </p>
+          </div>
+          <button type="button" className="button button-danger" onClick={() => setDeletingAll(true)}>
+            <TrashIcon size={16} /> Delete all data…
+          </button>
+        </div>
+      </section>
 
       <section className="card" aria-labelledby="api-title" data-testid="api-access">
         <header className="card-header">
@@ -190,44 +232,6 @@ export function SettingsView() {
         ) : null}
       </section>
 
-      <section className="card" aria-labelledby="data-title">
-        <header className="card-header">
-          <div>
-            <h2 id="data-title">Your data</h2>
-            <p className="muted">Profiles, DNA files and results are stored only in this folder on this computer.</p>
-          </div>
-        </header>
-        {info ? (
-          <div className="data-folder">
-            <FolderIcon size={18} />
-            <code className="data-path" data-testid="data-dir">
-              {info.data_dir}
-            </code>
-            <CopyButton text={info.data_dir} label="folder path" />
-            {bridge ? (
-              <button
-                type="button"
-                className="button button-small"
-                onClick={() => bridge.revealDataFolder().catch((err: Error) => toast.error(`The folder could not be opened: ${err.message}`))}
-              >
-                Show folder
-              </button>
-            ) : null}
-          </div>
-        ) : null}
-        <div className="danger-zone">
-          <div>
-            <h3>Delete all my data</h3>
-            <p className="muted">
-              Removes every profile with its DNA file and results ({formatInt(profileCount)} {profileCount === 1 ? 'profile' : 'profiles'}). API clients stay.
-              This cannot be undone.
-            </p>
-          </div>
-          <button type="button" className="button button-danger" onClick={() => setDeletingAll(true)}>
-            <TrashIcon size={16} /> Delete all data…
-          </button>
-        </div>
-      </section>
 
       {info ? (
         <section className="card about" aria-labelledby="about-title">
@@ -433,7 +437,6 @@ function CreateClientDialog({ onClose, onCreated }: { onClose(): void; onCreated
             onChange={(e) => setName(e.target.value)}
             maxLength={100}
             placeholder="e.g. My analysis notebook"
-            autoFocus
             aria-invalid={!!errors.name}
             aria-describedby={errors.name ? 'cc-name-error' : undefined}
           />
@@ -509,26 +512,53 @@ function CreateClientDialog({ onClose, onCreated }: { onClose(): void; onCreated
 }
 
 function SecretDialog({ client, baseUrl, authUrl, onClose }: { client: CreatedApiClient; baseUrl: string; authUrl: string; onClose(): void }) {
+  // The secret is shown once: closing before it was copied asks first.
+  const [copied, setCopied] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const close = () => (copied || confirming ? onClose() : setConfirming(true));
+  if (confirming && !copied) {
+    return (
+      <Dialog
+        title="Close without copying the secret?"
+        onClose={() => setConfirming(false)}
+        size="small"
+        tone="danger"
+        testId="secret-confirm-dialog"
+        footer={
+          <>
+            <button type="button" className="button" data-autofocus onClick={() => setConfirming(false)}>
+              Go back and copy it
+            </button>
+            <button type="button" className="button button-danger" onClick={onClose}>
+              Close without copying
+            </button>
+          </>
+        }
+      >
+        <p>The secret of “{client.name}” has not been copied. It cannot be shown again: without it, the program cannot sign in, and you will have to revoke this client and create a new one.</p>
+      </Dialog>
+    );
+  }
   return (
     <Dialog
       title={`“${client.name}” is ready`}
-      onClose={onClose}
+      onClose={close}
       size="large"
       testId="secret-dialog"
       footer={
-        <button type="button" className="button button-primary" onClick={onClose}>
+        <button type="button" className="button button-primary" onClick={close}>
           I’ve saved the secret
         </button>
       }
     >
-      <div className="banner banner-warn">
+      <div className="banner banner-warn" onCopy={() => setCopied(true)}>
         <AlertIcon size={18} />
         <div>
           <strong>Copy the secret now. It is shown only once.</strong>
           <p>Traitscope keeps only a fingerprint of it. If it is lost, revoke this client and create a new one.</p>
         </div>
       </div>
-      <dl className="kv kv-stacked">
+      <dl className="kv kv-stacked" onCopy={() => setCopied(true)}>
         <div>
           <dt>Client ID</dt>
           <dd>
@@ -541,12 +571,12 @@ function SecretDialog({ client, baseUrl, authUrl, onClose }: { client: CreatedAp
             <code className="secret" data-testid="new-client-secret">
               {client.client_secret}
             </code>{' '}
-            <CopyButton text={client.client_secret} label="client secret" />
+            <CopyButton text={client.client_secret} label="client secret" onCopied={() => setCopied(true)} />
           </dd>
         </div>
       </dl>
       <h3 className="subheading">Ready to paste</h3>
-      <CodeBlock code={curlExample(baseUrl, authUrl, client.client_id, client.client_secret)} label="curl example with these credentials" />
+      <CodeBlock code={curlExample(baseUrl, authUrl, client.client_id, client.client_secret)} label="curl example with these credentials" onCopied={() => setCopied(true)} />
     </Dialog>
   );
 }

@@ -1,0 +1,40 @@
+/** "How much this tells you": four steps and a word, from the result's evidence, coverage and explained variance. */
+import type { ProfileTrait } from '../../../shared/api.js';
+import { formatPercent } from '../lib/format.js';
+import { informativeness, informativenessLevel, varianceExplained } from '../lib/notable.js';
+
+export function infoMeterText(r: ProfileTrait): string {
+  const { label } = informativenessLevel(informativeness(r));
+  return `How much this tells you: ${label.toLowerCase()}`;
+}
+
+/** Why the meter reads what it reads, in one line. */
+export function infoMeterBasis(r: ProfileTrait): string {
+  const label = r.evidence?.label ?? r.trait.evidence?.label ?? 'limited';
+  const coverage = r.evidence?.coverage ?? r.coverage;
+  const v = varianceExplained(r);
+  return [
+    `${label} evidence`,
+    typeof coverage === 'number' ? `${formatPercent(coverage)} of markers read` : null,
+    v === null ? 'share of the trait explained: unknown' : `explains ${formatPercent(v, v < 0.1 ? 1 : 0)} of the trait`,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+export function InfoMeter({ result, compact }: { result: ProfileTrait; compact?: boolean }) {
+  const { step, label } = informativenessLevel(informativeness(result));
+  return (
+    <span className={`info-meter ${compact ? 'is-compact' : ''}`} title={infoMeterBasis(result)}>
+      <span className="info-meter-bars" aria-hidden="true">
+        {[1, 2, 3, 4].map((n) => (
+          <span key={n} className={n <= step ? 'is-on' : undefined} />
+        ))}
+      </span>
+      <span className="info-meter-label">
+        {compact ? <span className="visually-hidden">How much this tells you: </span> : <span className="info-meter-caption">How much this tells you: </span>}
+        {label}
+      </span>
+    </span>
+  );
+}

@@ -1,0 +1,160 @@
+/**
+ * The results of one profile as people read them: one row per phenotype (the group's
+ * headline result, the other studies under it), sorted and filtered over the whole catalog.
+ */
+import type { ClientTrait, ProfileTrait, Trait, TraitStatus } from '../../../shared/api.js';
+import { notability } from './notable.js';
+
+export type StatusReason = NonNullable<ProfileTrait['status_reason']>;
+
+/** One study of a phenotype for this person. */
+export interface Study {
+  trait: Trait;
+  status: TraitStatus;
+  result?: ProfileTrait;
+  reason?: StatusReason;
+}
+
+/** One phenotype: the result people see first, and every study behind it. */
+export interface PhenotypeRow {
+  /** The group code (the headline trait's code). */
+  key: string;
+  /** The phenotype's name, without author or PMID. */
+  name: string;
+  category: string;
+  featured: boolean;
+  /** The study shown: the headline when it has a result, else the best study that has one, else the headline. */
+  main: Study;
+  /** The other studies of the phenotype, results first. */
+  others: Study[];
+  /** Searchable text, lower case. */
+  haystack: string;
+}
+
+const EVIDENCE_RANK: Record<string, number> = { strong: 0, moderate: 1, limited: 2, suggestive: 3 };
+
+export function evidenceLabel(s: Pick<Study, 'trait' | 'result'>): string {
+  return s.result?.evidence?.label ?? s.trait.evidence?.label ?? s.trait.quality?.evidence ?? 'limited';
+}
+
+function byStrength(a: Study, b: Study): number {
+  return (EVIDENCE_RANK[evidenceLabel(a)] ?? 9) - (EVIDENCE_RANK[evidenceLabel(b)] ?? 9) || (b.trait.quality?.markers ?? 0) - (a.trait.quality?.markers ?? 0);
+}
+
+export interface TraitSnapshot {
+  statuses: Record<string, TraitStatus>;
+  results: Record<string, ProfileTrait>;
+  reasons: Record<string, StatusReason>;
+}
+
+/** Rows for the catalog the client sees and a profile's statuses, results and reasons. */
+export function phenotypeRows(catalog: ClientTrait[], data: TraitSnapshot): PhenotypeRow[] {
+  const groups = new Map<string, Study[]>();
+  for (const { trait } of catalog) {
+    const code = trait.group?.code ?? trait.code;
+    const study: Study = { trait, status: data.statuses[trait.code] ?? 'unavailable', result: data.results[trait.code], reason: data.reasons[trait.code] };
+    if (!study.result) study.status = study.status === 'computed' ? 'available' : study.status;
+    else study.status = 'computed';
+    const list = groups.get(code);
+    if (list) list.push(study);
+    else groups.set(code, [study]);
+  }
+  const rows: PhenotypeRow[] = [];
+  for (const [key, studies] of groups) {
+    const headline = studies.find((s) => s.trait.group?.headline) ?? studies.find((s) => s.trait.code === key) ?? studies[0];
+    const withResult = studies.filter((s) => s.result).sort(byStrength);
+    const main = headline.result ? headline : (withResult[0] ?? headline);
+    const others = studies.filter((s) => s !== main).sort((a, b) => Number(!!b.result) - Number(!!a.result) || byStrength(a, b));
+    const name = headline.trait.group?.name ?? headline.trait.name;
+    rows.push({
+      key,
+      name,
+      category: headline.trait.category || 'Other',
+      featured: studies.some((s) => s.trait.featured),
+      main,
+      others,
+      haystack: [name, ...studies.map((s) => `${s.trait.name} ${s.trait.code} ${s.trait.study_label ?? ''}`), headline.trait.category ?? ''].join(' ').toLowerCase(),
+    });
+  }
+  return rows;
+}
+
+// ---- What a row is about -----------------------------------------------------------------
+
+/** Categories whose traits are diseases or conditions (docs/ui.md, "Filters"). */
+const DISEASE_CATEGORIES = new Set(['Disease', 'Cancer', 'Autoimmune', 'Cardiometabolic', 'Neurological', 'Psychiatric', 'Digestive', 'Kidney', 'Eyes', 'Allergy and respiratory']);
+const PSYCHIATRIC = /schizo|bipolar|depress|autis|adhd|attention deficit|anorexia|anxiety|psychiatr|psychos|neurotic|suicid|obsessive|post-traumatic|ptsd|alcohol dependence|substance/i;
+const CANCER = /cancer|carcinoma|melanoma|lymphoma|leuk(a)?emia|myeloma|glioma|tumou?r|neoplasm|sarcoma/i;
+
+export function isPsychiatric(t: Trait): boolean {
+  return t.category === 'Psychiatric' || PSYCHIATRIC.test(t.name);
+}
+
+export function isCancer(t: Trait): boolean {
+  return t.category === 'Cancer' || CANCER.test(t.name);
+}
+
+/**
+ * A disease, cancer or psychiatric result: what a person may prefer not to see, or not to
+ * share. Risky traits in disease categories, every cancer and every psychiatric phenotype.
+ */
+export function isSensitive(t: Trait): boolean {
+  if (isPsychiatric(t) || isCancer(t)) return true;
+  return t.connotation === 'risky' && DISEASE_CATEGORIES.has(t.category ?? '');
+}
+
+// ---- Sorting and filtering ---------------------------------------------------------------
+
+export type SortKey = 'notable' | 'percentile_high' | 'percentile_low' | 'evidence' | 'name';
+export type ShowKey = 'results' | 'unavailable' | 'all';
+
+export interface RowFilter {
+  query: string;
+  show: ShowKey;
+  evidence: string[];
+  hideSensitive: boolean;
+  category: string;
+}
+
+export function rowMatches(row: PhenotypeRow, f: RowFilter, terms: string[]): boolean {
+  const has = !!row.main.result;
+  if (f.show === 'results' && !has) return false;
+  if (f.show === 'unavailable' && has) return false;
+  if (f.evidence.length > 0 && !f.evidence.includes(evidenceLabel(row.main))) return false;
+  if (f.hideSensitive && isSensitive(row.main.trait)) return false;
+  if (f.category && row.category !== f.category) return false;
+  return terms.every((t) => row.haystack.includes(t));
+}
+
+const byName = (a: PhenotypeRow, b: PhenotypeRow) => a.name.localeCompare(b.name);
+const pct = (r: PhenotypeRow) => r.main.result?.percentile ?? undefined;
+
+export function sortRows(rows: PhenotypeRow[], key: SortKey): PhenotypeRow[] {
+  const out = [...rows];
+  switch (key) {
+    case 'name':
+      return out.sort(byName);
+    case 'evidence':
+      return out.sort((a, b) => byStrength(a.main, b.main) || byName(a, b));
+    case 'percentile_high':
+    case 'percentile_low': {
+      const sign = key === 'percentile_high' ? -1 : 1;
+      return out.sort((a, b) => {
+        const pa = pct(a);
+        const pb = pct(b);
+        if (pa === undefined || pb === undefined) return (pa === undefined ? 1 : 0) - (pb === undefined ? 1 : 0) || byName(a, b);
+        return sign * (pa - pb) || byName(a, b);
+      });
+    }
+    case 'notable':
+      return out.sort((a, b) => {
+        const na = a.main.result ? notability(a.main.result) : -1;
+        const nb = b.main.result ? notability(b.main.result) : -1;
+        return nb - na || Number(b.featured) - Number(a.featured) || byName(a, b);
+      });
+  }
+}
+
+export function categoriesOf(rows: PhenotypeRow[]): string[] {
+  return [...new Set(rows.map((r) => r.category))].sort((a, b) => (a === 'Other' ? 1 : b === 'Other' ? -1 : a.localeCompare(b)));
+}

@@ -1,0 +1,27 @@
+/** GET /api/profiles/{id}/findings/: the single-variant findings of a profile's genotype (read scope). */
+import type { Router } from 'express';
+import type { FindingsResponse } from '../../../shared/api.js';
+import { findRsid } from '../../genotype/encoding.js';
+import { loadGenotype } from '../../genotype/genotype-store.js';
+import { FINDING_GENES, FINDING_SOURCES, findingsFor } from '../../science/findings.js';
+import type { ServiceContext } from '../context.js';
+import { HttpError } from '../errors.js';
+import { operationRouter } from '../router.js';
+import { requireProfile } from './profiles.js';
+
+export function findingRoutes(ctx: ServiceContext): Router {
+  const { router, on } = operationRouter(ctx, '/api');
+  on('getFindings', (req, res) => {
+    const profile = requireProfile(ctx, req, res);
+    const stored = loadGenotype(ctx.db, profile.id);
+    if (!stored) throw new HttpError(409, 'This profile has no processed genotype yet. Upload a file and wait for processing to finish.');
+    const { rsids, calls } = stored.genotype;
+    const findings = findingsFor((rsid) => {
+      const i = findRsid(rsids, rsid);
+      return i < 0 ? undefined : calls[i];
+    });
+    const body: FindingsResponse = { findings, genes: FINDING_GENES, sources: FINDING_SOURCES };
+    res.json(body);
+  });
+  return router;
+}
