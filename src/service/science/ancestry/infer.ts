@@ -102,6 +102,11 @@ function count(n: number): string {
   return thousands.format(n);
 }
 
+/** "1 marker was" / "1,234 markers were". */
+function markersWere(n: number, kind = 'markers'): string {
+  return n === 1 ? `1 ${kind.replace(/s$/, '')} was` : `${count(n)} ${kind} were`;
+}
+
 /** "about 55 % European, 30 % admixed American and 15 % African" (shares of at least 5 %). */
 export function describeMixture(q: ArrayLike<number>): string {
   const parts = POPULATIONS.map((p, k) => ({ p, x: q[k] }))
@@ -205,7 +210,7 @@ export function inferAncestry(panel: AncestryPanel, genotype: Genotype): Ancestr
   const T = ANCESTRY_THRESHOLDS;
   const notes: string[] = [];
   const { markers: found, mismatched } = collectMarkers(panel, genotype);
-  if (mismatched > 0) notes.push(`${count(mismatched)} ancestry markers were left out because their alleles differ from the reference's.`);
+  if (mismatched > 0) notes.push(`${markersWere(mismatched, 'ancestry markers')} left out because the alleles in the file differ from the reference's.`);
   const fits = new Uint8Array(found.n);
   let misfits = 0;
   for (let u = 0; u < found.n; u++) {
@@ -213,7 +218,7 @@ export function inferAncestry(panel: AncestryPanel, genotype: Genotype): Ancestr
     misfits += 1 - fits[u];
   }
   const usable = misfits ? subset(found, fits) : found;
-  if (misfits > 0) notes.push(`${count(misfits)} markers were left out because their genotype is very unlikely in every reference population (a likely genotyping error).`);
+  if (misfits > 0) notes.push(`${markersWere(misfits)} left out because the genotype is very unlikely in every reference population (a likely genotyping error).`);
   if (usable.n === 0) {
     return noInference(
       'Your file holds none of the markers Traitscope uses to estimate ancestry, so it cannot tell which reference population fits you. Please choose your ancestry.',
@@ -235,7 +240,7 @@ export function inferAncestry(panel: AncestryPanel, genotype: Genotype): Ancestr
     const check = fitCheck(markers, tierFit);
     if (rejected(check)) {
       notes.push(
-        `${count(markers.n)} ${tier ? 'ancestry-informative markers' : 'other markers'} were left out because their genotypes fit no mixture of the reference populations (${check.deficit.toFixed(2)} nats per marker below expectation).`,
+        `${markersWere(markers.n, tier ? 'ancestry-informative markers' : 'other markers')} left out because their genotypes fit no mixture of the reference populations (${check.deficit.toFixed(2)} nats per marker below expectation).`,
       );
     } else {
       for (let u = 0; u < usable.n; u++) keep[u] |= inTier[u];
