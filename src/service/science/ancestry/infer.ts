@@ -24,8 +24,12 @@ import type { Genotype } from '../../genotype/types.js';
 import type { Population } from '../types.js';
 import { derivatives, fitAdmixture, fitCheck, populationLogLikelihoods, proportionStandardErrors, type FitCheck } from './likelihood.js';
 import { collectMarkers, LD_WINDOW_BP, subset, type UsedMarkers } from './markers.js';
-import { K, POPULATIONS } from './panel.js';
+import { K as POPULATION_COUNT, POPULATIONS } from './panel.js';
 import { FREQ_FLOOR, type AncestryPanel } from './reference.js';
+
+/** Local constant for the loops (see likelihood.ts). */
+const K = 5;
+if (POPULATION_COUNT !== K) throw new Error('infer.ts assumes five super-populations');
 
 export const ANCESTRY_METHOD = 'likelihood over 1000 Genomes individuals + supervised admixture (maximum likelihood)';
 
@@ -232,7 +236,8 @@ export function inferAncestry(panel: AncestryPanel, genotype: Genotype): Ancestr
   let tiersPresent = 0;
   let lastFit: Float64Array | undefined;
   for (const tier of [0, 1]) {
-    const inTier = Uint8Array.from(usable.aisnp, (a) => (a === tier ? 1 : 0));
+    const inTier = new Uint8Array(usable.n);
+    for (let u = 0; u < usable.n; u++) inTier[u] = usable.aisnp[u] === tier ? 1 : 0;
     const markers = subset(usable, inTier);
     if (markers.n === 0) continue;
     tiersPresent++;

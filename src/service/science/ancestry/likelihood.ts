@@ -68,12 +68,19 @@ export const FIT_MAX_ITERATIONS = 100;
  * −(g/f² + (2−g)/(1−f)²) p_k p_l to the Hessian.
  */
 export function derivatives(m: Markers, q: Float64Array, grad: Float64Array, hess: Float64Array): void {
+  evaluate(m, q, grad, hess);
+}
+
+/** The log-likelihood at q, with its gradient and Hessian filled in: one pass over the markers. */
+function evaluate(m: Markers, q: Float64Array, grad: Float64Array, hess: Float64Array): number {
   grad.fill(0);
   hess.fill(0);
+  let ll = 0;
   for (let i = 0; i < m.n; i++) {
     const f = mixedFrequency(m, i, q);
     const g = m.g[i];
     const w = m.w[i];
+    ll += w * (g === 0 ? 2 * Math.log(1 - f) : g === 2 ? 2 * Math.log(f) : LOG2 + Math.log(f * (1 - f)));
     const slope = w * (g / f - (2 - g) / (1 - f));
     const curvature = w * (g / (f * f) + (2 - g) / ((1 - f) * (1 - f)));
     for (let k = 0; k < K; k++) {
@@ -84,6 +91,7 @@ export function derivatives(m: Markers, q: Float64Array, grad: Float64Array, hes
     }
   }
   for (let k = 0; k < K; k++) for (let l = 0; l < k; l++) hess[k * K + l] = hess[l * K + k];
+  return ll;
 }
 
 /**
@@ -129,19 +137,21 @@ export function fitAdmixture(m: Markers, start?: ArrayLike<number>): AdmixtureFi
   const q = new Float64Array(K).fill(1 / K);
   if (start) for (let k = 0; k < K; k++) q[k] = 0.9 * start[k] + 0.1 / K;
   if (m.n === 0) return { q, logLikelihood: 0, iterations: 0 };
-  const grad = new Float64Array(K);
-  const hess = new Float64Array(K * K);
+  let grad = new Float64Array(K);
+  let hess = new Float64Array(K * K);
+  let gradTrial = new Float64Array(K);
+  let hessTrial = new Float64Array(K * K);
   const held = new Uint8Array(K); // 1: held at 0
   const releases = new Uint8Array(K);
   const trial = new Float64Array(K);
-  let ll = logLikelihood(m, q);
+  let ll = evaluate(m, q, grad, hess);
   let iterations = 0;
   while (iterations++ < FIT_MAX_ITERATIONS) {
-    derivatives(m, q, grad, hess);
-    const free = [...Array(K).keys()].filter((k) => !held[k]);
+    const free: number[] = [];
+    for (let k = 0; k < K; k++) if (!held[k]) free.push(k);
     const step = newtonDirection(grad, hess, free);
     if (!step) break;
-    const { delta, mu } = step;
+    const { delta } = step;
     // Longest step that keeps every proportion ≥ 0; the component that blocks it is held at 0.
     let tMax = 1;
     let blocking = -1;
@@ -151,40 +161,52 @@ export function fitAdmixture(m: Markers, start?: ArrayLike<number>): AdmixtureFi
         blocking = k;
       }
     }
-    let t = tMax;
-    let llTrial = ll;
-    let moved = false;
-    if (t > 1e-12) {
-      let slope = 0;
-      for (let k = 0; k < K; k++) slope += grad[k] * delta[k];
-      for (let halvings = 0; halvings < 40; halvings++) {
-        let s = 0;
-        for (let k = 0; k < K; k++) s += (trial[k] = Math.max(0, q[k] + t * delta[k]));
-        if (t === tMax && blocking >= 0) {
-          s -= trial[blocking];
-          trial[blocking] = 0;
-        }
-        for (let k = 0; k < K; k++) trial[k] /= s;
-        llTrial = logLikelihood(m, trial);
-        if (llTrial >= ll + 1e-4 * t * slope) break;
-        t /= 2;
-      }
-      moved = llTrial > ll;
+    if (blocking >= 0 && tMax <= 1e-12) {
+      held[blocking] = 1; // already at 0 and pushed further down
+      q[blocking] = 0;
+      ll = evaluate(m, q, grad, hess);
+      continue;
     }
+    // Backtracking (Armijo) line search; each trial point is evaluated with its derivatives,
+    // which the next iteration reuses when the point is accepted.
+    let t = tMax;
+    let llTrial = -Infinity;
+    let slope = 0;
+    for (let k = 0; k < K; k++) slope += grad[k] * delta[k];
+    for (let halvings = 0; halvings < 40; halvings++) {
+      let s = 0;
+      for (let k = 0; k < K; k++) s += (trial[k] = Math.max(0, q[k] + t * delta[k]));
+      if (t === tMax && blocking >= 0) {
+        s -= trial[blocking];
+        trial[blocking] = 0;
+      }
+      for (let k = 0; k < K; k++) trial[k] /= s;
+      llTrial = evaluate(m, trial, gradTrial, hessTrial);
+      if (llTrial >= ll + 1e-4 * t * slope) break;
+      t /= 2;
+    }
+    const moved = llTrial > ll;
     let change = 0;
     if (moved) {
       for (let k = 0; k < K; k++) change = Math.max(change, Math.abs(trial[k] - q[k]));
       q.set(trial);
+      [grad, gradTrial] = [gradTrial, grad];
+      [hess, hessTrial] = [hessTrial, hess];
       if (t === tMax && blocking >= 0) held[blocking] = 1;
-    } else if (blocking >= 0 && tMax <= 1e-12) {
-      held[blocking] = 1; // already at 0 and pushed further down
-      q[blocking] = 0;
-      continue;
     }
-    const gain = llTrial - ll;
-    ll = moved ? llTrial : ll;
+    const gain = moved ? llTrial - ll : 0;
+    if (moved) ll = llTrial;
     if (moved && change > FIT_TOLERANCE && gain > 1e-12) continue;
-    // Converged on this face: optimal if no held component would grow (KKT: ∂ℓ/∂q_k ≤ μ).
+    // Converged on this face: optimal if no held component would grow (KKT: ∂ℓ/∂q_k ≤ μ,
+    // μ the common gradient of the free components).
+    let mu = 0;
+    let nFree = 0;
+    for (let k = 0; k < K; k++) {
+      if (held[k]) continue;
+      mu += grad[k];
+      nFree++;
+    }
+    mu /= nFree || 1;
     let release = -1;
     for (let k = 0; k < K; k++) {
       if (held[k] && releases[k] < 3 && grad[k] > mu + 1e-7 * (Math.abs(mu) + 1) && (release < 0 || grad[k] > grad[release])) release = k;

@@ -70,8 +70,9 @@ export function collectMarkers(panel: AncestryPanel, genotype: Genotype): Collec
   const g = new Uint8Array(capacity);
   let n = 0;
   let mismatched = 0;
+  const match = matchDosage; // a local: transformed imports are property reads
   const use = (i: number, j: number) => {
-    const d = matchDosage(calls[j], panel.counted[i], panel.other[i]);
+    const d = match(calls[j], panel.counted[i], panel.other[i]);
     if (d === DOSAGE_MISSING) return;
     if (d < 0) {
       mismatched++;

@@ -4,7 +4,12 @@
  * Genomes samples the AISNP frequencies were counted from.
  */
 import { matchDosage } from '../match.js';
-import { FREQ_SCALE, K, SOURCE_AISNP, type AncestryPanelData } from './panel.js';
+import { FREQ_SCALE as SCALE, K as POPULATION_COUNT, SOURCE_AISNP, type AncestryPanelData } from './panel.js';
+
+/** Local constants for the loops (see likelihood.ts). */
+const K = 5;
+const FREQ_SCALE: number = SCALE;
+if (POPULATION_COUNT !== K) throw new Error('reference.ts assumes five super-populations');
 
 /**
  * Frequencies are kept within [FREQ_FLOOR, 1 − FREQ_FLOOR]. A super-population of 1000
@@ -56,9 +61,9 @@ export function compilePanel(data: AncestryPanelData): AncestryPanel {
   return {
     size: n,
     rsid: data.rsid,
-    counted: Uint8Array.from(data.alleles, (a) => a >> 4),
-    other: Uint8Array.from(data.alleles, (a) => a & 0xf),
-    aisnp: Uint8Array.from(data.source, (s) => (s === SOURCE_AISNP ? 1 : 0)),
+    counted: data.alleles.map((a) => a >> 4),
+    other: data.alleles.map((a) => a & 0xf),
+    aisnp: data.source.map((s) => (s === SOURCE_AISNP ? 1 : 0)),
     chrom: data.chrom,
     pos: data.pos,
     p,
