@@ -21,7 +21,7 @@
  * 5. Decisions: admixed, sufficient, and a sentence for the person (THRESHOLDS below).
  */
 import type { Genotype } from '../../genotype/types.js';
-import type { Population } from '../types.js';
+import type { AncestryInference as AncestryInferenceFields, Population } from '../types.js';
 import { derivatives, fitAdmixture, fitCheck, populationLogLikelihoods, proportionStandardErrors, type FitCheck } from './likelihood.js';
 import { collectMarkers, LD_WINDOW_BP, subset, type UsedMarkers } from './markers.js';
 import { K as POPULATION_COUNT, POPULATIONS } from './panel.js';
@@ -68,28 +68,11 @@ export const POPULATION_NAMES: Record<Population, string> = {
   SAS: 'South Asian',
 };
 
-export interface AncestryInference {
-  method: string;
-  /** Most likely single super-population; null when the file has no usable ancestry marker. */
-  best: Population | null;
-  /** Posterior probability of each super-population (uniform prior), comparing the person with its 1000 Genomes individuals. */
-  posterior: Record<Population, number>;
-  /** Supervised admixture estimate; sums to 1. */
-  proportions: Record<Population, number>;
-  proportions_se: Record<Population, number> | null;
-  /** Markers of the file used: with reference frequencies, matching alleles, in a tier that fits. */
-  markers_used: number;
-  /** Of which Kidd/Seldin AISNPs. */
-  aisnps_used: number;
-  /** posterior[best]: the probability that `best` is the person's super-population. */
-  confidence: number;
-  /** The proportions describe a mixture a single super-population would misrepresent (ANCESTRY_THRESHOLDS). */
-  admixed: boolean;
-  /** Enough evidence to use `best` (or, when admixed, the proportions) without asking the person. */
-  sufficient: boolean;
-  /** A sentence for the person when !sufficient or admixed; null otherwise. */
-  reason: string | null;
-  /** What else the person (or a developer) may want to know: markers left out and why. */
+/**
+ * The result (types.ts: AncestryInference, fields documented in docs/ancestry.md), with
+ * `notes`: what else the person, or a developer, may want to know — markers left out and why.
+ */
+export interface AncestryInference extends AncestryInferenceFields {
   notes: string[];
 }
 
