@@ -1,7 +1,7 @@
 /**
  * The statistics of ancestry inference on genotype counts: Hardy–Weinberg genotype
- * likelihoods under one super-population or a mixture, supervised admixture by EM (the
- * model of ADMIXTURE's supervised mode: each allele comes from population k with
+ * likelihoods under one super-population or a mixture, supervised admixture proportions
+ * (the model of ADMIXTURE's supervised mode: each allele comes from population k with
  * probability q_k, so the counted-allele frequency at marker i is f_i = Σ_k q_k p_ik), the
  * observed information for standard errors, and a goodness-of-fit statistic that tells
  * genotypes that fit the reference from genotypes that fit none of it.
