@@ -14,9 +14,11 @@ import { inferAncestry, type AncestryInference } from '../../src/service/science
 import { K, POPULATIONS } from '../../src/service/science/ancestry/panel.js';
 import { leaveOneOut, type AncestryPanel } from '../../src/service/science/ancestry/reference.js';
 import type { Population } from '../../src/service/science/types.js';
+import { rng } from '../../test/support/prng.js';
 import { sampleGenotype, type ReferenceSample, type ReferenceSamples } from './ancestry-samples.js';
 
 export { readReferenceSamples, sampleGenotype, type ReferenceSample, type ReferenceSamples } from './ancestry-samples.js';
+export { rng };
 
 /** A seeded subset: `perPopulation` samples of each super-population, spread evenly over the list. */
 export function pickSamples(ref: ReferenceSamples, perPopulation: number): ReferenceSample[] {
@@ -68,18 +70,6 @@ export function sampleCallAt(ref: ReferenceSamples, sample: ReferenceSample): (r
   return (rsid) => {
     const j = ref.rsids.indexOf(rsid);
     return j < 0 ? 0 : g.calls[j];
-  };
-}
-
-/** A seeded PRNG (mulberry32), the same as test/support/prng.ts. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 
