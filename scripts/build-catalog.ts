@@ -15,6 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { buildAncestryModel } from './catalog/ancestry.js';
+import { writeAncestryPanel } from './catalog/ancestry-panel.js';
 import { checkCitations } from './catalog/curation.js';
 import { buildDistributionTables } from './catalog/distributions.js';
 import { FEATURED, type FeaturedDef } from './catalog/featured.js';
@@ -514,6 +515,7 @@ function main(): void {
   const model = buildAncestryModel(IM);
   mkdirSync(join(OUT, 'ancestry'), { recursive: true });
   writeFileSync(join(OUT, 'ancestry', 'pca-model.json.gz'), gzipSync(JSON.stringify(model), { level: 9 }));
+  writeAncestryPanel(DATA, OUT);
 
   console.log(`catalog: ${featuredCount} featured, ${gwasCount} GWAS, ${ukbCount} UK Biobank traits (${report.counts.markers} markers)`);
   console.log(`dropped traits: ${dropped.length} ${JSON.stringify(byReason)}`);
