@@ -192,7 +192,7 @@ export interface paths {
         put?: never;
         /**
          * Process the uploaded file and wait
-         * @description (Re)processes the stored file and answers when processing has ended.
+         * @description (Re)processes the stored file and answers when processing has ended. A file much smaller or stranger than the genotype in use waits (422, metadata.needs_confirmation) until it is confirmed with confirm_replace=true.
          */
         post: operations["processGenotype"];
         delete?: never;
@@ -219,6 +219,26 @@ export interface paths {
          * @description The same look-up with the rsIDs in a JSON body, for lists too long for a URL (up to 10,000). A read: it needs only the read:profiles scope.
          */
         post: operations["lookupSnpsInBody"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profiles/{profile_id}/findings/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Single-variant findings
+         * @description APOE ε, Factor V Leiden, HFE C282Y/H63D, lactase persistence and ALDH2 read from the genotype in use: each a curated set of qualitative statements with their PubMed ids, the markers as read (missing, no-call, not matching, other strand) and what a consumer chip cannot tell. Clinically meaningful findings are flagged `clinical`: the desktop UI shows them only after the person opted in.
+         */
+        get: operations["getFindings"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -449,7 +469,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke an API client
-         * @description Its tokens stop working at once.
+         * @description Its tokens and upload URLs stop working at once. With delete_data=true every profile it created is deleted too (also for a client revoked earlier).
          */
         delete: operations["revokeApiClient"];
         options?: never;
@@ -723,6 +743,55 @@ export interface components {
         };
         /** @enum {string} */
         EvidenceLabel: "strong" | "moderate" | "limited" | "suggestive";
+        /** @description A single-variant finding with curated, cited statements (docs/ui.md, "Single-variant findings"). */
+        Finding: {
+            /** @enum {string} */
+            code: "apoe" | "factor_v_leiden" | "hfe" | "lactase_persistence" | "aldh2";
+            name: string;
+            gene: string;
+            /** @description About a disease risk: the desktop UI shows it only after the person opted in. */
+            clinical: boolean;
+            /**
+             * @description determined: every marker read; partial: some; not_tested: none.
+             * @enum {string}
+             */
+            status: "determined" | "partial" | "not_tested";
+            /** @description The short answer, e.g. "ε3/ε4"; null when not determined. */
+            result: string | null;
+            summary: string;
+            markers: {
+                rsid: string;
+                role: string;
+                /** @description As in the file; null when the file lacks the marker. */
+                genotype: string | null;
+                /** @description Copies of the variant allele; null when missing, not called or not matching. */
+                copies: number | null;
+                /** @enum {string} */
+                state: "called" | "missing" | "no_call" | "mismatch";
+                strand_flipped: boolean;
+            }[];
+            statements: components["schemas"]["FindingStatement"][];
+            /** @description What a consumer chip can and cannot tell about this finding. */
+            limits: components["schemas"]["FindingStatement"][];
+        };
+        FindingsResponse: {
+            findings: components["schemas"]["Finding"][];
+            /** @description Genes with findings and the rsIDs read for each. */
+            genes: {
+                [key: string]: string[];
+            };
+            /** @description The paper behind each PubMed id cited. */
+            sources: {
+                [key: string]: string;
+            };
+        };
+        /** @description One qualitative sentence and the study it rests on. */
+        FindingStatement: {
+            text: string;
+            pmid: string;
+            /** @description About a disease or cancer. */
+            clinical: boolean;
+        };
         /** @description Which traits the client gets free: the catalog default, all, none, or a list of codes. */
         FreeTraits: ("default" | "all" | "none") | string[];
         /** @description A computed trait with the full assessment: summary, markers, reference distribution and match report. */
@@ -807,6 +876,11 @@ export interface components {
             status: components["schemas"]["ProcessingStatus"];
             /** @description Why the latest file could not be read (status failed). */
             error?: string | null;
+            /**
+             * @description The latest file was read but is much smaller or stranger than the genotype in use: it replaces it only after POST …/genotype/upload/?confirm_replace=true.
+             * @constant
+             */
+            needs_confirmation?: true;
             /** @description Detected format: 23andme, ancestrydna, ftdna, myheritage, vcf, generic, … */
             format?: string;
             /** @description Vendor name, e.g. "23andMe"; "Unknown" for generic text. */
@@ -826,6 +900,8 @@ export interface components {
                 [key: string]: number;
             };
             duplicates?: number;
+            /** @description Bytes of binary data at the end of the text (a damaged or appended-to file); 0 for clean text. */
+            binary_tail_bytes?: number;
             /** @description From X heterozygosity and Y calls; null when undecidable. */
             inferred_sex?: ("male" | "female") | null;
             parse_ms?: number;
@@ -1028,6 +1104,12 @@ export interface components {
             top_marker_share: number;
             variance_explained: components["schemas"]["VarianceExplained"] | null;
             reasons: string[];
+        };
+        /** @description The client was revoked (and its profiles deleted, when asked). */
+        RevokedApiClient: {
+            detail: string;
+            /** @description Profiles the client created that were deleted (delete_data=true), else 0. */
+            deleted_profiles: number;
         };
         /** @description Reference distribution of the score in the profile's population. */
         ScoreDistribution: {
@@ -1636,6 +1718,23 @@ export interface operations {
             /** @description invalid_request: the body is too large. */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_client",
+                     *       "error_description": "Unknown client, wrong secret, or the client was revoked."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description slow_down: too many failed requests for this client_id (10 a minute), or too many being checked at once. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2777,7 +2876,10 @@ export interface operations {
     };
     processGenotype: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: the latest upload may replace the genotype in use although it is much smaller or stranger (docs/api.md). */
+                confirm_replace?: "true" | "false";
+            };
             header?: never;
             path: {
                 /** @description The profile id (from POST /api/profiles/). */
@@ -2789,6 +2891,20 @@ export interface operations {
         responses: {
             /** @description Processed. */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description confirm_replace is not true or false. */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2845,7 +2961,7 @@ export interface operations {
                     "application/json": components["schemas"]["Detail"];
                 };
             };
-            /** @description The file could not be read; the detail says why. The previous genotype stays in use. */
+            /** @description The file could not be read, or waits for confirm_replace=true; the detail says why. The previous genotype stays in use. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3143,6 +3259,156 @@ export interface operations {
             };
             /** @description The body is larger than this operation accepts. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Something unexpected went wrong inside Traitscope; nothing was changed. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
+    getFindings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The profile id (from POST /api/profiles/). */
+                profile_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The findings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "findings": [
+                     *         {
+                     *           "code": "apoe",
+                     *           "name": "string",
+                     *           "gene": "string",
+                     *           "clinical": true,
+                     *           "status": "determined",
+                     *           "result": "string",
+                     *           "summary": "string",
+                     *           "markers": [
+                     *             {
+                     *               "rsid": "string",
+                     *               "role": "string",
+                     *               "genotype": "string",
+                     *               "copies": 0,
+                     *               "state": "called",
+                     *               "strand_flipped": true
+                     *             }
+                     *           ],
+                     *           "statements": [
+                     *             {
+                     *               "text": "string",
+                     *               "pmid": "string",
+                     *               "clinical": true
+                     *             }
+                     *           ],
+                     *           "limits": [
+                     *             {
+                     *               "text": "string",
+                     *               "pmid": "string",
+                     *               "clinical": true
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "genes": {},
+                     *       "sources": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FindingsResponse"];
+                };
+            };
+            /** @description No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token. */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" for a bad token. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The operation needs the read:profiles scope, or the Host header is not this service's address. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description No profile with this id exists for this client. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The profile has no processed genotype yet. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4194,9 +4460,41 @@ export interface operations {
                     "application/json": components["schemas"]["Detail"];
                 };
             };
+            /** @description Any method but PUT. */
+            405: {
+                headers: {
+                    /** @description PUT */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
             /** @description The file is larger than the upload limit (1 GiB by default); nothing was changed. */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Too many uploads in progress (8 in all, 2 per profile). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4802,7 +5100,10 @@ export interface operations {
     };
     revokeApiClient: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: also delete every profile the client created, with all their data. */
+                delete_data?: "true" | "false";
+            };
             header?: never;
             path: {
                 /** @description The client id. */
@@ -4812,8 +5113,23 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Revoked. */
+            /** @description Revoked (and its profiles deleted, when asked). */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "string",
+                     *       "deleted_profiles": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RevokedApiClient"];
+                };
+            };
+            /** @description delete_data is not true or false. */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4870,7 +5186,7 @@ export interface operations {
                     "application/json": components["schemas"]["Detail"];
                 };
             };
-            /** @description The client was already revoked. */
+            /** @description The client was already revoked (and delete_data was not true). */
             409: {
                 headers: {
                     [name: string]: unknown;
