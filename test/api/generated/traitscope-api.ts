@@ -1420,7 +1420,7 @@ export interface components {
         /**
          * @example {
          *       "version": "0.1.0",
-         *       "api_version": "1.1.0",
+         *       "api_version": "1.2.0",
          *       "catalog": {
          *         "revision": "9c1e0f4a2b7d3e51",
          *         "traits": 2049
@@ -1466,7 +1466,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "version": "0.1.0",
-                     *       "api_version": "1.1.0",
+                     *       "api_version": "1.2.0",
                      *       "catalog": {
                      *         "revision": "9c1e0f4a2b7d3e51",
                      *         "traits": 2049
