@@ -12,7 +12,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogMarkers, chipMarkers, combine, twentyThreeAndMe } from '../support/genotypes.js';
-import { createClient, getToken, request, startServer, tempDir, upload, waitProcessed, type Credentials, type TestServer } from '../support/server.js';
+import { createClient, getToken, pollUntil, request, startServer, tempDir, upload, waitProcessed, type Credentials, type TestServer } from '../support/server.js';
 
 const dataDir = tempDir();
 let server: TestServer;
@@ -132,6 +132,15 @@ describe('kill -9 at any moment', () => {
     const meta = await waitProcessed(server, token, profile, 120_000);
     expect(meta.metadata.status).toBe('processed');
     expect(meta.md5_hash).toBe(acknowledged);
+    // The replaced source file is removed (by the worker) just after the commit that shows
+    // 'processed', so the invariants hold a moment later: poll for that, then check them.
+    await pollUntil('the invariants holding after processing', async () => {
+      try {
+        return checkInvariants();
+      } catch {
+        return undefined;
+      }
+    }).catch(() => undefined);
     expect(checkInvariants().find((x) => x.profile_id === profile)).toMatchObject({ status: 'processed', source_md5: acknowledged });
   }, 180_000);
 

@@ -257,7 +257,7 @@ export async function openEvents(server: Pick<TestServer, 'api'>, token: string)
  * not yet, wait for the service's next `traits` event for the profile (the stream is open
  * before the first read, so no change can slip between).
  */
-export async function traitsWhen(server: TestServer, token: string, profileId: string, done: (list: any[]) => boolean, query = '?score'): Promise<any[]> {
+export async function traitsWhen(server: Pick<TestServer, 'api'>, token: string, profileId: string, done: (list: any[]) => boolean, query = '?score'): Promise<any[]> {
   const events = await openEvents(server, token);
   try {
     for (;;) {

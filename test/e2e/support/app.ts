@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { openEvents, request, runCli, startServer } from '../../support/server.js';
+import { openEvents, request, runCli, startServer, traitsWhen } from '../../support/server.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 export const SCREENSHOTS = path.join(ROOT, 'test-results', 'screens');
@@ -194,15 +194,9 @@ export async function axeBothThemes(page: Page, context = 'body'): Promise<strin
  * has a result. Nothing is pressed and nothing reloaded.
  */
 export async function waitForAllResults(page: Page, app: RunningApp, profileId: string): Promise<number> {
-  let scored: Array<{ trait: { code: string; group?: { code: string } } }> = [];
-  for (let i = 0; i < 600; i++) {
-    const list = await app.api<Array<{ status: string }>>('GET', `/profiles/${profileId}/traits/`);
-    if (list.body.length > 0 && !list.body.some((t) => t.status === 'available')) {
-      scored = (await app.api<typeof scored>('GET', `/profiles/${profileId}/traits/?score`)).body;
-      break;
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  // Re-read on each of the service's `traits` events for the profile, until nothing is left to compute.
+  await traitsWhen({ api: `${app.origin}/api` }, app.token, profileId, (list: Array<{ status: string }>) => list.length > 0 && !list.some((t) => t.status === 'available'), '');
+  const scored = (await app.api<Array<{ trait: { code: string; group?: { code: string } } }>>('GET', `/profiles/${profileId}/traits/?score`)).body;
   const phenotypes = new Set(scored.map((r) => r.trait.group?.code ?? r.trait.code)).size;
   await page.getByTestId('trait-browser').getByText(`${phenotypes.toLocaleString('en-US')} phenotypes with a result`).waitFor({ timeout: 60_000 });
   return phenotypes;
