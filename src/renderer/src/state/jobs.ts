@@ -71,7 +71,9 @@ export const useJobs = create<JobsState>((set, get) => {
     const hashes = new Map<string, string>();
     for (const p of profiles) {
       const g = genotypes[p.id];
-      if (hasFile(g) && g.metadata.status !== 'failed') hashes.set(g.md5_hash, p.id);
+      // Only a file of the very same size can be the same file: hashing 24 MB in the page
+      // took seconds under load, so files of other sizes are never read for it.
+      if (hasFile(g) && g.metadata.status !== 'failed' && g.size === String(file.size)) hashes.set(g.md5_hash, p.id);
     }
     if (hashes.size === 0) return undefined;
     const id = hashes.get(await fileMd5Base64(file));
