@@ -2,7 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, shell, type IpcMainInvokeEvent } from 'electron';
-import type { PdfResult } from '../renderer/src/platform/bridge.js';
+import type { PdfResult } from '../shared/desktop-bridge.js';
 import { IPC } from '../preload/channels.js';
 import { pageReady } from './open-files.js';
 import type { AppSession } from './service-host.js';

@@ -1,6 +1,6 @@
 /** The application menu: the usual platform menus plus Traitscope's own commands. */
 import { app, Menu, shell, type BrowserWindow, type MenuItemConstructorOptions } from 'electron';
-import type { MenuCommand } from '../renderer/src/platform/bridge.js';
+import type { MenuCommand } from '../shared/desktop-bridge.js';
 import { IPC } from '../preload/channels.js';
 import { MENU_OPEN_FILE } from './menu-ids.js';
 import { chooseFiles } from './open-files.js';

@@ -7,7 +7,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { dialog, type BrowserWindow, type WebContents } from 'electron';
-import type { OpenedFile } from '../renderer/src/platform/bridge.js';
+import type { OpenedFile } from '../shared/desktop-bridge.js';
 import { IPC } from '../preload/channels.js';
 import { GENOTYPE_EXTENSIONS } from './launch-args.js';
 

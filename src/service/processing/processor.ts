@@ -25,8 +25,9 @@ import type { JobFailed, Task, TaskOutcome } from './tasks.js';
 import type { JobProgress } from './worker-context.js';
 
 // The bundle's engine-worker.js beside this code (unpacked from app.asar in the desktop
-// app); from TypeScript source (serve:dev) a small .mjs bootstrap loads engine-worker.ts.
-const WORKER_URL = unpackedModuleUrl(import.meta.url.endsWith('.ts') ? './engine-worker-source.mjs' : './engine-worker.js', import.meta.url);
+// app); from TypeScript source (serve:dev) a development bootstrap outside the shipped
+// sources loads engine-worker.ts through tsx.
+const WORKER_URL = unpackedModuleUrl(import.meta.url.endsWith('.ts') ? '../../../scripts/dev/engine-worker.mjs' : './engine-worker.js', import.meta.url);
 
 /** A job running longer than this is stopped and fails. */
 const JOB_TIMEOUT_MS = 10 * 60 * 1000;
