@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createGunzip, createInflateRaw, gzipSync } from 'node:zlib';
 import { zipSync } from 'fflate';
-import type { Db } from '../src/service/db/database.js';
+import type { Db } from '../src/service/db/db.js';
 import { rng } from '../test/support/prng.js';
 import { LIBRARY, loadLibrary } from './library.js';
 

@@ -13,7 +13,8 @@ import { issueToken } from './auth/tokens.js';
 import { databasePath, resolveConfig, type ServiceConfig } from './config.js';
 import { startDiagnostics } from './diagnostics.js';
 import { removeServiceFile, writeServiceFile } from './discovery.js';
-import { openDatabase, type Db } from './db/database.js';
+import type { Db } from './db/db.js';
+import { openDatabase } from './db/database.js';
 import { interruptedProfiles, profilesWithGenotype, referencedFiles } from './genotype/genotype-store.js';
 import { createApp } from './http/app.js';
 import { replyToClientErrors } from './http/client-errors.js';
@@ -36,10 +37,10 @@ export interface RunningService {
   engine: () => ScienceEngineExt;
   processor: Processor;
   /** A new access token of the app's own client (for the UI of this machine's user). */
-  appToken(): string;
+  appToken: () => string;
   /** A one-time link that signs a browser tab in to the web UI. */
-  signInUrl(): string;
-  close(): Promise<void>;
+  signInUrl: () => string;
+  close: () => Promise<void>;
 }
 
 export async function startService(overrides: Partial<ServiceConfig> = {}): Promise<RunningService> {

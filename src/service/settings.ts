@@ -1,5 +1,5 @@
 /** Small persistent settings of a data folder (e.g. where the running service listens). */
-import type { Db } from './db/database.js';
+import type { Db } from './db/db.js';
 import { namedStatements } from './db/statements.js';
 
 const statements = namedStatements((db: Db) => ({

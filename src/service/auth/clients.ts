@@ -3,7 +3,7 @@
  * Secrets are returned once at creation and stored only as scrypt hashes.
  */
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/db.js';
 import { APP_SCOPE, SCOPES, type Scope } from '../../shared/api.js';
 import { namedStatements } from '../db/statements.js';
 import { decoyHash, hashSecret, isIssuedToken, randomToken, verifySecret } from './secrets.js';

@@ -2,7 +2,7 @@
  * Bearer tokens of the client-credentials grant. Tokens are opaque random strings; only
  * their SHA-256 is stored, with the client, granted scopes and expiry.
  */
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/db.js';
 import { namedStatements } from '../db/statements.js';
 import { isIssuedToken, randomToken, sha256Hex } from './secrets.js';
 

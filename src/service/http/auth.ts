@@ -6,7 +6,7 @@ import type { RequestHandler, Response } from 'express';
 import type { AnyScope } from '../../shared/api.js';
 import { getClient, type Client } from '../auth/clients.js';
 import { verifyToken } from '../auth/tokens.js';
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/db.js';
 import { HttpError } from './errors.js';
 
 const challenge = { 'WWW-Authenticate': 'Bearer realm="traitscope"' };

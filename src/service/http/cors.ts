@@ -7,9 +7,9 @@
  * its pages out. The Host check before this still refuses foreign host names.
  */
 import type { RequestHandler } from 'express';
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/db.js';
 import { getSetting, setSetting } from '../settings.js';
-import { allowedMethods } from './router.js';
+import { allowedMethods } from './allowed-methods.js';
 
 const SAVED = 'cors_origins';
 const CORS_PATHS = /^\/(api\/|oauth\/token$|storage\/)/;
@@ -42,9 +42,9 @@ export function originsFromText(values: readonly string[]): string[] {
 export interface CorsPolicy {
   /** Fixed for this run (environment, command line). */
   readonly fixed: readonly string[];
-  saved(): string[];
-  save(origins: string[]): string[];
-  allows(origin: string): boolean;
+  saved: () => string[];
+  save: (origins: string[]) => string[];
+  allows: (origin: string) => boolean;
 }
 
 export function corsPolicy(db: Db, fixed: readonly string[]): CorsPolicy {

@@ -4,7 +4,7 @@
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { QueueFullError } from '../processing/processor.js';
-import { allowedMethods } from './router.js';
+import { allowedMethods } from './allowed-methods.js';
 
 export class HttpError extends Error {
   constructor(

@@ -5,7 +5,7 @@
  * an import left without a current result, or the traits a client asked for that are not
  * stored yet.
  */
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/db.js';
 import { genotypeFacts, genotypeVersion } from '../genotype/genotype-store.js';
 import { profileOwner } from '../profiles/profiles.js';
 import { assessContext } from '../science/assess-context.js';

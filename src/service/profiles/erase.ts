@@ -5,7 +5,7 @@
  * and free pages, db/erase.ts). The deletion is committed (and acknowledged) first; a crash
  * before the files are gone leaves only unreferenced files, which start-up removes.
  */
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/db.js';
 import { eraseDeletedRows } from '../db/erase.js';
 import { namedStatements } from '../db/statements.js';
 import { removeAllStoredFiles, removeProfileFiles } from '../storage/file-store.js';

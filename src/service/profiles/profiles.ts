@@ -3,7 +3,7 @@
  * is scoped by client id, so a client never sees another client's profiles.
  */
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/db.js';
 import { namedStatements } from '../db/statements.js';
 import type { Profile, ProfileInput } from '../../shared/api.js';
 

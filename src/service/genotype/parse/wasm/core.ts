@@ -8,13 +8,25 @@
  * finished genotype is copied out into ordinary typed arrays, so nothing outlives it.
  */
 import { callFromPair, callFromSingle, parseChrom } from '../fields.js';
-import type { Collected } from '../collect.js';
+import type { SexEvidence } from '../sex.js';
 import { SEP_ANY } from '../tokenize.js';
+import type { Genotype } from '../../types.js';
 import { CORE_WASM_BASE64 } from './core-wasm.js';
 
+/** What a parse collected: the sorted, deduplicated genotype and what deduplication found. */
+export interface Collected {
+  genotype: Genotype;
+  /** Extra occurrences of an rsID, and rsIDs whose called occurrences disagree. */
+  duplicates: number;
+  conflicting: number;
+  /** Kept markers without a call, and the sex evidence (sex.ts) of the kept markers. */
+  noCalls: number;
+  sex: SexEvidence;
+}
+
 interface Exports {
-  parse_lines(tables: number, buf: number, start: number, end: number, mode: number, skipInternal: number, rec: number, cap: number, stats: number): number;
-  finish(a: number, b: number, n: number, counts: number, stats: number): number;
+  parse_lines: (tables: number, buf: number, start: number, end: number, mode: number, skipInternal: number, rec: number, cap: number, stats: number) => number;
+  finish: (a: number, b: number, n: number, counts: number, stats: number) => number;
   __heap_base: WebAssembly.Global;
 }
 
@@ -91,6 +103,7 @@ export class ParseCore {
   }
 
   release(): void {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- parks this core for the thread's next parse
     idle = this;
   }
 
