@@ -6,7 +6,6 @@
 import { num, type Row } from './read.js';
 
 export const POPULATIONS = ['EUR', 'AMR', 'AFR', 'EAS', 'SAS'] as const;
-export type Pop = (typeof POPULATIONS)[number];
 
 /** Palindromic (A/T, C/G) markers whose minor-allele frequency reaches this are ambiguous. */
 export const PALINDROME_MAF_LIMIT = 0.4;

@@ -3,7 +3,6 @@
  * stored per profile, and what scoring reads. Columnar typed arrays, sorted by rsid, so a
  * marker is found by binary search and the whole thing stores as four blobs.
  */
-import type { AlleleCode } from './encoding.js';
 
 export interface Genotype {
   /** Numeric part of each rsID ("rs123" → 123), strictly ascending (duplicates resolved). */
@@ -63,4 +62,3 @@ export interface ParseFailure {
 
 export type ParseResult = ParseSuccess | ParseFailure;
 
-export type { AlleleCode };

@@ -7,7 +7,7 @@
  * Also here: which non-free traits the profile's client asked for (pricing), and a version
  * per profile that changes with every change of its results (the trait list's ETag).
  */
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/db.js';
 import { namedStatements } from '../db/statements.js';
 import type { Assessment, TraitOutcome, UnavailableReason } from '../science/types.js';
 
@@ -79,9 +79,6 @@ const statements = namedStatements((db: Db) => ({
   statuses: db.prepare<[string, string], { trait_code: string; revision: string; status: 'computed' | 'unavailable' }>(
     "SELECT trait_code, revision, 'computed' AS status FROM assessments WHERE profile_id = ? UNION ALL SELECT trait_code, revision, 'unavailable' FROM unavailable_traits WHERE profile_id = ?",
   ),
-  allRevisions: db.prepare<[], { profile_id: string; trait_code: string; revision: string }>(
-    'SELECT profile_id, trait_code, revision FROM assessments UNION ALL SELECT profile_id, trait_code, revision FROM unavailable_traits',
-  ),
   requested: db.prepare<[string], { trait_code: string }>('SELECT trait_code FROM requested_traits WHERE profile_id = ?'),
   request: db.prepare<[string, string, string]>('INSERT OR IGNORE INTO requested_traits (profile_id, trait_code, requested_at) VALUES (?, ?, ?)'),
   version: db.prepare<[string], { version: number }>('SELECT version FROM results_versions WHERE profile_id = ?'),
@@ -113,12 +110,12 @@ export function getAssessment(db: Db, profileId: string, code: string): StoredAs
 }
 
 export function unavailableTraits(db: Db, profileId: string): Map<string, StoredUnavailable> {
-  return new Map(statements(db).unavailable.all(profileId).map((r) => [r.trait_code, { revision: r.revision, reason: JSON.parse(r.reason) }]));
+  return new Map(statements(db).unavailable.all(profileId).map((r) => [r.trait_code, { revision: r.revision, reason: JSON.parse(r.reason) as UnavailableReason }]));
 }
 
 export function getUnavailable(db: Db, profileId: string, code: string): StoredUnavailable | undefined {
   const row = statements(db).oneUnavailable.get(profileId, code);
-  return row ? { revision: row.revision, reason: JSON.parse(row.reason) } : undefined;
+  return row ? { revision: row.revision, reason: JSON.parse(row.reason) as UnavailableReason } : undefined;
 }
 
 /** The trait revision of every stored outcome (computed or unavailable) of the profile. */
@@ -129,11 +126,6 @@ export function outcomeRevisions(db: Db, profileId: string): Map<string, string>
 /** Which traits of the profile have a stored assessment and which are stored as unavailable, at which revision. */
 export function storedStatuses(db: Db, profileId: string): Map<string, { status: 'computed' | 'unavailable'; revision: string }> {
   return new Map(statements(db).statuses.all(profileId, profileId).map((r) => [r.trait_code, { status: r.status, revision: r.revision }]));
-}
-
-/** Every stored outcome's (profile, trait, revision), to find what an updated catalog made stale. */
-export function allOutcomeRevisions(db: Db): Array<{ profileId: string; code: string; revision: string }> {
-  return statements(db).allRevisions.all().map((r) => ({ profileId: r.profile_id, code: r.trait_code, revision: r.revision }));
 }
 
 /** Serializes an outcome outside any transaction (JSON of 2,000 results takes tens of ms). */

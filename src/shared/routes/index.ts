@@ -33,7 +33,7 @@ import {
 import { operation, type ParamSpec } from './define.js';
 
 export { expressPath } from './define.js';
-export type { Method, Operation, OperationSpec, ParamSpec, ResponseSpec, Tag } from './define.js';
+export type { Operation, ParamSpec, ResponseSpec, Tag } from './define.js';
 
 const READ = ['read:profiles'] as const;
 const WRITE = ['write:profiles'] as const;
@@ -599,4 +599,3 @@ export const operations = {
 
 export type Operations = typeof operations;
 export type OperationId = keyof Operations;
-export const operationIds = Object.keys(operations) as OperationId[];

@@ -49,7 +49,3 @@ export async function obtainSession(): Promise<Session> {
   }
   return { baseUrl: window.location.origin, token, renewable: false };
 }
-
-export function forgetStoredToken(): void {
-  sessionStorage.removeItem(STORAGE_KEY);
-}

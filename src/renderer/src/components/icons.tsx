@@ -70,7 +70,6 @@ export const FolderIcon = (p: IconProps) => (
 export const KeyIcon = (p: IconProps) => (
   <Icon {...p}><circle cx="8" cy="15" r="4" /><path d="m11 12 8.5-8.5M16 7l2.5 2.5M14 9l2 2" /></Icon>
 );
-export const UserIcon = (p: IconProps) => <Icon {...p}><circle cx="12" cy="8" r="4" /><path d="M4 21a8 8 0 0 1 16 0" /></Icon>;
 export const ShieldIcon = (p: IconProps) => (
   <Icon {...p}><path d="M12 3 4.5 6v5.5c0 4.6 3.2 8.4 7.5 9.5 4.3-1.1 7.5-4.9 7.5-9.5V6z" /><path d="m9 12 2 2 4-4" /></Icon>
 );
@@ -79,13 +78,6 @@ export const ReportIcon = (p: IconProps) => (
 );
 export const BeakerIcon = (p: IconProps) => (
   <Icon {...p}><path d="M9 3h6M10 3v6L4.5 18.5A1.7 1.7 0 0 0 6 21h12a1.7 1.7 0 0 0 1.5-2.5L14 9V3" /><path d="M7.5 15h9" /></Icon>
-);
-export const HelixIcon = (p: IconProps) => (
-  <Icon {...p}>
-    <path d="M7 3c0 6 10 6 10 12s-10 0-10 6" />
-    <path d="M17 3c0 6-10 6-10 12M17 21c0-2-1-3-2.5-4" />
-    <path d="M8.5 6h7M8.5 12h7M9 18h6" />
-  </Icon>
 );
 export const MoreIcon = (p: IconProps) => (
   <Icon {...p}><circle cx="5" cy="12" r="1" /><circle cx="12" cy="12" r="1" /><circle cx="19" cy="12" r="1" /></Icon>

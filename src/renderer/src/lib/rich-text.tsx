@@ -32,8 +32,3 @@ export function RichText({ html, className }: { html: string; className?: string
   const doc = new DOMParser().parseFromString(`<body>${html}</body>`, 'text/html');
   return <div className={className}>{Array.from(doc.body.childNodes).map((n, i) => convert(n, i))}</div>;
 }
-
-export function plainText(html: string): string {
-  if (!/[<&]/.test(html)) return html;
-  return new DOMParser().parseFromString(`<body>${html}</body>`, 'text/html').body.textContent ?? '';
-}

@@ -74,10 +74,6 @@ const ROLE_BY_NAME: Record<string, Role> = {
 /** Illumina allele columns by strand, best first: plus (reference) strand, forward, top. */
 const STRANDED = ['plus', 'forward', 'top'];
 
-export interface HeaderMapping {
-  layout: TableLayout;
-}
-
 /**
  * Maps a column-header line to a layout, or null when the line is not a header (it has
  * no rsID column, or one of its cells is itself an rsID).
