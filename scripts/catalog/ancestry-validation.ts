@@ -198,7 +198,7 @@ export function twoWayMixtures(): Array<{ label: string; q: number[] }> {
   for (let a = 0; a < K; a++) {
     for (let b = a + 1; b < K; b++) {
       for (const share of [0.25, 0.5, 0.75]) {
-        const q = new Array(K).fill(0);
+        const q = new Array<number>(K).fill(0);
         q[a] = share;
         q[b] = 1 - share;
         out.push({ label: `${Math.round(share * 100)}% ${POPULATIONS[a]} + ${Math.round((1 - share) * 100)}% ${POPULATIONS[b]}`, q });

@@ -24,7 +24,7 @@ const require = createRequire(import.meta.url);
 export const ELECTRON_BINDING = path.join(ROOT, 'out', 'native', 'better_sqlite3.node');
 
 function packageVersion(name: string): string {
-  return JSON.parse(readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version as string;
+  return (JSON.parse(readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 export function electronVersion(): string {
@@ -33,7 +33,7 @@ export function electronVersion(): string {
 
 /** NODE_MODULE_VERSION of an Electron release. */
 export function electronAbi(version: string): number {
-  const { getAbi } = require('node-abi') as { getAbi(target: string, runtime: string): string };
+  const { getAbi } = require('node-abi') as { getAbi: (target: string, runtime: string) => string };
   return Number(getAbi(version, 'electron'));
 }
 
@@ -94,6 +94,7 @@ export async function installElectronSqlite(arch: string = process.arch): Promis
       throw new Error(
         `Building better-sqlite3 for Electron ${version} failed: ${(err as Error).message}\n` +
           'It downloads a prebuilt binary or Electron\'s headers: check the internet connection, and that python3, make and a C++ compiler are installed.',
+        { cause: err },
       );
     }
     checkElectronBuild(built, version);

@@ -20,6 +20,7 @@ function fromAppPage(event: { senderFrame: Electron.WebFrameMain | null }, origi
 }
 
 function safeFileName(name: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what a file name must not contain
   const cleaned = name.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 120);
   return cleaned.toLowerCase().endsWith('.pdf') ? cleaned : `${cleaned || 'Traitscope report'}.pdf`;
 }

@@ -43,7 +43,7 @@ const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..',
 export function appVersion(): string {
   for (const root of [appRoot, appRoot.replace(/app\.asar\.unpacked$/, 'app.asar')]) {
     try {
-      return String(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version);
+      return String((JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: unknown }).version);
     } catch {
       // try the next place
     }

@@ -24,14 +24,14 @@ export interface PdfResult {
 export interface TraitscopeBridge {
   platform: string;
   /** The service's origin and a fresh access token of the app's own client. */
-  getSession(): Promise<{ baseUrl: string; token: string }>;
+  getSession: () => Promise<{ baseUrl: string; token: string }>;
   /** Saves the page as it would print, as a PDF the user places with a save dialog. */
-  printToPDF(options: { fileName: string }): Promise<PdfResult>;
+  printToPDF: (options: { fileName: string }) => Promise<PdfResult>;
   /** Shows the data folder in the system file manager. */
-  revealDataFolder(): Promise<void>;
+  revealDataFolder: () => Promise<void>;
   /** Files to analyze; also delivers those opened before the page was ready. Returns an unsubscribe. */
-  onOpenFiles(listener: (files: OpenedFile[]) => void): () => void;
-  onMenu(listener: (command: MenuCommand) => void): () => void;
+  onOpenFiles: (listener: (files: OpenedFile[]) => void) => () => void;
+  onMenu: (listener: (command: MenuCommand) => void) => () => void;
 }
 
 declare global {

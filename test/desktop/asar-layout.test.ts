@@ -42,7 +42,7 @@ function archiveEntries(archive: string): Entry[] {
     if (!node.files) return void out.push({ path: prefix, unpacked: Boolean(node.unpacked) });
     for (const [name, child] of Object.entries(node.files)) walk(child, prefix ? `${prefix}/${name}` : name);
   };
-  walk(asar.getRawHeader(archive).header as Node, '');
+  walk(asar.getRawHeader(archive).header, '');
   return out.sort((a, b) => a.path.localeCompare(b.path));
 }
 
@@ -127,7 +127,8 @@ describe('the packaged layout (electron-builder.yml applied to the real build)',
   it('has the fuses of electron-builder.yml burnt into the executable', async () => {
     const fuses = (await builderConfig()).electronFuses!;
     const wire = await getCurrentFuseWire(pkg.executable);
-    const state = (option: FuseV1Options) => (wire[option] === 49 ? true : wire[option] === 48 ? false : undefined);
+    // The wire's bytes: '1' (49) enabled, '0' (48) disabled (@electron/fuses does not export FuseState).
+    const state = (option: FuseV1Options) => ({ 49: true, 48: false })[Number(wire[option])];
     expect(state(FuseV1Options.RunAsNode)).toBe(fuses.runAsNode);
     expect(state(FuseV1Options.EnableNodeOptionsEnvironmentVariable)).toBe(fuses.enableNodeOptionsEnvironmentVariable);
     expect(state(FuseV1Options.EnableNodeCliInspectArguments)).toBe(fuses.enableNodeCliInspectArguments);

@@ -86,13 +86,13 @@ describe('profiles', () => {
 
     // Cancel keeps it.
     await confirm.getByRole('button', { name: 'Cancel' }).click();
-    await expect((await app.api<Profile[]>('GET', '/profiles/')).body).toHaveLength(1);
+    expect((await app.api<Profile[]>('GET', '/profiles/')).body).toHaveLength(1);
 
     await page.getByRole('button', { name: 'Delete Grace Brewster Murray' }).click();
     await page.getByTestId('delete-profile-dialog').getByRole('button', { name: 'Delete profile' }).click();
     await page.getByRole('heading', { name: 'Your genome, read privately' }).waitFor();
     await page.getByText('Grace Brewster Murray was deleted.').waitFor();
-    await expect((await app.api<Profile[]>('GET', '/profiles/')).body).toHaveLength(0);
+    expect((await app.api<Profile[]>('GET', '/profiles/')).body).toHaveLength(0);
     await expect(page.getByRole('navigation', { name: 'Main' }).getByText('No profiles yet.', { exact: false }).isVisible()).resolves.toBe(true);
     expect(browser.errors).toEqual([]);
   });

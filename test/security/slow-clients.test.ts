@@ -40,7 +40,7 @@ async function uploadTarget(id: string): Promise<URL> {
 async function stalledUpload(url: URL, length: number, sent: string): Promise<{ socket: Socket; response: () => string }> {
   const socket = await open();
   let response = '';
-  socket.on('data', (d) => (response += d));
+  socket.on('data', (d: Buffer) => (response += d.toString()));
   socket.write(`PUT ${url.pathname}${url.search} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Type: text/plain\r\nContent-Length: ${length}\r\n\r\n${sent}`);
   return { socket, response: () => response };
 }
@@ -106,7 +106,7 @@ describe('slow clients', () => {
     const url = await uploadTarget(id);
     const socket = await open();
     let response = '';
-    socket.on('data', (d) => (response += d));
+    socket.on('data', (d: Buffer) => (response += d.toString()));
     socket.write(`PUT ${url.pathname}${url.search} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`);
     // 2 KiB every 250 ms: more than 1 KiB per idle window (1 s) for about 1.5 s.
     for (let i = 0; i < body.length; i += 2048) {

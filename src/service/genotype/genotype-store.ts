@@ -2,7 +2,7 @@
  * Storage of a profile's genotype: the latest uploaded file's record (hashes, processing
  * state) and the parsed genotype in use, as four blobs of typed arrays.
  */
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/db.js';
 import { namedStatements } from '../db/statements.js';
 import type { AncestryInference, GenotypeFacts } from '../science/types.js';
 import type { Genotype, ParseSummary } from './types.js';
@@ -207,7 +207,7 @@ export function genotypeVersion(db: Db, profileId: string): string | undefined {
 
 export function genotypeSummary(db: Db, profileId: string): { summary: ParseSummary; ancestry: AncestryInference | null } | undefined {
   const row = statements(db).summary.get(profileId);
-  return row ? { summary: JSON.parse(row.summary), ancestry: parseAncestry(row.ancestry) } : undefined;
+  return row ? { summary: JSON.parse(row.summary) as ParseSummary, ancestry: parseAncestry(row.ancestry) } : undefined;
 }
 
 /** A stored estimate, or null for none or for the PCA estimates of earlier versions (they lack `sufficient`). */

@@ -23,7 +23,7 @@ function corsOrigins(ctx: ServiceContext): string[] {
   try {
     return originsFromText(ctx.config.corsOrigins);
   } catch (err) {
-    if (err instanceof OriginError) throw new Error(`TRAITSCOPE_CORS_ORIGINS or --cors-origin: ${err.message}`);
+    if (err instanceof OriginError) throw new Error(`TRAITSCOPE_CORS_ORIGINS or --cors-origin: ${err.message}`, { cause: err });
     throw err;
   }
 }

@@ -44,7 +44,9 @@ function tidy(schema: Json): void {
     delete schema.prefixItems;
   }
   for (const value of Object.values(schema)) {
-    if (Array.isArray(value)) value.forEach((v) => v && typeof v === 'object' && tidy(v as Json));
+    if (Array.isArray(value)) {
+      for (const v of value as unknown[]) if (v && typeof v === 'object') tidy(v as Json);
+    }
     else if (value && typeof value === 'object') tidy(value as Json);
   }
 }
@@ -122,7 +124,7 @@ function exampleOf(schema: Json | undefined, components: Record<string, Json>, d
     const options = (schema[key] as Json[] | undefined)?.filter((o) => o.type !== 'null');
     if (options?.length) return exampleOf(options[0], components, depth + 1);
   }
-  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  const type: unknown = Array.isArray(schema.type) ? (schema.type as unknown[]).find((t) => t !== 'null') : schema.type;
   switch (type) {
     case 'object': {
       const out: Json = {};

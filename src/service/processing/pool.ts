@@ -33,15 +33,15 @@ export interface PoolOptions {
 export interface WorkerPool {
   readonly size: number;
   /** Workers free for a task now. */
-  idleCount(): number;
+  idleCount: () => number;
   /** Runs a task on an idle worker. Throws when none is idle: check idleCount() first. */
-  run<T>(task: unknown, transfer?: readonly Transferable[], onProgress?: (progress: unknown) => void): Promise<T>;
+  run: <T>(task: unknown, transfer?: readonly Transferable[], onProgress?: (progress: unknown) => void) => Promise<T>;
   /** Workers that have loaded the engine, and how many were replaced after a crash. */
-  stats(): { size: number; ready: number; busy: number; replaced: number };
+  stats: () => { size: number; ready: number; busy: number; replaced: number };
   /** Resolves when every worker has loaded the engine (for start-up measurements and tests). */
-  whenReady(): Promise<void>;
+  whenReady: () => Promise<void>;
   /** Stops every worker; running tasks fail. */
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 interface Slot {
@@ -177,7 +177,7 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
 }
 
 function crashReason(code: number, error: Error | null): string {
-  if ((error as NodeJS.ErrnoException | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+  if (error && 'code' in error && error.code === 'ERR_WORKER_OUT_OF_MEMORY') {
     return 'This job needed more memory than Traitscope allows. If it was a file, check that it is a genotype raw-data file, not a whole-genome sequence.';
   }
   const what = error ? `internal error: ${error.message}` : `exit code ${code}`;

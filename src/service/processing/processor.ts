@@ -11,7 +11,7 @@
  * - After a file is processed, every other trait is scored in the background.
  */
 import { availableParallelism } from 'node:os';
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/db.js';
 import { genotypeSummary, getGenotypeFile, setFileStatus } from '../genotype/genotype-store.js';
 import { unpackedModuleUrl } from '../packaged-paths.js';
 import { profileOwner } from '../profiles/profiles.js';
@@ -42,25 +42,25 @@ export class QueueFullError extends Error {
 
 export interface Processor {
   /** Processes the profile's current file, or joins the processing of it that is queued, running or finished. */
-  process(profileId: string): Promise<ProcessingOutcome>;
+  process: (profileId: string) => Promise<ProcessingOutcome>;
   /** Scores traits a client asked for that have no stored outcome yet. May throw QueueFullError. */
-  score(profileId: string, codes: string[]): Promise<ScoringOutcome | JobFailed>;
+  score: (profileId: string, codes: string[]) => Promise<ScoringOutcome | JobFailed>;
   /** Scores every trait again (what they are compared with changed). Never refused. */
-  rescore(profileId: string): Promise<ScoringOutcome | JobFailed>;
+  rescore: (profileId: string) => Promise<ScoringOutcome | JobFailed>;
   /** In the background: scores every trait without a current outcome (after processing, at start, after an import). */
-  fillIn(profileId: string): Promise<ScoringOutcome | JobFailed>;
+  fillIn: (profileId: string) => Promise<ScoringOutcome | JobFailed>;
   /** Imports a PGS Catalog scoring file. May throw QueueFullError. */
-  importTrait(request: ImportRequest): Promise<ImportOutcome | JobFailed>;
+  importTrait: (request: ImportRequest) => Promise<ImportOutcome | JobFailed>;
   /** True when new client jobs would be refused; check before receiving an upload. */
-  isFull(): boolean;
-  retryAfterSeconds(): number;
+  isFull: () => boolean;
+  retryAfterSeconds: () => number;
   /** Job and results events, for the events route. */
   readonly events: Pick<EventBus, 'subscribe'>;
   /** The latest event of every job not yet finished (what a client that connects now has missed). */
-  activeJobs(): Array<{ clientId: string; data: JobEvent }>;
-  stats(): { workers: number; ready: number; busy: number; replaced: number; queued: number; background: number };
+  activeJobs: () => Array<{ clientId: string; data: JobEvent }>;
+  stats: () => { workers: number; ready: number; busy: number; replaced: number; queued: number; background: number };
   /** Refuses new jobs, lets running ones finish, and stops the workers. */
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 export interface ProcessorOptions {
@@ -176,7 +176,7 @@ export function createProcessor(options: ProcessorOptions): Processor {
     if (job.profileId) busyProfiles.add(job.profileId);
     publish(job, { state: 'running' });
     const transfer = job.task.kind === 'import' ? [job.task.bytes.buffer as ArrayBuffer] : [];
-    pool
+    void pool
       .run<TaskOutcome>(job.task, transfer, (progress) => publish(job, { state: 'running', ...(progress as JobProgress) }))
       .then(
         (outcome) => outcome,

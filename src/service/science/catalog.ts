@@ -45,7 +45,7 @@ export function readCatalogFile(resourcesDir: string): CatalogFile {
   try {
     file = JSON.parse(gunzipSync(readFileSync(path)).toString('utf8')) as CatalogFile;
   } catch (err) {
-    throw new Error(`Cannot read the trait catalog at ${path} (${(err as Error).message}). Rebuild it with: npx tsx scripts/build-catalog.ts`);
+    throw new Error(`Cannot read the trait catalog at ${path} (${(err as Error).message}). Rebuild it with: npx tsx scripts/build-catalog.ts`, { cause: err });
   }
   if (file.format !== CATALOG_FORMAT) {
     throw new Error(`The trait catalog at ${path} has format ${file.format}, this version reads format ${CATALOG_FORMAT}. Rebuild it with: npx tsx scripts/build-catalog.ts`);

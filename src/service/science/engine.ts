@@ -48,17 +48,17 @@ const PERCENTILE_CEILING = 99.9;
 
 export interface ScienceEngineExt extends ScienceEngine {
   /** An engine that also knows the given custom traits (same definition format as the catalog). */
-  withCustomTraits(defs: readonly CatalogTrait[]): ScienceEngineExt;
+  withCustomTraits: (defs: readonly CatalogTrait[]) => ScienceEngineExt;
   /** Assess one custom trait definition without adding it to an engine. */
-  assessCustom(def: CatalogTrait, genotype: Genotype, context: AssessContext): Assessment | null;
+  assessCustom: (def: CatalogTrait, genotype: Genotype, context: AssessContext) => Assessment | null;
   /** Match statistics without computing the assessment. */
-  coverage(code: string, genotype: Genotype): { markers: number; observed: number; excluded: number; coverage: number } | null;
+  coverage: (code: string, genotype: Genotype) => { markers: number; observed: number; excluded: number; coverage: number } | null;
   /**
    * The mid-rank CDF (0..1) the engine uses for a fully genotyped person compared with one
    * super-population (XY: X-chromosome markers hemizygous): the shipped table when there is
    * one for this revision, else the distribution built at scoring time. For tests and benchmarks.
    */
-  fullCoverageCdf(code: string, population: Population, xy?: boolean): { cdf: (score: number) => number; source: 'table' | 'computed' } | null;
+  fullCoverageCdf: (code: string, population: Population, xy?: boolean) => { cdf: (score: number) => number; source: 'table' | 'computed' } | null;
 }
 
 /** Genotype text of every call byte, built once ("AG", "A", "--"). */
@@ -117,7 +117,7 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
 
   function slotsFor(cat: CompiledCatalog, g: Genotype): Uint8Array {
     let m = slotCache.get(g);
-    if (!m) slotCache.set(g, (m = new Map()));
+    if (!m) slotCache.set(g, (m = new Map<CompiledCatalog, Uint8Array>()));
     let s = m.get(cat);
     if (!s) m.set(cat, (s = callsAtSlots(cat.uniqueRsids, g.rsids, g.calls)));
     return s;
@@ -189,7 +189,7 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     let imputed = 0;
     let excluded = 0;
     let flipped = 0;
-    const markers: AssessedMarker[] = details ? new Array(t.count) : [];
+    const markers: AssessedMarker[] = details ? new Array<AssessedMarker>(t.count) : [];
     const snps: string[] = [];
     for (let k = 0; k < t.count; k++) {
       const i = t.start + k;

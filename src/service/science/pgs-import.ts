@@ -238,7 +238,7 @@ export function importPgsScoringFile(bytes: Uint8Array, options: PgsImportOption
     }
 
     // rsID.
-    let rsid = 0;
+    let rsid: number;
     let via: KgVariant | undefined;
     const idText = get(c.rsid);
     const hmText = get(c.hmRsid);

@@ -260,23 +260,23 @@ export type TraitOutcome = { status: 'computed'; assessment: Assessment } | { st
 export interface ScienceEngine {
   /** Every built-in trait, in catalog order. */
   traits: readonly TraitInfo[];
-  trait(code: string): TraitInfo | undefined;
+  trait: (code: string) => TraitInfo | undefined;
   /** True when enough of the trait's markers are genotyped to compute it (whatever the person's sex). */
-  isComputable(code: string, genotype: Genotype): boolean;
+  isComputable: (code: string, genotype: Genotype) => boolean;
   /** Why the trait cannot be computed for this person, or null when it can. */
-  unavailableReason(code: string, genotype: Genotype, context: AssessContext): UnavailableReason | null;
+  unavailableReason: (code: string, genotype: Genotype, context: AssessContext) => UnavailableReason | null;
   /** The assessment, or null when the trait is not computable for this genotype. */
-  assess(code: string, genotype: Genotype, context: AssessContext): Assessment | null;
+  assess: (code: string, genotype: Genotype, context: AssessContext) => Assessment | null;
   /** Ancestry estimated from the genotype's ancestry-informative markers. */
-  inferAncestry(genotype: Genotype): AncestryInference;
+  inferAncestry: (genotype: Genotype) => AncestryInference;
   /** The reference population scoring uses for this person, and how it was chosen. */
-  reference(genotype: Genotype, context: AssessContext): ReferencePopulation;
+  reference: (genotype: Genotype, context: AssessContext) => ReferencePopulation;
   /** The person's sex as scoring uses it. */
-  sex(context: AssessContext): SexInfo;
+  sex: (context: AssessContext) => SexInfo;
   /**
    * Scores many traits of one genotype at once (all of the engine's traits when `codes` is
    * omitted); unknown codes are left out of the result. The one entry point for batch
    * scoring: processing, background scoring and recomputation all go through it.
    */
-  assessMany(genotype: Genotype, context: AssessContext, codes?: Iterable<string>, options?: AssessOptions): Map<string, TraitOutcome>;
+  assessMany: (genotype: Genotype, context: AssessContext, codes?: Iterable<string>, options?: AssessOptions) => Map<string, TraitOutcome>;
 }

@@ -28,7 +28,7 @@ export function makeUploadUrl(origin: string, key: Buffer, grant: UploadGrant): 
     content_type: grant.contentType,
     signature: sign(key, grant),
   });
-  return `${origin}${uploadPath(grant.profileId)}?${query}`;
+  return `${origin}${uploadPath(grant.profileId)}?${query.toString()}`;
 }
 
 export type UploadCheck = { ok: true; grant: UploadGrant } | { ok: false; reason: string };

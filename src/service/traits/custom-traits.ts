@@ -2,7 +2,7 @@
  * Custom traits: PGS Catalog scoring files the user imported. Stored in the database in
  * the catalog's own trait format, so they are scored exactly like built-in traits.
  */
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/db.js';
 import { namedStatements } from '../db/statements.js';
 import { createScienceEngine, type CustomTraitDefinition, type ScienceEngineExt } from '../science/index.js';
 import { importPgsScoringFile, type PgsImportReport } from '../science/pgs-import.js';
@@ -44,7 +44,7 @@ const statements = namedStatements((db: Db) => ({
 export function listCustomTraits(db: Db): CustomTraitRecord[] {
   return statements(db)
     .all.all()
-    .map((r) => ({ trait: JSON.parse(r.definition), report: JSON.parse(r.report), fileName: r.file_name, importedAt: r.imported_at }));
+    .map((r) => ({ trait: JSON.parse(r.definition) as CustomTraitDefinition, report: JSON.parse(r.report) as PgsImportReport, fileName: r.file_name, importedAt: r.imported_at }));
 }
 
 /** Turns a scoring file into a stored custom trait, or explains why it cannot be used. */

@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Client } from '../auth/clients.js';
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/db.js';
 import { genotypeFacts, genotypeVersion, getGenotypeFile, loadGenotype, type StoredGenotype } from '../genotype/genotype-store.js';
 import type { ProfileTrait, Trait, TraitStatus } from '../../shared/api.js';
 import { assessContext } from '../science/assess-context.js';
@@ -66,7 +66,7 @@ const traitTexts = new WeakMap<ScienceEngine, Map<string, string>>();
 
 function traitText(engine: ScienceEngine, trait: TraitInfo): string {
   let texts = traitTexts.get(engine);
-  if (!texts) traitTexts.set(engine, (texts = new Map()));
+  if (!texts) traitTexts.set(engine, (texts = new Map<string, string>()));
   let text = texts.get(trait.code);
   if (text === undefined) texts.set(trait.code, (text = JSON.stringify(traitJson(trait))));
   return text;

@@ -24,12 +24,12 @@ export const EXTENSION = 'x-traitscope-extension';
  * `x-traitscope-extension: true`). Adding such a field is this one call in its object.
  */
 export function ext<T extends z.ZodType>(schema: T, description?: string): T {
-  return schema.meta({ [EXTENSION]: true, ...(description ? { description } : {}) }) as T;
+  return schema.meta({ [EXTENSION]: true, ...(description ? { description } : {}) });
 }
 
 /** An integer enum whose values have names (documented as `x-enum-varnames`). */
 export function namedIntEnum<const N extends readonly string[]>(id: string, names: N, error: string) {
-  const values = names.map((_n, i) => i) as number[];
+  const values = names.map((_n, i) => i);
   return z.literal(values as [number, ...number[]], { error }).meta({
     id,
     description: names.map((n, i) => `${i} = ${n}`).join(', '),

@@ -76,8 +76,10 @@ async function readStream(onOpen: () => void): Promise<void> {
         connected = true;
         onOpen();
         dispatch({ type: 'ready' });
-      } else if (type === 'job' || type === 'traits') {
-        dispatch({ type, data: JSON.parse(data) } as ServiceEvent);
+      } else if (type === 'job') {
+        dispatch({ type, data: JSON.parse(data) as JobEvent });
+      } else if (type === 'traits') {
+        dispatch({ type, data: JSON.parse(data) as TraitsEvent });
       }
     }
   }

@@ -6,7 +6,7 @@ import { ApiError, OFFLINE_MESSAGE } from './client.js';
 
 export interface UploadHandle {
   done: Promise<void>;
-  cancel(): void;
+  cancel: () => void;
 }
 
 export function uploadFile(url: string, file: Blob, contentType: string, onProgress: (fraction: number) => void): UploadHandle {

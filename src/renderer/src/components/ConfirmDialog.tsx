@@ -10,8 +10,8 @@ export interface ConfirmDialogProps {
   tone?: 'default' | 'danger';
   /** When set, the confirm button stays disabled until this exact word is typed. */
   typeToConfirm?: string;
-  onConfirm(): Promise<void> | void;
-  onClose(): void;
+  onConfirm: () => Promise<void> | void;
+  onClose: () => void;
   /** Extra buttons between Cancel and confirm (e.g. "Create a new profile instead"). */
   extra?: ReactNode;
   testId?: string;
@@ -51,7 +51,7 @@ export function ConfirmDialog({ title, description, confirmLabel, tone = 'danger
             Cancel
           </button>
           {extra}
-          <button type="button" className={`button ${tone === 'danger' ? 'button-danger' : 'button-primary'}`} onClick={confirm} disabled={!ready || busy} data-autofocus={tone !== 'danger' && !typeToConfirm ? true : undefined}>
+          <button type="button" className={`button ${tone === 'danger' ? 'button-danger' : 'button-primary'}`} onClick={() => void confirm()} disabled={!ready || busy} data-autofocus={tone !== 'danger' && !typeToConfirm ? true : undefined}>
             {busy ? <Spinner size={14} /> : null}
             {confirmLabel}
           </button>

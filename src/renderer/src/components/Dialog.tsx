@@ -8,7 +8,7 @@ import { XIcon } from './icons.js';
 export interface DialogProps {
   title: string;
   description?: ReactNode;
-  onClose(): void;
+  onClose: () => void;
   children: ReactNode;
   footer?: ReactNode;
   size?: 'small' | 'medium' | 'large';

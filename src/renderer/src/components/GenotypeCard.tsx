@@ -14,9 +14,10 @@ const BUILD_NAMES: Record<string, string> = { '36': 'GRCh36 (hg18)', '37': 'GRCh
 
 export function buildName(build: unknown): string {
   if (build === null || build === undefined || build === '') return 'Unknown';
-  const key = String(build).replace(/^(grch|hg|build\s*)/i, '');
+  const text = typeof build === 'string' || typeof build === 'number' ? String(build) : JSON.stringify(build);
+  const key = text.replace(/^(grch|hg|build\s*)/i, '');
   if (key === '19') return BUILD_NAMES['37'];
-  return BUILD_NAMES[key] ?? String(build);
+  return BUILD_NAMES[key] ?? text;
 }
 
 const SEX_WORD: Record<string, string> = { female: 'Female', male: 'Male' };

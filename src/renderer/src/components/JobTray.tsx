@@ -148,7 +148,7 @@ export function JobTray() {
                   </>
                 ) : null}
                 {job.stage === 'failed' && job.failure === 'unreadable' ? (
-                  <button type="button" className="link-button" onClick={() => chooseAnother(job)}>
+                  <button type="button" className="link-button" onClick={() => void chooseAnother(job)}>
                     Choose another file
                   </button>
                 ) : null}

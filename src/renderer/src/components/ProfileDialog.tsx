@@ -9,8 +9,8 @@ import { Spinner } from './icons.js';
 
 interface Props {
   profile?: Profile;
-  onClose(): void;
-  onSaved?(profile: Profile): void;
+  onClose: () => void;
+  onSaved?: (profile: Profile) => void;
 }
 
 type Errors = Partial<Record<'first_name' | 'last_name' | 'age' | 'form', string>>;

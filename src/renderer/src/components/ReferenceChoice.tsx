@@ -21,7 +21,7 @@ export interface AncestryEstimate {
   reason?: string | null;
 }
 
-export function AssumedReferenceBanner({ reference, onChoose }: { reference: Reference; onChoose(): void }) {
+export function AssumedReferenceBanner({ reference, onChoose }: { reference: Reference; onChoose: () => void }) {
   return (
     <div className="banner banner-warn" role="region" aria-labelledby="assumed-title" data-testid="assumed-banner">
       <AlertIcon size={20} />
@@ -48,7 +48,7 @@ function estimateChange(estimate: AncestryEstimate): ProfileChange {
   return { ethnicity: 0, reference_mixture: Object.fromEntries(POPULATIONS.map((p) => [p, estimate.proportions[p] ?? 0])) as Mixture };
 }
 
-export function ReferenceDialog({ profile, estimate, current, onClose }: { profile: Profile; estimate: AncestryEstimate | null; current?: Reference; onClose(): void }) {
+export function ReferenceDialog({ profile, estimate, current, onClose }: { profile: Profile; estimate: AncestryEstimate | null; current?: Reference; onClose: () => void }) {
   const mixtureSupported = 'reference_mixture' in profile;
   const hasEstimate = !!estimate && !!estimate.best;
   const [choice, setChoice] = useState<Choice>(hasEstimate ? { kind: 'estimate' } : { kind: 'single', population: (current?.population !== 'MIXED' && current?.population) || 'EUR' });

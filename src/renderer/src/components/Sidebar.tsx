@@ -51,7 +51,7 @@ export function Sidebar() {
       </div>
       <div className="sidebar-collapsible" id="sidebar-menu">
 
-      <button type="button" className="button button-primary sidebar-cta" onClick={addFiles}>
+      <button type="button" className="button button-primary sidebar-cta" onClick={() => void addFiles()}>
         <UploadIcon size={16} />
         Add DNA file
       </button>

@@ -12,6 +12,7 @@ export function downloadText(fileName: string, text: string, type: string): void
 }
 
 export function safeFileStem(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what a file name must not contain
   return text.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80) || 'traitscope';
 }
 
@@ -28,7 +29,7 @@ export async function copyText(text: string): Promise<boolean> {
     area.style.opacity = '0';
     document.body.append(area);
     area.select();
-    let ok = false;
+    let ok: boolean;
     try {
       ok = document.execCommand('copy');
     } catch {

@@ -49,14 +49,14 @@ export interface Job {
 interface JobsState {
   jobs: Job[];
   /** Starts one job per file; the first new profile is opened. */
-  analyzeFiles(files: File[]): void;
+  analyzeFiles: (files: File[]) => void;
   /** Replaces the genotype of an existing profile. */
-  replaceGenotype(profileId: string, file: File): void;
-  retry(jobId: number): void;
+  replaceGenotype: (profileId: string, file: File) => void;
+  retry: (jobId: number) => void;
   /** Imports a file recognised as already imported, as a new profile all the same. */
-  importAnyway(jobId: number): void;
-  dismiss(jobId: number): void;
-  clearFinished(): void;
+  importAnyway: (jobId: number) => void;
+  dismiss: (jobId: number) => void;
+  clearFinished: () => void;
 }
 
 let nextId = 1;
@@ -240,7 +240,7 @@ function waitForProcessing(profileId: string): Promise<GenotypeMetadata> {
       (meta) => {
         if (!isBusy(meta)) finish(Promise.resolve(meta));
       },
-      (err: unknown) => finish(Promise.reject(err)),
+      (err: unknown) => finish(Promise.reject(err instanceof Error ? err : new Error(String(err)))),
     );
   });
 }

@@ -21,7 +21,7 @@ export interface Recalculation {
 interface ChangesState {
   /** The latest recalculation message per profile (shown until dismissed). */
   notices: Record<string, Recalculation | undefined>;
-  dismiss(profileId: string): void;
+  dismiss: (profileId: string) => void;
 }
 
 export const useProfileChanges = create<ChangesState>((set, get) => ({
@@ -56,7 +56,7 @@ export async function saveProfileChange(profile: Profile, change: ProfileChange)
   const moves = movesResults(profile, input);
   const traits = useTraits.getState();
   const before = { ...(traits.byProfile[profile.id]?.results ?? {}) };
-  const saved = await useProfiles.getState().update(profile.id, input as ProfileInput);
+  const saved = await useProfiles.getState().update(profile.id, input);
   if (!moves || !hasUsableGenotype(useProfiles.getState().genotypes[profile.id])) return saved;
   await Promise.all([useTraits.getState().loadProfileTraits(profile.id), useProfiles.getState().refreshGenotype(profile.id).catch(() => undefined)]);
   // Open assessments were computed against the old reference: read them again when opened.

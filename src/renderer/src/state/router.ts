@@ -47,7 +47,7 @@ export function routeHash(route: Route): string {
 
 interface RouterState {
   route: Route;
-  navigate(route: Route, options?: { replace?: boolean }): void;
+  navigate: (route: Route, options?: { replace?: boolean }) => void;
 }
 
 export const useRouter = create<RouterState>((set) => ({

@@ -31,13 +31,13 @@ interface TraitsState {
   computing: Record<string, ComputeProgress | undefined>;
   /** Codes being computed one at a time, "profile/code". */
   computingOne: Record<string, boolean>;
-  loadCatalog(): Promise<void>;
-  loadProfileTraits(id: string): Promise<void>;
-  computeMany(id: string, codes: string[]): Promise<number>;
-  computeOne(id: string, code: string): Promise<ProfileTrait>;
-  loadAssessment(id: string, code: string): Promise<ProfileTrait>;
-  forget(id: string): void;
-  clear(): void;
+  loadCatalog: () => Promise<void>;
+  loadProfileTraits: (id: string) => Promise<void>;
+  computeMany: (id: string, codes: string[]) => Promise<number>;
+  computeOne: (id: string, code: string) => Promise<ProfileTrait>;
+  loadAssessment: (id: string, code: string) => Promise<ProfileTrait>;
+  forget: (id: string) => void;
+  clear: () => void;
 }
 
 export const assessmentKey = (id: string, code: string) => `${id}/${code}`;

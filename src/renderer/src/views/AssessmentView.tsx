@@ -101,7 +101,7 @@ export function AssessmentView({ id, code }: { id: string; code: string }) {
             <>
               <h2>Not computed yet</h2>
               <p className="muted">{name}’s DNA file has enough of this trait’s markers. Compute it to see where {name} stands.</p>
-              <button type="button" className="button button-primary" onClick={compute} disabled={busy}>
+              <button type="button" className="button button-primary" onClick={() => void compute()} disabled={busy}>
                 {busy ? <Spinner size={14} /> : <BeakerIcon size={16} />} Compute {trait?.name}
               </button>
             </>

@@ -28,7 +28,7 @@ export function DropCard({ title, compact, profileId }: { title?: string; compac
       <h2>{title ?? 'Drop your DNA raw-data file here'}</h2>
       <p className="muted">Or choose it from your computer. Zip and gz files are fine, there's no need to unpack them.</p>
       <div className="drop-card-actions">
-        <button type="button" className="button button-primary" onClick={choose}>
+        <button type="button" className="button button-primary" onClick={() => void choose()}>
           <FileIcon size={16} />
           Choose file…
         </button>

@@ -81,7 +81,7 @@ export function ProfileView({ id }: { id: string }) {
         </div>
         <div className="page-actions">
           {hasFile(genotype) ? (
-            <button type="button" className="button" onClick={replace} disabled={busy}>
+            <button type="button" className="button" onClick={() => void replace()} disabled={busy}>
               <FileIcon size={16} /> Replace DNA file
             </button>
           ) : null}
@@ -135,7 +135,7 @@ export function ProfileView({ id }: { id: string }) {
             </p>
           </div>
           <div className="banner-actions">
-            <button type="button" className="button button-small" onClick={replace}>
+            <button type="button" className="button button-small" onClick={() => void replace()}>
               Choose another file
             </button>
             <button type="button" className="icon-button small" aria-label="Dismiss" onClick={() => useProfiles.getState().dismissFailure(id)}>

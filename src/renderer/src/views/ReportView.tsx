@@ -162,14 +162,14 @@ export function ReportView({ id }: { id: string }) {
             <p className="muted">Choose what goes in. Everything below is what the PDF or printout contains.</p>
           </div>
           <div className="page-actions">
-            <button type="button" className="button button-primary" onClick={savePdf} disabled={!data || saving}>
+            <button type="button" className="button button-primary" onClick={() => void savePdf()} disabled={!data || saving}>
               {saving ? <Spinner size={14} /> : <PrinterIcon size={16} />}
               {bridge ? 'Save as PDF…' : 'Print or save as PDF…'}
             </button>
             <button type="button" className="button" disabled={!data} onClick={() => paper.current && data && downloadText(`${stem}.html`, copyReportHtml(paper.current, reportTitle(name), pageMarginCss(name, data.generatedAt)), 'text/html')}>
               <DownloadIcon size={16} /> HTML
             </button>
-            <button type="button" className="button" disabled={!data || csvBusy} onClick={saveCsv}>
+            <button type="button" className="button" disabled={!data || csvBusy} onClick={() => void saveCsv()}>
               {csvBusy ? <Spinner size={14} /> : <DownloadIcon size={16} />} CSV
             </button>
             <button type="button" className="button" disabled={!data} onClick={() => data && downloadText(`${stem}.json`, resultsJson(data), 'application/json')}>

@@ -32,20 +32,22 @@ function freeTraitsText(f: ApiClient['free_traits']): string {
   return f.length === 1 ? '1 trait' : `${f.length} traits`;
 }
 
-export function CopyButton({ text, label, onCopied }: { text: string; label: string; onCopied?(): void }) {
+export function CopyButton({ text, label, onCopied }: { text: string; label: string; onCopied?: () => void }) {
   const [copied, setCopied] = useState(false);
   return (
     <button
       type="button"
       className="button button-small"
       aria-label={copied ? `${label} copied` : `Copy ${label}`}
-      onClick={async () => {
-        if (await copyText(text)) {
-          setCopied(true);
-          onCopied?.();
-          setTimeout(() => setCopied(false), 1800);
-        } else toast.error('Copying was refused. Select the text and copy it with the keyboard instead.');
-      }}
+      onClick={() =>
+        void copyText(text).then((ok) => {
+          if (ok) {
+            setCopied(true);
+            onCopied?.();
+            setTimeout(() => setCopied(false), 1800);
+          } else toast.error('Copying was refused. Select the text and copy it with the keyboard instead.');
+        })
+      }
     >
       {copied ? <CheckIcon size={14} /> : <CopyIcon size={14} />}
       {copied ? 'Copied' : 'Copy'}
@@ -53,7 +55,7 @@ export function CopyButton({ text, label, onCopied }: { text: string; label: str
   );
 }
 
-function CodeBlock({ code, label, onCopied }: { code: string; label: string; onCopied?(): void }) {
+function CodeBlock({ code, label, onCopied }: { code: string; label: string; onCopied?: () => void }) {
   return (
     <div className="code-block">
       <pre tabIndex={0} aria-label={label}>
@@ -128,7 +130,7 @@ export function SettingsView() {
               <button
                 type="button"
                 className="button button-small"
-                onClick={() => bridge.revealDataFolder().catch((err: Error) => toast.error(`The folder could not be opened: ${err.message}`))}
+                onClick={() => void bridge.revealDataFolder().catch((err: Error) => toast.error(`The folder could not be opened: ${err.message}`))}
               >
                 Show folder
               </button>
@@ -361,7 +363,7 @@ function ClientTable({ clients, onRevoke }: { clients: ApiClient[]; onRevoke?: (
 
 type FreeChoice = 'default' | 'all' | 'none' | 'list';
 
-function CreateClientDialog({ onClose, onCreated }: { onClose(): void; onCreated(c: CreatedApiClient): void }) {
+function CreateClientDialog({ onClose, onCreated }: { onClose: () => void; onCreated: (c: CreatedApiClient) => void }) {
   const catalog = useTraits((s) => s.catalog);
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<string[]>([...SCOPES]);
@@ -511,7 +513,7 @@ function CreateClientDialog({ onClose, onCreated }: { onClose(): void; onCreated
   );
 }
 
-function SecretDialog({ client, baseUrl, authUrl, onClose }: { client: CreatedApiClient; baseUrl: string; authUrl: string; onClose(): void }) {
+function SecretDialog({ client, baseUrl, authUrl, onClose }: { client: CreatedApiClient; baseUrl: string; authUrl: string; onClose: () => void }) {
   // The secret is shown once: closing before it was copied asks first.
   const [copied, setCopied] = useState(false);
   const [confirming, setConfirming] = useState(false);

@@ -8,8 +8,8 @@ import { open, type FileHandle } from 'node:fs/promises';
 export interface ByteSource {
   readonly size: number;
   /** Up to `length` bytes at `offset`, in a fresh buffer the caller may keep. */
-  read(offset: number, length: number): Promise<Uint8Array>;
-  close(): Promise<void>;
+  read: (offset: number, length: number) => Promise<Uint8Array>;
+  close: () => Promise<void>;
 }
 
 export const READ_CHUNK = 1 << 20;

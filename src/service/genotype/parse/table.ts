@@ -32,9 +32,9 @@ const CR = 0x0d;
 
 export interface DataLineParser {
   /** Parses one non-empty line that is not a comment. */
-  line(buf: Uint8Array, start: number, end: number): void;
+  line: (buf: Uint8Array, start: number, end: number) => void;
   /** Parses every line of buf[start, end), which ends just after a line feed. */
-  lines(buf: Uint8Array, start: number, end: number): void;
+  lines: (buf: Uint8Array, start: number, end: number) => void;
 }
 
 /** Every line of buf[start, end) to `line`, one by one (the general path). */
@@ -213,7 +213,7 @@ export class TableParser implements DataLineParser {
     const e = this.f.ends;
     let chrom = 0;
     let pos = 0;
-    let call = CALL_BAD;
+    let call: number;
     if (n === 2) {
       call = parseCombinedCall(buf, s[1], e[1]);
     } else if (n === 3) {

@@ -62,7 +62,7 @@ export function appRoutes(ctx: ServiceContext): Router {
     if (!client || client.isApp) throw new HttpError(404, `No API client with id "${id}".`);
     const deleteData = req.query.delete_data;
     if (deleteData !== undefined && deleteData !== 'true' && deleteData !== 'false') {
-      throw new HttpError(400, `delete_data must be true or false (got "${String(deleteData)}").`);
+      throw new HttpError(400, `delete_data must be true or false (got ${JSON.stringify(deleteData)}).`);
     }
     const revoked = revokeClient(ctx.db, id);
     if (deleteData !== 'true') {
@@ -112,7 +112,7 @@ export function appRoutes(ctx: ServiceContext): Router {
     } catch (err) {
       throw customError(err);
     }
-    res.json({ detail: `The imported trait "${req.params.trait_code}" and its assessments were removed.` });
+    res.json({ detail: `The imported trait "${String(req.params.trait_code)}" and its assessments were removed.` });
   });
 
   on('deleteAllData', async (_req, res) => {

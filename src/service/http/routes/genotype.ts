@@ -46,7 +46,7 @@ export function genotypeRoutes(ctx: ServiceContext): Router {
     const requested = req.query['content-type'] ?? req.query['content_type'];
     const contentType = requested === undefined || requested === '' ? 'text/plain' : requested;
     if (typeof contentType !== 'string' || !(UPLOAD_CONTENT_TYPES as readonly string[]).includes(contentType)) {
-      throw new HttpError(400, `content-type must be one of ${UPLOAD_CONTENT_TYPES.join(', ')} (got "${String(contentType)}").`);
+      throw new HttpError(400, `content-type must be one of ${UPLOAD_CONTENT_TYPES.join(', ')} (got ${JSON.stringify(contentType)}).`);
     }
     const expires = Math.floor(Date.now() / 1000) + ctx.config.uploadUrlTtlSeconds;
     res.json({ url: makeUploadUrl(origin(ctx), ctx.uploadKey, { profileId: profile.id, expires, contentType }) });
@@ -59,7 +59,7 @@ export function genotypeRoutes(ctx: ServiceContext): Router {
     }
     const confirm = req.query.confirm_replace;
     if (confirm !== undefined && confirm !== 'true' && confirm !== 'false') {
-      throw new HttpError(400, `confirm_replace must be true or false (got "${String(confirm)}").`);
+      throw new HttpError(400, `confirm_replace must be true or false (got ${JSON.stringify(confirm)}).`);
     }
     if (confirm === 'true') confirmReplacement(ctx.db, profile.id);
     let outcome = await ctx.processor.process(profile.id);

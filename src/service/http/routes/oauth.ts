@@ -55,7 +55,7 @@ export function oauthRoutes(ctx: ServiceContext): Router {
     express.urlencoded({ extended: false, limit: '16kb' }),
     async (req, res) => {
       const body = (req.body ?? {}) as Record<string, unknown>;
-      const str = (k: string) => (typeof body[k] === 'string' ? (body[k] as string) : undefined);
+      const str = (k: string) => (typeof body[k] === 'string' ? (body[k]) : undefined);
       const basic = basicCredentials(req.headers.authorization);
       if (basic === 'malformed') {
         return oauthError(res, 401, 'invalid_client', 'The Authorization header is not valid HTTP Basic credentials (base64 of client_id:client_secret).');

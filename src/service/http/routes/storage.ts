@@ -48,7 +48,7 @@ export function storageRoutes(ctx: ServiceContext): Router {
 
   on('uploadGenotypeFile', async (req, res) => {
     const profileId = String(req.params.profile_id);
-    const check = checkUploadUrl(ctx.uploadKey, profileId, req.query as Record<string, unknown>, Math.floor(Date.now() / 1000));
+    const check = checkUploadUrl(ctx.uploadKey, profileId, req.query, Math.floor(Date.now() / 1000));
     if (!check.ok) throw new HttpError(403, check.reason);
     const sent = mediaType(req.headers['content-type']);
     if (sent !== check.grant.contentType) {

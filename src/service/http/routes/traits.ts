@@ -1,6 +1,6 @@
 /** /api/traits/ (the client's trait list) and /api/profiles/{id}/traits/ (statuses and assessments). */
 import type { Request, Router } from 'express';
-import { ComputeRequest, type ProfileTrait } from '../../../shared/api.js';
+import { ComputeRequest } from '../../../shared/api.js';
 import { clientTraits } from '../../traits/client-traits.js';
 import {
   computeProfileTrait,

@@ -52,14 +52,14 @@ export interface ScoreDistribution {
   min: number;
   max: number;
   /** Mid-rank cumulative probability of a score, 0..1. */
-  cdf(score: number): number;
+  cdf: (score: number) => number;
   /**
    * Points for a plot: probability per support point for 'exact' (at most 101, binned
    * beyond), else the probability density at 101 points over mean ± 4 sd within [min, max].
    */
-  density(): Array<[number, number]>;
+  density: () => Array<[number, number]>;
   /** Atoms (score, probability) held exactly, ascending; empty when the distribution is smooth. */
-  atoms(): { values: Float64Array; probs: Float64Array };
+  atoms: () => { values: Float64Array; probs: Float64Array };
   /** Scores closer than this are the same score (floating-point noise of different summation orders). */
   tolerance: number;
 }

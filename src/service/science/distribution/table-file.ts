@@ -45,7 +45,7 @@ export function encodeTables(entries: Array<{ code: string; revision: string; ta
   out.writeUInt32LE(FORMAT, 4);
   out.writeUInt32LE(json.length, 8);
   json.copy(out, 12);
-  const v = sections(out.buffer as ArrayBuffer, out.byteOffset + start, index);
+  const v = sections(out.buffer, out.byteOffset + start, index);
   for (const e of entries) {
     for (const [key, table] of e.tables) {
       const [k, , a] = index.traits[e.code].tables[key];
@@ -78,7 +78,7 @@ export function loadTables(resourcesDir: string): TraitTables {
   try {
     raw = readFileSync(join(resourcesDir, TABLE_FILE));
   } catch (error) {
-    throw new Error(`Cannot read the distribution tables ${join(resourcesDir, TABLE_FILE)} (${(error as Error).message}). Rebuild them with: npm run build:catalog`);
+    throw new Error(`Cannot read the distribution tables ${join(resourcesDir, TABLE_FILE)} (${(error as Error).message}). Rebuild them with: npm run build:catalog`, { cause: error });
   }
   if (raw.length < 12 || raw.readUInt32LE(0) !== MAGIC || raw.readUInt32LE(4) !== FORMAT) {
     throw new Error(`${join(resourcesDir, TABLE_FILE)} is not a distribution table file of format ${FORMAT}. Rebuild it with: npm run build:catalog`);
