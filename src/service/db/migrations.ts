@@ -1,7 +1,9 @@
 /**
  * Numbered schema migrations. Each runs in its own transaction together with the bump of
  * `PRAGMA user_version`, so a database is always at exactly one numbered version.
- * Append only: never edit a migration that has shipped.
+ * Append only: never edit a migration that has shipped. `npm run db:snapshot` records a new
+ * one (checksum and resulting schema, beside this file); test/db/migration-snapshot.test.ts
+ * fails when a recorded migration changes. CODING_STANDARDS.md has the steps.
  */
 export interface Migration {
   version: number;
