@@ -12,6 +12,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { crc32c } from '@node-rs/crc32';
+import { formatBytes } from '../../shared/format-bytes.js';
 import { makePrivateDir } from './private-files.js';
 
 export interface StoredUpload {
@@ -26,12 +27,6 @@ export class UploadTooLargeError extends Error {
   constructor(readonly limit: number) {
     super(`The file is larger than the ${formatBytes(limit)} upload limit. Upload the raw data file itself, or a zip/gzip of it.`);
   }
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(bytes % 1024 ** 3 ? 1 : 0)} GiB`;
-  if (bytes >= 1024 ** 2) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
-  return `${bytes} bytes`;
 }
 
 export function genotypesDir(dataDir: string): string {

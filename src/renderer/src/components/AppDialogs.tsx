@@ -1,5 +1,6 @@
 /** The dialogs any screen (or the application menu) can open. */
-import { formatBytes, profileName } from '../lib/format.js';
+import { formatBytes } from '../../../shared/format-bytes.js';
+import { profileName } from '../lib/format.js';
 import { useDialogs } from '../state/dialogs.js';
 import { useJobs } from '../state/jobs.js';
 import { useProfiles } from '../state/profiles.js';

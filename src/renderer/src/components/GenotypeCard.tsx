@@ -5,7 +5,8 @@
  */
 import { useState } from 'react';
 import type { Profile } from '../../../shared/api.js';
-import { formatBytes, formatDate, formatInt, formatPercent, populationName, vendorName } from '../lib/format.js';
+import { formatBytes } from '../../../shared/format-bytes.js';
+import { formatDate, formatInt, formatPercent, populationName, vendorName } from '../lib/format.js';
 import { comparedWith, mixtureText, type Reference } from '../lib/reference.js';
 import type { GenotypeInfo } from '../state/profiles.js';
 import { AlertIcon, ChevronDown, ChevronRight } from './icons.js';

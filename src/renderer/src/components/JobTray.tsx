@@ -4,7 +4,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { pickFiles } from '../lib/file-picker.js';
-import { formatBytes } from '../lib/format.js';
+import { formatBytes } from '../../../shared/format-bytes.js';
 import { openDialog } from '../state/dialogs.js';
 import { hasUsableGenotype, useProfiles } from '../state/profiles.js';
 import { useJobs, type Job } from '../state/jobs.js';

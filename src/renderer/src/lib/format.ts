@@ -21,18 +21,6 @@ export function percentileText(p: number): string {
   return `${ordinal(Math.min(99, Math.max(1, p)))} percentile`;
 }
 
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB'];
-  let v = bytes / 1024;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
-}
-
 export function formatDate(iso: string | undefined | null): string {
   if (!iso) return '';
   const d = new Date(iso);

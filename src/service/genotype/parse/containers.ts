@@ -7,6 +7,7 @@
 import type { Writable } from 'node:stream';
 import { createGunzip, createInflateRaw } from 'node:zlib';
 import { fail, ParseError } from './errors.js';
+import { formatBytes } from '../../../shared/format-bytes.js';
 import { isJunkMemberName } from './members.js';
 import type { ByteSink } from './text.js';
 import { concat } from './text.js';
@@ -214,12 +215,6 @@ function drained(stream: Writable): Promise<void> {
 
 /** One turn of the event loop, so that finished thread-pool work is picked up. */
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-export function formatBytes(n: number): string {
-  if (n >= 1 << 30) return `${(n / (1 << 30)).toFixed(n % (1 << 30) === 0 ? 0 : 1)} GiB`;
-  if (n >= 1 << 20) return `${(n / (1 << 20)).toFixed(n % (1 << 20) === 0 ? 0 : 1)} MiB`;
-  return `${n} bytes`;
-}
 
 /**
  * Minimal streaming reader of ustar/GNU tar: reads 512-byte headers, skips everything but

@@ -10,7 +10,8 @@
  */
 import type { ParseResult, ParseSummary } from '../types.js';
 import { buildFromPositions } from './build.js';
-import { formatBytes, isZip, route, type ContainerContext } from './containers.js';
+import { formatBytes } from '../../../shared/format-bytes.js';
+import { isZip, route, type ContainerContext } from './containers.js';
 import { ParseError, fail } from './errors.js';
 import { LineSplitter } from './lines.js';
 import { heterozygosity, refuseNonGenotypeContent } from './nongenome.js';
