@@ -10,6 +10,8 @@ import type { AppSession } from './service-host.js';
 export interface IpcDeps {
   origin: string;
   dataDir: string;
+  /** The service's upload limit (TRAITSCOPE_MAX_UPLOAD_BYTES): larger opened files are refused before they are read. */
+  maxUploadBytes: number;
   session: () => AppSession;
 }
 
@@ -25,7 +27,7 @@ function safeFileName(name: string): string {
   return cleaned.toLowerCase().endsWith('.pdf') ? cleaned : `${cleaned || 'Traitscope report'}.pdf`;
 }
 
-export function registerIpc({ origin, dataDir, session }: IpcDeps): void {
+export function registerIpc({ origin, dataDir, maxUploadBytes, session }: IpcDeps): void {
   const guard = <A extends unknown[], R>(fn: (event: IpcMainInvokeEvent, ...args: A) => R) =>
     (event: IpcMainInvokeEvent, ...args: A): R => {
       if (!fromAppPage(event, origin)) throw new Error('Refused: not the Traitscope page.');
@@ -67,6 +69,6 @@ export function registerIpc({ origin, dataDir, session }: IpcDeps): void {
   );
 
   ipcMain.on(IPC.openFilesReady, (event) => {
-    if (fromAppPage(event, origin)) pageReady(event.sender);
+    if (fromAppPage(event, origin)) pageReady(event.sender, maxUploadBytes);
   });
 }
