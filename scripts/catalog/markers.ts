@@ -3,12 +3,11 @@
  * alignment against 1000 Genomes (GRCh37 forward strand), effect-allele frequencies per
  * super-population, deduplication. Every rejected row is counted by reason.
  */
+import { PALINDROME_MAF_LIMIT } from '../../src/service/science/match.js';
 import { num, type Row } from './read.js';
 
 export const POPULATIONS = ['EUR', 'AMR', 'AFR', 'EAS', 'SAS'] as const;
 
-/** Palindromic (A/T, C/G) markers whose minor-allele frequency reaches this are ambiguous. */
-export const PALINDROME_MAF_LIMIT = 0.4;
 /** A trait is dropped when more than this share of its distinct markers is unusable. */
 export const MAX_UNUSABLE_SHARE = 0.5;
 /**

@@ -25,6 +25,7 @@ import { gunzipSync } from 'node:zlib';
 import { evidenceLabel } from './evidence.js';
 import { POPULATION_ORDER, type CatalogTrait } from './format.js';
 import { loadKgTable, type KgTable, type KgVariant } from './kg-table.js';
+import { PALINDROME_MAF_LIMIT } from './match.js';
 import { traitRevision } from './revision.js';
 import type { Connotation } from './types.js';
 
@@ -72,7 +73,6 @@ export type PgsImportResult = { ok: true; trait: CatalogTrait; report: PgsImport
 
 const COMP: Record<string, string> = { A: 'T', T: 'A', C: 'G', G: 'C' };
 const BASE = /^[ACGT]$/;
-const PALINDROME_MAF_LIMIT = 0.4;
 const POP_ALIASES: Record<string, (typeof POPULATION_ORDER)[number]> = {
   eur: 'EUR', european: 'EUR', amr: 'AMR', american: 'AMR', hispanic: 'AMR', latino: 'AMR',
   afr: 'AFR', african: 'AFR', eas: 'EAS', eastasian: 'EAS', east_asian: 'EAS', sas: 'SAS', southasian: 'SAS', south_asian: 'SAS',
