@@ -14,7 +14,7 @@ import { assessContext } from '../science/assess-context.js';
 import { removeStoredFileNow, storedFilePath } from '../storage/file-store.js';
 import { requestedCodes, writeOutcomes } from '../traits/assessment-store.js';
 import { freeTraitCodes } from '../traits/client-traits.js';
-import { prepareOutcomes } from './score-job.js';
+import { scoreForStorage } from './score-job.js';
 import type { WorkerContext } from './worker-context.js';
 
 export type ProcessingOutcome =
@@ -51,7 +51,7 @@ export async function processFile(ctx: WorkerContext, profileId: string, fileNam
   const first = new Set([...requestedCodes(db, profileId), ...(client ? freeTraitCodes(client, engine) : [])]);
   ctx.progress({ stage: 'scoring', done: 0, total: first.size });
   const facts = { ancestry, inferredSex: parsed.summary.inferred_sex };
-  const outcomes = prepareOutcomes(engine, engine.assessMany(parsed.genotype, assessContext(owner, facts), first, { details: false }));
+  const outcomes = scoreForStorage(engine, parsed.genotype, assessContext(owner, facts), first);
   ctx.progress({ stage: 'storing' });
 
   const stored = db
