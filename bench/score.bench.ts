@@ -14,7 +14,7 @@ import { rng } from '../test/support/prng.js';
 import { loadLibrary } from './library.js';
 import { median, recordTarget } from './report.js';
 
-const { alleleFromLetter, assessContext, createScienceEngine, findRsid, loadAncestryModel, makeCall, readCatalogFile } = await loadLibrary();
+const { alleleFromLetter, assessContext, createScienceEngine, findRsid, loadAncestryPanel, makeCall, readCatalogFile } = await loadLibrary();
 
 const TARGET_MS = 50;
 const FILE_MARKERS = 630_000;
@@ -24,12 +24,12 @@ const resourcesDir = join(import.meta.dirname, '..', 'resources');
 function realisticGenotype(traits: CatalogTrait[], seed: number): Genotype {
   const random = rng(seed);
   const calls = new Map<number, number>();
-  // Most of the ancestry model's SNPs, drawn from their overall ALT frequency (center / 2).
-  const model = loadAncestryModel(resourcesDir);
-  for (let i = 0; i < model.rsid.length; i++) {
+  // Most of the ancestry panel's markers, drawn from their European frequencies.
+  const panel = loadAncestryPanel(resourcesDir);
+  for (let i = 0; i < panel.size; i++) {
     if (random() > 0.8) continue;
-    const p = model.center[i] / 2;
-    calls.set(model.rsid[i], makeCall(random() < p ? model.alt[i] : model.ref[i], random() < p ? model.alt[i] : model.ref[i]));
+    const p = panel.p[i * 5]; // EUR is the panel's first population
+    calls.set(panel.rsid[i], makeCall(random() < p ? panel.counted[i] : panel.other[i], random() < p ? panel.counted[i] : panel.other[i]));
   }
   for (const t of traits) {
     const m = t.markers;

@@ -1,5 +1,5 @@
 /**
- * Builds Traitscope's trait catalog and ancestry model from ../shared/data.
+ * Builds Traitscope's trait catalog, its distribution tables and the ancestry panel from ../shared/data.
  *
  *   npx tsx scripts/build-catalog.ts [--data <dir>] [--out <resources dir>]
  *
@@ -7,14 +7,12 @@
  *   resources/catalog/catalog.json.gz   every trait with its markers, weights and frequencies
  *   resources/catalog/traits.tsv        one line per trait, for review and diffs
  *   resources/catalog/build-report.json what was dropped and why, per trait and in total
- *   resources/ancestry/pca-model.json.gz the PCA ancestry model (loadings + reference samples)
  * Every number comes from the source tables; each trait records its study id and PMID.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { buildAncestryModel } from './catalog/ancestry.js';
 import { writeAncestryPanel } from './catalog/ancestry-panel.js';
 import { checkCitations } from './catalog/curation.js';
 import { buildDistributionTables } from './catalog/distributions.js';
@@ -513,16 +511,13 @@ function main(): void {
   };
   writeFileSync(join(OUT, 'catalog', KG_TABLE_FILE.split('/')[1]), gzipSync(JSON.stringify(kgTable), { level: 9 }));
 
-  const model = buildAncestryModel(IM);
   mkdirSync(join(OUT, 'ancestry'), { recursive: true });
-  writeFileSync(join(OUT, 'ancestry', 'pca-model.json.gz'), gzipSync(JSON.stringify(model), { level: 9 }));
   writeAncestryPanel(DATA, OUT);
 
   console.log(`catalog: ${featuredCount} featured, ${gwasCount} GWAS, ${ukbCount} UK Biobank traits (${report.counts.markers} markers)`);
   console.log(`dropped traits: ${dropped.length} ${JSON.stringify(byReason)}`);
   console.log(`dropped marker rows within kept traits: ${JSON.stringify(markerDrops)}`);
   console.log(`1000 Genomes table for PGS import: ${kgTable.rsid.length} SNPs`);
-  console.log(`ancestry model: ${model.snps.rsid.length} SNPs, ${model.samples.super_pop.length} reference samples`);
   console.log(`done in ${Date.now() - t0} ms`);
 }
 

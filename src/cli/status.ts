@@ -10,11 +10,12 @@ export async function statusCommand(args: string[]): Promise<number> {
   const dataDir = values['data-dir'] ?? defaultDataDir();
   const file = readServiceFile(dataDir);
   const running = file !== undefined && processAlive(file.pid);
-  // The address answers only if the service is really up: ask it for its versions.
+  // The address answers only if the service is really up: ask it for its versions (a busy
+  // machine may take seconds to answer; a dead address fails at once).
   let catalog: unknown;
   if (running) {
     try {
-      const r = await fetch(`${file.api}/version`, { signal: AbortSignal.timeout(3000) });
+      const r = await fetch(`${file.api}/version`, { signal: AbortSignal.timeout(10_000) });
       if (r.ok) catalog = ((await r.json()) as { catalog?: unknown }).catalog;
     } catch {
       catalog = undefined;

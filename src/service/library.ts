@@ -9,7 +9,7 @@ export { alleleFromLetter, findRsid, makeCall } from './genotype/encoding.js';
 export { storeGenotype } from './genotype/genotype-store.js';
 export { parseGenotypeFile } from './genotype/parse/index.js';
 export { createProfile } from './profiles/profiles.js';
-export { loadAncestryModel } from './science/ancestry.js';
+export { inferAncestry, loadAncestryPanel } from './science/ancestry/index.js';
 export { readCatalogFile } from './science/catalog.js';
 export { assessContext, createScienceEngine } from './science/index.js';
 export { startService } from './index.js';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { conformance } from './support/conformance.js';
 
-const profile = { id: '3f1c2a4e-8d2b-4c7e-9a51-0b6f4d2e7c10', email: '', first_name: 'Ada', last_name: '', gender: 2, age: null, ethnicity: 1 };
+const profile = { id: '3f1c2a4e-8d2b-4c7e-9a51-0b6f4d2e7c10', email: '', first_name: 'Ada', last_name: '', gender: 2, age: null, ethnicity: 1, reference_mixture: null };
 const base = 'http://127.0.0.1:4780';
 const exchange = (method: string, path: string, status: number, body: unknown, extra: object = {}) =>
   conformance().problems({

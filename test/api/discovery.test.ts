@@ -16,7 +16,7 @@ describe('service discovery', () => {
       expect(info.pid).toBeGreaterThan(0);
 
       const json = runCli(['status', '--data-dir', dataDir, '--json']);
-      expect(json.status).toBe(0);
+      expect(json.status, json.stdout + json.stderr).toBe(0);
       expect(JSON.parse(json.stdout)).toMatchObject({ running: true, answering: true, origin: server.origin, pid: info.pid, catalog: { traits: expect.any(Number) } });
       const text = runCli(['status', '--data-dir', dataDir]);
       expect(text.stdout).toContain(`${server.api}/docs`);

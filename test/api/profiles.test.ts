@@ -14,10 +14,10 @@ afterAll(() => server?.stop());
 const create = (json: unknown) => request(`${server.api}/profiles/`, { method: 'POST', token, json });
 
 describe('profiles', () => {
-  it('ignores id, email and unknown properties; returns all seven keys', async () => {
+  it('ignores id, email and unknown properties; returns the seven keys of the spec and the reference_mixture extension', async () => {
     const r = await create({ id: 'mine', email: 'x@example.com', favourite_colour: 'blue', gender: 2, ethnicity: 4 });
     expect(r.status).toBe(201);
-    expect(Object.keys(r.body).sort()).toEqual(['age', 'email', 'ethnicity', 'first_name', 'gender', 'id', 'last_name']);
+    expect(Object.keys(r.body).sort()).toEqual(['age', 'email', 'ethnicity', 'first_name', 'gender', 'id', 'last_name', 'reference_mixture']);
     expect(r.body).toMatchObject({ email: '', gender: 2, ethnicity: 4, age: null, first_name: '', last_name: '' });
     expect(r.body.id).not.toBe('mine');
     Profile.parse(r.body);
@@ -57,7 +57,7 @@ describe('profiles', () => {
     expect(patched.status).toBe(200);
     expect(patched.body).toEqual({ ...p, age: 86 });
     const put = await request(`${server.api}/profiles/${p.id}/`, { method: 'PUT', token, json: { first_name: 'G.' } });
-    expect(put.body).toEqual({ id: p.id, email: '', first_name: 'G.', last_name: '', gender: 0, age: null, ethnicity: 0 });
+    expect(put.body).toEqual({ id: p.id, email: '', first_name: 'G.', last_name: '', gender: 0, age: null, ethnicity: 0, reference_mixture: null });
     const bad = await request(`${server.api}/profiles/${p.id}/`, { method: 'PATCH', token, json: { gender: 'female' } });
     expect(bad.status).toBe(405);
     expect((await request(`${server.api}/profiles/${p.id}/`, { token })).body).toEqual(put.body);

@@ -28,7 +28,7 @@ describe('the spec workflow', () => {
     const r = await request(`${server.api}/profiles/`, { method: 'POST', token, json: { first_name: 'Ada', last_name: 'Lovelace', age: 36 } });
     expect(r.status).toBe(201);
     const p = Profile.parse(r.body);
-    expect(p).toEqual({ id: p.id, email: '', first_name: 'Ada', last_name: 'Lovelace', gender: 0, age: 36, ethnicity: 0 });
+    expect(p).toEqual({ id: p.id, email: '', first_name: 'Ada', last_name: 'Lovelace', gender: 0, age: 36, ethnicity: 0, reference_mixture: null });
     profileId = p.id;
   });
 

@@ -69,7 +69,7 @@ describe('an unlikely replacement', () => {
 
     expect((await request(`${server.api}/profiles/${id}/genotype/upload/?confirm_replace=yes`, { method: 'POST', token })).status).toBe(400);
     const confirmed = await request(`${server.api}/profiles/${id}/genotype/upload/?confirm_replace=true`, { method: 'POST', token });
-    expect(confirmed.status).toBe(200);
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
     const after = (await request(`${server.api}/profiles/${id}/genotype/`, { token })).body;
     expect(after.metadata).toMatchObject({ status: 'processed', snp_count: 3 });
     expect(after.metadata.needs_confirmation).toBeUndefined();

@@ -14,8 +14,8 @@ export interface Marker {
   a2: string;
 }
 
-/** Markers of the featured catalog traits (or of all traits), genotyped at random under HWE. */
-export function catalogMarkers(seed = 1, options: { featuredOnly?: boolean } = {}): Marker[] {
+/** Markers of the featured catalog traits (or of all traits), genotyped at random under HWE from one population's frequencies (EUR by default). */
+export function catalogMarkers(seed = 1, options: { featuredOnly?: boolean; population?: 'EUR' | 'AMR' | 'AFR' | 'EAS' | 'SAS' } = {}): Marker[] {
   const catalog = readCatalogFile(path.join(ROOT, 'resources'));
   const rand = rng(seed);
   const byRsid = new Map<number, Marker>();
@@ -24,7 +24,7 @@ export function catalogMarkers(seed = 1, options: { featuredOnly?: boolean } = {
     const m = trait.markers;
     m.rsid.forEach((rsid, i) => {
       if (byRsid.has(rsid)) return;
-      const p = m.freq.EUR[i];
+      const p = (m.freq[options.population ?? 'EUR'] ?? m.freq.EUR)[i];
       const pick = () => (rand() < p ? m.effect[i] : m.other[i]);
       byRsid.set(rsid, { rsid, a1: pick(), a2: pick() });
     });

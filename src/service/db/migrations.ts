@@ -183,6 +183,14 @@ export const MIGRATIONS: readonly Migration[] = [
       INSERT OR REPLACE INTO settings (key, value) VALUES ('vacuum_pending', '1');
     `,
   },
+  {
+    version: 7,
+    description: 'a reference population mixed from several super-populations, chosen per profile',
+    sql: `
+      -- JSON {"EUR": …, "AMR": …, "AFR": …, "EAS": …, "SAS": …} adding up to 1, or NULL.
+      ALTER TABLE profiles ADD COLUMN reference_mixture TEXT;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -69,7 +69,14 @@ const statements = namedStatements((db: Db) => ({
   awaitConfirmation: db.prepare<[string, string, string]>(
     "UPDATE genotype_files SET status = 'failed', error = ?, needs_confirmation = 1 WHERE profile_id = ? AND file_name = ?",
   ),
-  confirm: db.prepare<[string]>('UPDATE genotype_files SET replace_confirmed = 1 WHERE profile_id = ?'),
+  // A file held back for confirmation goes back to the queue's state, so processing reads it again.
+  confirm: db.prepare<[string]>(
+    `UPDATE genotype_files SET replace_confirmed = 1,
+       status = CASE WHEN needs_confirmation = 1 THEN 'uploaded' ELSE status END,
+       error = CASE WHEN needs_confirmation = 1 THEN NULL ELSE error END,
+       needs_confirmation = 0
+     WHERE profile_id = ?`,
+  ),
   sourceFile: db.prepare<[string], { source_file: string | null }>('SELECT source_file FROM genotypes WHERE profile_id = ?'),
   referenced: db.prepare<[], { file_name: string }>(
     'SELECT file_name FROM genotype_files UNION SELECT source_file FROM genotypes WHERE source_file IS NOT NULL',
@@ -214,6 +221,8 @@ export function genotypeSummary(db: Db, profileId: string): { summary: ParseSumm
 function parseAncestry(json: string | null): AncestryInference | null {
   if (!json) return null;
   const a = JSON.parse(json) as Partial<AncestryInference>;
+  // Estimates of the retired PCA model are not trusted: scoring estimates again from the genotype.
+  if (typeof a.method === 'string' && a.method.startsWith('PCA')) return null;
   return typeof a.sufficient === 'boolean' ? (a as AncestryInference) : null;
 }
 

@@ -5,32 +5,48 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/db.js';
 import { namedStatements } from '../db/statements.js';
-import type { Profile, ProfileInput } from '../../shared/api.js';
+import type { Profile, ProfileInput, ReferenceMixture } from '../../shared/api.js';
 
-interface ProfileRow extends Profile {
+interface ProfileRow extends Omit<Profile, 'reference_mixture'> {
+  reference_mixture: string | null;
   client_id: string;
   created_at: string;
   updated_at: string;
 }
 
-const COLUMNS = 'id, email, first_name, last_name, gender, age, ethnicity';
+const COLUMNS = 'id, email, first_name, last_name, gender, age, ethnicity, reference_mixture';
 
 const profileStatements = namedStatements((db: Db) => ({
-  insert: db.prepare<[string, string, string, string, number, number | null, number, string, string]>(
-    `INSERT INTO profiles (id, client_id, first_name, last_name, gender, age, ethnicity, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  insert: db.prepare<[string, string, string, string, number, number | null, number, string | null, string, string]>(
+    `INSERT INTO profiles (id, client_id, first_name, last_name, gender, age, ethnicity, reference_mixture, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ),
   byId: db.prepare<[string, string], ProfileRow>(`SELECT ${COLUMNS} FROM profiles WHERE id = ? AND client_id = ?`),
   list: db.prepare<[string], ProfileRow>(`SELECT ${COLUMNS} FROM profiles WHERE client_id = ? ORDER BY created_at, rowid`),
-  update: db.prepare<[string, string, number, number | null, number, string, string, string]>(
-    `UPDATE profiles SET first_name = ?, last_name = ?, gender = ?, age = ?, ethnicity = ?, updated_at = ?
+  update: db.prepare<[string, string, number, number | null, number, string | null, string, string, string]>(
+    `UPDATE profiles SET first_name = ?, last_name = ?, gender = ?, age = ?, ethnicity = ?, reference_mixture = ?, updated_at = ?
       WHERE id = ? AND client_id = ?`,
   ),
-  owner: db.prepare<[string], { ethnicity: number; gender: number; client_id: string }>('SELECT ethnicity, gender, client_id FROM profiles WHERE id = ?'),
+  owner: db.prepare<[string], { ethnicity: number; gender: number; reference_mixture: string | null; client_id: string }>(
+    'SELECT ethnicity, gender, reference_mixture, client_id FROM profiles WHERE id = ?',
+  ),
 }));
 
 /** The defaults a complete update (PUT) applies to omitted properties. */
-export const PROFILE_DEFAULTS = { first_name: '', last_name: '', gender: 0, age: null, ethnicity: 0 } as const;
+export const PROFILE_DEFAULTS = { first_name: '', last_name: '', gender: 0, age: null, ethnicity: 0, reference_mixture: null } as const;
+
+const readMixture = (json: string | null): ReferenceMixture | null => (json ? (JSON.parse(json) as ReferenceMixture) : null);
+
+/**
+ * One reference choice at a time: a mixture given without an ethnicity of 1–5 in the same
+ * input sets ethnicity to 0 (the mixture is the choice); an ethnicity of 1–5 clears the mixture.
+ */
+function settle<T extends { ethnicity: number; reference_mixture: ReferenceMixture | null }>(p: T, input: ProfileInput): T {
+  const namesPopulation = input.ethnicity !== undefined && input.ethnicity >= 1;
+  if (input.reference_mixture && !namesPopulation) return { ...p, ethnicity: 0 };
+  if (p.ethnicity >= 1) return { ...p, reference_mixture: null };
+  return p;
+}
 
 function toProfile(row: ProfileRow): Profile {
   return {
@@ -41,14 +57,16 @@ function toProfile(row: ProfileRow): Profile {
     gender: row.gender,
     age: row.age,
     ethnicity: row.ethnicity,
+    reference_mixture: readMixture(row.reference_mixture),
   };
 }
 
 export function createProfile(db: Db, clientId: string, input: ProfileInput): Profile {
   const id = randomUUID();
   const now = new Date().toISOString();
-  const p = { ...PROFILE_DEFAULTS, ...input };
-  profileStatements(db).insert.run(id, clientId, p.first_name, p.last_name, p.gender, p.age ?? null, p.ethnicity, now, now);
+  const p = settle({ ...PROFILE_DEFAULTS, ...input, reference_mixture: input.reference_mixture ?? null }, input);
+  const mixture = p.reference_mixture ? JSON.stringify(p.reference_mixture) : null;
+  profileStatements(db).insert.run(id, clientId, p.first_name, p.last_name, p.gender, p.age ?? null, p.ethnicity, mixture, now, now);
   return getProfile(db, clientId, id)!;
 }
 
@@ -66,13 +84,14 @@ export function updateProfile(db: Db, clientId: string, id: string, input: Profi
   const current = getProfile(db, clientId, id);
   if (!current) return undefined;
   const base = mode === 'replace' ? PROFILE_DEFAULTS : current;
-  const p = { ...base, ...input };
-  profileStatements(db).update.run(p.first_name, p.last_name, p.gender, p.age ?? null, p.ethnicity, new Date().toISOString(), id, clientId);
+  const p = settle({ ...base, ...input, reference_mixture: input.reference_mixture === undefined ? base.reference_mixture : input.reference_mixture }, input);
+  const mixture = p.reference_mixture ? JSON.stringify(p.reference_mixture) : null;
+  profileStatements(db).update.run(p.first_name, p.last_name, p.gender, p.age ?? null, p.ethnicity, mixture, new Date().toISOString(), id, clientId);
   return getProfile(db, clientId, id);
 }
 
 /** Owner and the scoring-relevant fields of a profile regardless of client (for background processing). */
-export function profileOwner(db: Db, id: string): { ethnicity: number; gender: number; clientId: string } | undefined {
+export function profileOwner(db: Db, id: string): { ethnicity: number; gender: number; reference_mixture: ReferenceMixture | null; clientId: string } | undefined {
   const row = profileStatements(db).owner.get(id);
-  return row ? { ethnicity: row.ethnicity, gender: row.gender, clientId: row.client_id } : undefined;
+  return row ? { ethnicity: row.ethnicity, gender: row.gender, reference_mixture: readMixture(row.reference_mixture), clientId: row.client_id } : undefined;
 }

@@ -58,7 +58,12 @@ export interface ScienceEngineExt extends ScienceEngine {
    * super-population (XY: X-chromosome markers hemizygous): the shipped table when there is
    * one for this revision, else the distribution built at scoring time. For tests and benchmarks.
    */
-  fullCoverageCdf: (code: string, population: Population, xy?: boolean) => { cdf: (score: number) => number; source: 'table' | 'computed' } | null;
+  /** A population, or a mixture of them (shares by population, adding up to 1). */
+  fullCoverageCdf: (
+    code: string,
+    population: Population | Record<Population, number>,
+    xy?: boolean,
+  ) => { cdf: (score: number) => number; source: 'table' | 'computed' } | null;
 }
 
 /** Genotype text of every call byte, built once ("AG", "A", "--"). */
@@ -334,17 +339,19 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
       const hit = byCode.get(code);
       if (!hit) return null;
       const { cat, trait: t } = hit;
-      const ref = { population, weights: Object.fromEntries(POPULATION_ORDER.map((p) => [p, p === population ? 1 : 0])) } as ReferencePopulation;
-      const table = tableFor(t, ref, xy);
+      const weights = typeof population === 'string' ? (Object.fromEntries(POPULATION_ORDER.map((p) => [p, p === population ? 1 : 0])) as Record<Population, number>) : population;
+      const single = typeof population === 'string' ? population : null;
+      const table = single ? tableFor(t, { population: single, weights } as ReferencePopulation, xy) : null;
       if (table) return { cdf: (s) => tableCdf(table, s), source: 'table' };
       const local = new Float64Array(STRIDE * t.count);
-      const pop = POPULATION_ORDER.indexOf(population);
       let xAt = 0;
       for (let k = 0; k < t.count; k++) {
         const i = t.start + k;
         const hemi = xy && xAt < t.x.length && t.x[xAt] === k;
         if (hemi) xAt++;
-        setMarker(local, k, cat.contrib[3 * i], cat.contrib[3 * i + 1], cat.contrib[3 * i + 2], cat.freq[i * N_POPS + pop], hemi);
+        let f = 0;
+        POPULATION_ORDER.forEach((p, j) => (f += weights[p] * cat.freq[i * N_POPS + j]));
+        setMarker(local, k, cat.contrib[3 * i], cat.contrib[3 * i + 1], cat.contrib[3 * i + 2], f, hemi);
       }
       const d = scoreDistribution(local, t.count, 0, RUNTIME);
       return { cdf: (s) => d.cdf(s), source: 'computed' };

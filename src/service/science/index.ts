@@ -1,17 +1,16 @@
 /**
  * The science module: trait catalog, scoring, percentiles, ancestry inference.
- * createScienceEngine loads resources/catalog/catalog.json.gz and the ancestry model once.
+ * createScienceEngine loads the catalog, its distribution tables and the ancestry panel once.
  */
+import { inferAncestry, loadAncestryPanel } from './ancestry/index.js';
 import { compileCatalog, readCatalogFile } from './catalog.js';
-import { loadAncestryModel } from './ancestry.js';
-import { pcaInference } from './ancestry-pca-adapter.js';
 import { loadTables } from './distribution/table-file.js';
 import { makeEngine, type ScienceEngineExt } from './engine.js';
 
 export function createScienceEngine(options: { resourcesDir: string }): ScienceEngineExt {
   const catalog = compileCatalog(readCatalogFile(options.resourcesDir).traits);
-  const model = loadAncestryModel(options.resourcesDir);
-  return makeEngine([catalog], { inferAncestry: (g) => pcaInference(model, g), tables: loadTables(options.resourcesDir) });
+  const panel = loadAncestryPanel(options.resourcesDir);
+  return makeEngine([catalog], { inferAncestry: (g) => inferAncestry(panel, g), tables: loadTables(options.resourcesDir) });
 }
 
 export type { ScienceEngineExt } from './engine.js';

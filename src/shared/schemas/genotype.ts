@@ -1,7 +1,7 @@
 /** Genotype files: metadata, upload URLs, the storage receipt and marker look-ups. */
 import { z } from 'zod';
 import { ext, Rsid } from './common.js';
-import { Population } from './traits.js';
+import { Population, ReferencePopulation } from './traits.js';
 
 export const UPLOAD_CONTENT_TYPES = ['text/plain', 'application/zip'] as const;
 export const UploadContentType = z.enum(UPLOAD_CONTENT_TYPES).meta({ id: 'UploadContentType', description: 'Content type of an upload.' });
@@ -16,15 +16,28 @@ export const AncestryEstimate = z
     best: Population.nullable().describe('Most likely single super-population; null when no ancestry markers were found.'),
     posterior: z.record(z.string(), z.number().min(0).max(1)),
     proportions: z.record(z.string(), z.number().min(0).max(1)).describe('Supervised admixture proportions per super-population (EUR, AMR, AFR, EAS, SAS), summing to 1.'),
-    proportions_se: z.record(z.string(), z.number()).nullable(),
+    proportions_se: z
+      .record(z.string(), z.number().nullable())
+      .nullable()
+      .describe('Standard error of each proportion; null where it cannot be estimated (a share at 0 or 1).'),
     markers_used: z.int().min(0),
     aisnps_used: z.int().min(0),
     confidence: z.number().min(0).max(1).describe('docs/ancestry.md'),
     admixed: z.boolean(),
     sufficient: z.boolean().describe('Enough evidence to use without asking the person.'),
     reason: z.string().nullable().describe('A sentence for the person when not sufficient (or admixed).'),
+    notes: z.array(z.string()).optional().describe('Markers left out and why (allele mismatches, likely genotyping errors).'),
   })
   .meta({ id: 'AncestryEstimate', description: 'Ancestry inferred from the genotype (docs/ancestry.md).' });
+
+export const SexFacts = z
+  .object({
+    value: z.enum(['male', 'female']).nullable().describe('The sex results use (sex-specific traits, X-chromosome dosage); null when unknown.'),
+    source: z.enum(['profile', 'dna']).nullable().describe('profile: the gender the person gave; dna: inferred from the file.'),
+    dna: z.enum(['male', 'female']).nullable().describe('What the DNA file says (X heterozygosity and Y calls), or null.'),
+    mismatch: z.boolean().describe('The profile and the DNA disagree.'),
+  })
+  .meta({ id: 'SexFacts', description: 'The sex results are computed for, and where it comes from.' });
 
 /**
  * Processing state and the parse summary of the genotype in use. The summary fields are
@@ -54,6 +67,10 @@ export const GenotypeProcessing = z
     parse_ms: z.number().min(0).optional(),
     notes: z.array(z.string()).optional(),
     ancestry: AncestryEstimate.nullable().optional(),
+    reference: ReferencePopulation.optional().describe(
+      'The reference population results of this profile are compared with, and how it was chosen (ethnicity, inferred, or assumed with the reason).',
+    ),
+    sex: SexFacts.optional(),
   })
   .meta({ id: 'GenotypeProcessing', description: 'Processing state and parse summary of the genotype in use.', [`x-traitscope-extension`]: true });
 

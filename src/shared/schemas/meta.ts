@@ -5,7 +5,7 @@ import { z } from 'zod';
  * The version of this API document. 1.0.0 is interface.md; minor versions add what
  * docs/api.md's changelog lists, without breaking 1.0.0 clients.
  */
-export const API_VERSION = '1.1.0';
+export const API_VERSION = '1.2.0';
 
 export const VersionInfo = z
   .object({

@@ -26,7 +26,7 @@ export const TokenResponse = z
 export type TokenResponse = z.infer<typeof TokenResponse>;
 
 export const OAuthErrorCode = z
-  .enum(['invalid_request', 'invalid_client', 'invalid_grant', 'unsupported_grant_type', 'invalid_scope', 'invalid_target'])
+  .enum(['invalid_request', 'invalid_client', 'invalid_grant', 'unsupported_grant_type', 'invalid_scope', 'invalid_target', 'slow_down'])
   .meta({ id: 'OAuthErrorCode' });
 
 export const OAuthError = z

@@ -1,6 +1,6 @@
 /** Profiles: one person, with optional personal attributes (interface.md §2). */
 import { z } from 'zod';
-import { namedIntEnum } from './common.js';
+import { ext, namedIntEnum } from './common.js';
 
 export const GENDERS = ['Unknown', 'Male', 'Female'] as const;
 export const ETHNICITIES = [
@@ -14,6 +14,34 @@ export const ETHNICITIES = [
 
 export const Gender = namedIntEnum('Gender', GENDERS, 'gender must be an integer from 0 to 2 (0 = Unknown, 1 = Male, 2 = Female)');
 export const Ethnicity = namedIntEnum('Ethnicity', ETHNICITIES, 'ethnicity must be an integer from 0 to 5 (see the Ethnicity enum)');
+
+const share = z
+  .number({ error: 'each share of reference_mixture must be a number from 0 to 1' })
+  .min(0, { error: 'each share of reference_mixture must be a number from 0 to 1' })
+  .max(1, { error: 'each share of reference_mixture must be a number from 0 to 1' });
+
+/**
+ * A reference built from several 1000 Genomes super-populations (extension): each result
+ * is compared with frequencies Σ share × the population's frequency. Shares of omitted
+ * populations are 0; they must add up to 1 (± 0.01) and are scaled to exactly 1.
+ */
+export const ReferenceMixture = z
+  .strictObject(
+    { EUR: share.optional(), AMR: share.optional(), AFR: share.optional(), EAS: share.optional(), SAS: share.optional() },
+    { error: 'reference_mixture must be an object of shares by super-population, e.g. {"AFR": 0.6, "EUR": 0.4}, with keys among EUR, AMR, AFR, EAS, SAS' },
+  )
+  .refine((m) => Math.abs(Object.values(m).reduce((a: number, b) => a + (b ?? 0), 0) - 1) <= 0.01, {
+    error: 'the shares of reference_mixture must add up to 1 (e.g. {"AFR": 0.6, "EUR": 0.4})',
+  })
+  .transform((m) => {
+    const total = Object.values(m).reduce((a: number, b) => a + (b ?? 0), 0);
+    return { EUR: (m.EUR ?? 0) / total, AMR: (m.AMR ?? 0) / total, AFR: (m.AFR ?? 0) / total, EAS: (m.EAS ?? 0) / total, SAS: (m.SAS ?? 0) / total };
+  })
+  .meta({ id: 'ReferenceMixture', examples: [{ AFR: 0.6, EUR: 0.4 }] });
+export type ReferenceMixture = z.output<typeof ReferenceMixture>;
+
+const MIXTURE_RULE =
+  'Setting a mixture sets ethnicity to 0 unless the same request sets ethnicity 1–5; an ethnicity of 1–5 takes precedence and clears the mixture. null removes it.';
 
 const name = (field: string) =>
   z.string({ error: `${field} must be a string` }).max(100, { error: `${field} must be at most 100 characters` });
@@ -33,6 +61,7 @@ export const ProfileInput = z
     gender: Gender.optional(),
     age: age.nullable().optional(),
     ethnicity: Ethnicity.optional(),
+    reference_mixture: ext(ReferenceMixture.nullable().optional(), `Compare results with a reference mixed from several super-populations. ${MIXTURE_RULE}`),
   })
   .meta({
     id: 'ProfileInput',
@@ -51,10 +80,14 @@ export const Profile = z
     gender: Gender,
     age: age.nullable(),
     ethnicity: Ethnicity,
+    reference_mixture: ext(
+      z.object({ EUR: z.number(), AMR: z.number(), AFR: z.number(), EAS: z.number(), SAS: z.number() }).nullable(),
+      'The mixed reference the person chose (shares adding up to 1), or null: then ethnicity, or the ancestry estimated from the DNA file, decides.',
+    ),
   })
   .meta({
     id: 'Profile',
-    examples: [{ id: '3f1c2a4e-8d2b-4c7e-9a51-0b6f4d2e7c10', email: '', first_name: 'Ada', last_name: 'Lovelace', gender: 2, age: 36, ethnicity: 1 }],
+    examples: [{ id: '3f1c2a4e-8d2b-4c7e-9a51-0b6f4d2e7c10', email: '', first_name: 'Ada', last_name: 'Lovelace', gender: 2, age: 36, ethnicity: 1, reference_mixture: null }],
   });
 export type Profile = z.infer<typeof Profile>;
 

@@ -581,8 +581,9 @@ export interface components {
             proportions: {
                 [key: string]: number;
             };
+            /** @description Standard error of each proportion; null where it cannot be estimated (a share at 0 or 1). */
             proportions_se: {
-                [key: string]: number;
+                [key: string]: number | null;
             } | null;
             markers_used: number;
             aisnps_used: number;
@@ -593,6 +594,8 @@ export interface components {
             sufficient: boolean;
             /** @description A sentence for the person when not sufficient (or admixed). */
             reason: string | null;
+            /** @description Markers left out and why (allele mismatches, likely genotyping errors). */
+            notes?: string[];
         };
         ApiClient: {
             client_id: string;
@@ -907,6 +910,9 @@ export interface components {
             parse_ms?: number;
             notes?: string[];
             ancestry?: components["schemas"]["AncestryEstimate"] | null;
+            /** @description The reference population results of this profile are compared with, and how it was chosen (ethnicity, inferred, or assumed with the reason). */
+            reference?: components["schemas"]["ReferencePopulation"];
+            sex?: components["schemas"]["SexFacts"];
         };
         GenotypeSnp: {
             /** @description A dbSNP reference SNP identifier, e.g. rs4988235. */
@@ -948,7 +954,7 @@ export interface components {
             error_description: string;
         };
         /** @enum {string} */
-        OAuthErrorCode: "invalid_request" | "invalid_client" | "invalid_grant" | "unsupported_grant_type" | "invalid_scope" | "invalid_target";
+        OAuthErrorCode: "invalid_request" | "invalid_client" | "invalid_grant" | "unsupported_grant_type" | "invalid_scope" | "invalid_target" | "slow_down";
         /** @description An OpenAPI 3.1 document. */
         OpenApiDocument: {
             [key: string]: unknown;
@@ -1020,7 +1026,8 @@ export interface components {
          *       "last_name": "Lovelace",
          *       "gender": 2,
          *       "age": 36,
-         *       "ethnicity": 1
+         *       "ethnicity": 1,
+         *       "reference_mixture": null
          *     }
          */
         Profile: {
@@ -1036,23 +1043,24 @@ export interface components {
             gender: components["schemas"]["Gender"];
             age: number | null;
             ethnicity: components["schemas"]["Ethnicity"];
+            /** @description The mixed reference the person chose (shares adding up to 1), or null: then ethnicity, or the ancestry estimated from the DNA file, decides. */
+            reference_mixture: {
+                EUR: number;
+                AMR: number;
+                AFR: number;
+                EAS: number;
+                SAS: number;
+            } | null;
         };
-        /**
-         * @description Writable profile fields; all optional. On PUT, omitted fields take their defaults ("", "", 0, null, 0); on PATCH they stay as they are. `id`, `email` and unknown keys are ignored.
-         * @example {
-         *       "first_name": "Ada",
-         *       "last_name": "Lovelace",
-         *       "gender": 2,
-         *       "age": 36,
-         *       "ethnicity": 1
-         *     }
-         */
+        /** @description Writable profile fields; all optional. On PUT, omitted fields take their defaults ("", "", 0, null, 0); on PATCH they stay as they are. `id`, `email` and unknown keys are ignored. */
         ProfileInput: {
             first_name?: string;
             last_name?: string;
             gender?: components["schemas"]["Gender"];
             age?: number | null;
             ethnicity?: components["schemas"]["Ethnicity"];
+            /** @description Compare results with a reference mixed from several super-populations. Setting a mixture sets ethnicity to 0 unless the same request sets ethnicity 1–5; an ethnicity of 1–5 takes precedence and clears the mixture. null removes it. */
+            reference_mixture?: components["schemas"]["ReferenceMixture"] | null;
         };
         /** @description Profiles of the calling client, oldest first. */
         ProfileList: components["schemas"]["Profile"][];
@@ -1071,6 +1079,13 @@ export interface components {
             trait_code: string;
             status: components["schemas"]["TraitStatus"];
             status_reason?: components["schemas"]["StatusReason"];
+        };
+        ReferenceMixture: {
+            EUR?: number;
+            AMR?: number;
+            AFR?: number;
+            EAS?: number;
+            SAS?: number;
         };
         /** @description The reference population a result was compared with, and how it was chosen. */
         ReferencePopulation: {
@@ -1132,6 +1147,17 @@ export interface components {
         };
         /** @description A PGS Catalog scoring file, plain or gzipped. */
         ScoringFileBody: string;
+        /** @description The sex results are computed for, and where it comes from. */
+        SexFacts: {
+            /** @description The sex results use (sex-specific traits, X-chromosome dosage); null when unknown. */
+            value: ("male" | "female") | null;
+            /** @description profile: the gender the person gave; dna: inferred from the file. */
+            source: ("profile" | "dna") | null;
+            /** @description What the DNA file says (X heterozygosity and Y calls), or null. */
+            dna: ("male" | "female") | null;
+            /** @description The profile and the DNA disagree. */
+            mismatch: boolean;
+        };
         /**
          * @example {
          *       "code": "q8Yc…"
@@ -1394,7 +1420,7 @@ export interface components {
         /**
          * @example {
          *       "version": "0.1.0",
-         *       "api_version": "1.1.0",
+         *       "api_version": "1.2.0",
          *       "catalog": {
          *         "revision": "9c1e0f4a2b7d3e51",
          *         "traits": 2049
@@ -1440,7 +1466,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "version": "0.1.0",
-                     *       "api_version": "1.1.0",
+                     *       "api_version": "1.2.0",
                      *       "catalog": {
                      *         "revision": "9c1e0f4a2b7d3e51",
                      *         "traits": 2049
@@ -1910,7 +1936,8 @@ export interface operations {
                      *         "last_name": "Lovelace",
                      *         "gender": 2,
                      *         "age": 36,
-                     *         "ethnicity": 1
+                     *         "ethnicity": 1,
+                     *         "reference_mixture": null
                      *       }
                      *     ]
                      */
@@ -1986,15 +2013,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /**
-                 * @example {
-                 *       "first_name": "Ada",
-                 *       "last_name": "Lovelace",
-                 *       "gender": 2,
-                 *       "age": 36,
-                 *       "ethnicity": 1
-                 *     }
-                 */
+                /** @example {} */
                 "application/json": components["schemas"]["ProfileInput"];
             };
         };
@@ -2013,7 +2032,8 @@ export interface operations {
                      *       "last_name": "Lovelace",
                      *       "gender": 2,
                      *       "age": 36,
-                     *       "ethnicity": 1
+                     *       "ethnicity": 1,
+                     *       "reference_mixture": null
                      *     }
                      */
                     "application/json": components["schemas"]["Profile"];
@@ -2147,7 +2167,8 @@ export interface operations {
                      *       "last_name": "Lovelace",
                      *       "gender": 2,
                      *       "age": 36,
-                     *       "ethnicity": 1
+                     *       "ethnicity": 1,
+                     *       "reference_mixture": null
                      *     }
                      */
                     "application/json": components["schemas"]["Profile"];
@@ -2239,15 +2260,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /**
-                 * @example {
-                 *       "first_name": "Ada",
-                 *       "last_name": "Lovelace",
-                 *       "gender": 2,
-                 *       "age": 36,
-                 *       "ethnicity": 1
-                 *     }
-                 */
+                /** @example {} */
                 "application/json": components["schemas"]["ProfileInput"];
             };
         };
@@ -2266,7 +2279,8 @@ export interface operations {
                      *       "last_name": "Lovelace",
                      *       "gender": 2,
                      *       "age": 36,
-                     *       "ethnicity": 1
+                     *       "ethnicity": 1,
+                     *       "reference_mixture": null
                      *     }
                      */
                     "application/json": components["schemas"]["Profile"];
@@ -2500,15 +2514,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /**
-                 * @example {
-                 *       "first_name": "Ada",
-                 *       "last_name": "Lovelace",
-                 *       "gender": 2,
-                 *       "age": 36,
-                 *       "ethnicity": 1
-                 *     }
-                 */
+                /** @example {} */
                 "application/json": components["schemas"]["ProfileInput"];
             };
         };
@@ -2527,7 +2533,8 @@ export interface operations {
                      *       "last_name": "Lovelace",
                      *       "gender": 2,
                      *       "age": 36,
-                     *       "ethnicity": 1
+                     *       "ethnicity": 1,
+                     *       "reference_mixture": null
                      *     }
                      */
                     "application/json": components["schemas"]["Profile"];

@@ -3,37 +3,32 @@
  * traits (genotypes drawn from the European allele frequencies, so scores land somewhere
  * plausible) plus filler markers of other catalog traits, a few thousand rsIDs in all.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { POPULATIONS, readPanelFile } from '../../../src/service/science/ancestry/panel.js';
+import { compilePanel } from '../../../src/service/science/ancestry/reference.js';
+import type { Population } from '../../../src/service/science/types.js';
 import { readCatalogFile } from '../../../src/service/science/catalog.js';
 import type { CatalogTrait } from '../../../src/service/science/format.js';
 import { rng } from '../../support/prng.js';
 
-interface AncestryModelFile {
-  snps: { rsid: number[]; ref: string; alt: string; center: number[]; scale: number[]; rotation: number[][] };
-  samples: { super_pop: string[]; pcs: number[][] };
-}
+const LETTER = ['', 'A', 'C', 'G', 'T'];
 
 /**
- * Expected alt-allele dosage of each ancestry marker for a typical member of a population:
- * the population's mean principal components projected back through the PCA loadings.
+ * Calls at the Kidd/Seldin ancestry-informative SNPs of the ancestry panel, drawn from the
+ * population's 1000 Genomes frequencies, so the file's ancestry is estimated as that population.
  */
 function ancestryCalls(root: string, population: string, rand: () => number): Map<number, string> {
-  const raw = gunzipSync(readFileSync(path.join(root, 'resources', 'ancestry', 'pca-model.json.gz')));
-  const model = JSON.parse(raw.toString('utf8')) as AncestryModelFile;
-  // Both matrices are stored component-major: rotation[pc][snp], pcs[pc][sample].
-  const members = model.samples.super_pop.flatMap((pop, s) => (pop === population ? [s] : []));
-  const mean = model.samples.pcs.map((pc) => members.reduce((sum, s) => sum + pc[s], 0) / Math.max(1, members.length));
+  const panel = compilePanel(readPanelFile(path.join(root, 'resources')));
+  const k = POPULATIONS.indexOf(population as Population);
   const out = new Map<number, string>();
-  const { rsid, ref, alt, center, scale, rotation } = model.snps;
-  rsid.forEach((id, i) => {
-    let z = 0;
-    for (let k = 0; k < mean.length; k++) z += (rotation[k]?.[i] ?? 0) * mean[k];
-    const dosage = Math.min(2, Math.max(0, center[i] + scale[i] * z));
-    const p = dosage / 2;
-    out.set(id, (rand() < p ? alt[i] : ref[i]) + (rand() < p ? alt[i] : ref[i]));
-  });
+  for (let i = 0; i < panel.size; i++) {
+    if (!panel.aisnp[i]) continue;
+    const p = panel.p[i * POPULATIONS.length + k];
+    const counted = LETTER[panel.counted[i]];
+    const other = LETTER[panel.other[i]];
+    if (!counted || !other) continue;
+    out.set(panel.rsid[i], (rand() < p ? counted : other) + (rand() < p ? counted : other));
+  }
   return out;
 }
 

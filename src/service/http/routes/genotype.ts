@@ -6,6 +6,11 @@ import type { Router } from 'express';
 import { MAX_SNP_LOOKUP, SnpLookupRequest, UPLOAD_CONTENT_TYPES, type GenotypeMetadata, type GenotypeSnp } from '../../../shared/api.js';
 import { callToString, chromToString, findRsid } from '../../genotype/encoding.js';
 import { confirmReplacement, genotypeSummary, getGenotypeFile, loadGenotype } from '../../genotype/genotype-store.js';
+import { assessContext } from '../../science/assess-context.js';
+import { sexOf } from '../../science/engine.js';
+import { chooseReference } from '../../science/reference-population.js';
+import type { AncestryInference, ProfileFacts } from '../../science/types.js';
+import type { ParseSummary } from '../../genotype/types.js';
 import { makeUploadUrl } from '../../storage/upload-url.js';
 import { origin, type ServiceContext } from '../context.js';
 import { HttpError } from '../errors.js';
@@ -13,6 +18,16 @@ import { operationRouter } from '../router.js';
 import { requireProfile } from './profiles.js';
 
 type GenotypeFileType = (typeof UPLOAD_CONTENT_TYPES)[number];
+
+/**
+ * What every result of the profile rests on, as the scoring path decides it
+ * (science/assess-context.ts): the ancestry estimate, the reference population and how it
+ * was chosen, and the sex results use. Shown beside the file so nothing is silent.
+ */
+function personFacts(profile: ProfileFacts, inUse: { summary: ParseSummary; ancestry: AncestryInference | null }) {
+  const context = assessContext(profile, { ancestry: inUse.ancestry, inferredSex: inUse.summary.inferred_sex });
+  return { ancestry: inUse.ancestry, reference: chooseReference(context, inUse.ancestry), sex: sexOf(context) };
+}
 
 export function genotypeRoutes(ctx: ServiceContext): Router {
   const { router, on } = operationRouter(ctx, '/api');
@@ -35,7 +50,7 @@ export function genotypeRoutes(ctx: ServiceContext): Router {
         // The file parsed but is much smaller or stranger than the genotype in use (genotype/plausibility.ts).
         ...(file.needs_confirmation ? { needs_confirmation: true } : {}),
         // The summary describes the genotype in use: after a failed upload, the previous one.
-        ...(inUse ? { ...inUse.summary, ancestry: inUse.ancestry } : {}),
+        ...(inUse ? { ...inUse.summary, ...personFacts(profile, inUse) } : {}),
       },
     };
     res.json(body);
