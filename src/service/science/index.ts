@@ -14,8 +14,6 @@ export function createScienceEngine(options: { resourcesDir: string }): ScienceE
 }
 
 export type { ScienceEngineExt } from './engine.js';
-export { COVERAGE_THRESHOLD } from './engine.js';
 export { assessContext } from './assess-context.js';
-export { LEVEL_LABELS, LEVEL_UPPER_BOUNDS, levelForPercentile } from './levels.js';
-export type { CatalogTrait, CatalogTrait as CustomTraitDefinition } from './format.js';
+export type { CatalogTrait as CustomTraitDefinition } from './format.js';
 export type * from './types.js';
