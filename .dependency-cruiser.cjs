@@ -36,6 +36,13 @@ module.exports = {
       to: { path: '^src/(service|main|preload|renderer|cli)/' },
     },
     {
+      name: 'genotype-below-science',
+      severity: 'error',
+      comment: 'The genotype layer (parsing, storage) sits below the science that reads it: science imports genotype, never the reverse.',
+      from: { path: '^src/service/genotype/' },
+      to: { path: '^src/service/science/' },
+    },
+    {
       name: 'main-not-to-renderer',
       severity: 'error',
       comment: 'The main process reaches the page only through the preload bridge (contract in src/shared/desktop-bridge.ts).',

@@ -4,8 +4,7 @@
  */
 import type { Db } from '../db/db.js';
 import { namedStatements } from '../db/statements.js';
-import type { AncestryInference, GenotypeFacts } from '../science/types.js';
-import type { Genotype, ParseSummary } from './types.js';
+import type { AncestryInference, Genotype, GenotypeFacts, ParseSummary } from './types.js';
 
 export type FileStatus = 'uploaded' | 'processing' | 'processed' | 'failed';
 

@@ -2,10 +2,14 @@
  * The contract between the service (routes, storage, trait statuses) and the science
  * (catalog, scoring, percentiles, ancestry). The service only calls what is declared here.
  */
-import type { Genotype } from '../genotype/types.js';
+import type { Population } from '../../shared/populations.js';
+import type { AncestryInference, Genotype, GenotypeFacts } from '../genotype/types.js';
 
-/** 1000 Genomes phase 3 super-populations. */
-export type Population = 'EUR' | 'AMR' | 'AFR' | 'EAS' | 'SAS';
+/** 1000 Genomes phase 3 super-populations (src/shared/populations.ts). */
+export type { Population };
+/** Declared with the genotype they describe; part of the science's contract too. */
+export type { AncestryInference, GenotypeFacts };
+
 export type PricingType = 'free' | 'basic';
 export type Connotation = 'risky' | 'good' | 'neutral';
 
@@ -87,27 +91,6 @@ export interface AssessedMarker {
   dosage: number;
   /** "observed", "imputed" (missing: expected dosage), "excluded" (alleles do not match). */
   use: 'observed' | 'imputed' | 'excluded';
-}
-
-/** What an ancestry estimate from the genotype found (docs/ancestry.md). */
-export interface AncestryInference {
-  method: string;
-  /** Most likely single super-population, null when no ancestry markers were found. */
-  best: Population | null;
-  posterior: Record<Population, number>;
-  /** Supervised admixture proportions, summing to 1. */
-  proportions: Record<Population, number>;
-  proportions_se: Record<Population, number> | null;
-  /** Markers of the file with reference frequencies and matching alleles. */
-  markers_used: number;
-  aisnps_used: number;
-  /** 0..1; documented in docs/ancestry.md. */
-  confidence: number;
-  admixed: boolean;
-  /** Enough evidence to use without asking the person. */
-  sufficient: boolean;
-  /** A sentence for the person when not sufficient (or admixed). */
-  reason: string | null;
 }
 
 /** The reference population a result was compared with, and how it was chosen. */
@@ -230,12 +213,6 @@ export interface ProfileFacts {
   gender: number;
   /** A mixed reference chosen by the person (extension), or null. */
   reference_mixture?: Record<Population, number> | null;
-}
-
-/** What the stored genotype says about the person. */
-export interface GenotypeFacts {
-  ancestry: AncestryInference | null;
-  inferredSex: 'male' | 'female' | null;
 }
 
 export interface AssessOptions {
