@@ -4,9 +4,9 @@
  * super-population, deduplication. Every rejected row is counted by reason.
  */
 import { PALINDROME_MAF_LIMIT } from '../../src/service/science/match.js';
+import { POPULATIONS } from '../../src/shared/populations.js';
 import { num, type Row } from './read.js';
 
-export const POPULATIONS = ['EUR', 'AMR', 'AFR', 'EAS', 'SAS'] as const;
 
 /** A trait is dropped when more than this share of its distinct markers is unusable. */
 export const MAX_UNUSABLE_SHARE = 0.5;

@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import { ext, Rsid } from './common.js';
+import { POPULATIONS } from '../populations.js';
 
 export const Connotation = z
   .enum(['risky', 'good', 'neutral'])
@@ -19,7 +20,6 @@ export const TraitStatus = z
   .enum(['available', 'unavailable', 'computed'])
   .meta({ id: 'TraitStatus', description: 'available: can be computed on request; unavailable: cannot be computed for this profile; computed: can be read.' });
 export type TraitStatus = z.infer<typeof TraitStatus>;
-const POPULATIONS = ['EUR', 'AMR', 'AFR', 'EAS', 'SAS'] as const;
 export const Population = z
   .enum(POPULATIONS)
   .meta({ id: 'Population', description: '1000 Genomes super-population: European, Admixed American, African, East Asian, South Asian.' });

@@ -5,7 +5,8 @@
 import { useState } from 'react';
 import type { Profile } from '../../../shared/api.js';
 import { formatInt, formatPercent, POPULATION_NAMES } from '../lib/format.js';
-import { ETHNICITY_OF, mixtureText, POPULATIONS, referenceName, type Mixture, type Population, type Reference } from '../lib/reference.js';
+import { POPULATIONS, type Population } from '../../../shared/populations.js';
+import { ETHNICITY_OF, mixtureText, referenceName, type Mixture, type Reference } from '../lib/reference.js';
 import { saveProfileChange, type ProfileChange } from '../state/profile-changes.js';
 import { Dialog } from './Dialog.js';
 import { AlertIcon, Spinner } from './icons.js';

@@ -3,11 +3,10 @@
  * reference did to the results.
  */
 import type { ProfileTrait } from '../../../shared/api.js';
+import type { Population } from '../../../shared/populations.js';
 import { formatInt, formatPercent, POPULATION_NAMES } from './format.js';
 
 export type Reference = NonNullable<ProfileTrait['reference']>;
-export const POPULATIONS = ['EUR', 'AMR', 'AFR', 'EAS', 'SAS'] as const;
-export type Population = (typeof POPULATIONS)[number];
 export type Mixture = Record<Population, number>;
 
 /** Ethnicity codes of the API (1–5) for each super-population. */

@@ -23,14 +23,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { POPULATIONS } from '../../../shared/populations.js';
 import type { Population } from '../types.js';
 
 export const ANCESTRY_PANEL_FILE = 'ancestry/panel.bin.gz';
 export const PANEL_FORMAT = 1;
 const MAGIC = 0x50415354; // "TSAP" read as a little-endian u32
 
-/** Column order of every per-population array: the order of profile ethnicity codes 1–5. */
-export const POPULATIONS: readonly Population[] = ['EUR', 'AMR', 'AFR', 'EAS', 'SAS'];
+/** Column order of every per-population array (src/shared/populations.ts). */
+export { POPULATIONS };
 export const K = POPULATIONS.length;
 export const FREQ_SCALE = 10_000;
 
