@@ -2,11 +2,11 @@
  * `traitscope analyze FILE [--ethnicity N] [--json]`: parse a raw-data file and print every
  * computable trait, without starting the server. Nothing is stored.
  */
-import { parseArgs } from 'node:util';
 import { parseGenotypeFile } from '../service/genotype/parse/index.js';
 import { resolveConfig } from '../service/config.js';
 import { assessContext, createScienceEngine } from '../service/science/index.js';
 import type { Assessment, AssessContext, TraitInfo } from '../service/science/types.js';
+import { parse, UsageError } from './args.js';
 
 const USAGE = 'traitscope analyze FILE [--ethnicity N] [--json] [--resources DIR]\n' +
   '  --ethnicity N   0 unknown (inferred from the genotype), 1 European, 2 American (Hispanic or Latino),\n' +
@@ -15,31 +15,19 @@ const USAGE = 'traitscope analyze FILE [--ethnicity N] [--json] [--resources DIR
   '  --resources DIR the folder holding catalog/ and ancestry/ (default: the app\'s resources)';
 
 export async function analyzeCommand(args: string[]): Promise<number> {
-  let values: { ethnicity?: string; json?: boolean; resources?: string; help?: boolean };
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args,
-      options: { ethnicity: { type: 'string' }, json: { type: 'boolean' }, resources: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-    }));
-  } catch (err) {
-    console.error(`${(err as Error).message}\n\nUsage: ${USAGE}`);
-    return 2;
-  }
+  const { values, positionals } = parse(
+    args,
+    { ethnicity: { type: 'string' }, json: { type: 'boolean' }, resources: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    USAGE,
+  );
   if (values.help) {
     console.log(`Usage: ${USAGE}`);
     return 0;
   }
-  if (positionals.length !== 1) {
-    console.error(`Give exactly one genotype file (got ${positionals.length}).\n\nUsage: ${USAGE}`);
-    return 2;
-  }
+  if (positionals.length !== 1) throw new UsageError(`Give exactly one genotype file (got ${positionals.length}).\n\nUsage: ${USAGE}`);
   const ethnicity = values.ethnicity === undefined ? 0 : Number(values.ethnicity);
   if (!Number.isInteger(ethnicity) || ethnicity < 0 || ethnicity > 5) {
-    console.error(`--ethnicity must be a whole number from 0 to 5 (got "${values.ethnicity}").\n\nUsage: ${USAGE}`);
-    return 2;
+    throw new UsageError(`--ethnicity must be a whole number from 0 to 5 (got "${values.ethnicity}").\n\nUsage: ${USAGE}`);
   }
   const file = positionals[0];
   const parsed = await parseGenotypeFile(file);
