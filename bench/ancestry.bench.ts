@@ -19,24 +19,11 @@ import {
   sampleGenotype,
   simulateMixture,
   spliceMarkers,
-  type FileMarker,
 } from '../scripts/catalog/ancestry-validation.js';
+import { genotypeOf } from '../test/support/genotypes.js';
 
 const TARGET_MS = 100;
 const root = join(import.meta.dirname, '..');
-
-function genotypeOf(markers: FileMarker[]): Genotype {
-  const sorted = [...markers].sort((a, b) => a.rsid - b.rsid);
-  const g: Genotype = {
-    rsids: Uint32Array.from(sorted, (m) => m.rsid),
-    calls: new Uint8Array(sorted.length),
-    chroms: Uint8Array.from(sorted, (m) => m.chrom),
-    positions: Uint32Array.from(sorted, (m) => m.pos),
-  };
-  const code: Record<string, number> = { A: 1, C: 2, G: 3, T: 4 };
-  sorted.forEach((m, i) => (g.calls[i] = (code[m.genotype[0]] << 4) | code[m.genotype[1]]));
-  return g;
-}
 
 function timed(run: () => void, repeats: number): { median: number; max: number } {
   const times: number[] = [];

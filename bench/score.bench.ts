@@ -9,54 +9,24 @@
  */
 import { join } from 'node:path';
 import type { Genotype } from '../src/service/genotype/types.js';
-import type { CatalogTrait } from '../src/service/science/format.js';
+import { catalogMarkers, chipMarkers, combine, genotypeOf, panelMarkers } from '../test/support/genotypes.js';
 import { rng } from '../test/support/prng.js';
 import { loadLibrary } from './library.js';
 import { median, recordTarget } from './report.js';
 
-const { alleleFromLetter, assessContext, createScienceEngine, findRsid, loadAncestryPanel, makeCall, readCatalogFile } = await loadLibrary();
+const { alleleFromLetter, assessContext, createScienceEngine, findRsid, readCatalogFile } = await loadLibrary();
 
 const TARGET_MS = 50;
 const FILE_MARKERS = 630_000;
 const CATALOG_COVERAGE = 0.65;
 const resourcesDir = join(import.meta.dirname, '..', 'resources');
 
-function realisticGenotype(traits: CatalogTrait[], seed: number): Genotype {
-  const random = rng(seed);
-  const calls = new Map<number, number>();
-  // Most of the ancestry panel's markers, drawn from their European frequencies.
-  const panel = loadAncestryPanel(resourcesDir);
-  for (let i = 0; i < panel.size; i++) {
-    if (random() > 0.8) continue;
-    const p = panel.p[i * 5]; // EUR is the panel's first population
-    calls.set(panel.rsid[i], makeCall(random() < p ? panel.counted[i] : panel.other[i], random() < p ? panel.counted[i] : panel.other[i]));
-  }
-  for (const t of traits) {
-    const m = t.markers;
-    for (let i = 0; i < m.rsid.length; i++) {
-      if (calls.has(m.rsid[i])) continue;
-      if (random() > CATALOG_COVERAGE) {
-        calls.set(m.rsid[i], -1); // decided: absent
-        continue;
-      }
-      const p = m.freq.EUR[i];
-      const e = alleleFromLetter(m.effect[i]);
-      const o = alleleFromLetter(m.other[i]);
-      calls.set(m.rsid[i], random() < 0.005 ? 0 : makeCall(random() < p ? e : o, random() < p ? e : o));
-    }
-  }
-  // Fill up to a chip's size with other rsIDs.
-  while (calls.size < FILE_MARKERS + 30_000) {
-    const rs = 1 + Math.floor(random() * 200_000_000);
-    if (!calls.has(rs)) calls.set(rs, makeCall(1 + Math.floor(random() * 4), 1 + Math.floor(random() * 4)));
-  }
-  const entries = [...calls].filter(([, c]) => c >= 0).sort((a, b) => a[0] - b[0]);
-  return {
-    rsids: Uint32Array.from(entries, (e) => e[0]),
-    calls: Uint8Array.from(entries, (e) => e[1]),
-    chroms: new Uint8Array(entries.length),
-    positions: new Uint32Array(entries.length),
-  };
+/** ~660k markers: 80 % of the ancestry panel and two thirds of the catalog's markers drawn from European frequencies, among chip filler. */
+function realisticGenotype(seed: number): Genotype {
+  const rand = rng(seed);
+  const catalog = catalogMarkers(seed, { traits: 'all' }).filter(() => rand() < CATALOG_COVERAGE);
+  const known = combine([panelMarkers(seed, { population: 'EUR', share: 0.8 }), catalog]);
+  return genotypeOf(combine([known, chipMarkers(FILE_MARKERS + 30_000 - known.length, seed, { internalIds: false, haploidXY: false })]));
 }
 
 export async function run(): Promise<void> {
@@ -65,7 +35,7 @@ export async function run(): Promise<void> {
   const loadMs = performance.now() - t;
   const defs = readCatalogFile(resourcesDir).traits;
   const markerCount = defs.reduce((a, d) => a + d.markers.rsid.length, 0);
-  const genotype = realisticGenotype(defs, 42);
+  const genotype = realisticGenotype(42);
 
   // Baseline: the same markers, bare binary-search lookups and a weighted sum.
   const flat = defs.map((d) => ({

@@ -15,10 +15,9 @@ import http from 'node:http';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { zipSync } from 'fflate';
-import { catalogMarkers, twentyThreeAndMe } from '../test/support/genotype-file.js';
+import { catalogMarkers, chipMarkers, combine, twentyThreeAndMe } from '../test/support/genotypes.js';
 import { clientWithToken, openEvents, request, startServer, tempDir, upload, type EventStream, type TestServer } from '../test/support/server.js';
 import { rng } from '../test/support/prng.js';
-import { generate } from './parse.bench.js';
 import { loadLibrary, ROOT } from './library.js';
 import { median, recordTarget } from './report.js';
 
@@ -138,18 +137,14 @@ async function diagnostics(c: Client, reset = false): Promise<{ event_loop: { ma
 }
 
 /**
- * A 960k-line 23andMe-shaped file that scores like a real one: two thirds of the catalog's
- * markers (genotypes drawn from European frequencies) among chip filler (parse.bench.ts).
+ * A 23andMe-shaped file of `lines` markers that scores like a real one: two thirds of the
+ * catalog's markers (genotypes drawn from European frequencies) among chip filler, in
+ * chromosome order (PLINK requires it).
  */
 export function chipFile(lines: number, seed = 7): Buffer {
   const rand = rng(seed);
-  const catalog = catalogMarkers(seed, { featuredOnly: false }).filter(() => rand() < 0.65);
-  const filler = generate('23andme', lines - catalog.length, seed).split('\n');
-  // At the end of chromosome 1, so chromosomes stay in order (PLINK requires it).
-  const chr2 = filler.findIndex((l) => /^\S+\t2\t/.test(l));
-  const last = Number(filler[chr2 - 1].split('\t')[2]);
-  const own = catalog.map((m, i) => `rs${m.rsid}\t1\t${last + 1 + i}\t${m.a1}${m.a2}`);
-  return Buffer.from([...filler.slice(0, chr2), ...own, ...filler.slice(chr2)].join('\n'));
+  const catalog = catalogMarkers(seed, { traits: 'all' }).filter(() => rand() < 0.65);
+  return Buffer.from(twentyThreeAndMe(combine([catalog, chipMarkers(lines - catalog.length, seed)]), 'full'));
 }
 
 export async function run(): Promise<void> {

@@ -1,8 +1,7 @@
 /** OAuth2 client credentials, scopes, revocation, expiry, client isolation and the host guard. */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureUiBuilt } from '../e2e/support/app.js';
-import { clientWithToken, createClient, getToken, request, runCli, startServer, tempDir, type TestServer } from '../support/server.js';
+import { clientWithToken, createClient, getToken, pollUntil, request, runCli, startServer, tempDir, type TestServer } from '../support/server.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -142,16 +141,20 @@ describe('bearer tokens on /api', () => {
     expect(again.status).toBe(401);
   });
 
-  it('tokens expire', async () => {
+  it('tokens are issued for TRAITSCOPE_TOKEN_TTL_SECONDS and refused as expired once it has passed', async () => {
     const shortLived = await startServer({ env: { TRAITSCOPE_TOKEN_TTL_SECONDS: '1' } });
     try {
-      const { token } = await clientWithToken(shortLived, 'short-lived');
-      const issued = Date.now();
-      const first = await request(`${shortLived.api}/profiles/`, { token });
-      if (Date.now() - issued < 900) expect(first.status).toBe(200);
-      await new Promise((r) => setTimeout(r, 1200));
-      const later = await request(`${shortLived.api}/profiles/`, { token });
-      expect(later.status).toBe(401);
+      const creds = createClient(shortLived.dataDir, 'short-lived');
+      const issued = await request(`${shortLived.origin}/oauth/token`, {
+        method: 'POST',
+        json: { ...creds, audience: `${shortLived.api}/profiles`, grant_type: 'client_credentials' },
+      });
+      expect(issued.body.expires_in).toBe(1);
+      // That it works until then is checked with a fake clock in test/security/credentials.test.ts.
+      const later = await pollUntil('the token being refused', async () => {
+        const r = await request(`${shortLived.api}/profiles/`, { token: issued.body.access_token });
+        return r.status === 401 ? r : undefined;
+      });
       expect(later.body.detail).toMatch(/expired/);
     } finally {
       await shortLived.stop();
@@ -194,7 +197,6 @@ describe('host guard', () => {
   });
 
   it('serves the web UI with a strict CSP that forbids framing', async () => {
-    ensureUiBuilt();
     const r = await request(`${server.origin}/`);
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toMatch(/^text\/html/);

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogMarkers, twentyThreeAndMe } from '../support/genotype-file.js';
+import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
 import { clientWithToken, openEvents, request, startServer, upload, type EventStream, type TestServer } from '../support/server.js';
 
 let server: TestServer;

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { catalogMarkers, twentyThreeAndMe } from '../support/genotype-file.js';
+import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
 import { clientWithToken, getToken, request, startServer, tempDir, traitsWhen, upload, waitProcessed } from '../support/server.js';
 
 describe('catalog updates', () => {

@@ -3,6 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_BUNDLE } from '../support/bundle.js';
 import { ROOT, getToken, request, runCli, startServer, tempDir, type TestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -51,7 +52,8 @@ describe('serve', () => {
     const db = new Database(file);
     db.pragma('user_version = 999');
     db.close();
-    const r = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'src/cli/index.ts', 'serve', '--port', '0', '--data-dir', dir], {
+    // The bundle users run; a time limit, since a service that wrongly starts would never exit.
+    const r = spawnSync(process.execPath, [CLI_BUNDLE, 'serve', '--port', '0', '--data-dir', dir], {
       cwd: ROOT,
       encoding: 'utf8',
       timeout: 30_000,

@@ -7,7 +7,7 @@ import http, { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogMarkers, twentyThreeAndMe } from '../support/genotype-file.js';
+import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
 import { clientWithToken, request, startServer, type TestServer } from '../support/server.js';
 
 const FROM_ENV = 'http://tool.example:3000';

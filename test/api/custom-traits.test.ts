@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { twentyThreeAndMe } from '../support/genotype-file.js';
+import { twentyThreeAndMe } from '../support/genotypes.js';
 import { clientWithToken, request, ROOT, runCli, startServer, upload, waitProcessed, type TestServer } from '../support/server.js';
 
 const FIXTURES = path.join(ROOT, 'test', 'science', 'fixtures');
@@ -34,7 +34,7 @@ describe('custom traits', () => {
     const db = new Database(path.join(server.dataDir, 'traitscope.db'), { readonly: true });
     const def = JSON.parse((db.prepare('SELECT definition FROM custom_traits WHERE code = ?').get(code) as { definition: string }).definition);
     db.close();
-    const markers = def.markers.rsid.map((rsid: number, i: number) => ({ rsid, a1: def.markers.other[i], a2: def.markers.other[i] }));
+    const markers = def.markers.rsid.map((rsid: number, i: number) => ({ rsid, chrom: 1, pos: 1000 + i, genotype: def.markers.other[i] + def.markers.other[i] }));
     const id = (await request(`${server.api}/profiles/`, { method: 'POST', token, json: { ethnicity: 1 } })).body.id;
     await upload(server, token, id, twentyThreeAndMe(markers));
     await waitProcessed(server, token, id);

@@ -4,7 +4,7 @@
  * client hears only about its own profiles. A full queue answers 503 with Retry-After.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogMarkers, chipSizedTwentyThreeAndMe, twentyThreeAndMe } from '../support/genotype-file.js';
+import { catalogMarkers, chipMarkers, twentyThreeAndMe } from '../support/genotypes.js';
 import { clientWithToken, openEvents, request, startServer, upload, type EventStream, type TestServer } from '../support/server.js';
 
 const file = twentyThreeAndMe(catalogMarkers(41));
@@ -118,7 +118,7 @@ describe('a full queue', () => {
     try {
       const big = await newProfile(server, token);
       const small = await newProfile(server, token);
-      expect((await upload(server, token, big, chipSizedTwentyThreeAndMe(960_000))).status).toBe(200);
+      expect((await upload(server, token, big, twentyThreeAndMe(chipMarkers(960_000, 960)))).status).toBe(200);
       const refused = await upload(server, token, small, file);
       expect(refused.status).toBe(503);
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);

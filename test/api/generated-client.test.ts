@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import createClient from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GENERATED_TYPES, generatedTypes } from '../../scripts/openapi.js';
-import { catalogMarkers, twentyThreeAndMe } from '../support/genotype-file.js';
+import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
 import { createClient as createCredentials, startServer, type TestServer } from '../support/server.js';
 import type { components, paths } from './generated/traitscope-api.js';
 

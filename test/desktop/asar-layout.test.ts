@@ -20,7 +20,7 @@ import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shippedFiles } from '../../src/main/app-paths.js';
 import { packagedArchive, sqliteNativeBinding, unpackedModuleUrl } from '../../src/service/packaged-paths.js';
-import { catalogMarkers, twentyThreeAndMe } from '../support/genotype-file.js';
+import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
 import { request } from '../support/server.js';
 import { builderConfig, ensureBuilt } from './support/build.js';
 import { unresolvableImports, workerClosure, workerEntries } from './support/bundle-graph.js';

@@ -30,7 +30,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GENOTYPE_EXTENSIONS } from '../../src/main/launch-args.js';
 import { MENU_OPEN_FILE } from '../../src/main/menu-ids.js';
 import { dropFiles } from '../e2e/support/app.js';
-import { catalogMarkers, twentyThreeAndMe } from '../support/genotype-file.js';
+import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
 import { startServer, type TestServer } from '../support/server.js';
 import {
   inspectableCopy,

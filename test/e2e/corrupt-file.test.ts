@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Profile, ProfileTrait } from '../../src/shared/api.js';
-import { dropFiles, openBrowser, ROOT, screenshot, startApp, uploadThroughApi, type Browser, type RunningApp } from './support/app.js';
-import { synthetic23andMe } from './support/genotype.js';
+import { dropFiles, openBrowser, screenshot, startApp, uploadThroughApi, type Browser, type RunningApp } from './support/app.js';
+import { personFile } from '../support/genotypes.js';
 
 const NOT_DNA = [
   'Dear customer,',
@@ -23,7 +23,7 @@ describe('a file that cannot be read', () => {
   beforeAll(async () => {
     [app, browser] = await Promise.all([startApp(), openBrowser()]);
     profile = (await app.api<Profile>('POST', '/profiles/', { first_name: 'Rosalind', last_name: 'Franklin', gender: 2, ethnicity: 1 })).body;
-    await uploadThroughApi(app, profile.id, synthetic23andMe(ROOT, { seed: 11 }));
+    await uploadThroughApi(app, profile.id, personFile({ seed: 11 }));
     before = (await app.api<ProfileTrait[]>('GET', `/profiles/${profile.id}/traits/?score`)).body;
     expect(before.length).toBeGreaterThan(0);
     await browser.page.goto(app.signInUrl);

@@ -8,10 +8,10 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Profile } from '../../src/shared/api.js';
-import { axeBothThemes, dropFiles, waitForAllResults, openBrowser, ROOT, screenshot, SCREENSHOTS, startApp, unlabeledControls, type Browser, type RunningApp } from './support/app.js';
-import { FINDING_CALLS, synthetic23andMe } from './support/genotype.js';
+import { axeBothThemes, dropFiles, waitForAllResults, openBrowser, screenshot, SCREENSHOTS, startApp, unlabeledControls, type Browser, type RunningApp } from './support/app.js';
+import { FINDING_CALLS, personFile } from '../support/genotypes.js';
 
-const FILE = synthetic23andMe(ROOT, { extra: FINDING_CALLS });
+const FILE = personFile({ extra: FINDING_CALLS });
 
 let app: RunningApp;
 let browser: Browser;
@@ -327,7 +327,7 @@ describe('every screen in both themes, any window, by keyboard', () => {
     await page.locator('body').focus();
     await tabTo(page, (el) => el.textContent?.trim() === 'Add DNA file');
     const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
-    await chooser.setFiles({ name: 'genome_Grace_Hopper_v5.txt', mimeType: 'text/plain', buffer: Buffer.from(synthetic23andMe(ROOT, { seed: 21, extra: FINDING_CALLS })) });
+    await chooser.setFiles({ name: 'genome_Grace_Hopper_v5.txt', mimeType: 'text/plain', buffer: Buffer.from(personFile({ seed: 21, extra: FINDING_CALLS })) });
     await page.getByRole('heading', { level: 1, name: 'Grace Hopper' }).waitFor();
     await page.getByTestId('genotype-card').waitFor({ timeout: 60_000 });
     const grace = (await app.api<Profile[]>('GET', '/profiles/')).body.find((p) => p.first_name === 'Grace')!;

@@ -10,7 +10,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Profile, ProfileTrait } from '../../src/shared/api.js';
 import { axeBothThemes, openBrowser, ROOT, startApp, screenshot, uploadThroughApi, type Browser, type RunningApp } from './support/app.js';
-import { synthetic23andMe } from './support/genotype.js';
+import { personFile } from '../support/genotypes.js';
 
 /** A handful of Kidd AISNP calls of one real 1000 Genomes African individual: far too few to estimate ancestry from. */
 function kiddCalls(sample: string, count: number): Array<[string, string]> {
@@ -35,7 +35,7 @@ beforeAll(async () => {
   // of HG01879 (AFR): about 150 markers scattered over 22 chromosomes, too few to estimate ancestry from.
   let small = 0;
   const traits = (t: { markers: { rsid: number[] } }) => t.markers.rsid.length <= 2 && small++ < 80;
-  const file = synthetic23andMe(ROOT, { seed: 5, population: 'AFR', ancestryMarkers: false, traits, extra: kiddCalls('HG01879', 8) });
+  const file = personFile({ seed: 5, population: 'AFR', ancestryMarkers: false, traits, extra: kiddCalls('HG01879', 8) });
   profile = (await app.api<Profile>('POST', '/profiles/', { first_name: 'Amara', last_name: 'Okafor', gender: 2, ethnicity: 0 })).body;
   await uploadThroughApi(app, profile.id, file);
   await browser.page.goto(app.signInUrl);

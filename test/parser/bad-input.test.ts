@@ -1,6 +1,7 @@
 /**
- * Files that are not genotype data, or are hostile, are refused with a sentence, in
- * bounded time and memory.
+ * Files that are not genotype data, or are hostile, are refused with a sentence, after
+ * reading no more than they must. How long that takes and how much memory it costs is
+ * measured by `npm run bench` (bench/hostile.bench.ts), not asserted here.
  */
 import { open, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -47,12 +48,8 @@ async function expectRefused(p: Promise<Awaited<ReturnType<typeof parseGenotypeB
 describe('single enormous line', () => {
   it('refuses a 1 GiB file that is one line after reading only a few MiB', async () => {
     const src = syntheticSource(GiB, () => 0x41);
-    const rssBefore = process.memoryUsage().rss;
-    const t0 = performance.now();
     await expectRefused(parseGenotypeSource(src), /line longer than 1 MiB/);
-    expect(performance.now() - t0).toBeLessThan(5000);
     expect(src.bytesRead).toBeLessThan(8 * MiB);
-    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(64 * MiB);
   });
 
   describe('on disk', () => {
@@ -86,16 +83,14 @@ describe('decompression bombs and limits', () => {
     await expectRefused(parseGenotypeBytes(bomb), /not a text file/);
   });
 
-  it('refuses a multi-member gzip that expands more than 200-fold, before it has inflated 100 MiB', async () => {
+  it('refuses a 1 GiB multi-member gzip that expands more than 200-fold as a decompression bomb', async () => {
     const line = enc('rs123\t1\t1000\tAA\n');
     const block = new Uint8Array(4 * MiB);
     for (let i = 0; i + line.length <= block.length; i += line.length) block.set(line, i);
     const member = gzipSync(block, { level: 9 });
     const bomb = new Uint8Array(member.length * 256); // 1 GiB once inflated
     for (let i = 0; i < 256; i++) bomb.set(member, i * member.length);
-    const t0 = performance.now();
     await expectRefused(parseGenotypeBytes(bomb), /decompression bomb/);
-    expect(performance.now() - t0).toBeLessThan(10_000);
   });
 
   it('refuses a zip member that expands more than 200-fold', async () => {
@@ -124,7 +119,7 @@ describe('decompression bombs and limits', () => {
     expect((await parseGenotypeBytes(zipSync({ 'genome.txt': text }))).ok).toBe(true);
   });
 
-  it('refuses a file with more markers than maxMarkers, keeping memory bounded', async () => {
+  it('refuses a file with more markers than maxMarkers, plain or gzipped, and reads one at the limit', async () => {
     const lines = Array.from({ length: 5000 }, (_, i) => `rs${i + 1}\t1\t${1000 + i}\t${i % 3 ? 'AA' : 'AG'}`).join('\n');
     const text = enc(`# rsid\tchromosome\tposition\tgenotype\n${lines}\n`);
     await expectRefused(parseGenotypeBytes(text, { maxMarkers: 1000 }), /more than 1,000 genotype markers, more than Traitscope reads/);

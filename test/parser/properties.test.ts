@@ -1,7 +1,9 @@
 /**
- * Property-based tests: whatever bytes arrive, the parser answers (never throws, never
- * hangs) and what it answers is self-consistent; and any file that follows the spec's
- * rules 1–8 reads back exactly the genotypes it was written from.
+ * Property-based tests: whatever bytes arrive, the parser answers (never throws; a hang
+ * fails the test at its timeout) and what it answers is self-consistent; and any file that
+ * follows the spec's rules 1–8 reads back exactly the genotypes it was written from. The
+ * time per parse and the memory over many parses are measured by `npm run bench`
+ * (bench/hostile.bench.ts), not asserted here.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -11,16 +13,6 @@ import { parseGenotypeBytes } from '../../src/service/genotype/parse/index.js';
 import { ACCEPTED } from '../fixtures/genotypes/expected.js';
 import { concat, plainFixture, wrappedFixture } from '../fixtures/genotypes/wrap.js';
 import { enc, markerRows } from './helpers.js';
-
-/** Each single parse of a small input must finish well within this. */
-const PER_PARSE_MS = 2000;
-
-async function parseBounded(bytes: Uint8Array): Promise<ParseResult> {
-  const t0 = performance.now();
-  const r = await parseGenotypeBytes(bytes);
-  expect(performance.now() - t0).toBeLessThan(PER_PARSE_MS);
-  return r;
-}
 
 function checkConsistent(r: ParseResult): void {
   if (!r.ok) {
@@ -50,7 +42,7 @@ function checkConsistent(r: ParseResult): void {
 describe('the parser answers whatever it is given', () => {
   it('random bytes', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.uint8Array({ maxLength: 4096 }), async (bytes) => checkConsistent(await parseBounded(bytes))),
+      fc.asyncProperty(fc.uint8Array({ maxLength: 4096 }), async (bytes) => checkConsistent(await parseGenotypeBytes(bytes))),
       { numRuns: 300 },
     );
   });
@@ -58,7 +50,7 @@ describe('the parser answers whatever it is given', () => {
   it('random text made of genotype-file characters', async () => {
     const alphabet = fc.constantFrom(...'rs0123456789ACGTDI-#\t ,;"\r\nXYMTchr/|.'.split(''));
     await fc.assert(
-      fc.asyncProperty(fc.array(alphabet, { maxLength: 3000 }), async (chars) => checkConsistent(await parseBounded(enc(chars.join(''))))),
+      fc.asyncProperty(fc.array(alphabet, { maxLength: 3000 }), async (chars) => checkConsistent(await parseGenotypeBytes(enc(chars.join(''))))),
       { numRuns: 300 },
     );
   });
@@ -89,21 +81,19 @@ describe('the parser answers whatever it is given', () => {
             b = concat(b.subarray(0, at), ...Array.from({ length: m.times }, () => seg), b.subarray(at));
           }
         }
-        checkConsistent(await parseBounded(b));
+        checkConsistent(await parseGenotypeBytes(b));
       }),
       { numRuns: 300 },
     );
   });
 
-  it('keeps memory bounded over many parses', async () => {
-    const before = process.memoryUsage().rss;
+  it('random bytes of 1–64 KiB', async () => {
     await fc.assert(
       fc.asyncProperty(fc.uint8Array({ minLength: 1024, maxLength: 65536 }), async (bytes) => {
-        checkConsistent(await parseBounded(bytes));
+        checkConsistent(await parseGenotypeBytes(bytes));
       }),
       { numRuns: 100 },
     );
-    expect(process.memoryUsage().rss - before).toBeLessThan(256 * 1024 * 1024);
   });
 });
 
@@ -181,7 +171,7 @@ describe('files following the spec rules read back exactly (model-based)', () =>
         fc.constantFrom('\n', '\r\n'),
         async (rows, header, eol) => {
           const text = [...header, ...rows.map(([r, sep]) => render(r, sep))].join(eol) + eol;
-          const r = await parseBounded(enc(text));
+          const r = await parseGenotypeBytes(enc(text));
           if (!r.ok) throw new Error(`${r.reason}\n${text}`);
           expect(markerRows(r.genotype)).toEqual(modelRows(rows.map(([rec]) => rec)));
           expect(r.summary.skipped_lines).toBe(0);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { analyzeCommand } from '../../src/cli/analyze.js';
 import { readCatalogFile } from '../../src/service/science/catalog.js';
-import { rng } from '../support/prng.js';
+import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
 
 const resourcesDir = join(import.meta.dirname, '..', '..', 'resources');
 const dir = mkdtempSync(join(tmpdir(), 'traitscope-analyze-'));
@@ -14,18 +14,8 @@ afterEach(() => vi.restoreAllMocks());
 
 /** A 23andMe-style file with every marker of the featured traits, drawn under HWE (EUR). */
 function writeFile(): string {
-  const random = rng(5);
-  const calls = new Map<number, string>();
-  for (const t of readCatalogFile(resourcesDir).traits.filter((x) => x.featured)) {
-    const m = t.markers;
-    for (let i = 0; i < m.rsid.length; i++) {
-      const p = m.freq.EUR[i];
-      calls.set(m.rsid[i], (random() < p ? m.effect[i] : m.other[i]) + (random() < p ? m.effect[i] : m.other[i]));
-    }
-  }
-  const rs = [...calls.keys()].sort((a, b) => a - b);
   const path = join(dir, 'genome.txt');
-  writeFileSync(path, ['# rsid\tchromosome\tposition\tgenotype', ...rs.map((x, i) => `rs${x}\t1\t${1000 + i}\t${calls.get(x)}`)].join('\n') + '\n');
+  writeFileSync(path, twentyThreeAndMe(catalogMarkers(5)));
   return path;
 }
 

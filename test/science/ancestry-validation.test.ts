@@ -24,9 +24,9 @@ import {
   pickSamples,
   readReferenceSamples,
   spliceMarkers,
-  twentyThreeAndMeText,
   type LeaveOneOutOutcome,
 } from '../../scripts/catalog/ancestry-validation.js';
+import { twentyThreeAndMe } from '../support/genotypes.js';
 import { ROOT } from '../support/server.js';
 
 const panel = loadAncestryPanel(path.join(ROOT, 'resources'));
@@ -75,8 +75,8 @@ describe('leave-one-out with the AISNPs inside a 600k-marker chip-like file whos
 
   it('splicing a sample into the parsed background gives exactly what parsing the whole file gives', async () => {
     const sample = ref.samples[1000];
-    const whole = await parseText(twentyThreeAndMeText([...chipBackground(panel, CHIP_SEED), ...aisnpMarkers(panel, ref, sample)]));
-    const spliced = spliceMarkers(background, await parseText(twentyThreeAndMeText(aisnpMarkers(panel, ref, sample))));
+    const whole = await parseText(twentyThreeAndMe([...chipBackground(panel, CHIP_SEED), ...aisnpMarkers(panel, ref, sample)]));
+    const spliced = spliceMarkers(background, await parseText(twentyThreeAndMe(aisnpMarkers(panel, ref, sample))));
     expect(whole.rsids.length).toBe(600_000);
     expect(Buffer.from(spliced.rsids.buffer).equals(Buffer.from(whole.rsids.buffer))).toBe(true);
     expect(Buffer.from(spliced.calls).equals(Buffer.from(whole.calls))).toBe(true);

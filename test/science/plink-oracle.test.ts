@@ -18,7 +18,7 @@ import { parseGenotypeFile } from '../../src/service/genotype/parse/index.js';
 import { createScienceEngine } from '../../src/service/science/index.js';
 import { readCatalogFile } from '../../src/service/science/catalog.js';
 import type { CatalogTrait } from '../../src/service/science/format.js';
-import { rng } from '../support/prng.js';
+import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
 import { contextOf } from './helpers.js';
 
 const PLINK = 'plink1.9';
@@ -31,23 +31,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A 23andMe-style file with every marker of the given traits called, drawn under HWE with EUR frequencies. */
 function writeGenotypeFile(traits: CatalogTrait[], seed: number): string {
-  const random = rng(seed);
-  const calls = new Map<number, string>();
-  for (const t of traits) {
-    const m = t.markers;
-    for (let i = 0; i < m.rsid.length; i++) {
-      if (calls.has(m.rsid[i])) continue;
-      const p = m.freq.EUR[i];
-      const a = random() < p ? m.effect[i] : m.other[i];
-      const b = random() < p ? m.effect[i] : m.other[i];
-      calls.set(m.rsid[i], a + b);
-    }
-  }
-  // Positions are synthetic (the catalog has none): PLINK only needs distinct, sorted ones.
-  const rsids = [...calls.keys()].sort((x, y) => x - y);
-  const lines = ['# rsid\tchromosome\tposition\tgenotype', ...rsids.map((rs, i) => `rs${rs}\t1\t${1000 + i * 10}\t${calls.get(rs)}`)];
+  const codes = new Set(traits.map((t) => t.code));
+  // Positions are synthetic (the catalog has none): PLINK only needs distinct, sorted ones, on one chromosome.
+  const markers = catalogMarkers(seed, { traits: (t) => codes.has(t.code) }).map((m, i) => ({ ...m, chrom: 1, pos: 1000 + i * 10 }));
   const path = join(dir, `genome_${seed}.txt`);
-  writeFileSync(path, lines.join('\n') + '\n');
+  writeFileSync(path, twentyThreeAndMe(markers));
   return path;
 }
 

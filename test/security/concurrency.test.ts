@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/service/db/database.js';
 import { recordUpload } from '../../src/service/genotype/genotype-store.js';
-import { ancestryDna, catalogMarkers, twentyThreeAndMe } from '../support/genotype-file.js';
+import { ancestryDna, catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
 import { clientWithToken, getToken, request, startServer, tempDir, upload, waitProcessed, type Credentials, type TestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -53,7 +53,7 @@ describe('concurrent writers', () => {
 
   it('answer no request with a 500 while worker threads write', async () => {
     const scored = (await request(`${server.api}/profiles/`, { method: 'POST', token, json: {} })).body.id;
-    await upload(server, token, scored, twentyThreeAndMe(catalogMarkers(31, { featuredOnly: false })));
+    await upload(server, token, scored, twentyThreeAndMe(catalogMarkers(31, { traits: 'all' })));
     await waitProcessed(server, token, scored);
     const codes = ((await request(`${server.api}/profiles/${scored}/traits/`, { token })).body as Array<{ trait: { code: string }; status: string }>)
       .filter((t) => t.status === 'available')

@@ -11,8 +11,7 @@ import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rng } from '../support/prng.js';
-import { catalogMarkers, twentyThreeAndMe } from '../support/genotype-file.js';
+import { catalogMarkers, chipMarkers, combine, twentyThreeAndMe } from '../support/genotypes.js';
 import { createClient, getToken, request, startServer, tempDir, upload, waitProcessed, type Credentials, type TestServer } from '../support/server.js';
 
 const dataDir = tempDir();
@@ -35,13 +34,9 @@ async function crashAndRestart(): Promise<void> {
   server = await startServer({ dataDir });
 }
 
-/** A 23andMe-shaped file of the catalog markers plus `extra` random ones (a larger file parses longer). */
+/** A 23andMe-shaped file of the catalog markers plus `extra` chip filler (a larger file parses longer). */
 function bigGenome(seed: number, extra: number): string {
-  const rand = rng(seed);
-  const lines = [twentyThreeAndMe(catalogMarkers(seed)).trimEnd()];
-  const calls = ['AA', 'AG', 'GG', 'CC', 'CT', 'TT'];
-  for (let i = 0; i < extra; i++) lines.push(`rs${200_000_000 + i}\t${(i % 22) + 1}\t${10_000 + i}\t${calls[Math.floor(rand() * calls.length)]}`);
-  return lines.join('\n') + '\n';
+  return twentyThreeAndMe(combine([catalogMarkers(seed), chipMarkers(extra, seed, { internalIds: false })]));
 }
 const md5 = (text: string) => createHash('md5').update(text).digest('base64');
 

@@ -3,10 +3,12 @@
  * them gets the documented refusal, never a 500 and never a hint about other clients.
  */
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createClient as createDbClient } from '../../src/service/auth/clients.js';
 import { createSignInCode, redeemSignInCode, SIGN_IN_LINK_TTL_SECONDS } from '../../src/service/auth/sign-in.js';
+import { issueToken, verifyToken } from '../../src/service/auth/tokens.js';
 import { openDatabase } from '../../src/service/db/database.js';
-import { catalogMarkers, twentyThreeAndMe } from '../support/genotype-file.js';
+import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
 import { clientWithToken, createClient, request, startServer, tempDir, type Credentials, type TestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -173,16 +175,46 @@ describe('OPTIONS', () => {
 
 describe('sign-in links', () => {
   it('expire in ten minutes and work once', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
     const db = openDatabase(path.join(tempDir(), 'traitscope.db'));
-    const before = Date.now();
-    const code = createSignInCode(db);
-    const { expires_at } = db.prepare('SELECT expires_at FROM sign_in_codes').get() as { expires_at: number };
-    expect(SIGN_IN_LINK_TTL_SECONDS).toBe(600);
-    expect(expires_at - before).toBeGreaterThanOrEqual(600_000);
-    expect(expires_at - Date.now()).toBeLessThanOrEqual(600_000);
-    expect(redeemSignInCode(db, `${code}\u0000`)).toBe(false);
-    expect(redeemSignInCode(db, code)).toBe(true);
-    expect(redeemSignInCode(db, code)).toBe(false);
-    db.close();
+    try {
+      const code = createSignInCode(db);
+      const { expires_at } = db.prepare('SELECT expires_at FROM sign_in_codes').get() as { expires_at: number };
+      expect(SIGN_IN_LINK_TTL_SECONDS).toBe(600);
+      expect(expires_at - Date.now()).toBe(600_000);
+      expect(redeemSignInCode(db, `${code}\u0000`)).toBe(false);
+      expect(redeemSignInCode(db, code)).toBe(true);
+      expect(redeemSignInCode(db, code)).toBe(false);
+      // An unused one works until ten minutes have passed, and not after.
+      const unused = createSignInCode(db);
+      const late = createSignInCode(db);
+      vi.advanceTimersByTime(600_000 - 1);
+      expect(redeemSignInCode(db, unused)).toBe(true);
+      vi.advanceTimersByTime(1);
+      expect(redeemSignInCode(db, late)).toBe(false);
+    } finally {
+      db.close();
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('access tokens', () => {
+  it('are accepted until their lifetime has passed and refused from then on', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const db = openDatabase(path.join(tempDir(), 'traitscope.db'));
+    try {
+      const { client } = createDbClient(db, { name: 'clocked tool' });
+      const { token, expiresIn } = issueToken(db, { clientId: client.id, scopes: ['read:profiles'] }, 60);
+      expect(expiresIn).toBe(60);
+      expect(verifyToken(db, token)).toEqual({ clientId: client.id, scopes: ['read:profiles'] });
+      vi.advanceTimersByTime(60_000 - 1);
+      expect(verifyToken(db, token)).toBeDefined();
+      vi.advanceTimersByTime(1);
+      expect(verifyToken(db, token)).toBeUndefined();
+    } finally {
+      db.close();
+      vi.useRealTimers();
+    }
   });
 });

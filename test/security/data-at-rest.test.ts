@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/service/db/database.js';
 import { MIGRATIONS } from '../../src/service/db/migrations.js';
-import { catalogMarkers, twentyThreeAndMe } from '../support/genotype-file.js';
+import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
 import { clientWithToken, request, startServer, tempDir, upload, waitProcessed, type TestServer } from '../support/server.js';
 import { filesUnder } from './helpers.js';
 

@@ -1,7 +1,7 @@
 /** Shared pieces of the security tests: a scored profile to delete, and a byte scan of a data folder. */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { catalogMarkers, twentyThreeAndMe, type Marker } from '../support/genotype-file.js';
+import { catalogMarkers, twentyThreeAndMe, type Marker } from '../support/genotypes.js';
 import { request, upload, waitProcessed, type TestServer } from '../support/server.js';
 
 export interface Needle {

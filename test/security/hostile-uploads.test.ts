@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOSTILE } from '../fixtures/hostile/corpus.js';
-import { catalogMarkers, twentyThreeAndMe } from '../support/genotype-file.js';
+import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
 import { clientWithToken, request, startServer, upload, waitProcessed, type TestServer } from '../support/server.js';
 
 let server: TestServer;

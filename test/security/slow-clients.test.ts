@@ -8,7 +8,7 @@ import { connect, type Socket } from 'node:net';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogMarkers, twentyThreeAndMe } from '../support/genotype-file.js';
+import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
 import { clientWithToken, request, startServer, upload, type TestServer } from '../support/server.js';
 
 let server: TestServer;

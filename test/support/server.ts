@@ -149,6 +149,20 @@ export async function upload(server: TestServer, token: string, profileId: strin
   return request(u.body.url, { method: 'PUT', body: bytes as BodyInit, headers: { 'content-type': contentType } });
 }
 
+/**
+ * Calls `probe` every `intervalMs` until it returns something other than undefined, and
+ * returns that; fails after `timeoutMs`, saying what never happened and what was last seen.
+ */
+export async function pollUntil<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000, intervalMs = 100): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const got = await probe();
+    if (got !== undefined) return got;
+    if (Date.now() > end) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
+    await new Promise((res) => setTimeout(res, intervalMs));
+  }
+}
+
 /** Polls the genotype metadata until processing has ended. */
 export async function waitProcessed(server: TestServer, token: string, profileId: string, timeoutMs = 60_000): Promise<any> {
   const end = Date.now() + timeoutMs;

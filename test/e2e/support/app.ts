@@ -1,10 +1,10 @@
 /**
  * End-to-end harness: the real headless server (`serve --port 0` on a fresh data folder,
- * exactly what a user runs) and Debian's Chromium driven by playwright-core. The web UI
- * must be built (out/renderer); it is built here once if it is missing.
+ * exactly what a user runs) and Debian's Chromium driven by playwright-core. The web UI it
+ * serves (out/renderer) is built, whenever older than the sources, by the global set-up
+ * (test/support/bundle.ts) before any test runs.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -25,18 +25,8 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
-export function ensureUiBuilt(): void {
-  if (existsSync(path.join(ROOT, 'out', 'renderer', 'index.html'))) return;
-  const res = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  if (res.status !== 0) throw new Error(`Building the UI failed:\n${res.stdout}\n${res.stderr}`);
-}
-
 export async function startApp(): Promise<RunningApp> {
-  ensureUiBuilt();
-  const server = await startServer();
+  const server = await startServer(); // the UI it serves is built by the global set-up (test/support/bundle.ts)
   const token = server.appToken;
   const link = runCli(['sign-in-link', '--data-dir', server.dataDir]);
   if (link.status !== 0) throw new Error(`sign-in-link failed: ${link.stderr}`);

@@ -12,7 +12,6 @@ import type {
   Detail,
   ProfileInput,
   ProfileTrait,
-  ProfileTraitStatus,
   TraitAssessment,
 } from '../../../shared/api.js';
 import { requestLine, type CallArgs, type ResponseBody } from '../../../shared/routes/call.js';
@@ -104,7 +103,10 @@ export async function call<Id extends OperationId>(id: Id, args: CallArgs<Id>): 
   return (await res.json()) as ResponseBody<Id>;
 }
 
-/** The calls the UI makes, by name. Profile-trait lists are the full (embedded-trait) forms the UI asks for. */
+/** A profile-trait list item in the compact view: the trait named by its code (the UI holds the catalog). */
+export type CompactProfileTrait = Omit<ProfileTrait, 'trait'> & { trait_code: string };
+
+/** The calls the UI makes, by name. */
 export const api = {
   listProfiles: () => call('listProfiles', {}),
   createProfile: (input: ProfileInput) => call('createProfile', { body: input }),
@@ -113,10 +115,11 @@ export const api = {
   genotype: (id: string) => call('getGenotypeMetadata', { path: { profile_id: id } }),
   uploadUrl: (id: string, contentType: 'text/plain' | 'application/zip') => call('getUploadUrl', { path: { profile_id: id }, query: { 'content-type': contentType } }),
 
-  // Without view=compact the service sends the full shapes.
+  // The catalog in full (once per session); profile lists name traits by code, as the
+  // embedded trait objects would be most of their megabytes (state/traits.ts joins them).
   clientTraits: () => call('listClientTraits', {}) as Promise<ClientTrait[]>,
-  profileTraits: (id: string) => call('listProfileTraits', { path: { profile_id: id } }) as Promise<ProfileTraitStatus[]>,
-  scoredTraits: (id: string) => call('listProfileTraits', { path: { profile_id: id }, query: { score: '' } }) as Promise<TraitAssessment[]>,
+  profileTraits: (id: string) => call('listProfileTraits', { path: { profile_id: id }, query: { view: 'compact' } }) as Promise<CompactProfileTrait[]>,
+  scoredTraits: (id: string) => call('listProfileTraits', { path: { profile_id: id }, query: { score: '', view: 'compact' } }) as Promise<CompactProfileTrait[]>,
   computeTraits: (id: string, codes: string[]) => call('computeTraits', { path: { profile_id: id }, body: codes }) as Promise<TraitAssessment[]>,
   assessment: (id: string, code: string): Promise<ProfileTrait> => call('getTraitAssessment', { path: { profile_id: id, trait_code: code } }),
   computeTrait: (id: string, code: string): Promise<ProfileTrait> => call('computeTrait', { path: { profile_id: id, trait_code: code } }),

@@ -78,9 +78,7 @@ export function TraitBrowser({ profileId, rows, hideSensitive }: { profileId: st
         {scoring ? (
           <div className="compute-progress" role="status">
             <Spinner size={14} />
-            <span>
-              Computing {formatInt(scoring.done)} of {formatInt(scoring.total)}…
-            </span>
+            <span>{scoring.total ? `Computing ${formatInt(scoring.done)} of ${formatInt(scoring.total)}…` : 'Computing…'}</span>
           </div>
         ) : null}
       </header>

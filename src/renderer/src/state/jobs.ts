@@ -71,7 +71,9 @@ export const useJobs = create<JobsState>((set, get) => {
     const hashes = new Map<string, string>();
     for (const p of profiles) {
       const g = genotypes[p.id];
-      if (hasFile(g) && g.metadata.status !== 'failed') hashes.set(g.md5_hash, p.id);
+      // Only a file of the very same size can be the same file: hashing 24 MB in the page
+      // took seconds under load, so files of other sizes are never read for it.
+      if (hasFile(g) && g.metadata.status !== 'failed' && g.size === String(file.size)) hashes.set(g.md5_hash, p.id);
     }
     if (hashes.size === 0) return undefined;
     const id = hashes.get(await fileMd5Base64(file));
@@ -96,17 +98,20 @@ export const useJobs = create<JobsState>((set, get) => {
           return;
         }
       }
+      const contentType = contentTypeFor(j.file.name);
+      let uploadUrl: ReturnType<typeof api.uploadUrl>;
       if (!profileId) {
         created = true;
         update(id, { stage: 'creating', error: null, failure: null });
         const profile = await profiles.create(nameFromFileName(j.file.name));
         profileId = profile.id;
+        // Asked for before the profile page renders (which takes a while), not after.
+        uploadUrl = api.uploadUrl(profileId, contentType);
         update(id, { profileId, profileName: profileName(profile) });
         if (openWhenCreated) navigate({ name: 'profile', id: profileId });
-      }
+      } else uploadUrl = api.uploadUrl(profileId, contentType);
       update(id, { stage: 'uploading', progress: 0, error: null, failure: null });
-      const contentType = contentTypeFor(j.file.name);
-      const { url } = await api.uploadUrl(profileId, contentType);
+      const { url } = await uploadUrl;
       const handle = uploadFile(url, j.file, contentType, (progress) => update(id, { progress }));
       update(id, { cancel: handle.cancel });
       await handle.done;
@@ -246,35 +251,33 @@ function waitForProcessing(profileId: string): Promise<GenotypeMetadata> {
 }
 
 // Live updates for every profile: background scoring progress and results as they are stored.
-const reloads = new Map<string, ReturnType<typeof setTimeout>>();
-
 function reloadTraits(profileId: string): void {
   if (!useTraits.getState().byProfile[profileId]) return; // never opened: loaded when it is
-  // Several changes in a row (processing, then scoring) make one reload.
-  clearTimeout(reloads.get(profileId));
-  reloads.set(
-    profileId,
-    setTimeout(() => {
-      reloads.delete(profileId);
-      void useTraits.getState().loadProfileTraits(profileId);
-    }, 100),
-  );
+  // At once: the load shares with others under way, and changes in a row make one more load.
+  void useTraits.getState().loadProfileTraits(profileId, { changed: true });
 }
 
 function setScoring(profileId: string, progress: { done: number; total: number } | undefined): void {
-  useTraits.setState({ computing: { ...useTraits.getState().computing, [profileId]: progress } });
+  useTraits.getState().setComputing(profileId, progress);
 }
 
 function onServiceEvent(event: ServiceEvent): void {
   if (event.type === 'traits') return reloadTraits(event.data.profile_id);
+  if (event.type === 'ready') {
+    // (Re)connected: an end of scoring may have been missed while the stream was down.
+    for (const [profileId, progress] of Object.entries(useTraits.getState().computing)) if (progress) setScoring(profileId, undefined);
+    return;
+  }
   if (event.type !== 'job') return;
   const job = event.data;
   if (job.kind === 'processing' && (job.state === 'done' || job.state === 'failed')) {
     void useProfiles.getState().refreshGenotype(job.profile_id).catch(() => undefined);
   }
   if (job.kind === 'scoring') {
-    if (job.state === 'running' && job.total) setScoring(job.profile_id, { done: job.done ?? 0, total: job.total });
-    else if (job.state !== 'queued' && job.state !== 'running') setScoring(job.profile_id, undefined);
+    // From the moment it is queued: the worker reads the genotype before it reports a total.
+    const before = useTraits.getState().computing[job.profile_id];
+    if (job.state === 'queued' || job.state === 'running') setScoring(job.profile_id, { done: job.done ?? before?.done ?? 0, total: job.total ?? before?.total ?? 0 });
+    else setScoring(job.profile_id, undefined);
   }
 }
 

@@ -58,7 +58,7 @@ export async function saveProfileChange(profile: Profile, change: ProfileChange)
   const before = { ...(traits.byProfile[profile.id]?.results ?? {}) };
   const saved = await useProfiles.getState().update(profile.id, input);
   if (!moves || !hasUsableGenotype(useProfiles.getState().genotypes[profile.id])) return saved;
-  await Promise.all([useTraits.getState().loadProfileTraits(profile.id), useProfiles.getState().refreshGenotype(profile.id).catch(() => undefined)]);
+  await Promise.all([useTraits.getState().loadProfileTraits(profile.id, { changed: true }), useProfiles.getState().refreshGenotype(profile.id).catch(() => undefined)]);
   // Open assessments were computed against the old reference: read them again when opened.
   useTraits.setState({ assessments: Object.fromEntries(Object.entries(useTraits.getState().assessments).filter(([k]) => !k.startsWith(`${profile.id}/`))) });
   const after = useTraits.getState().byProfile[profile.id]?.results ?? {};

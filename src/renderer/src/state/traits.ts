@@ -3,8 +3,8 @@
  * status, the computed results, and full assessments opened in detail.
  */
 import { create } from 'zustand';
-import type { ClientTrait, ProfileTrait, TraitStatus } from '../../../shared/api.js';
-import { api } from '../api/client.js';
+import type { ClientTrait, ProfileTrait, Trait, TraitStatus } from '../../../shared/api.js';
+import { api, type CompactProfileTrait } from '../api/client.js';
 
 export interface ProfileTraits {
   statuses: Record<string, TraitStatus>;
@@ -32,7 +32,16 @@ interface TraitsState {
   /** Codes being computed one at a time, "profile/code". */
   computingOne: Record<string, boolean>;
   loadCatalog: () => Promise<void>;
-  loadProfileTraits: (id: string) => Promise<void>;
+  /**
+   * Loads a profile's lists. `changed`: its results changed just now (the service said so,
+   * or a request of ours changed them), so a load sent before this moment will not do.
+   */
+  loadProfileTraits: (id: string, options?: { changed?: boolean }) => Promise<void>;
+  /**
+   * Traits being computed for a profile, or undefined when that ended; loads asked for
+   * meanwhile wait for the end (see loadProfileTraits).
+   */
+  setComputing: (id: string, progress: ComputeProgress | undefined) => void;
   computeMany: (id: string, codes: string[]) => Promise<number>;
   computeOne: (id: string, code: string) => Promise<ProfileTrait>;
   loadAssessment: (id: string, code: string) => Promise<ProfileTrait>;
@@ -42,9 +51,28 @@ interface TraitsState {
 
 export const assessmentKey = (id: string, code: string) => `${id}/${code}`;
 
-/** List loads under way, per profile, and profiles to load once more when theirs ends. */
-const loading = new Map<string, Promise<void>>();
+/** A compact list item in the shape every view reads: the trait object instead of its code. */
+function withTrait(item: CompactProfileTrait, trait: Trait): ProfileTrait {
+  const { trait_code: _code, ...rest } = item;
+  return { ...rest, trait };
+}
+
+/** List loads under way per profile (and when each was sent), and profiles to load once more when theirs ends. */
+const loading = new Map<string, { run: Promise<void>; sentAt: number }>();
 const loadAgain = new Set<string>();
+/** When each profile's results last changed, as far as the UI knows. */
+const changedAt = new Map<string, number>();
+/** Loads asked for while the profile's traits are being computed: answered by one load at the end. */
+const afterComputing = new Map<string, Array<() => void>>();
+/** The catalog load under way: the lists wait for it, as they name traits by code. */
+let catalogLoad: Promise<void> | null = null;
+/** The catalog's traits by code, for the compact lists; rebuilt when the catalog changes. */
+let traitIndex: { catalog: ClientTrait[]; byCode: Map<string, Trait> } | null = null;
+
+function traitsByCode(catalog: ClientTrait[]): Map<string, Trait> {
+  if (traitIndex?.catalog !== catalog) traitIndex = { catalog, byCode: new Map(catalog.map((c) => [c.trait.code, c.trait])) };
+  return traitIndex.byCode;
+}
 
 const EMPTY: ProfileTraits = { statuses: {}, reasons: {}, results: {}, loading: false, error: null, loaded: false };
 
@@ -63,6 +91,23 @@ export const useTraits = create<TraitsState>((set, get) => {
     patch(id, { statuses, results });
   };
 
+  /**
+   * The catalog's traits by code, loaded first if need be; loaded again once when a list
+   * names a trait it does not have (a score imported since, a catalog update).
+   */
+  async function catalogFor(codes: Iterable<string>): Promise<Map<string, Trait>> {
+    if (!get().catalog) await get().loadCatalog();
+    let byCode = traitsByCode(get().catalog ?? []);
+    for (const code of codes) {
+      if (byCode.has(code)) continue;
+      await get().loadCatalog();
+      byCode = traitsByCode(get().catalog ?? []);
+      break;
+    }
+    if (!get().catalog) throw new Error(get().catalogError ?? 'The trait catalog could not be loaded.');
+    return byCode;
+  }
+
   async function loadOnce(id: string): Promise<void> {
     patch(id, { loading: true, error: null });
     try {
@@ -73,14 +118,18 @@ export const useTraits = create<TraitsState>((set, get) => {
         await new Promise((r) => setTimeout(r, 250 + attempt * 100));
         [list, scored] = await Promise.all([api.profileTraits(id), api.scoredTraits(id)]);
       }
+      const byCode = await catalogFor(list.map((t) => t.trait_code));
       const statuses: Record<string, TraitStatus> = {};
       const reasons: ProfileTraits['reasons'] = {};
       for (const t of list) {
-        statuses[t.trait.code] = t.status;
-        if (t.status_reason) reasons[t.trait.code] = t.status_reason;
+        statuses[t.trait_code] = t.status;
+        if (t.status_reason) reasons[t.trait_code] = t.status_reason;
       }
       const results: Record<string, ProfileTrait> = {};
-      for (const t of scored) results[t.trait.code] = t;
+      for (const t of scored) {
+        const trait = byCode.get(t.trait_code);
+        if (trait) results[t.trait_code] = withTrait(t, trait);
+      }
       patch(id, { statuses, reasons, results, loading: false, loaded: true });
     } catch (err) {
       patch(id, { loading: false, error: (err as Error).message });
@@ -95,40 +144,67 @@ export const useTraits = create<TraitsState>((set, get) => {
     computing: {},
     computingOne: {},
 
-    async loadCatalog() {
-      try {
-        set({ catalog: await api.clientTraits(), catalogError: null });
-      } catch (err) {
-        set({ catalogError: (err as Error).message });
-      }
+    loadCatalog() {
+      // Callers at the same moment share one request.
+      catalogLoad ??= api
+        .clientTraits()
+        .then(
+          (catalog) => set({ catalog, catalogError: null }),
+          (err: unknown) => set({ catalogError: (err as Error).message }),
+        )
+        .finally(() => (catalogLoad = null));
+      return catalogLoad;
     },
 
-    loadProfileTraits(id) {
+    loadProfileTraits(id, options = {}) {
       // Several callers at once (a view opening, a finished upload, the service reporting new
-      // results) share one request; a call during it asks for one more afterwards, since the
-      // results may have changed after that request was answered.
+      // results) share one load. Only a change after that load was sent makes it stale: then
+      // it is loaded once more when it ends (each extra load of the lists during background
+      // scoring cost the service and the page hundreds of milliseconds under load).
+      const now = performance.now();
+      if (options.changed) changedAt.set(id, now);
+      if (get().computing[id]) {
+        // Listing while every trait is being scored would show none of the new results, and
+        // makes the service check each unscored trait against the genotype on its event loop,
+        // slowing the scoring itself: wait for the end, which loads once for every caller.
+        return new Promise((resolve) => afterComputing.set(id, [...(afterComputing.get(id) ?? []), resolve]));
+      }
       const running = loading.get(id);
       if (running) {
-        loadAgain.add(id);
-        return running;
+        if (running.sentAt < (changedAt.get(id) ?? 0)) loadAgain.add(id);
+        return running.run;
       }
       const run = loadOnce(id).finally(() => {
         loading.delete(id);
         if (loadAgain.delete(id)) void get().loadProfileTraits(id);
       });
-      loading.set(id, run);
+      loading.set(id, { run, sentAt: now });
       return run;
+    },
+
+    setComputing(id, progress) {
+      set({ computing: { ...get().computing, [id]: progress } });
+      const waiting = afterComputing.get(id);
+      if (progress || !waiting) return;
+      afterComputing.delete(id);
+      // After the events that came with the end (the service's "results changed"), so a load
+      // they start is shared rather than followed by another.
+      setTimeout(() => {
+        void get()
+          .loadProfileTraits(id)
+          .finally(() => waiting.forEach((resolve) => resolve()));
+      }, 0);
     },
 
     async computeMany(id, codes) {
       // One request for all of them: the service scores them in one pass (or has them stored).
-      set({ computing: { ...get().computing, [id]: { done: 0, total: codes.length } } });
+      get().setComputing(id, { done: 0, total: codes.length });
       try {
         const out = await api.computeTraits(id, codes);
         record(id, out);
         return out.length;
       } finally {
-        set({ computing: { ...get().computing, [id]: undefined } });
+        get().setComputing(id, undefined);
       }
     },
 

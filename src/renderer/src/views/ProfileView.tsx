@@ -16,7 +16,7 @@ import { useSensitiveChoice } from '../state/preferences.js';
 import { useProfileChanges } from '../state/profile-changes.js';
 import { useDocumentTitle } from '../lib/document-title.js';
 import { pickFiles } from '../lib/file-picker.js';
-import { profileFacts, profileName } from '../lib/format.js';
+import { formatInt, profileFacts, profileName } from '../lib/format.js';
 import { openDialog } from '../state/dialogs.js';
 import { latestJobFor, useJobs } from '../state/jobs.js';
 import { hasFile, hasUsableGenotype, isBusy, useProfile, useProfiles } from '../state/profiles.js';
@@ -34,6 +34,7 @@ export function ProfileView({ id }: { id: string }) {
   const catalog = useTraits((s) => s.catalog);
   const catalogError = useTraits((s) => s.catalogError);
   const entry = useTraits((s) => s.byProfile[id]);
+  const scoring = useTraits((s) => s.computing[id]);
   const usable = hasUsableGenotype(genotype);
   const busy = isBusy(genotype) || job?.stage === 'uploading' || job?.stage === 'creating';
   const processedAt = hasFile(genotype) ? `${genotype.updated_at}/${genotype.metadata.status}` : '';
@@ -219,8 +220,15 @@ export function ProfileView({ id }: { id: string }) {
         ) : catalog && entry?.loaded ? (
           <TraitBrowser profileId={id} rows={rows} hideSensitive={hideSensitive} />
         ) : (
-          <div className="card loading-card">
-            <Spinner size={18} /> <span className="muted">Loading traits…</span>
+          <div className="card loading-card" role="status">
+            <Spinner size={18} />{' '}
+            <span className="muted">
+              {scoring?.total
+                ? `Computing your results: ${formatInt(scoring.done)} of ${formatInt(scoring.total)} traits…`
+                : scoring
+                  ? 'Computing your results…'
+                  : 'Loading traits…'}
+            </span>
           </div>
         )
       ) : null}
