@@ -5,8 +5,6 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { alleleFromLetter, makeCall } from '../../src/service/genotype/encoding.js';
-import type { Genotype } from '../../src/service/genotype/types.js';
 import { ANCESTRY_THRESHOLDS, inferAncestry, loadAncestryPanel, type Population } from '../../src/service/science/ancestry/index.js';
 import { fitAdmixture, fitAdmixtureEm, fitCheck, logLikelihood, proportionStandardErrors, type Markers } from '../../src/service/science/ancestry/likelihood.js';
 import { collectMarkers, ldWeights, LD_WINDOW_BP } from '../../src/service/science/ancestry/markers.js';

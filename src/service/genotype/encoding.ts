@@ -12,8 +12,6 @@ export const ALLELE_DEL = 5;
 /** Insertion: "I" in 23andMe exports. */
 export const ALLELE_INS = 6;
 
-export type AlleleCode = 0 | 1 | 2 | 3 | 4 | 5 | 6;
-
 export const ALLELE_LETTERS = ['', 'A', 'C', 'G', 'T', 'D', 'I'] as const;
 
 /** ASCII byte → allele code (0 for anything that is not an allele letter). Case-insensitive. */
