@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, shell, type IpcMainInvokeEvent } from 'electron';
 import type { PdfResult } from '../shared/desktop-bridge.js';
+import { fileNameFrom } from '../shared/file-names.js';
 import { IPC } from '../preload/channels.js';
 import { pageReady } from './open-files.js';
 import type { AppSession } from './service-host.js';
@@ -22,8 +23,7 @@ function fromAppPage(event: { senderFrame: Electron.WebFrameMain | null }, origi
 }
 
 function safeFileName(name: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what a file name must not contain
-  const cleaned = name.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 120);
+  const cleaned = fileNameFrom(name, 120);
   return cleaned.toLowerCase().endsWith('.pdf') ? cleaned : `${cleaned || 'Traitscope report'}.pdf`;
 }
 
