@@ -17,7 +17,8 @@ module.exports = {
     {
       name: 'service-stays-headless',
       severity: 'error',
-      comment: 'src/service runs without Electron (npm run serve, tests): it never imports electron, main, preload, the renderer or the CLI.',
+      comment:
+        'src/service runs without Electron (npm run serve, tests): it never imports electron, main, preload, the renderer or the CLI.',
       from: { path: '^src/service/' },
       to: { path: ['^src/(main|preload|renderer|cli)/', '^electron$', 'node_modules/electron/'] },
     },
@@ -38,14 +39,16 @@ module.exports = {
     {
       name: 'genotype-below-science',
       severity: 'error',
-      comment: 'The genotype layer (parsing, storage) sits below the science that reads it: science imports genotype, never the reverse.',
+      comment:
+        'The genotype layer (parsing, storage) sits below the science that reads it: science imports genotype, never the reverse.',
       from: { path: '^src/service/genotype/' },
       to: { path: '^src/service/science/' },
     },
     {
       name: 'main-not-to-renderer',
       severity: 'error',
-      comment: 'The main process reaches the page only through the preload bridge (contract in src/shared/desktop-bridge.ts).',
+      comment:
+        'The main process reaches the page only through the preload bridge (contract in src/shared/desktop-bridge.ts).',
       from: { path: '^src/(main|preload)/' },
       to: { path: '^src/(renderer|cli)/' },
     },
@@ -83,7 +86,10 @@ module.exports = {
     // Type-only imports count: a cycle or layer breach in types is still one.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.node.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
     exclude: { path: ['^out/', '^dist/', '\\.d\\.ts$'] },
   },
 };

@@ -10,7 +10,13 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['out/**', 'dist/**', 'node_modules/**', 'test/api/generated/**', 'src/service/genotype/parse/wasm/core-wasm.ts'],
+    ignores: [
+      'out/**',
+      'dist/**',
+      'node_modules/**',
+      'test/api/generated/**',
+      'src/service/genotype/parse/wasm/core-wasm.ts',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
@@ -24,7 +30,10 @@ export default tseslint.config(
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
       // Unused names are errors, except those marked unused on purpose with a leading _.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       // Callbacks and store actions are declared as function-typed properties, not methods:
       // their parameters are then checked strictly (methods are bivariant), and passing them
       // around unbound (zustand actions, props) is safe, which unbound-method then confirms.
@@ -72,7 +81,9 @@ export default tseslint.config(
       ...tseslint.configs.disableTypeChecked.languageOptions,
       // Node's globals; the plain JavaScript here all runs in Node.
       globals: Object.fromEntries(
-        ['process', 'console', 'Buffer', 'URL', 'setTimeout', 'setImmediate', 'clearTimeout', 'module', 'require'].map((name) => [name, 'readonly']),
+        ['process', 'console', 'Buffer', 'URL', 'setTimeout', 'setImmediate', 'clearTimeout', 'module', 'require'].map(
+          (name) => [name, 'readonly'],
+        ),
       ),
     },
   },

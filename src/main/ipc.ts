@@ -28,13 +28,17 @@ function safeFileName(name: string): string {
 }
 
 export function registerIpc({ origin, dataDir, maxUploadBytes, session }: IpcDeps): void {
-  const guard = <A extends unknown[], R>(fn: (event: IpcMainInvokeEvent, ...args: A) => R) =>
+  const guard =
+    <A extends unknown[], R>(fn: (event: IpcMainInvokeEvent, ...args: A) => R) =>
     (event: IpcMainInvokeEvent, ...args: A): R => {
       if (!fromAppPage(event, origin)) throw new Error('Refused: not the Traitscope page.');
       return fn(event, ...args);
     };
 
-  ipcMain.handle(IPC.getSession, guard(() => session()));
+  ipcMain.handle(
+    IPC.getSession,
+    guard(() => session()),
+  );
 
   ipcMain.handle(
     IPC.printToPdf,

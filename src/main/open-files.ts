@@ -37,7 +37,10 @@ async function deliver(contents: WebContents, paths: string[]): Promise<void> {
   const { files, problems } = await readForPage(paths);
   if (files.length > 0 && !contents.isDestroyed()) contents.send(IPC.openFiles, files);
   if (problems.length > 0) {
-    dialog.showErrorBox('Traitscope could not open some files', `${problems.join('\n')}\n\nCheck that the files exist and that you may read them.`);
+    dialog.showErrorBox(
+      'Traitscope could not open some files',
+      `${problems.join('\n')}\n\nCheck that the files exist and that you may read them.`,
+    );
   }
 }
 

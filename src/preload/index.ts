@@ -4,13 +4,20 @@
  * commands coming from the operating system. Nothing else of Electron or Node crosses.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { MENU_COMMANDS, type MenuCommand, type OpenedFile, type PdfResult, type TraitscopeBridge } from '../shared/desktop-bridge.js';
+import {
+  MENU_COMMANDS,
+  type MenuCommand,
+  type OpenedFile,
+  type PdfResult,
+  type TraitscopeBridge,
+} from '../shared/desktop-bridge.js';
 import { IPC } from './channels.js';
 
 const bridge: TraitscopeBridge = {
   platform: process.platform,
   getSession: () => ipcRenderer.invoke(IPC.getSession) as Promise<{ baseUrl: string; token: string }>,
-  printToPDF: ({ fileName }) => ipcRenderer.invoke(IPC.printToPdf, { fileName: String(fileName) }) as Promise<PdfResult>,
+  printToPDF: ({ fileName }) =>
+    ipcRenderer.invoke(IPC.printToPdf, { fileName: String(fileName) }) as Promise<PdfResult>,
   revealDataFolder: () => ipcRenderer.invoke(IPC.revealDataFolder) as Promise<void>,
   onOpenFiles(listener) {
     const handler = (_event: IpcRendererEvent, files: OpenedFile[]) => listener(files);

@@ -96,7 +96,9 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
       void processor.close().finally(() => db.close());
       reject(
         err.code === 'EADDRINUSE'
-          ? new Error(`Port ${config.port} on 127.0.0.1 is already in use (another Traitscope?). Choose another with --port, or --port 0 for any free one.`)
+          ? new Error(
+              `Port ${config.port} on 127.0.0.1 is already in use (another Traitscope?). Choose another with --port, or --port 0 for any free one.`,
+            )
           : err,
       );
     });

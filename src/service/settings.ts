@@ -19,4 +19,3 @@ export function setSetting(db: Db, key: string, value: string | null): void {
 
 /** Where the service of a data folder listens while it runs (read by the CLI's sign-in-link). */
 export const SERVICE_ORIGIN = 'service_origin';
-

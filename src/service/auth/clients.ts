@@ -70,15 +70,17 @@ function toClient(row: ClientRow): Client {
 }
 
 const clientStatements = namedStatements((db: Db) => ({
-    insert: db.prepare<[string, string, string, string, string, string | null, number, string]>(
-      `INSERT INTO clients (id, name, secret_hash, scopes, free_traits, trait_codes, is_app, created_at)
+  insert: db.prepare<[string, string, string, string, string, string | null, number, string]>(
+    `INSERT INTO clients (id, name, secret_hash, scopes, free_traits, trait_codes, is_app, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    byId: db.prepare<[string], ClientRow>('SELECT * FROM clients WHERE id = ?'),
-    all: db.prepare<[], ClientRow>('SELECT * FROM clients ORDER BY created_at, rowid'),
-    appClient: db.prepare<[], ClientRow>('SELECT * FROM clients WHERE is_app = 1 AND revoked_at IS NULL ORDER BY created_at LIMIT 1'),
-    revoke: db.prepare<[string, string]>('UPDATE clients SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
-    deleteTokens: db.prepare<[string]>('DELETE FROM tokens WHERE client_id = ?'),
+  ),
+  byId: db.prepare<[string], ClientRow>('SELECT * FROM clients WHERE id = ?'),
+  all: db.prepare<[], ClientRow>('SELECT * FROM clients ORDER BY created_at, rowid'),
+  appClient: db.prepare<[], ClientRow>(
+    'SELECT * FROM clients WHERE is_app = 1 AND revoked_at IS NULL ORDER BY created_at LIMIT 1',
+  ),
+  revoke: db.prepare<[string, string]>('UPDATE clients SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+  deleteTokens: db.prepare<[string]>('DELETE FROM tokens WHERE client_id = ?'),
 }));
 
 export function createClient(db: Db, input: NewClient): { client: Client; secret: string } {
@@ -137,11 +139,13 @@ export async function authenticateClient(db: Db, id: string, secret: string): Pr
 /** Revokes a client: its tokens stop working at once. Returns false if unknown or already revoked. */
 export function revokeClient(db: Db, id: string): boolean {
   const st = clientStatements(db);
-  return db.transaction(() => {
-    const changed = st.revoke.run(new Date().toISOString(), id).changes > 0;
-    st.deleteTokens.run(id);
-    return changed;
-  }).immediate();
+  return db
+    .transaction(() => {
+      const changed = st.revoke.run(new Date().toISOString(), id).changes > 0;
+      st.deleteTokens.run(id);
+      return changed;
+    })
+    .immediate();
 }
 
 function appClient(db: Db): Client | undefined {

@@ -19,13 +19,15 @@ interface TokenRow {
 }
 
 const tokenStatements = namedStatements((db: Db) => ({
-    insert: db.prepare<[string, string, string, number]>('INSERT INTO tokens (token_hash, client_id, scopes, expires_at) VALUES (?, ?, ?, ?)'),
-    lookup: db.prepare<[string], TokenRow>(
-      `SELECT t.client_id, t.scopes, t.expires_at, c.revoked_at
+  insert: db.prepare<[string, string, string, number]>(
+    'INSERT INTO tokens (token_hash, client_id, scopes, expires_at) VALUES (?, ?, ?, ?)',
+  ),
+  lookup: db.prepare<[string], TokenRow>(
+    `SELECT t.client_id, t.scopes, t.expires_at, c.revoked_at
          FROM tokens t JOIN clients c ON c.id = t.client_id
         WHERE t.token_hash = ?`,
-    ),
-    purgeExpired: db.prepare<[number]>('DELETE FROM tokens WHERE expires_at < ?'),
+  ),
+  purgeExpired: db.prepare<[number]>('DELETE FROM tokens WHERE expires_at < ?'),
 }));
 
 export function issueToken(db: Db, grant: TokenGrant, ttlSeconds: number): { token: string; expiresIn: number } {

@@ -129,7 +129,8 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 5,
-    description: 'every trait scored in the background: unavailable outcomes, requested traits, a results version per profile',
+    description:
+      'every trait scored in the background: unavailable outcomes, requested traits, a results version per profile',
     sql: `
       -- Traits that cannot be computed on the profile's genotype, with the reason.
       CREATE TABLE unavailable_traits (
@@ -167,7 +168,8 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 6,
-    description: 'keep the source file of the genotype in use; confirmations of unlikely replacements; no stored upload-URL key',
+    description:
+      'keep the source file of the genotype in use; confirmations of unlikely replacements; no stored upload-URL key',
     sql: `
       -- The uploaded file the genotype in use was parsed from: kept until another file has parsed.
       ALTER TABLE genotypes ADD COLUMN source_file TEXT;

@@ -32,7 +32,15 @@ export const ALLELE_FROM_BYTE: Uint8Array = (() => {
 })();
 
 /** Watson–Crick complement of a nucleotide code; indels map to themselves. */
-export const COMPLEMENT: Uint8Array = Uint8Array.from([0, ALLELE_T, ALLELE_G, ALLELE_C, ALLELE_A, ALLELE_DEL, ALLELE_INS]);
+export const COMPLEMENT: Uint8Array = Uint8Array.from([
+  0,
+  ALLELE_T,
+  ALLELE_G,
+  ALLELE_C,
+  ALLELE_A,
+  ALLELE_DEL,
+  ALLELE_INS,
+]);
 
 export function makeCall(a1: number, a2: number): number {
   return ((a1 & 0xf) << 4) | (a2 & 0xf);

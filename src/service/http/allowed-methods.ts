@@ -2,7 +2,12 @@
 import { operations } from '../../shared/routes/index.js';
 
 const documentedPaths = Object.values(operations).map((op) => ({
-  pattern: new RegExp(`^${op.path.replace(/\./g, '\\.').replace(/\{[a-z_]+\}/g, '[^/]+').replace(/\/$/, '')}/?$`),
+  pattern: new RegExp(
+    `^${op.path
+      .replace(/\./g, '\\.')
+      .replace(/\{[a-z_]+\}/g, '[^/]+')
+      .replace(/\/$/, '')}/?$`,
+  ),
   method: op.method.toUpperCase(),
 }));
 

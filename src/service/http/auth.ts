@@ -25,13 +25,20 @@ export function requireToken(db: Db, scopes: readonly AnyScope[]): RequestHandle
     const grant = verifyToken(db, match[1]);
     const client = grant && getClient(db, grant.clientId);
     if (!grant || !client) {
-      throw new HttpError(401, 'The access token is invalid, expired or revoked. Request a new one with POST /oauth/token.', {
-        'WWW-Authenticate': 'Bearer realm="traitscope", error="invalid_token"',
-      });
+      throw new HttpError(
+        401,
+        'The access token is invalid, expired or revoked. Request a new one with POST /oauth/token.',
+        {
+          'WWW-Authenticate': 'Bearer realm="traitscope", error="invalid_token"',
+        },
+      );
     }
     const missing = scopes.find((s) => !grant.scopes.includes(s));
     if (missing) {
-      throw new HttpError(403, `This token lacks the "${missing}" scope needed for ${req.method} ${req.baseUrl}${req.path}. Ask for a client with that scope.`);
+      throw new HttpError(
+        403,
+        `This token lacks the "${missing}" scope needed for ${req.method} ${req.baseUrl}${req.path}. Ask for a client with that scope.`,
+      );
     }
     res.locals.client = client;
     next();

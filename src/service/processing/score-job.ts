@@ -41,7 +41,12 @@ export interface ScoringRequest {
  * serializes the outcomes for writeOutcomes, outside any transaction: the one way a job
  * scores and saves traits.
  */
-export function scoreForStorage(engine: ScienceEngine, genotype: Genotype, context: AssessContext, codes: Iterable<string>): PreparedOutcome[] {
+export function scoreForStorage(
+  engine: ScienceEngine,
+  genotype: Genotype,
+  context: AssessContext,
+  codes: Iterable<string>,
+): PreparedOutcome[] {
   const prepared: PreparedOutcome[] = [];
   for (const [code, outcome] of engine.assessMany(genotype, context, codes, { details: false })) {
     const revision = outcome.status === 'computed' ? outcome.assessment.revision : engine.trait(code)?.revision;

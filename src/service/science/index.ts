@@ -10,7 +10,10 @@ import { makeEngine, type ScienceEngineExt } from './engine.js';
 export function createScienceEngine(options: { resourcesDir: string }): ScienceEngineExt {
   const catalog = compileCatalog(readCatalogFile(options.resourcesDir).traits);
   const panel = loadAncestryPanel(options.resourcesDir);
-  return makeEngine([catalog], { inferAncestry: (g) => inferAncestry(panel, g), tables: loadTables(options.resourcesDir) });
+  return makeEngine([catalog], {
+    inferAncestry: (g) => inferAncestry(panel, g),
+    tables: loadTables(options.resourcesDir),
+  });
 }
 
 export type { ScienceEngineExt } from './engine.js';

@@ -32,7 +32,7 @@ export const FLIPPED = 4;
 export function matchDosage(call: number, effect: number, other: number): number {
   if (call === 0) return DOSAGE_MISSING;
   const a1 = call >> 4;
-  const a2 = (call & 0xf) || a1;
+  const a2 = call & 0xf || a1;
   if ((a1 === effect || a1 === other) && (a2 === effect || a2 === other)) {
     return (a1 === effect ? 1 : 0) + (a2 === effect ? 1 : 0);
   }

@@ -106,7 +106,10 @@ export interface ReferencePopulation {
   /** How it was chosen, one or two sentences. */
   reason: string;
   /** The estimate from the file, when there is one. */
-  ancestry: Pick<AncestryInference, 'best' | 'proportions' | 'markers_used' | 'confidence' | 'admixed' | 'sufficient'> | null;
+  ancestry: Pick<
+    AncestryInference,
+    'best' | 'proportions' | 'markers_used' | 'confidence' | 'admixed' | 'sufficient'
+  > | null;
 }
 
 /** The person's sex as used for sex-specific traits and X-chromosome dosage. */
@@ -232,7 +235,8 @@ export interface UnavailableReason {
 }
 
 /** The outcome of scoring one trait: an assessment, or the reason there is none. */
-export type TraitOutcome = { status: 'computed'; assessment: Assessment } | { status: 'unavailable'; reason: UnavailableReason };
+export type TraitOutcome =
+  { status: 'computed'; assessment: Assessment } | { status: 'unavailable'; reason: UnavailableReason };
 
 export interface ScienceEngine {
   /** Every built-in trait, in catalog order. */
@@ -255,5 +259,10 @@ export interface ScienceEngine {
    * omitted); unknown codes are left out of the result. The one entry point for batch
    * scoring: processing, background scoring and recomputation all go through it.
    */
-  assessMany: (genotype: Genotype, context: AssessContext, codes?: Iterable<string>, options?: AssessOptions) => Map<string, TraitOutcome>;
+  assessMany: (
+    genotype: Genotype,
+    context: AssessContext,
+    codes?: Iterable<string>,
+    options?: AssessOptions,
+  ) => Map<string, TraitOutcome>;
 }

@@ -7,7 +7,11 @@ import { z } from 'zod';
 /** Every non-2xx body of /api and /storage. */
 export const Detail = z
   .object({ detail: z.string().describe('What happened, or what went wrong and how to fix it.') })
-  .meta({ id: 'Detail', description: 'A sentence for people: what happened, or what went wrong and how to fix it.', examples: [{ detail: 'No profile with id "…" exists for this client. GET /api/profiles/ lists your profiles.' }] });
+  .meta({
+    id: 'Detail',
+    description: 'A sentence for people: what happened, or what went wrong and how to fix it.',
+    examples: [{ detail: 'No profile with id "…" exists for this client. GET /api/profiles/ lists your profiles.' }],
+  });
 export type Detail = z.infer<typeof Detail>;
 
 export const SCOPES = ['read:profiles', 'write:profiles'] as const;
@@ -38,4 +42,7 @@ export function namedIntEnum<const N extends readonly string[]>(id: string, name
   });
 }
 
-export const Rsid = z.string().regex(/^rs\d+$/).describe('A dbSNP reference SNP identifier, e.g. rs4988235.');
+export const Rsid = z
+  .string()
+  .regex(/^rs\d+$/)
+  .describe('A dbSNP reference SNP identifier, e.g. rs4988235.');

@@ -32,7 +32,9 @@ globalThis.fetch = async function checkedFetch(input: RequestInfo | URL, init?: 
     status: res.status,
     responseType: res.headers.get('content-type') ?? '',
     // A Server-Sent Events stream does not end: its type and status are checked, not its body.
-    responseText: (res.headers.get('content-type') ?? '').startsWith('text/event-stream') ? '' : await res.clone().text(),
+    responseText: (res.headers.get('content-type') ?? '').startsWith('text/event-stream')
+      ? ''
+      : await res.clone().text(),
     responseHeaders: res.headers,
   });
   if (problems.length > 0) {

@@ -9,7 +9,12 @@ export interface UploadHandle {
   cancel: () => void;
 }
 
-export function uploadFile(url: string, file: Blob, contentType: string, onProgress: (fraction: number) => void): UploadHandle {
+export function uploadFile(
+  url: string,
+  file: Blob,
+  contentType: string,
+  onProgress: (fraction: number) => void,
+): UploadHandle {
   const xhr = new XMLHttpRequest();
   const done = new Promise<void>((resolve, reject) => {
     xhr.open('PUT', url);

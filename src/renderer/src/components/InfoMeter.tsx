@@ -27,7 +27,11 @@ export function InfoMeter({ result, compact }: { result: ProfileTrait; compact?:
         ))}
       </span>
       <span className="info-meter-label">
-        {compact ? <span className="visually-hidden">How much this tells you: </span> : <span className="info-meter-caption">How much this tells you: </span>}
+        {compact ? (
+          <span className="visually-hidden">How much this tells you: </span>
+        ) : (
+          <span className="info-meter-caption">How much this tells you: </span>
+        )}
         {label}
       </span>
     </span>

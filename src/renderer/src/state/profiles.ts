@@ -52,7 +52,9 @@ export const useProfiles = create<ProfilesState>((set, get) => ({
       set({ profiles, loaded: true, loadError: null });
       await Promise.all(
         profiles.map(async (p) => {
-          const g = await get().refreshGenotype(p.id).catch(() => undefined);
+          const g = await get()
+            .refreshGenotype(p.id)
+            .catch(() => undefined);
           if (isBusy(g)) void get().watchProcessing(p.id);
         }),
       );

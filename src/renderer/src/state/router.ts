@@ -71,4 +71,5 @@ function followAddress(): void {
 window.addEventListener('popstate', followAddress);
 window.addEventListener('hashchange', followAddress);
 
-export const navigate = (route: Route, options?: { replace?: boolean }) => useRouter.getState().navigate(route, options);
+export const navigate = (route: Route, options?: { replace?: boolean }) =>
+  useRouter.getState().navigate(route, options);

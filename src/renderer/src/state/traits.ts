@@ -70,7 +70,8 @@ let catalogLoad: Promise<void> | null = null;
 let traitIndex: { catalog: ClientTrait[]; byCode: Map<string, Trait> } | null = null;
 
 function traitsByCode(catalog: ClientTrait[]): Map<string, Trait> {
-  if (traitIndex?.catalog !== catalog) traitIndex = { catalog, byCode: new Map(catalog.map((c) => [c.trait.code, c.trait])) };
+  if (traitIndex?.catalog !== catalog)
+    traitIndex = { catalog, byCode: new Map(catalog.map((c) => [c.trait.code, c.trait])) };
   return traitIndex.byCode;
 }
 
@@ -231,7 +232,9 @@ export const useTraits = create<TraitsState>((set, get) => {
     forget(id) {
       const byProfile = { ...get().byProfile };
       delete byProfile[id];
-      const assessments = Object.fromEntries(Object.entries(get().assessments).filter(([k]) => !k.startsWith(`${id}/`)));
+      const assessments = Object.fromEntries(
+        Object.entries(get().assessments).filter(([k]) => !k.startsWith(`${id}/`)),
+      );
       set({ byProfile, assessments });
     },
 

@@ -81,7 +81,9 @@ const STRANDED = ['plus', 'forward', 'top'];
 export function layoutFromHeader(line: string, fromComment = false): TableLayout | null {
   const text = line.replace(/^#+\s*/, '');
   const tabOnly = text.includes('\t') && /[^\t ] [^\t ]/.test(text.replace(/^\s+|\s+$/g, ''));
-  const cells = (tabOnly ? text.split('\t') : text.split(/[\s,;"']+/)).map((c) => c.trim()).filter((c) => c.length > 0 || tabOnly);
+  const cells = (tabOnly ? text.split('\t') : text.split(/[\s,;"']+/))
+    .map((c) => c.trim())
+    .filter((c) => c.length > 0 || tabOnly);
   if (cells.some((c) => /^rs\d+$/i.test(c.replace(/["']/g, '')))) return null;
   const idx: Partial<Record<Role, number>> = {};
   const stranded: Record<string, { a1?: number; a2?: number }> = {};

@@ -18,7 +18,10 @@ export async function openFileSource(path: string): Promise<ByteSource> {
   const fh: FileHandle = await open(path, 'r');
   try {
     const st = await fh.stat();
-    if (!st.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: st.isDirectory() ? 'EISDIR' : 'ENOTFILE' });
+    if (!st.isFile())
+      throw Object.assign(new Error(`${path} is not a regular file`), {
+        code: st.isDirectory() ? 'EISDIR' : 'ENOTFILE',
+      });
     const size = st.size;
     return {
       size,
