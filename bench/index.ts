@@ -15,11 +15,19 @@ const files = readdirSync(import.meta.dirname)
   .filter((f) => f.endsWith('.bench.ts') && (!only || f.includes(only)))
   .sort();
 
-console.log(`Node ${process.version}; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} (other processes distort every figure)`);
+console.log(
+  `Node ${process.version}; load average ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')} (other processes distort every figure)`,
+);
 for (const file of files) {
   console.log(`\n=== ${file} ===`);
   const mod = (await import(pathToFileURL(path.join(import.meta.dirname, file)).href)) as { run: () => Promise<void> };
   await mod.run();
 }
 printTargets();
-console.log(`\nload average at the end: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+console.log(
+  `\nload average at the end: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+);

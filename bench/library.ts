@@ -13,6 +13,7 @@ export const ROOT = path.resolve(import.meta.dirname, '..');
 export const LIBRARY = path.join(ROOT, 'out', 'main', 'library.js');
 
 export async function loadLibrary(): Promise<Library> {
-  if (!existsSync(LIBRARY)) throw new Error('The bundle is missing: run `npm run bench` (it builds first) or `npm run build`.');
+  if (!existsSync(LIBRARY))
+    throw new Error('The bundle is missing: run `npm run bench` (it builds first) or `npm run build`.');
   return (await import(pathToFileURL(LIBRARY).href)) as Library;
 }

@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createGunzip, createInflateRaw, gzipSync } from 'node:zlib';
 import { zipSync } from 'fflate';
-import type { Db } from '../src/service/db/database.js';
+import type { Db } from '../src/service/db/db.js';
 import { chipMarkers, vendorFile } from '../test/support/genotypes.js';
 import { LIBRARY, loadLibrary } from './library.js';
 
@@ -85,7 +85,9 @@ async function ourParse(path: string): Promise<void> {
 async function ourParseAndStore(path: string, db: Db, profileId: string): Promise<void> {
   const r = await parseGenotypeFile(path);
   if (!r.ok) throw new Error(`benchmark file refused: ${r.reason}`);
-  db.transaction(() => storeGenotype(db, profileId, { genotype: r.genotype, summary: r.summary, ancestry: null, sourceMd5: 'bench' }))();
+  db.transaction(() =>
+    storeGenotype(db, profileId, { genotype: r.genotype, summary: r.summary, ancestry: null, sourceMd5: 'bench' }),
+  )();
 }
 
 /**
@@ -186,7 +188,8 @@ export async function run(): Promise<void> {
     console.log('\n== Genotype parsing ==');
     console.log(`temp dir: ${dir}; medians of ${RUNS} runs after a warm-up\n`);
     const plink = plinkAvailable();
-    if (!plink) console.log('plink1.9 is not installed (Debian: apt-get install -y plink1.9): the plink ratio is skipped.\n');
+    if (!plink)
+      console.log('plink1.9 is not installed (Debian: apt-get install -y plink1.9): the plink ratio is skipped.\n');
 
     interface Row {
       file: string;
@@ -217,7 +220,10 @@ export async function run(): Promise<void> {
         const zipPath = join(dir, `${base}.zip`);
         await writeFile(plainPath, text);
         await writeFile(gzPath, gzipSync(text));
-        await writeFile(zipPath, zipSync({ [`${base}.txt`]: new Uint8Array(text.buffer, text.byteOffset, text.length) }));
+        await writeFile(
+          zipPath,
+          zipSync({ [`${base}.txt`]: new Uint8Array(text.buffer, text.byteOffset, text.length) }),
+        );
 
         const [ours, scan, gz, zip, stored, gzStored, zipStored, gzFloor, zipFloor] = await timeAlternating([
           () => ourParse(plainPath),
@@ -232,13 +238,47 @@ export async function run(): Promise<void> {
         ]);
         const plinkMs = plink && shape === '23andme' ? timePlink(plainPath, join(dir, `${base}_plink`)) : undefined;
         rows.push({ file: `${base}.txt`, lines, mib: text.length / MiB, ours, stored, scan, plink: plinkMs });
-        rows.push({ file: `${base}.txt.gz`, lines, mib: (await stat(gzPath)).size / MiB, ours: gz, stored: gzStored, floor: gzFloor, plain: ours, plainStored: stored });
-        rows.push({ file: `${base}.zip`, lines, mib: (await stat(zipPath)).size / MiB, ours: zip, stored: zipStored, floor: zipFloor, plain: ours, plainStored: stored });
+        rows.push({
+          file: `${base}.txt.gz`,
+          lines,
+          mib: (await stat(gzPath)).size / MiB,
+          ours: gz,
+          stored: gzStored,
+          floor: gzFloor,
+          plain: ours,
+          plainStored: stored,
+        });
+        rows.push({
+          file: `${base}.zip`,
+          lines,
+          mib: (await stat(zipPath)).size / MiB,
+          ours: zip,
+          stored: zipStored,
+          floor: zipFloor,
+          plain: ours,
+          plainStored: stored,
+        });
         if (lines === 960_000) rssFiles.push(plainPath, gzPath, zipPath);
       }
     }
 
-    const header = ['file', 'lines', 'MiB', 'parse ms', 'cpu', 'stored ms', 'scan ms', 'parse/scan', 'cpu', 'plink ms', 'stored/plink', 'zlib ms', 'parse/zlib', 'vs plain: parse', 'stored'];
+    const header = [
+      'file',
+      'lines',
+      'MiB',
+      'parse ms',
+      'cpu',
+      'stored ms',
+      'scan ms',
+      'parse/scan',
+      'cpu',
+      'plink ms',
+      'stored/plink',
+      'zlib ms',
+      'parse/zlib',
+      'vs plain: parse',
+      'stored',
+    ];
     const table = rows.map((r) => [
       r.file,
       String(r.lines),
@@ -265,7 +305,9 @@ export async function run(): Promise<void> {
     db.close();
 
     const baseline = childPeakRss(null);
-    console.log(`\nPeak RSS of a child process (plain node, the bundle) parsing each 960k file; loading the bundle alone peaks at ${fmt(baseline)} MiB:`);
+    console.log(
+      `\nPeak RSS of a child process (plain node, the bundle) parsing each 960k file; loading the bundle alone peaks at ${fmt(baseline)} MiB:`,
+    );
     const rss = rssFiles.map((f) => [f.slice(dir.length + 1), fmt(childPeakRss(f))]);
     printTable(['file', 'peak RSS MiB'], rss);
 
@@ -280,13 +322,22 @@ export async function run(): Promise<void> {
     const peak = worst(rss.map((r) => Number(r[1])));
     const verdict = (ok: boolean) => (ok ? 'ok' : 'OVER TARGET');
     console.log('\nWorst case against the targets:');
-    if (plink) console.log(`  file → stored / plink1.9 --make-bed   ${fmt(plinkRatio, 3)}  (target <= 0.8)  ${verdict(plinkRatio <= 0.8)}`);
+    if (plink)
+      console.log(
+        `  file → stored / plink1.9 --make-bed   ${fmt(plinkRatio, 3)}  (target <= 0.8)  ${verdict(plinkRatio <= 0.8)}`,
+      );
     else console.log('  file → stored / plink1.9               skipped: plink1.9 not installed');
-    console.log(`  parse / minimal byte scan             ${fmt(scanRatio, 2)}  (target <= 1.5)  ${verdict(scanRatio <= 1.5)}   cpu ${fmt(scanCpu, 2)}`);
+    console.log(
+      `  parse / minimal byte scan             ${fmt(scanRatio, 2)}  (target <= 1.5)  ${verdict(scanRatio <= 1.5)}   cpu ${fmt(scanCpu, 2)}`,
+    );
     for (const ext of ['.gz', '.zip']) {
       const name = ext.padEnd(4);
-      console.log(`  ${name} / plain, file → stored         ${fmt(storedRatio(ext), 2)}  (target <= 1.4)  ${verdict(storedRatio(ext) <= 1.4)}`);
-      console.log(`  ${name} / plain, parse alone           ${fmt(parseRatio(ext), 2)}  (target <= 1.4)  ${verdict(parseRatio(ext) <= 1.4)}`);
+      console.log(
+        `  ${name} / plain, file → stored         ${fmt(storedRatio(ext), 2)}  (target <= 1.4)  ${verdict(storedRatio(ext) <= 1.4)}`,
+      );
+      console.log(
+        `  ${name} / plain, parse alone           ${fmt(parseRatio(ext), 2)}  (target <= 1.4)  ${verdict(parseRatio(ext) <= 1.4)}`,
+      );
     }
     console.log(`  peak RSS, 960k file (MiB)             ${fmt(peak)}  (target <= 150)  ${verdict(peak <= 150)}`);
     const ratios = [...floorOverPlain('.gz'), ...floorOverPlain('.zip')];
@@ -302,7 +353,8 @@ export async function run(): Promise<void> {
 
 function printTable(header: string[], rows: string[][]): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of rows) console.log(line(r));

@@ -30,7 +30,9 @@ function line(r: TargetResult): string {
   const ratio = ratioOf(r);
   const value = r.on === 'ratio' ? ratio : r.figure;
   const met = value === undefined || Number.isNaN(value) ? 'n/a' : value <= r.limit ? 'met' : 'NOT met';
-  const base = r.baseline ? `; ${r.baseline.name} ${fmt(r.baseline.value)} ${r.baseline.unit}, ratio ${ratio === undefined ? 'n/a' : fmt(ratio, 2)}×` : '';
+  const base = r.baseline
+    ? `; ${r.baseline.name} ${fmt(r.baseline.value)} ${r.baseline.unit}, ratio ${ratio === undefined ? 'n/a' : fmt(ratio, 2)}×`
+    : '';
   return `${r.target}: ${fmt(r.figure)} ${r.unit}${base}; target ≤ ${r.limit}${r.on === 'ratio' ? '×' : ` ${r.unit}`}: ${met}${r.note ? ` (${r.note})` : ''}`;
 }
 

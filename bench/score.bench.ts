@@ -26,7 +26,9 @@ function realisticGenotype(seed: number): Genotype {
   const rand = rng(seed);
   const catalog = catalogMarkers(seed, { traits: 'all' }).filter(() => rand() < CATALOG_COVERAGE);
   const known = combine([panelMarkers(seed, { population: 'EUR', share: 0.8 }), catalog]);
-  return genotypeOf(combine([known, chipMarkers(FILE_MARKERS + 30_000 - known.length, seed, { internalIds: false, haploidXY: false })]));
+  return genotypeOf(
+    combine([known, chipMarkers(FILE_MARKERS + 30_000 - known.length, seed, { internalIds: false, haploidXY: false })]),
+  );
 }
 
 export async function run(): Promise<void> {
@@ -53,7 +55,7 @@ export async function run(): Promise<void> {
         const gi = findRsid(genotype.rsids, f.rsid[i]);
         if (gi < 0) continue;
         const c = genotype.calls[gi];
-        s += f.weight[i] * (((c >> 4) === f.effect[i] ? 1 : 0) + ((c & 15) === f.effect[i] ? 1 : 0));
+        s += f.weight[i] * ((c >> 4 === f.effect[i] ? 1 : 0) + ((c & 15) === f.effect[i] ? 1 : 0));
       }
       sink += s;
     }
@@ -84,12 +86,18 @@ export async function run(): Promise<void> {
 
   const warm = median(warmRuns);
   const base = median(baselineRuns);
-  console.log(`catalog: ${engine.traits.length} traits, ${markerCount.toLocaleString('en-US')} markers; genotype: ${genotype.rsids.length.toLocaleString('en-US')} markers`);
+  console.log(
+    `catalog: ${engine.traits.length} traits, ${markerCount.toLocaleString('en-US')} markers; genotype: ${genotype.rsids.length.toLocaleString('en-US')} markers`,
+  );
   console.log(`engine load (catalog + ancestry model): ${loadMs.toFixed(1)} ms`);
   console.log(`baseline (bare lookup + weighted sum, all traits): median ${base.toFixed(1)} ms`);
   console.log(`assess all traits, first run (JIT cold): ${coldMs.toFixed(1)} ms, ${computed} computable`);
-  console.log(`assess all traits, new genotype object each run: median ${warm.toFixed(1)} ms (min ${Math.min(...warmRuns).toFixed(1)}, max ${Math.max(...warmRuns).toFixed(1)}); ${(warm / base).toFixed(2)}× baseline`);
-  console.log(`ancestry inference: ${ancestryMs.toFixed(1)} ms (${ancestry ? `${ancestry.markers_used} model SNPs` : 'too few model SNPs'})`);
+  console.log(
+    `assess all traits, new genotype object each run: median ${warm.toFixed(1)} ms (min ${Math.min(...warmRuns).toFixed(1)}, max ${Math.max(...warmRuns).toFixed(1)}); ${(warm / base).toFixed(2)}× baseline`,
+  );
+  console.log(
+    `ancestry inference: ${ancestryMs.toFixed(1)} ms (${ancestry ? `${ancestry.markers_used} model SNPs` : 'too few model SNPs'})`,
+  );
   if (sink === 0) console.log('(baseline sum was 0)');
   recordTarget({
     target: `All ${engine.traits.length} catalog traits for one profile, in the engine (assessMany)`,

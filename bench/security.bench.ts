@@ -59,7 +59,10 @@ function parseInChild(path: string): ChildResult {
     const outcome = r.ok ? 'read ' + r.summary.snp_count.toLocaleString('en-US') + ' markers' : 'refused: ' + r.reason.slice(0, 70) + '…';
     console.log(JSON.stringify({ beforeKiB, peakKiB: hwm(), outcome }));
   `;
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, path], { encoding: 'utf8', cwd: ROOT });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, path], {
+    encoding: 'utf8',
+    cwd: ROOT,
+  });
   if (r.status !== 0) throw new Error(`child parse failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as ChildResult;
 }
@@ -69,9 +72,27 @@ async function parseMemory(): Promise<void> {
   try {
     const calls = ['AA', 'AG', 'GG', 'CC', 'CT', 'TT'];
     const cases: Array<[string, string, number, (i: number) => string, boolean]> = [
-      ['960k-line 23andMe-shaped file', 'genome.txt', 960_000, (i) => `rs${1000 + i * 3}\t${(i % 22) + 1}\t${10_000 + i * 7}\t${calls[(i * 7919) % 6]}\n`, false],
-      ['gzip of 30 million "rsN A" lines (past the limit)', 'short-lines.txt.gz', 30_000_000, (i) => `rs${i + 1} A\n`, true],
-      ['9,999,999 markers, plain (just under the limit)', 'max-markers.txt', 9_999_999, (i) => `rs${i + 1}\t${(i % 22) + 1}\t${i + 1}\t${calls[(i * 7919) % 6]}\n`, false],
+      [
+        '960k-line 23andMe-shaped file',
+        'genome.txt',
+        960_000,
+        (i) => `rs${1000 + i * 3}\t${(i % 22) + 1}\t${10_000 + i * 7}\t${calls[(i * 7919) % 6]}\n`,
+        false,
+      ],
+      [
+        'gzip of 30 million "rsN A" lines (past the limit)',
+        'short-lines.txt.gz',
+        30_000_000,
+        (i) => `rs${i + 1} A\n`,
+        true,
+      ],
+      [
+        '9,999,999 markers, plain (just under the limit)',
+        'max-markers.txt',
+        9_999_999,
+        (i) => `rs${i + 1}\t${(i % 22) + 1}\t${i + 1}\t${calls[(i * 7919) % 6]}\n`,
+        false,
+      ],
     ];
     console.log('Parse memory, each in a fresh process (peak RSS before parsing, peak after, the difference):');
     for (const [label, name, lines, line, gzip] of cases) {
@@ -101,7 +122,16 @@ async function tokenGuessing(): Promise<void> {
     const wrong = 'A'.repeat(43);
     const attempt = async (id: string) => {
       const t0 = performance.now();
-      await fetch(tokenUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: id, client_secret: wrong, grant_type: 'client_credentials', audience: `${service.origin}/api/profiles` }) });
+      await fetch(tokenUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          client_id: id,
+          client_secret: wrong,
+          grant_type: 'client_credentials',
+          audience: `${service.origin}/api/profiles`,
+        }),
+      });
       return performance.now() - t0;
     };
     // At most 9 failures per client id (10 a minute are checked), in alternating order.
@@ -117,7 +147,9 @@ async function tokenGuessing(): Promise<void> {
         known.push(await attempt(id));
       }
     }
-    console.log(`\nToken endpoint, wrong secret: known client id median ${median(known).toFixed(1)} ms, unknown id ${median(unknown).toFixed(1)} ms (should not differ)`);
+    console.log(
+      `\nToken endpoint, wrong secret: known client id median ${median(known).toFixed(1)} ms, unknown id ${median(unknown).toFixed(1)} ms (should not differ)`,
+    );
 
     const apiTimes = async (n: number) => {
       const times: number[] = [];
@@ -140,7 +172,9 @@ async function tokenGuessing(): Promise<void> {
     const busy = await apiTimes(100);
     guessing = false;
     await Promise.all(guessers);
-    console.log(`API GET /api/profiles/ median: ${quiet.toFixed(1)} ms alone, ${busy.toFixed(1)} ms beside 8 secret guessers (${guesses} guesses answered meanwhile)`);
+    console.log(
+      `API GET /api/profiles/ median: ${quiet.toFixed(1)} ms alone, ${busy.toFixed(1)} ms beside 8 secret guessers (${guesses} guesses answered meanwhile)`,
+    );
   } finally {
     await service.close();
     await rm(dataDir, { recursive: true, force: true });
@@ -148,7 +182,12 @@ async function tokenGuessing(): Promise<void> {
 }
 
 export async function run(): Promise<void> {
-  console.log(`(load average now: ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}; figures under load are inflated)`);
+  console.log(
+    `(load average now: ${(await import('node:os'))
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}; figures under load are inflated)`,
+  );
   if (process.env.SECURITY_BENCH !== 'tokens') await parseMemory();
   await tokenGuessing();
 }

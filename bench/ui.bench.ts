@@ -39,12 +39,19 @@ export async function run(): Promise<void> {
     for (let i = 0; i < RUNS; i++) {
       const id = (await app.api<{ id: string }>('POST', '/profiles/', { first_name: `api${i}` })).body.id;
       const t0 = performance.now();
-      const { body } = await app.api<{ url: string }>('GET', `/profiles/${id}/genotype/upload/?content-type=text/plain`);
+      const { body } = await app.api<{ url: string }>(
+        'GET',
+        `/profiles/${id}/genotype/upload/?content-type=text/plain`,
+      );
       await request(body.url, { method: 'PUT', body: text, headers: { 'content-type': 'text/plain' } });
-      await events.next((e) => e.event === 'job' && e.data.profile_id === id && e.data.kind === 'scoring' && e.data.state === 'done', 120_000);
+      await events.next(
+        (e) => e.event === 'job' && e.data.profile_id === id && e.data.kind === 'scoring' && e.data.state === 'done',
+        120_000,
+      );
       viaApi.push(performance.now() - t0);
       // What "every result listed" means in the UI: one row per phenotype with a result.
-      const scored = (await app.api<Scored>('GET', `/profiles/${id}/traits/?score&view=compact`)).body as unknown as Array<{ trait_code: string }>;
+      const scored = (await app.api<Scored>('GET', `/profiles/${id}/traits/?score&view=compact`))
+        .body as unknown as Array<{ trait_code: string }>;
       const catalog = (await app.api<Scored>('GET', '/traits/')).body;
       const group = new Map(catalog.map(({ trait }) => [trait.code, trait.group?.code ?? trait.code]));
       phenotypes = new Set(scored.map((r) => group.get(r.trait_code))).size;
@@ -62,9 +69,14 @@ export async function run(): Promise<void> {
       }
       let t0 = 0;
       // The file is handed to the page first (a test harness cost); the clock starts at the drop.
-      await dropFiles(page, [{ name: `genome_Bench_${i}_v5_Full_20240314.txt`, content: `#${'#'.repeat(i)} run\n${text}` }], 'drop-new', async () => {
-        t0 = performance.now();
-      });
+      await dropFiles(
+        page,
+        [{ name: `genome_Bench_${i}_v5_Full_20240314.txt`, content: `#${'#'.repeat(i)} run\n${text}` }],
+        'drop-new',
+        async () => {
+          t0 = performance.now();
+        },
+      );
       await page
         .getByTestId('trait-browser')
         .getByText(`${phenotypes.toLocaleString('en-US')} phenotypes with a result`)
@@ -73,8 +85,14 @@ export async function run(): Promise<void> {
       const shown = await page.getByTestId('trait-browser').locator('header').textContent();
       if (i === 0) console.log(`UI after the drop: ${shown?.replace(/\s+/g, ' ').trim()}`);
     }
-    console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-    console.log(`drop → every result listed: ${inUi.map((x) => x.toFixed(0)).join(', ')} ms; API alone (upload → every trait stored): ${viaApi.map((x) => x.toFixed(0)).join(', ')} ms`);
+    console.log(
+      `load average ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}`,
+    );
+    console.log(
+      `drop → every result listed: ${inUi.map((x) => x.toFixed(0)).join(', ')} ms; API alone (upload → every trait stored): ${viaApi.map((x) => x.toFixed(0)).join(', ')} ms`,
+    );
     recordTarget({
       target: 'From dropping a 960k-line file in the UI to all results listed (Chromium)',
       figure: median(inUi),

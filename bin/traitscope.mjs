@@ -8,7 +8,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bundle = path.join(root, 'out', 'main', 'cli.js');
 if (!existsSync(bundle)) {
-  console.error('Traitscope is not built yet: run `npm run build` first (or `npm run serve:dev` to run the TypeScript sources).');
+  console.error(
+    'Traitscope is not built yet: run `npm run build` first (or `npm run serve:dev` to run the TypeScript sources).',
+  );
   process.exit(2);
 }
 
@@ -23,6 +25,8 @@ function newest(dir) {
 }
 const sources = path.join(root, 'src');
 if (existsSync(sources) && newest(sources) > statSync(bundle).mtimeMs) {
-  console.error('Note: the sources changed since the last build; this runs the older bundle. Run `npm run build` to include the changes.');
+  console.error(
+    'Note: the sources changed since the last build; this runs the older bundle. Run `npm run build` to include the changes.',
+  );
 }
 await import(pathToFileURL(bundle).href);

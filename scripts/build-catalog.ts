@@ -16,14 +16,28 @@ import { gzipSync } from 'node:zlib';
 import { writeAncestryPanel } from './catalog/ancestry-panel.js';
 import { checkCitations } from './catalog/curation.js';
 import { buildDistributionTables } from './catalog/distributions.js';
-import { FEATURED, type FeaturedDef } from './catalog/featured.js';
+import { FEATURED } from './catalog/featured.js';
 import { assignGroups, phenotypeKey } from './catalog/groups.js';
-import { cleanStudy, isPalindromic, MAX_UNUSABLE_SHARE, PALINDROME_MAF_LIMIT, POPULATIONS, type CleanResult, type KgEntry, type ReportedFrequencies } from './catalog/markers.js';
+import { PALINDROME_MAF_LIMIT } from '../src/service/science/match.js';
+import { POPULATIONS } from '../src/shared/populations.js';
+import {
+  cleanStudy,
+  isPalindromic,
+  MAX_UNUSABLE_SHARE,
+  type CleanResult,
+  type KgEntry,
+  type ReportedFrequencies,
+} from './catalog/markers.js';
 import { num, readTsv, type Row } from './catalog/read.js';
 import { sexOf } from './catalog/sex.js';
 import { citation, formatCount } from './catalog/texts.js';
 import { DOMINANT_MARKER_SHARE, evidenceLabel, GENOME_WIDE_P } from '../src/service/science/evidence.js';
-import { CATALOG_FORMAT, type CatalogFile, type CatalogSource, type CatalogTrait } from '../src/service/science/format.js';
+import {
+  CATALOG_FORMAT,
+  type CatalogFile,
+  type CatalogSource,
+  type CatalogTrait,
+} from '../src/service/science/format.js';
 import { traitRevision } from '../src/service/science/revision.js';
 import { readCatalogFile } from '../src/service/science/catalog.js';
 import { KG_TABLE_FILE, type KgTableFile } from '../src/service/science/kg-table.js';
@@ -168,18 +182,30 @@ function makeTrait(
     variance_explained: TraitEvidence['variance_explained'];
   },
 ): CatalogTrait {
-  const cite = citation(src.first_author, src.year, src.pmid, src.dataset === UKB ? 'impute.me (UK Biobank, Neale lab round 1)' : 'impute.me from the NHGRI-EBI GWAS Catalog');
+  const cite = citation(
+    src.first_author,
+    src.year,
+    src.pmid,
+    src.dataset === UKB ? 'impute.me (UK Biobank, Neale lab round 1)' : 'impute.me from the NHGRI-EBI GWAS Catalog',
+  );
   const markers = {
     rsid: c.markers.map((m) => m.rsid),
     effect: c.markers.map((m) => m.effect).join(''),
     other: c.markers.map((m) => m.other).join(''),
     weight: c.markers.map((m) => m.weight),
-    freq: Object.fromEntries(POPULATIONS.map((p, i) => [p, c.markers.map((m) => m.freq[i])])) as CatalogTrait['markers']['freq'],
+    freq: Object.fromEntries(
+      POPULATIONS.map((p, i) => [p, c.markers.map((m) => m.freq[i])]),
+    ) as CatalogTrait['markers']['freq'],
     p: c.markers.map((m) => m.p),
     ...(c.markers.some((m) => m.chrom === 'X') ? { x: c.markers.flatMap((m, i) => (m.chrom === 'X' ? [i] : [])) } : {}),
   };
   const withP = c.markers.filter((m) => m.p !== null);
-  const gws = withP.length === c.markers.length ? withP.filter((m) => m.p! <= GENOME_WIDE_P).length : withP.length ? withP.filter((m) => m.p! <= GENOME_WIDE_P).length : null;
+  const gws =
+    withP.length === c.markers.length
+      ? withP.filter((m) => m.p! <= GENOME_WIDE_P).length
+      : withP.length
+        ? withP.filter((m) => m.p! <= GENOME_WIDE_P).length
+        : null;
   const top = topMarkerShare(c);
   const label = evidenceLabel({
     markers: c.markers.length,
@@ -250,8 +276,20 @@ const CATEGORY_BY_FLAG: Array<[string, string, Connotation]> = [
   ['other', 'Other', 'neutral'],
 ];
 
-function generatedTexts(prefix: string, studyId: string, niceName: string, flags: Row, firstAuthor: string, year: number | null, sampleSize: number | null, markers: number, uniqueCodes: Set<string>): TraitTexts {
-  const [, category, connotation] = CATEGORY_BY_FLAG.find(([flag]) => flags[flag] === '1' || flags[flag] === 'TRUE') ?? ['', 'Other', 'neutral' as Connotation];
+function generatedTexts(
+  prefix: string,
+  studyId: string,
+  niceName: string,
+  flags: Row,
+  firstAuthor: string,
+  year: number | null,
+  sampleSize: number | null,
+  markers: number,
+  uniqueCodes: Set<string>,
+): TraitTexts {
+  const [, category, connotation] = CATEGORY_BY_FLAG.find(
+    ([flag]) => flags[flag] === '1' || flags[flag] === 'TRUE',
+  ) ?? ['', 'Other', 'neutral'];
   let code = `${prefix}_${slug(studyId)}`;
   for (let i = 2; uniqueCodes.has(code); i++) code = `${prefix}_${slug(studyId)}_${i}`;
   uniqueCodes.add(code);
@@ -280,7 +318,10 @@ function generatedTexts(prefix: string, studyId: string, niceName: string, flags
 
 /** A phenotype name for people: without "[PMID …]" tags the source adds to tell studies apart. */
 function cleanPhenotype(name: string): string {
-  return name.replace(/\s*\[[^\]]*\]\s*/g, ' ').replace(/\s+/g, ' ').trim();
+  return name
+    .replace(/\s*\[[^\]]*\]\s*/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** What the source says the known variants explain, where it names a source for it. */
@@ -288,8 +329,16 @@ function varianceExplained(o: Row): TraitEvidence['variance_explained'] {
   const value = num(o.known_heritability);
   const source = (o.known_heritability_pmid ?? '').trim();
   if (value === null || !(value > 0 && value < 1) || !source || source === 'no source') return null;
-  const from = /^\d+$/.test(source) ? `PMID ${source}` : source.startsWith('GWASroc') ? `impute.me GWAS-ROC estimate (${source.slice(8)})` : source;
-  return { value, description: "share of the trait's variance (liability scale for diseases) explained by its known variants", source: from };
+  const from = /^\d+$/.test(source)
+    ? `PMID ${source}`
+    : source.startsWith('GWASroc')
+      ? `impute.me GWAS-ROC estimate (${source.slice(8)})`
+      : source;
+  return {
+    value,
+    description: "share of the trait's variance (liability scale for diseases) explained by its known variants",
+    source: from,
+  };
 }
 
 /**
@@ -317,14 +366,21 @@ function qualityChecks(
       if (!Number.isFinite(m.weight[i])) violations.push(`${t.code}: rs${m.rsid[i]} has weight ${m.weight[i]}`);
       if (isPalindromic(m.effect[i], m.other[i])) {
         const mean = POPULATIONS.reduce((a, p) => a + m.freq[p][i], 0) / POPULATIONS.length;
-        if (Math.min(mean, 1 - mean) >= PALINDROME_MAF_LIMIT) violations.push(`${t.code}: palindromic rs${m.rsid[i]} with effect-allele frequency ${mean.toFixed(2)} kept`);
+        if (Math.min(mean, 1 - mean) >= PALINDROME_MAF_LIMIT)
+          violations.push(`${t.code}: palindromic rs${m.rsid[i]} with effect-allele frequency ${mean.toFixed(2)} kept`);
       }
     }
     if (t.source.dataset !== UKB && !t.quality.pmid) violations.push(`${t.code}: no PMID`);
-    if (t.source.dataset !== UKB && t.quality.pmid && /_(\d{6,9})$/.exec(t.source.study_id)?.[1] !== t.quality.pmid && /_(\d{6,9})$/.test(t.source.study_id)) {
+    if (
+      t.source.dataset !== UKB &&
+      t.quality.pmid &&
+      /_(\d{6,9})$/.exec(t.source.study_id)?.[1] !== t.quality.pmid &&
+      /_(\d{6,9})$/.test(t.source.study_id)
+    ) {
       violations.push(`${t.code}: cites PMID ${t.quality.pmid} but its study is ${t.source.study_id}`);
     }
-    if (/\(([^)]*\d{4}|[^)]*et al)\)|PMID/i.test(t.name)) violations.push(`${t.code}: name "${t.name}" carries an author, year or PMID`);
+    if (/\(([^)]*\d{4}|[^)]*et al)\)|PMID/i.test(t.name))
+      violations.push(`${t.code}: name "${t.name}" carries an author, year or PMID`);
   }
   const rules = {
     counts: {
@@ -337,8 +393,10 @@ function qualityChecks(
       palindromic_strand_unverifiable: sum((c) => c.palindromic_kept - c.palindromic_confirmed - c.palindromic_flipped),
       markers_dropped_weight_outliers: sum((c) => c.dropped.weight_outlier ?? 0),
       studies_dropped_logged_betas: dropped.filter((d) => d.reason === 'logged_effect_sizes_look_like_betas').length,
-      studies_dropped_test_statistics: dropped.filter((d) => d.reason === 'effect_sizes_look_like_test_statistics').length,
-      studies_dropped_odds_ratios_mixed_with_betas: dropped.filter((d) => d.reason === 'odds_ratios_mixed_with_betas').length,
+      studies_dropped_test_statistics: dropped.filter((d) => d.reason === 'effect_sizes_look_like_test_statistics')
+        .length,
+      studies_dropped_odds_ratios_mixed_with_betas: dropped.filter((d) => d.reason === 'odds_ratios_mixed_with_betas')
+        .length,
       traits_dominated_by_one_marker: count((t) => t.evidence.flags.includes('dominated_by_one_marker')),
       traits_suggestive_only: count((t) => t.evidence.flags.includes('suggestive_only')),
       traits_male_only: count((t) => t.sex === 'male'),
@@ -349,7 +407,9 @@ function qualityChecks(
     },
     evidence_labels: byLabel,
     citation_corrections: citations.corrected,
-    sex_specific: traits.filter((t) => t.sex).map((t) => ({ code: t.code, sex: t.sex, phenotype: t.source.source_trait })),
+    sex_specific: traits
+      .filter((t) => t.sex)
+      .map((t) => ({ code: t.code, sex: t.sex, phenotype: t.source.source_trait })),
     largest_groups: grouping.largest,
   };
   return { violations, rules };
@@ -359,7 +419,9 @@ function main(): void {
   const t0 = Date.now();
   if (TABLES_ONLY) {
     const tables = buildDistributionTables(readCatalogFile(OUT).traits, join(OUT, 'catalog'));
-    console.log(`distribution tables: ${tables.tables} for ${tables.traits} traits (${tables.bytes} bytes); ${tables.exactAtRuntime} trait × population pairs exact at scoring time`);
+    console.log(
+      `distribution tables: ${tables.tables} for ${tables.traits} traits (${tables.bytes} bytes); ${tables.exactAtRuntime} trait × population pairs exact at scoring time`,
+    );
     return;
   }
   const kg = loadKg();
@@ -389,10 +451,11 @@ function main(): void {
   };
 
   // Featured traits.
-  for (const def of FEATURED as FeaturedDef[]) {
+  for (const def of FEATURED) {
     if (codes.has(def.code)) throw new Error(`featured code ${def.code} is used twice`);
     const rows = weights.get(def.study);
-    if (!rows || !overview.has(def.study)) throw new Error(`featured trait ${def.code}: study ${def.study} not found in the source`);
+    if (!rows || !overview.has(def.study))
+      throw new Error(`featured trait ${def.code}: study ${def.study} not found in the source`);
     const c = cleanStudy(rows, kg, reported);
     const bad = unusableReason(c);
     if (bad) {
@@ -402,7 +465,9 @@ function main(): void {
     codes.add(def.code);
     featuredStudies.add(def.study);
     cleaned.set(def.code, c);
-    traits.push(makeTrait({ ...def, featured: true, phenotype: overview.get(def.study)!.trait }, c, allDiseasesSource(def.study)));
+    traits.push(
+      makeTrait({ ...def, featured: true, phenotype: overview.get(def.study)!.trait }, c, allDiseasesSource(def.study)),
+    );
   }
   const featuredCount = traits.length;
 
@@ -411,7 +476,12 @@ function main(): void {
     if (o.omit !== '0' || featuredStudies.has(studyId)) continue;
     const rows = weights.get(studyId);
     if (!rows) {
-      dropped.push({ code: '', study_id: studyId, reason: 'no_rows_in_snp_weights', detail: 'study listed in the overview without SNP rows' });
+      dropped.push({
+        code: '',
+        study_id: studyId,
+        reason: 'no_rows_in_snp_weights',
+        detail: 'study listed in the overview without SNP rows',
+      });
       continue;
     }
     const c = cleanStudy(rows, kg, reported);
@@ -421,7 +491,17 @@ function main(): void {
       continue;
     }
     const src = allDiseasesSource(studyId);
-    const texts = generatedTexts('gwas', studyId, o.niceName || o.trait, o, src.first_author ?? '', src.year, src.sample_size, c.markers.length, codes);
+    const texts = generatedTexts(
+      'gwas',
+      studyId,
+      o.niceName || o.trait,
+      o,
+      src.first_author ?? '',
+      src.year,
+      src.sample_size,
+      c.markers.length,
+      codes,
+    );
     texts.phenotype = o.trait;
     cleaned.set(texts.code, c);
     traits.push(makeTrait(texts, c, src));
@@ -435,7 +515,12 @@ function main(): void {
     if (o.omit.toUpperCase() !== 'FALSE') continue;
     const rows = ukbRows.get(o.study_id);
     if (!rows) {
-      dropped.push({ code: '', study_id: o.study_id, reason: 'no_rows_in_snp_weights', detail: 'UK Biobank trait without SNP rows' });
+      dropped.push({
+        code: '',
+        study_id: o.study_id,
+        reason: 'no_rows_in_snp_weights',
+        detail: 'UK Biobank trait without SNP rows',
+      });
       continue;
     }
     const c = cleanStudy(rows, kg, reported);
@@ -446,8 +531,27 @@ function main(): void {
     }
     const n = num(o['N.non.missing']);
     const flags: Row = { disease: o.diagnosis === 'TRUE' ? '1' : '0', other: '1' };
-    const src = { dataset: UKB, study_id: o.study_id, pmid: o.PMID || null, trait: o.trait, first_author: 'Neale lab (UK Biobank)', year: 2017, sample_size: n, variance_explained: null };
-    const texts = generatedTexts('ukb', o.study_id, o.niceName || o.trait, flags, 'UK Biobank (Neale lab)', 2017, n, c.markers.length, codes);
+    const src = {
+      dataset: UKB,
+      study_id: o.study_id,
+      pmid: o.PMID || null,
+      trait: o.trait,
+      first_author: 'Neale lab (UK Biobank)',
+      year: 2017,
+      sample_size: n,
+      variance_explained: null,
+    };
+    const texts = generatedTexts(
+      'ukb',
+      o.study_id,
+      o.niceName || o.trait,
+      flags,
+      'UK Biobank (Neale lab)',
+      2017,
+      n,
+      c.markers.length,
+      codes,
+    );
     texts.phenotype = o.trait;
     cleaned.set(texts.code, c);
     traits.push(makeTrait(texts, c, src));
@@ -468,19 +572,44 @@ function main(): void {
   };
   mkdirSync(join(OUT, 'catalog'), { recursive: true });
   writeFileSync(join(OUT, 'catalog', 'catalog.json.gz'), gzipSync(JSON.stringify(catalog), { level: 9 }));
-  const tsv = ['code\tname\tcategory\tfeatured\tpricing\tconnotation\tmarkers\tsample_size\tyear\tevidence\tstudy_id\tpmid\trevision'];
+  const tsv = [
+    'code\tname\tcategory\tfeatured\tpricing\tconnotation\tmarkers\tsample_size\tyear\tevidence\tstudy_id\tpmid\trevision',
+  ];
   for (const t of traits) {
     const q = t.quality;
-    tsv.push([t.code, t.name, t.category, t.featured, t.default_pricing, t.connotation, q.markers, q.sample_size ?? '', q.publication_year ?? '', q.evidence, q.study_id, q.pmid ?? '', t.revision].join('\t'));
+    tsv.push(
+      [
+        t.code,
+        t.name,
+        t.category,
+        t.featured,
+        t.default_pricing,
+        t.connotation,
+        q.markers,
+        q.sample_size ?? '',
+        q.publication_year ?? '',
+        q.evidence,
+        q.study_id,
+        q.pmid ?? '',
+        t.revision,
+      ].join('\t'),
+    );
   }
   writeFileSync(join(OUT, 'catalog', 'traits.tsv'), tsv.join('\n') + '\n');
 
   const byReason: Record<string, number> = {};
   for (const d of dropped) byReason[d.reason] = (byReason[d.reason] ?? 0) + 1;
   const markerDrops: Record<string, number> = {};
-  for (const t of traits) for (const [k, v] of Object.entries(t.source.dropped)) markerDrops[k] = (markerDrops[k] ?? 0) + v;
+  for (const t of traits)
+    for (const [k, v] of Object.entries(t.source.dropped)) markerDrops[k] = (markerDrops[k] ?? 0) + v;
   const report = {
-    counts: { featured: featuredCount, gwas: gwasCount, ukbiobank: ukbCount, total: traits.length, markers: traits.reduce((a, t) => a + t.quality.markers, 0) },
+    counts: {
+      featured: featuredCount,
+      gwas: gwasCount,
+      ukbiobank: ukbCount,
+      total: traits.length,
+      markers: traits.reduce((a, t) => a + t.quality.markers, 0),
+    },
     rules: qc.rules,
     dropped_traits_by_reason: byReason,
     dropped_marker_rows_in_kept_traits_by_reason: markerDrops,
@@ -491,13 +620,23 @@ function main(): void {
 
   if (!SKIP_TABLES) {
     const tables = buildDistributionTables(traits, join(OUT, 'catalog'));
-    console.log(`distribution tables: ${tables.tables} for ${tables.traits} traits (${tables.bytes} bytes); ${tables.exactAtRuntime} trait × population pairs exact at scoring time`);
+    console.log(
+      `distribution tables: ${tables.tables} for ${tables.traits} traits (${tables.bytes} bytes); ${tables.exactAtRuntime} trait × population pairs exact at scoring time`,
+    );
   }
 
   // The 1000 Genomes frequency table, for PGS files imported by users (pgs-import.ts).
   const kgRows = [...kg.entries()]
     .map(([id, e]) => ({ rs: Number(id.slice(2)), e }))
-    .filter(({ rs, e }) => Number.isInteger(rs) && rs > 0 && /^[ACGT]$/.test(e.ref) && /^[ACGT]$/.test(e.alt) && e.alt_af.every((x) => x !== null) && Number.isInteger(e.pos))
+    .filter(
+      ({ rs, e }) =>
+        Number.isInteger(rs) &&
+        rs > 0 &&
+        /^[ACGT]$/.test(e.ref) &&
+        /^[ACGT]$/.test(e.alt) &&
+        e.alt_af.every((x) => x !== null) &&
+        Number.isInteger(e.pos),
+    )
     .sort((a, b) => a.rs - b.rs);
   const kgTable: KgTableFile = {
     source: 'DERIVED_1kg_phase3_superpop_ALT_AF_merged.tsv.gz (impute.me 1000 Genomes phase 3 extracts; GRCh37)',
@@ -506,14 +645,18 @@ function main(): void {
     pos: kgRows.map((r) => r.e.pos),
     ref: kgRows.map((r) => r.e.ref).join(''),
     alt: kgRows.map((r) => r.e.alt).join(''),
-    alt_freq: Object.fromEntries(POPULATIONS.map((p, i) => [p, kgRows.map((r) => r.e.alt_af[i] as number)])) as KgTableFile['alt_freq'],
+    alt_freq: Object.fromEntries(
+      POPULATIONS.map((p, i) => [p, kgRows.map((r) => r.e.alt_af[i] as number)]),
+    ) as KgTableFile['alt_freq'],
   };
   writeFileSync(join(OUT, 'catalog', KG_TABLE_FILE.split('/')[1]), gzipSync(JSON.stringify(kgTable), { level: 9 }));
 
   mkdirSync(join(OUT, 'ancestry'), { recursive: true });
   writeAncestryPanel(DATA, OUT);
 
-  console.log(`catalog: ${featuredCount} featured, ${gwasCount} GWAS, ${ukbCount} UK Biobank traits (${report.counts.markers} markers)`);
+  console.log(
+    `catalog: ${featuredCount} featured, ${gwasCount} GWAS, ${ukbCount} UK Biobank traits (${report.counts.markers} markers)`,
+  );
   console.log(`dropped traits: ${dropped.length} ${JSON.stringify(byReason)}`);
   console.log(`dropped marker rows within kept traits: ${JSON.stringify(markerDrops)}`);
   console.log(`1000 Genomes table for PGS import: ${kgTable.rsid.length} SNPs`);

@@ -20,7 +20,10 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 
 function electronBinaryInstalled(): boolean {
   const pathFile = path.join(ROOT, 'node_modules', 'electron', 'path.txt');
-  return existsSync(pathFile) && existsSync(path.join(ROOT, 'node_modules', 'electron', 'dist', readFileSync(pathFile, 'utf8').trim()));
+  return (
+    existsSync(pathFile) &&
+    existsSync(path.join(ROOT, 'node_modules', 'electron', 'dist', readFileSync(pathFile, 'utf8').trim()))
+  );
 }
 
 if (!electronBinaryInstalled()) {

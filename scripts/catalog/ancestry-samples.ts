@@ -44,14 +44,17 @@ function readMaybeGzip(path: string): string {
 export function readReferenceSamples(dir: string): ReferenceSamples {
   const byId = new Map<string, { population: string; superPopulation: string; calls: Map<number, string> }>();
   for (const panel of ['kidd', 'seldin']) {
-    const lines = readMaybeGzip(join(dir, `${panel}.1kG.csv`)).split(/\r?\n/).filter((l) => l !== '');
+    const lines = readMaybeGzip(join(dir, `${panel}.1kG.csv`))
+      .split(/\r?\n/)
+      .filter((l) => l !== '');
     const header = lines[0].split(',');
     const popCol = header.indexOf('population');
     const superCol = header.indexOf('superpopulation');
     for (const line of lines.slice(1)) {
       const cells = line.split(',');
       let s = byId.get(cells[0]);
-      if (!s) byId.set(cells[0], (s = { population: cells[popCol], superPopulation: cells[superCol], calls: new Map() }));
+      if (!s)
+        byId.set(cells[0], (s = { population: cells[popCol], superPopulation: cells[superCol], calls: new Map() }));
       header.forEach((h, c) => {
         if (h.startsWith('rs')) s.calls.set(Number(h.slice(2)), cells[c]);
       });
@@ -61,15 +64,30 @@ export function readReferenceSamples(dir: string): ReferenceSamples {
   const samples = [...byId].map(([id, s]) => {
     const k = POPULATIONS.indexOf(s.superPopulation as Population);
     if (k < 0) throw new Error(`sample ${id}: unknown super-population ${s.superPopulation}`);
-    return { id, population: s.population, superPopulation: s.superPopulation as Population, k, genotypes: rsids.map((r) => s.calls.get(r) ?? '--') };
+    return {
+      id,
+      population: s.population,
+      superPopulation: s.superPopulation as Population,
+      k,
+      genotypes: rsids.map((r) => s.calls.get(r) ?? '--'),
+    };
   });
   return { rsids, samples };
 }
 
 /** A sample's AISNP genotypes as a parsed Genotype, at the given GRCh37 positions. */
-export function sampleGenotype(ref: ReferenceSamples, sample: ReferenceSample, position: (rsid: number) => { chrom: number; pos: number }): Genotype {
+export function sampleGenotype(
+  ref: ReferenceSamples,
+  sample: ReferenceSample,
+  position: (rsid: number) => { chrom: number; pos: number },
+): Genotype {
   const n = ref.rsids.length;
-  const g: Genotype = { rsids: Uint32Array.from(ref.rsids), calls: new Uint8Array(n), chroms: new Uint8Array(n), positions: new Uint32Array(n) };
+  const g: Genotype = {
+    rsids: Uint32Array.from(ref.rsids),
+    calls: new Uint8Array(n),
+    chroms: new Uint8Array(n),
+    positions: new Uint32Array(n),
+  };
   ref.rsids.forEach((rsid, j) => {
     const gt = sample.genotypes[j];
     g.calls[j] = gt.length === 2 && gt !== '--' ? makeCall(alleleFromLetter(gt[0]), alleleFromLetter(gt[1])) : 0;

@@ -13,14 +13,32 @@ import { inferAncestry, type AncestryInference } from '../../src/service/science
 import { K, POPULATIONS } from '../../src/service/science/ancestry/panel.js';
 import { leaveOneOut, type AncestryPanel } from '../../src/service/science/ancestry/reference.js';
 import type { Population } from '../../src/service/science/types.js';
-import { chipBackground, chipMarkerRows, simulateMixture, twentyThreeAndMe, type ChipBackgroundOptions, type Marker } from '../../test/support/genotypes.js';
+import {
+  chipBackground,
+  chipMarkerRows,
+  simulateMixture,
+  twentyThreeAndMe,
+  type ChipBackgroundOptions,
+  type Marker,
+} from '../../test/support/genotypes.js';
 import { rng } from '../../test/support/prng.js';
 import { sampleGenotype, type ReferenceSample, type ReferenceSamples } from './ancestry-samples.js';
 
-export { readReferenceSamples, sampleGenotype, type ReferenceSample, type ReferenceSamples } from './ancestry-samples.js';
+export {
+  readReferenceSamples,
+  sampleGenotype,
+  type ReferenceSample,
+  type ReferenceSamples,
+} from './ancestry-samples.js';
 export { rng };
 // The synthetic genomes come from the one generator of the tests and benches.
-export { chipBackground, chipMarkerRows, simulateMixture, type ChipBackgroundOptions, type Marker } from '../../test/support/genotypes.js';
+export {
+  chipBackground,
+  chipMarkerRows,
+  simulateMixture,
+  type ChipBackgroundOptions,
+  type Marker,
+} from '../../test/support/genotypes.js';
 
 /** A seeded subset: `perPopulation` samples of each super-population, spread evenly over the list. */
 export function pickSamples(ref: ReferenceSamples, perPopulation: number): ReferenceSample[] {
@@ -64,7 +82,12 @@ export function sampleCallAt(ref: ReferenceSamples, sample: ReferenceSample): (r
 /** The Genotype of `base` with `extra` markers added (rsIDs not already in base). */
 export function spliceMarkers(base: Genotype, extra: Genotype): Genotype {
   const n = base.rsids.length + extra.rsids.length;
-  const out: Genotype = { rsids: new Uint32Array(n), calls: new Uint8Array(n), chroms: new Uint8Array(n), positions: new Uint32Array(n) };
+  const out: Genotype = {
+    rsids: new Uint32Array(n),
+    calls: new Uint8Array(n),
+    chroms: new Uint8Array(n),
+    positions: new Uint32Array(n),
+  };
   let i = 0;
   let j = 0;
   for (let o = 0; o < n; o++) {
@@ -85,10 +108,13 @@ export function twoWayMixtures(): Array<{ label: string; q: number[] }> {
   for (let a = 0; a < K; a++) {
     for (let b = a + 1; b < K; b++) {
       for (const share of [0.25, 0.5, 0.75]) {
-        const q = new Array(K).fill(0);
+        const q = new Array<number>(K).fill(0);
         q[a] = share;
         q[b] = 1 - share;
-        out.push({ label: `${Math.round(share * 100)}% ${POPULATIONS[a]} + ${Math.round((1 - share) * 100)}% ${POPULATIONS[b]}`, q });
+        out.push({
+          label: `${Math.round(share * 100)}% ${POPULATIONS[a]} + ${Math.round((1 - share) * 100)}% ${POPULATIONS[b]}`,
+          q,
+        });
       }
     }
   }
@@ -146,7 +172,9 @@ export interface Confusion {
 export function confusion(outcomes: LeaveOneOutOutcome[]): Confusion {
   const cols = [...POPULATIONS, 'none'] as const;
   const zero = () => Object.fromEntries(POPULATIONS.map((p) => [p, 0])) as Record<Population, number>;
-  const counts = Object.fromEntries(POPULATIONS.map((p) => [p, Object.fromEntries(cols.map((c) => [c, 0]))])) as Confusion['counts'];
+  const counts = Object.fromEntries(
+    POPULATIONS.map((p) => [p, Object.fromEntries(cols.map((c) => [c, 0]))]),
+  ) as Confusion['counts'];
   const n = zero();
   const right = zero();
   const sufficient = zero();
@@ -164,7 +192,13 @@ export function confusion(outcomes: LeaveOneOutOutcome[]): Confusion {
   }
   const share = (x: Record<Population, number>, of: Record<Population, number>) =>
     Object.fromEntries(POPULATIONS.map((p) => [p, of[p] ? x[p] / of[p] : 0])) as Record<Population, number>;
-  return { counts, accuracy: share(right, n), sufficient: share(sufficient, n), rightWhenSufficient: share(rightSufficient, sufficient), admixed: share(admixed, n) };
+  return {
+    counts,
+    accuracy: share(right, n),
+    sufficient: share(sufficient, n),
+    rightWhenSufficient: share(rightSufficient, sufficient),
+    admixed: share(admixed, n),
+  };
 }
 
 function pct(x: number): string {
@@ -179,13 +213,19 @@ export function confusionMarkdown(c: Confusion): string {
     `|---|${cols.map(() => '---:').join('|')}|---:|---:|---:|---:|`,
   ];
   for (const p of POPULATIONS) {
-    lines.push(`| ${p} | ${cols.map((x) => c.counts[p][x]).join(' | ')} | ${pct(c.accuracy[p])} | ${pct(c.sufficient[p])} | ${pct(c.rightWhenSufficient[p])} | ${pct(c.admixed[p])} |`);
+    lines.push(
+      `| ${p} | ${cols.map((x) => c.counts[p][x]).join(' | ')} | ${pct(c.accuracy[p])} | ${pct(c.sufficient[p])} | ${pct(c.rightWhenSufficient[p])} | ${pct(c.admixed[p])} |`,
+    );
   }
   return lines.join('\n');
 }
 
 /** The chip-like background as a parsed Genotype: written as a 23andMe file and parsed. */
-export async function chipBackgroundGenotype(panel: AncestryPanel, seed: number, options?: ChipBackgroundOptions): Promise<Genotype> {
+export async function chipBackgroundGenotype(
+  panel: AncestryPanel,
+  seed: number,
+  options?: ChipBackgroundOptions,
+): Promise<Genotype> {
   return parseText(twentyThreeAndMe(chipBackground(panel, seed, options)));
 }
 
@@ -198,13 +238,24 @@ export interface MixtureOutcome {
 }
 
 /** Simulated genomes for every two-way mixture (and each pure super-population), `reps` each, inferred through the parser. */
-export async function mixtureRun(panel: AncestryPanel, markers: ReturnType<typeof chipMarkerRows>, seed: number, reps: number): Promise<MixtureOutcome[]> {
+export async function mixtureRun(
+  panel: AncestryPanel,
+  markers: ReturnType<typeof chipMarkerRows>,
+  seed: number,
+  reps: number,
+): Promise<MixtureOutcome[]> {
   const rand = rng(seed);
-  const cases = [...POPULATIONS.map((p, k) => ({ label: `100% ${p}`, q: POPULATIONS.map((_, j) => (j === k ? 1 : 0)) })), ...twoWayMixtures()];
+  const cases = [
+    ...POPULATIONS.map((p, k) => ({ label: `100% ${p}`, q: POPULATIONS.map((_, j) => (j === k ? 1 : 0)) })),
+    ...twoWayMixtures(),
+  ];
   const out: MixtureOutcome[] = [];
   for (const c of cases) {
     for (let r = 0; r < reps; r++) {
-      const result = inferAncestry(panel, await parseText(twentyThreeAndMe(simulateMixture(panel, markers, c.q, rand))));
+      const result = inferAncestry(
+        panel,
+        await parseText(twentyThreeAndMe(simulateMixture(panel, markers, c.q, rand))),
+      );
       const error = Math.max(...POPULATIONS.map((p, k) => Math.abs(result.proportions[p] - c.q[k])));
       out.push({ label: c.label, q: c.q, result, error });
     }

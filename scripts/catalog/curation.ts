@@ -37,7 +37,9 @@ export function checkCitations(overview: Map<string, Row>, rowsByStudy: Map<stri
     const evidence = agree[0] ?? null;
     if (evidence && stated && evidence !== stated) {
       if (agree.length < 2) {
-        violations.push(`${studyId}: overview PMID ${stated} disagrees with ${suffix ? 'study_id suffix' : 'SNP rows'} ${evidence}, and nothing else decides`);
+        violations.push(
+          `${studyId}: overview PMID ${stated} disagrees with ${suffix ? 'study_id suffix' : 'SNP rows'} ${evidence}, and nothing else decides`,
+        );
         continue;
       }
       corrected.push({ study_id: studyId, overview_pmid: stated, pmid: evidence });

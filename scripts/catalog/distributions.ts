@@ -26,7 +26,10 @@ export function fullMarkers(t: CatalogTrait, pop: (typeof POPULATION_ORDER)[numb
   return pts;
 }
 
-export function buildDistributionTables(traits: CatalogTrait[], catalogDir: string): { tables: number; traits: number; bytes: number; exactAtRuntime: number } {
+export function buildDistributionTables(
+  traits: CatalogTrait[],
+  catalogDir: string,
+): { tables: number; traits: number; bytes: number; exactAtRuntime: number } {
   const entries: Array<{ code: string; revision: string; tables: Map<string, CdfTable> }> = [];
   let count = 0;
   let exactAtRuntime = 0;
@@ -47,7 +50,8 @@ export function buildDistributionTables(traits: CatalogTrait[], catalogDir: stri
       }
     }
     if (tables.size) entries.push({ code: t.code, revision: t.revision, tables });
-    if ((k + 1) % 200 === 0) console.log(`  tables: ${k + 1} of ${traits.length} traits (${Math.round((Date.now() - t0) / 1000)} s)`);
+    if ((k + 1) % 200 === 0)
+      console.log(`  tables: ${k + 1} of ${traits.length} traits (${Math.round((Date.now() - t0) / 1000)} s)`);
   });
   const bytes = encodeTables(entries);
   writeFileSync(join(catalogDir, TABLE_FILE.split('/')[1]), bytes);

@@ -37,7 +37,10 @@ function compareForHeadline(a: CatalogTrait, b: CatalogTrait): number {
  * Sets `group` on every trait. `keyOf` gives a trait's phenotype key; a group's name is
  * its featured member's name when it has one, else the headline's name.
  */
-export function assignGroups(traits: CatalogTrait[], keyOf: (t: CatalogTrait) => string): { groups: number; multi: number; largest: Array<[string, number]> } {
+export function assignGroups(
+  traits: CatalogTrait[],
+  keyOf: (t: CatalogTrait) => string,
+): { groups: number; multi: number; largest: Array<[string, number]> } {
   const byKey = new Map<string, CatalogTrait[]>();
   for (const t of traits) {
     const k = keyOf(t);

@@ -3,13 +3,10 @@
  * alignment against 1000 Genomes (GRCh37 forward strand), effect-allele frequencies per
  * super-population, deduplication. Every rejected row is counted by reason.
  */
+import { PALINDROME_MAF_LIMIT } from '../../src/service/science/match.js';
+import { POPULATIONS } from '../../src/shared/populations.js';
 import { num, type Row } from './read.js';
 
-export const POPULATIONS = ['EUR', 'AMR', 'AFR', 'EAS', 'SAS'] as const;
-export type Pop = (typeof POPULATIONS)[number];
-
-/** Palindromic (A/T, C/G) markers whose minor-allele frequency reaches this are ambiguous. */
-export const PALINDROME_MAF_LIMIT = 0.4;
 /** A trait is dropped when more than this share of its distinct markers is unusable. */
 export const MAX_UNUSABLE_SHARE = 0.5;
 /**
@@ -96,7 +93,11 @@ export const isPalindromic = (a: string, b: string) => COMP[a] === b;
 /** Round a frequency to 6 decimals: removes 1 − x floating noise without changing the value. */
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
-export function cleanStudy(rows: Row[], kg: Map<string, KgEntry>, reported: ReportedFrequencies = new Map()): CleanResult {
+export function cleanStudy(
+  rows: Row[],
+  kg: Map<string, KgEntry>,
+  reported: ReportedFrequencies = new Map(),
+): CleanResult {
   const dropped: Record<string, number> = {};
   const drop = (reason: string) => {
     dropped[reason] = (dropped[reason] ?? 0) + 1;
@@ -223,8 +224,15 @@ export function cleanStudy(rows: Row[], kg: Map<string, KgEntry>, reported: Repo
   const statLike = unlogged.filter((c) => c.weight >= 1.5 && c.weight <= 3);
   if (unlogged.length >= 3 && statLike.length === unlogged.length) {
     // Every size in [1.5, 3] (in this table typically ln of values around 5–7): not per-allele effects.
-    scaleProblem = { reason: 'effect_sizes_look_like_test_statistics', detail: `all ${unlogged.length} unlogged effect sizes lie in [1.5, 3]` };
-  } else if (candidates.length >= 3 && candidates.every((c) => c.logged) && median(candidates.map((c) => Math.abs(c.weight))) > LOGGED_BETA_MEDIAN) {
+    scaleProblem = {
+      reason: 'effect_sizes_look_like_test_statistics',
+      detail: `all ${unlogged.length} unlogged effect sizes lie in [1.5, 3]`,
+    };
+  } else if (
+    candidates.length >= 3 &&
+    candidates.every((c) => c.logged) &&
+    median(candidates.map((c) => Math.abs(c.weight))) > LOGGED_BETA_MEDIAN
+  ) {
     // Logged in curation, yet the odds ratios would be implausible: the source took the
     // logarithm of a beta (e.g. mg/dL per allele), which cannot be undone (signs are lost).
     scaleProblem = {
@@ -237,7 +245,10 @@ export function cleanStudy(rows: Row[], kg: Map<string, KgEntry>, reported: Repo
       kept = candidates.filter((c) => !bad.has(c));
       dropped.odds_ratio_like_effect_size = orLike.length;
     } else {
-      scaleProblem = { reason: 'odds_ratios_mixed_with_betas', detail: `${orLike.length} of ${unlogged.length} unlogged effect sizes lie in [1, 1.5) beside ${small.length} below 0.2` };
+      scaleProblem = {
+        reason: 'odds_ratios_mixed_with_betas',
+        detail: `${orLike.length} of ${unlogged.length} unlogged effect sizes lie in [1, 1.5) beside ${small.length} below 0.2`,
+      };
     }
   }
   // Weights on another scale than the study's: more than WEIGHT_OUTLIER_FACTOR × the median

@@ -25,12 +25,25 @@ export const SEX_RULES: readonly SexRule[] = [
   { pattern: /male puberty|facial hair|voice breaking/i, sex: 'male', why: 'studied in males only' },
   { pattern: /male-pattern baldness|balding pattern/i, sex: 'male', why: 'male-pattern hair loss, studied in men' },
   { pattern: /ovar|oophorectomy/i, sex: 'female', why: 'the ovaries exist only in females' },
-  { pattern: /uter(us|ine)|endometri|leiomyoma of uterus|fibroid/i, sex: 'female', why: 'the uterus exists only in females' },
+  {
+    pattern: /uter(us|ine)|endometri|leiomyoma of uterus|fibroid/i,
+    sex: 'female',
+    why: 'the uterus exists only in females',
+  },
   { pattern: /cervical cancer|cin\/pre-cancer cells cervix/i, sex: 'female', why: 'the cervix exists only in females' },
   { pattern: /menarche|menopause|menstru|dysmenorrh/i, sex: 'female', why: 'a female reproductive trait' },
-  { pattern: /pregnan|gestation|pre-?eclampsia|placent|labour and delivery|maternal care|nausea and vomiting of pregnancy/i, sex: 'female', why: 'a trait of pregnancy' },
+  {
+    pattern:
+      /pregnan|gestation|pre-?eclampsia|placent|labour and delivery|maternal care|nausea and vomiting of pregnancy/i,
+    sex: 'female',
+    why: 'a trait of pregnancy',
+  },
   { pattern: /contracept|female genital|vagin/i, sex: 'female', why: 'a female reproductive trait' },
-  { pattern: /breast cancer|malignant neoplasm of breast|breast cysts|breast size|mammographic/i, sex: 'female', why: 'studied in women (breast cancer in men is rare and not what these scores describe)' },
+  {
+    pattern: /breast cancer|malignant neoplasm of breast|breast cysts|breast size|mammographic/i,
+    sex: 'female',
+    why: 'studied in women (breast cancer in men is rare and not what these scores describe)',
+  },
   { pattern: /polycystic ovary/i, sex: 'female', why: 'the ovaries exist only in females' },
 ];
 

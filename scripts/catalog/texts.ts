@@ -4,10 +4,6 @@
  * score from a few published variants explains little of any trait; no medical advice
  * beyond suggesting a professional.
  */
-export function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
 export function formatCount(n: number): string {
   return n.toLocaleString('en-US');
 }

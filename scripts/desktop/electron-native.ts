@@ -24,7 +24,9 @@ const require = createRequire(import.meta.url);
 export const ELECTRON_BINDING = path.join(ROOT, 'out', 'native', 'better_sqlite3.node');
 
 function packageVersion(name: string): string {
-  return JSON.parse(readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version as string;
+  return (
+    JSON.parse(readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }
+  ).version;
 }
 
 export function electronVersion(): string {
@@ -33,7 +35,7 @@ export function electronVersion(): string {
 
 /** NODE_MODULE_VERSION of an Electron release. */
 export function electronAbi(version: string): number {
-  const { getAbi } = require('node-abi') as { getAbi(target: string, runtime: string): string };
+  const { getAbi } = require('node-abi') as { getAbi: (target: string, runtime: string) => string };
   return Number(getAbi(version, 'electron'));
 }
 
@@ -52,7 +54,10 @@ export function addonAbi(file: string): number {
 
 /** Throws unless `file` is built for the given Electron. */
 export function checkElectronBuild(file: string, version = electronVersion()): void {
-  if (!existsSync(file)) throw new Error(`${file} does not exist. Run \`tsx scripts/desktop/electron-native.ts\` to build it (needs the internet).`);
+  if (!existsSync(file))
+    throw new Error(
+      `${file} does not exist. Run \`tsx scripts/desktop/electron-native.ts\` to build it (needs the internet).`,
+    );
   const expected = electronAbi(version);
   const found = addonAbi(file);
   if (found !== expected) {
@@ -68,7 +73,13 @@ export function checkElectronBuild(file: string, version = electronVersion()): v
 export async function installElectronSqlite(arch: string = process.arch): Promise<string> {
   const version = electronVersion();
   const sqliteVersion = packageVersion('better-sqlite3');
-  const work = path.join(ROOT, 'node_modules', '.cache', 'traitscope-electron-native', `electron-${version}-${process.platform}-${arch}-better-sqlite3-${sqliteVersion}`);
+  const work = path.join(
+    ROOT,
+    'node_modules',
+    '.cache',
+    'traitscope-electron-native',
+    `electron-${version}-${process.platform}-${arch}-better-sqlite3-${sqliteVersion}`,
+  );
   const built = path.join(work, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
 
   let reuse = false;
@@ -81,7 +92,14 @@ export async function installElectronSqlite(arch: string = process.arch): Promis
   if (!reuse) {
     rmSync(work, { recursive: true, force: true });
     mkdirSync(path.join(work, 'node_modules'), { recursive: true });
-    writeFileSync(path.join(work, 'package.json'), JSON.stringify({ name: 'traitscope-electron-native', private: true, dependencies: { 'better-sqlite3': sqliteVersion } }));
+    writeFileSync(
+      path.join(work, 'package.json'),
+      JSON.stringify({
+        name: 'traitscope-electron-native',
+        private: true,
+        dependencies: { 'better-sqlite3': sqliteVersion },
+      }),
+    );
     cpSync(path.join(ROOT, 'node_modules', 'better-sqlite3'), path.join(work, 'node_modules', 'better-sqlite3'), {
       recursive: true,
       filter: (src) => !src.includes(`${path.sep}better-sqlite3${path.sep}build`),
@@ -93,14 +111,17 @@ export async function installElectronSqlite(arch: string = process.arch): Promis
     } catch (err) {
       throw new Error(
         `Building better-sqlite3 for Electron ${version} failed: ${(err as Error).message}\n` +
-          'It downloads a prebuilt binary or Electron\'s headers: check the internet connection, and that python3, make and a C++ compiler are installed.',
+          "It downloads a prebuilt binary or Electron's headers: check the internet connection, and that python3, make and a C++ compiler are installed.",
+        { cause: err },
       );
     }
     checkElectronBuild(built, version);
   }
   mkdirSync(path.dirname(ELECTRON_BINDING), { recursive: true });
   cpSync(built, ELECTRON_BINDING);
-  console.log(`better-sqlite3 for Electron ${version} (NODE_MODULE_VERSION ${electronAbi(version)}) is at ${path.relative(ROOT, ELECTRON_BINDING)}${reuse ? ' (reused)' : ''}.`);
+  console.log(
+    `better-sqlite3 for Electron ${version} (NODE_MODULE_VERSION ${electronAbi(version)}) is at ${path.relative(ROOT, ELECTRON_BINDING)}${reuse ? ' (reused)' : ''}.`,
+  );
   return ELECTRON_BINDING;
 }
 

@@ -24,13 +24,18 @@ const INSTALLERS: Partial<Record<NodeJS.Platform, { flag: string; targets: strin
 };
 
 function run(script: string, args: string[]): void {
-  const result = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', ...script.split('/')), ...args], { cwd: ROOT, stdio: 'inherit' });
+  const result = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', ...script.split('/')), ...args], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
 const system = INSTALLERS[process.platform];
 if (!system || !['x64', 'arm64'].includes(process.arch)) {
-  console.error(`Traitscope is packaged for Windows, macOS and Linux on x64 or arm64, not ${process.platform}-${process.arch}.`);
+  console.error(
+    `Traitscope is packaged for Windows, macOS and Linux on x64 or arm64, not ${process.platform}-${process.arch}.`,
+  );
   process.exit(1);
 }
 const args = process.argv.slice(2);

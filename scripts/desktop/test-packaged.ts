@@ -12,12 +12,22 @@ import path from 'node:path';
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const target = process.argv[2];
 if (!target || !existsSync(target)) {
-  console.error('Usage: npm run test:packaged -- INSTALLER_OR_EXECUTABLE (for example dist/Traitscope-0.1.0-x86_64.AppImage)');
+  console.error(
+    'Usage: npm run test:packaged -- INSTALLER_OR_EXECUTABLE (for example dist/Traitscope-0.1.0-x86_64.AppImage)',
+  );
   process.exit(1);
 }
 const result = spawnSync(
   process.execPath,
-  [path.join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'test/desktop/packaged-app.test.ts', '--testTimeout', '180000', '--maxWorkers', '1'],
+  [
+    path.join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'),
+    'run',
+    'test/desktop/packaged-app.test.ts',
+    '--testTimeout',
+    '180000',
+    '--maxWorkers',
+    '1',
+  ],
   { cwd: ROOT, stdio: 'inherit', env: { ...process.env, TRAITSCOPE_PACKAGED_APP: path.resolve(target) } },
 );
 process.exit(result.status ?? 1);

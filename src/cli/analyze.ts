@@ -2,44 +2,41 @@
  * `traitscope analyze FILE [--ethnicity N] [--json]`: parse a raw-data file and print every
  * computable trait, without starting the server. Nothing is stored.
  */
-import { parseArgs } from 'node:util';
 import { parseGenotypeFile } from '../service/genotype/parse/index.js';
 import { resolveConfig } from '../service/config.js';
 import { assessContext, createScienceEngine } from '../service/science/index.js';
 import type { Assessment, AssessContext, TraitInfo } from '../service/science/types.js';
+import { parse, UsageError } from './args.js';
 
-const USAGE = 'traitscope analyze FILE [--ethnicity N] [--json] [--resources DIR]\n' +
+const USAGE =
+  'traitscope analyze FILE [--ethnicity N] [--json] [--resources DIR]\n' +
   '  --ethnicity N   0 unknown (inferred from the genotype), 1 European, 2 American (Hispanic or Latino),\n' +
   '                  3 African, 4 East Asian, 5 South Asian; default 0\n' +
   '  --json          one JSON document instead of a table\n' +
-  '  --resources DIR the folder holding catalog/ and ancestry/ (default: the app\'s resources)';
+  "  --resources DIR the folder holding catalog/ and ancestry/ (default: the app's resources)";
 
 export async function analyzeCommand(args: string[]): Promise<number> {
-  let values: { ethnicity?: string; json?: boolean; resources?: string; help?: boolean };
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args,
-      options: { ethnicity: { type: 'string' }, json: { type: 'boolean' }, resources: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-    }));
-  } catch (err) {
-    console.error(`${(err as Error).message}\n\nUsage: ${USAGE}`);
-    return 2;
-  }
+  const { values, positionals } = parse(
+    args,
+    {
+      ethnicity: { type: 'string' },
+      json: { type: 'boolean' },
+      resources: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    USAGE,
+  );
   if (values.help) {
     console.log(`Usage: ${USAGE}`);
     return 0;
   }
-  if (positionals.length !== 1) {
-    console.error(`Give exactly one genotype file (got ${positionals.length}).\n\nUsage: ${USAGE}`);
-    return 2;
-  }
+  if (positionals.length !== 1)
+    throw new UsageError(`Give exactly one genotype file (got ${positionals.length}).\n\nUsage: ${USAGE}`);
   const ethnicity = values.ethnicity === undefined ? 0 : Number(values.ethnicity);
   if (!Number.isInteger(ethnicity) || ethnicity < 0 || ethnicity > 5) {
-    console.error(`--ethnicity must be a whole number from 0 to 5 (got "${values.ethnicity}").\n\nUsage: ${USAGE}`);
-    return 2;
+    throw new UsageError(
+      `--ethnicity must be a whole number from 0 to 5 (got "${values.ethnicity}").\n\nUsage: ${USAGE}`,
+    );
   }
   const file = positionals[0];
   const parsed = await parseGenotypeFile(file);
@@ -50,7 +47,10 @@ export async function analyzeCommand(args: string[]): Promise<number> {
   const engine = createScienceEngine({ resourcesDir: values.resources ?? resolveConfig().resourcesDir });
   const started = performance.now();
   const ancestry = engine.inferAncestry(parsed.genotype);
-  const context: AssessContext = assessContext({ ethnicity, gender: 0 }, { ancestry, inferredSex: parsed.summary.inferred_sex });
+  const context: AssessContext = assessContext(
+    { ethnicity, gender: 0 },
+    { ancestry, inferredSex: parsed.summary.inferred_sex },
+  );
   const results: Array<{ trait: TraitInfo; a: Assessment }> = [];
   for (const [code, outcome] of engine.assessMany(parsed.genotype, context)) {
     if (outcome.status === 'computed') results.push({ trait: engine.trait(code)!, a: outcome.assessment });
@@ -96,25 +96,48 @@ export async function analyzeCommand(args: string[]): Promise<number> {
 
   const s = parsed.summary;
   const out: string[] = [];
-  out.push(`${file}: ${s.vendor} (${s.format}), ${s.snp_count.toLocaleString('en-US')} markers, call rate ${(100 * s.call_rate).toFixed(1)} %${s.build ? `, build ${s.build}` : ''}`);
+  out.push(
+    `${file}: ${s.vendor} (${s.format}), ${s.snp_count.toLocaleString('en-US')} markers, call rate ${(100 * s.call_rate).toFixed(1)} %${s.build ? `, build ${s.build}` : ''}`,
+  );
   if (ancestry.best) {
     const shares = Object.entries(ancestry.proportions)
       .filter(([, v]) => v >= 0.01)
       .sort((x, y) => y[1] - x[1])
       .map(([k, v]) => `${k} ${(100 * v).toFixed(0)} %`)
       .join(', ');
-    out.push(`Ancestry (${ancestry.method}, ${ancestry.markers_used} markers): most likely ${ancestry.best}, proportions ${shares}${ancestry.sufficient ? '' : ' — not enough evidence to rely on'}`);
+    out.push(
+      `Ancestry (${ancestry.method}, ${ancestry.markers_used} markers): most likely ${ancestry.best}, proportions ${shares}${ancestry.sufficient ? '' : ' — not enough evidence to rely on'}`,
+    );
   } else {
     out.push(`Ancestry: ${ancestry.reason ?? 'not estimated.'}`);
   }
-  out.push(`Reference population: ${reference.label} (${populationSource === 'ethnicity' ? 'from --ethnicity' : populationSource}). ${reference.reason}`);
+  out.push(
+    `Reference population: ${reference.label} (${populationSource === 'ethnicity' ? 'from --ethnicity' : populationSource}). ${reference.reason}`,
+  );
   out.push(`${results.length} of ${engine.traits.length} traits computable (${elapsed.toFixed(0)} ms).`, '');
-  const sorted = [...results].sort((x, y) => Number(y.trait.featured) - Number(x.trait.featured) || x.trait.category.localeCompare(y.trait.category) || x.trait.name.localeCompare(y.trait.name));
+  const sorted = [...results].sort(
+    (x, y) =>
+      Number(y.trait.featured) - Number(x.trait.featured) ||
+      x.trait.category.localeCompare(y.trait.category) ||
+      x.trait.name.localeCompare(y.trait.name),
+  );
   out.push(['Level', 'Pctl', 'Cover', 'Evidence', 'Trait', 'Code'].join('\t'));
   for (const { trait, a } of sorted) {
-    out.push([`${a.assessment_level} ${a.level_label}`, a.percentile === null ? '—' : a.percentile.toFixed(1), `${(100 * a.coverage).toFixed(0)}%`, a.evidence.label, `${trait.featured ? '' : '· '}${trait.name}`, trait.code].join('\t'));
+    out.push(
+      [
+        `${a.assessment_level} ${a.level_label}`,
+        a.percentile === null ? '—' : a.percentile.toFixed(1),
+        `${(100 * a.coverage).toFixed(0)}%`,
+        a.evidence.label,
+        `${trait.featured ? '' : '· '}${trait.name}`,
+        trait.code,
+      ].join('\t'),
+    );
   }
-  out.push('', 'Levels: 1 = lowest genetic score … 5 = highest, against the reference population. Most genetic scores explain only a small part of a trait; see docs/science.md.');
+  out.push(
+    '',
+    'Levels: 1 = lowest genetic score … 5 = highest, against the reference population. Most genetic scores explain only a small part of a trait; see docs/science.md.',
+  );
   process.stdout.write(out.join('\n') + '\n');
   return 0;
 }

@@ -14,6 +14,7 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: s
 export function portOption(value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535 (got "${value}").`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port must be a whole number from 0 to 65535 (got "${value}").`);
   return port;
 }

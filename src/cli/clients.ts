@@ -1,5 +1,12 @@
 /** `clients create|list|revoke`: credentials for third-party tools. Works while the service runs. */
-import { parseScopes, createClient, listClients, revokeClient, ClientInputError, type FreeTraits } from '../service/auth/clients.js';
+import {
+  parseScopes,
+  createClient,
+  listClients,
+  revokeClient,
+  ClientInputError,
+  type FreeTraits,
+} from '../service/auth/clients.js';
 import { databasePath, defaultDataDir, resolveConfig } from '../service/config.js';
 import { openDatabase } from '../service/db/database.js';
 import { createScienceEngine } from '../service/science/index.js';
@@ -13,17 +20,28 @@ const USAGE = `traitscope clients create --name NAME [--scopes read:profiles,wri
 function parseFreeTraits(value: string | undefined, resourcesDir: string): FreeTraits {
   if (value === undefined || value === 'default') return 'default';
   if (value === 'all' || value === 'none') return value;
-  const codes = value.split(',').map((c) => c.trim()).filter(Boolean);
+  const codes = value
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean);
   const engine = createScienceEngine({ resourcesDir });
   const unknown = codes.filter((c) => !engine.trait(c));
-  if (unknown.length > 0) throw new UsageError(`Unknown trait code(s) in --free-traits: ${unknown.join(', ')}. "traitscope analyze" or GET /api/traits/ lists the codes.`);
+  if (unknown.length > 0)
+    throw new UsageError(
+      `Unknown trait code(s) in --free-traits: ${unknown.join(', ')}. "traitscope analyze" or GET /api/traits/ lists the codes.`,
+    );
   return codes;
 }
 
 export async function clientsCommand(args: string[]): Promise<number> {
   const { values, positionals } = parse(
     args,
-    { 'data-dir': { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, 'free-traits': { type: 'string' } },
+    {
+      'data-dir': { type: 'string' },
+      name: { type: 'string' },
+      scopes: { type: 'string' },
+      'free-traits': { type: 'string' },
+    },
     USAGE,
   );
   const [action, id] = positionals;
@@ -45,7 +63,14 @@ export async function clientsCommand(args: string[]): Promise<number> {
       case 'list':
         console.log(
           JSON.stringify(
-            listClients(db).map((c) => ({ client_id: c.id, name: c.name, scopes: c.scopes, free_traits: c.freeTraits, created_at: c.createdAt, revoked_at: c.revokedAt })),
+            listClients(db).map((c) => ({
+              client_id: c.id,
+              name: c.name,
+              scopes: c.scopes,
+              free_traits: c.freeTraits,
+              created_at: c.createdAt,
+              revoked_at: c.revokedAt,
+            })),
             null,
             2,
           ),

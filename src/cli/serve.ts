@@ -6,8 +6,16 @@ import { parse, portOption } from './args.js';
 const USAGE = 'traitscope serve [--port N] [--data-dir DIR] [--cors-origin ORIGIN ...]';
 
 export async function serveCommand(args: string[]): Promise<number> {
-  const { values } = parse(args, { port: { type: 'string' }, 'data-dir': { type: 'string' }, 'cors-origin': { type: 'string', multiple: true } }, USAGE);
-  const service = await startService({ port: portOption(values.port, DEFAULT_PORT), dataDir: values['data-dir'], corsOrigins: values['cors-origin'] });
+  const { values } = parse(
+    args,
+    { port: { type: 'string' }, 'data-dir': { type: 'string' }, 'cors-origin': { type: 'string', multiple: true } },
+    USAGE,
+  );
+  const service = await startService({
+    port: portOption(values.port, DEFAULT_PORT),
+    dataDir: values['data-dir'],
+    corsOrigins: values['cors-origin'],
+  });
   console.log(`Traitscope is running. API: ${service.origin}/api  (reference: ${service.origin}/api/docs)`);
   console.log(`Data folder: ${service.config.dataDir}`);
   console.log(`Open the app in your browser (this link signs one tab in, once): ${service.signInUrl()}`);

@@ -23,11 +23,21 @@ export async function statusCommand(args: string[]): Promise<number> {
   }
   const answering = catalog !== undefined;
   if (values.json) {
-    console.log(JSON.stringify(running && file ? { running: true, answering, ...file, catalog, data_dir: dataDir } : { running: false, data_dir: dataDir }));
+    console.log(
+      JSON.stringify(
+        running && file
+          ? { running: true, answering, ...file, catalog, data_dir: dataDir }
+          : { running: false, data_dir: dataDir },
+      ),
+    );
   } else if (!running || !file) {
-    console.log(`Traitscope is not running on ${dataDir}. Start it with: npm run serve${values['data-dir'] ? ` -- --data-dir ${dataDir}` : ''}`);
+    console.log(
+      `Traitscope is not running on ${dataDir}. Start it with: npm run serve${values['data-dir'] ? ` -- --data-dir ${dataDir}` : ''}`,
+    );
   } else {
-    console.log(`Traitscope ${file.version} is running (pid ${file.pid}) on ${dataDir}${answering ? '' : ', but does not answer at its address'}.`);
+    console.log(
+      `Traitscope ${file.version} is running (pid ${file.pid}) on ${dataDir}${answering ? '' : ', but does not answer at its address'}.`,
+    );
     console.log(`API:       ${file.api}   (API version ${file.api_version})`);
     console.log(`Reference: ${file.docs}`);
     console.log(`OpenAPI:   ${file.api}/openapi.json`);

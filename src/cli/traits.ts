@@ -3,7 +3,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { databasePath, defaultDataDir, resolveConfig } from '../service/config.js';
 import { openDatabase } from '../service/db/database.js';
-import { CustomTraitError, engineWithCustomTraits, importCustomTrait, listCustomTraits, removeCustomTrait } from '../service/traits/custom-traits.js';
+import {
+  CustomTraitError,
+  engineWithCustomTraits,
+  importCustomTrait,
+  listCustomTraits,
+  removeCustomTrait,
+} from '../service/traits/custom-traits.js';
 import { parse, UsageError } from './args.js';
 
 const USAGE = `traitscope traits import FILE [--name NAME] [--code CODE] [--data-dir DIR]   (PGS Catalog scoring file, plain or .gz)
@@ -11,7 +17,11 @@ const USAGE = `traitscope traits import FILE [--name NAME] [--code CODE] [--data
        traitscope traits remove CODE [--data-dir DIR]`;
 
 export async function traitsCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, { 'data-dir': { type: 'string' }, name: { type: 'string' }, code: { type: 'string' } }, USAGE);
+  const { values, positionals } = parse(
+    args,
+    { 'data-dir': { type: 'string' }, name: { type: 'string' }, code: { type: 'string' } },
+    USAGE,
+  );
   const [action, target] = positionals;
   const db = openDatabase(databasePath(values['data-dir'] ?? defaultDataDir()));
   const { resourcesDir } = resolveConfig();
@@ -23,19 +33,30 @@ export async function traitsCommand(args: string[]): Promise<number> {
         try {
           bytes = readFileSync(target);
         } catch (err) {
-          console.error(`Cannot read ${target}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}.`);
+          console.error(
+            `Cannot read ${target}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}.`,
+          );
           return 1;
         }
         const engine = engineWithCustomTraits(db, resourcesDir)();
-        const record = importCustomTrait(db, engine, resourcesDir, bytes, { fileName: path.basename(target), name: values.name, code: values.code });
+        const record = importCustomTrait(db, engine, resourcesDir, bytes, {
+          fileName: path.basename(target),
+          name: values.name,
+          code: values.code,
+        });
         const r = record.report;
-        console.log(`Imported "${record.trait.name}" as trait ${record.trait.code}: ${r.usable} of ${r.variants} variants usable.`);
+        console.log(
+          `Imported "${record.trait.name}" as trait ${record.trait.code}: ${r.usable} of ${r.variants} variants usable.`,
+        );
         for (const [reason, n] of Object.entries(r.dropped)) console.log(`  left out ${n}: ${reason}`);
         for (const note of r.notes) console.log(`  note: ${note}`);
         return 0;
       }
       case 'list':
-        for (const r of listCustomTraits(db)) console.log(`${r.trait.code}\t${r.trait.name}\t${r.trait.markers.rsid.length} markers\t${r.fileName}\t${r.importedAt}`);
+        for (const r of listCustomTraits(db))
+          console.log(
+            `${r.trait.code}\t${r.trait.name}\t${r.trait.markers.rsid.length} markers\t${r.fileName}\t${r.importedAt}`,
+          );
         return 0;
       case 'remove':
         if (!target) throw new UsageError(`Which trait? ${USAGE}`);

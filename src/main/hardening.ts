@@ -20,7 +20,9 @@ function isAppUrl(url: string): boolean {
 function isExternalWebLink(url: string): boolean {
   try {
     const u = new URL(url);
-    return (u.protocol === 'https:' || u.protocol === 'http:') && !['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
+    return (
+      (u.protocol === 'https:' || u.protocol === 'http:') && !['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname)
+    );
   } catch {
     return false;
   }
@@ -72,7 +74,8 @@ export function applySessionHardening(appOrigin: string, { devServer }: DevServe
   trustedOrigin = appOrigin;
   const ses = session.defaultSession;
   const devOrigin = devServer ? new URL(devServer).origin : null;
-  const isDevServerUrl = (url: string) => devOrigin !== null && (url.startsWith(`${devOrigin}/`) || url.startsWith(`${devOrigin.replace(/^http/, 'ws')}/`));
+  const isDevServerUrl = (url: string) =>
+    devOrigin !== null && (url.startsWith(`${devOrigin}/`) || url.startsWith(`${devOrigin.replace(/^http/, 'ws')}/`));
   const policy = devOrigin ? developmentPolicy(devOrigin) : CONTENT_SECURITY_POLICY;
 
   // No camera, microphone, notifications, geolocation, clipboard reads, HID, serial, …
@@ -85,7 +88,12 @@ export function applySessionHardening(appOrigin: string, { devServer }: DevServe
   // Genetic data never leaves the machine: pages may only reach the local service.
   ses.webRequest.onBeforeRequest((details, callback) => {
     const url = details.url;
-    const allowed = isAppUrl(url) || isDevServerUrl(url) || url.startsWith('devtools://') || url.startsWith('data:') || url.startsWith('blob:');
+    const allowed =
+      isAppUrl(url) ||
+      isDevServerUrl(url) ||
+      url.startsWith('devtools://') ||
+      url.startsWith('data:') ||
+      url.startsWith('blob:');
     callback({ cancel: !allowed });
   });
 

@@ -149,7 +149,12 @@ function runApp(): void {
     const devServer = devServerUrl();
     applySessionHardening(running.origin, { devServer: devServer ?? undefined });
     if (devServer) serveUiFromDevServer(running.origin, devServer);
-    registerIpc({ origin: running.origin, dataDir: running.config.dataDir, session: () => appSession(running) });
+    registerIpc({
+      origin: running.origin,
+      dataDir: running.config.dataDir,
+      maxUploadBytes: running.config.maxUploadBytes,
+      session: () => appSession(running),
+    });
     installMenu({ window: () => mainWindow, dataDir: running.config.dataDir });
     mainWindow = createWindow(running.origin);
   }

@@ -2,7 +2,8 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, shell, type IpcMainInvokeEvent } from 'electron';
-import type { PdfResult } from '../renderer/src/platform/bridge.js';
+import type { PdfResult } from '../shared/desktop-bridge.js';
+import { fileNameFrom } from '../shared/file-names.js';
 import { IPC } from '../preload/channels.js';
 import { pageReady } from './open-files.js';
 import type { AppSession } from './service-host.js';
@@ -10,6 +11,8 @@ import type { AppSession } from './service-host.js';
 export interface IpcDeps {
   origin: string;
   dataDir: string;
+  /** The service's upload limit (TRAITSCOPE_MAX_UPLOAD_BYTES): larger opened files are refused before they are read. */
+  maxUploadBytes: number;
   session: () => AppSession;
 }
 
@@ -20,18 +23,22 @@ function fromAppPage(event: { senderFrame: Electron.WebFrameMain | null }, origi
 }
 
 function safeFileName(name: string): string {
-  const cleaned = name.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 120);
+  const cleaned = fileNameFrom(name, 120);
   return cleaned.toLowerCase().endsWith('.pdf') ? cleaned : `${cleaned || 'Traitscope report'}.pdf`;
 }
 
-export function registerIpc({ origin, dataDir, session }: IpcDeps): void {
-  const guard = <A extends unknown[], R>(fn: (event: IpcMainInvokeEvent, ...args: A) => R) =>
+export function registerIpc({ origin, dataDir, maxUploadBytes, session }: IpcDeps): void {
+  const guard =
+    <A extends unknown[], R>(fn: (event: IpcMainInvokeEvent, ...args: A) => R) =>
     (event: IpcMainInvokeEvent, ...args: A): R => {
       if (!fromAppPage(event, origin)) throw new Error('Refused: not the Traitscope page.');
       return fn(event, ...args);
     };
 
-  ipcMain.handle(IPC.getSession, guard(() => session()));
+  ipcMain.handle(
+    IPC.getSession,
+    guard(() => session()),
+  );
 
   ipcMain.handle(
     IPC.printToPdf,
@@ -66,6 +73,6 @@ export function registerIpc({ origin, dataDir, session }: IpcDeps): void {
   );
 
   ipcMain.on(IPC.openFilesReady, (event) => {
-    if (fromAppPage(event, origin)) pageReady(event.sender);
+    if (fromAppPage(event, origin)) pageReady(event.sender, maxUploadBytes);
   });
 }

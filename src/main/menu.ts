@@ -1,6 +1,6 @@
 /** The application menu: the usual platform menus plus Traitscope's own commands. */
 import { app, Menu, shell, type BrowserWindow, type MenuItemConstructorOptions } from 'electron';
-import type { MenuCommand } from '../renderer/src/platform/bridge.js';
+import type { MenuCommand } from '../shared/desktop-bridge.js';
 import { IPC } from '../preload/channels.js';
 import { MENU_OPEN_FILE } from './menu-ids.js';
 import { chooseFiles } from './open-files.js';
@@ -57,7 +57,14 @@ export function installMenu({ window, dataDir }: MenuActions): void {
         { label: 'Export Report…', accelerator: 'CmdOrCtrl+E', click: send('export-report') },
         { type: 'separator' },
         { label: 'Show Data Folder', click: () => void shell.openPath(dataDir) },
-        ...(isMac ? [] : ([{ type: 'separator' }, { label: 'Settings', accelerator: 'Ctrl+,', click: send('settings') }, { type: 'separator' }, { role: 'quit' }] satisfies MenuItemConstructorOptions[])),
+        ...(isMac
+          ? []
+          : ([
+              { type: 'separator' },
+              { label: 'Settings', accelerator: 'Ctrl+,', click: send('settings') },
+              { type: 'separator' },
+              { role: 'quit' },
+            ] satisfies MenuItemConstructorOptions[])),
       ],
     },
     { role: 'editMenu' },
@@ -71,15 +78,28 @@ export function installMenu({ window, dataDir }: MenuActions): void {
         { role: 'zoomOut' },
         { type: 'separator' },
         { role: 'togglefullscreen' },
-        ...(app.isPackaged ? [] : ([{ type: 'separator' }, { role: 'reload' }, { role: 'toggleDevTools' }] satisfies MenuItemConstructorOptions[])),
+        ...(app.isPackaged
+          ? []
+          : ([
+              { type: 'separator' },
+              { role: 'reload' },
+              { role: 'toggleDevTools' },
+            ] satisfies MenuItemConstructorOptions[])),
       ],
     },
     { role: 'windowMenu' },
     {
       role: 'help',
       submenu: [
-        { label: 'How to Download Your Raw Data', click: () => void shell.openExternal('https://customercare.23andme.com/hc/en-us/articles/212196868') },
-        { label: 'About Polygenic Scores (NHGRI)', click: () => void shell.openExternal('https://www.genome.gov/Health/Genomics-and-Medicine/Polygenic-risk-scores') },
+        {
+          label: 'How to Download Your Raw Data',
+          click: () => void shell.openExternal('https://customercare.23andme.com/hc/en-us/articles/212196868'),
+        },
+        {
+          label: 'About Polygenic Scores (NHGRI)',
+          click: () =>
+            void shell.openExternal('https://www.genome.gov/Health/Genomics-and-Medicine/Polygenic-risk-scores'),
+        },
         ...(isMac ? [] : ([{ type: 'separator' }, { role: 'about' }] satisfies MenuItemConstructorOptions[])),
       ],
     },

@@ -7,15 +7,15 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { dialog, type BrowserWindow, type WebContents } from 'electron';
-import type { OpenedFile } from '../renderer/src/platform/bridge.js';
+import type { OpenedFile } from '../shared/desktop-bridge.js';
+import { formatBytes } from '../shared/format-bytes.js';
 import { IPC } from '../preload/channels.js';
 import { GENOTYPE_EXTENSIONS } from './launch-args.js';
 
-/** The largest file sent to the page; larger ones are refused by the service anyway. */
-const MAX_BYTES = 1024 ** 3;
-
 let pending: string[] = [];
 let target: WebContents | null = null;
+/** The service's upload limit, known once the page is ready; larger files are not read, since the service would refuse them. */
+let maxBytes = 0;
 
 async function readForPage(paths: string[]): Promise<{ files: OpenedFile[]; problems: string[] }> {
   const files: OpenedFile[] = [];
@@ -24,7 +24,7 @@ async function readForPage(paths: string[]): Promise<{ files: OpenedFile[]; prob
     try {
       const info = await stat(p);
       if (!info.isFile()) throw new Error('it is not a file');
-      if (info.size > MAX_BYTES) throw new Error('it is larger than 1 GB');
+      if (info.size > maxBytes) throw new Error(`it is larger than the ${formatBytes(maxBytes)} upload limit`);
       files.push({ name: path.basename(p), data: new Uint8Array(await readFile(p)) });
     } catch (err) {
       problems.push(`${path.basename(p)}: ${(err as Error).message}`);
@@ -37,7 +37,10 @@ async function deliver(contents: WebContents, paths: string[]): Promise<void> {
   const { files, problems } = await readForPage(paths);
   if (files.length > 0 && !contents.isDestroyed()) contents.send(IPC.openFiles, files);
   if (problems.length > 0) {
-    dialog.showErrorBox('Traitscope could not open some files', `${problems.join('\n')}\n\nCheck that the files exist and that you may read them.`);
+    dialog.showErrorBox(
+      'Traitscope could not open some files',
+      `${problems.join('\n')}\n\nCheck that the files exist and that you may read them.`,
+    );
   }
 }
 
@@ -49,8 +52,9 @@ export function openFiles(paths: string[]): void {
 }
 
 /** The page subscribed: it receives the queued files now and later ones directly. */
-export function pageReady(contents: WebContents): void {
+export function pageReady(contents: WebContents, uploadLimit: number): void {
   target = contents;
+  maxBytes = uploadLimit;
   contents.once('destroyed', () => {
     if (target === contents) target = null;
   });

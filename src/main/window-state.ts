@@ -20,7 +20,12 @@ export function loadWindowState(): WindowState & { centre: boolean } {
     const saved = JSON.parse(readFileSync(stateFile(), 'utf8')) as WindowState;
     const b = saved.bounds;
     const valid = [b.x, b.y, b.width, b.height].every(Number.isFinite) && b.width >= 640 && b.height >= 480;
-    const visible = screen.getAllDisplays().some(({ workArea: d }) => b.x < d.x + d.width - 80 && b.x + b.width > d.x + 80 && b.y >= d.y - 10 && b.y < d.y + d.height - 80);
+    const visible = screen
+      .getAllDisplays()
+      .some(
+        ({ workArea: d }) =>
+          b.x < d.x + d.width - 80 && b.x + b.width > d.x + 80 && b.y >= d.y - 10 && b.y < d.y + d.height - 80,
+      );
     if (valid && visible) return { bounds: b, maximized: Boolean(saved.maximized), centre: false };
   } catch {
     // First launch, or an unreadable file: start from the default.

@@ -4,15 +4,20 @@
  * commands coming from the operating system. Nothing else of Electron or Node crosses.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import type { MenuCommand, OpenedFile, PdfResult, TraitscopeBridge } from '../renderer/src/platform/bridge.js';
+import {
+  MENU_COMMANDS,
+  type MenuCommand,
+  type OpenedFile,
+  type PdfResult,
+  type TraitscopeBridge,
+} from '../shared/desktop-bridge.js';
 import { IPC } from './channels.js';
-
-const MENU_COMMANDS: readonly MenuCommand[] = ['new-profile', 'export-report', 'settings', 'profiles'];
 
 const bridge: TraitscopeBridge = {
   platform: process.platform,
   getSession: () => ipcRenderer.invoke(IPC.getSession) as Promise<{ baseUrl: string; token: string }>,
-  printToPDF: ({ fileName }) => ipcRenderer.invoke(IPC.printToPdf, { fileName: String(fileName) }) as Promise<PdfResult>,
+  printToPDF: ({ fileName }) =>
+    ipcRenderer.invoke(IPC.printToPdf, { fileName: String(fileName) }) as Promise<PdfResult>,
   revealDataFolder: () => ipcRenderer.invoke(IPC.revealDataFolder) as Promise<void>,
   onOpenFiles(listener) {
     const handler = (_event: IpcRendererEvent, files: OpenedFile[]) => listener(files);
@@ -22,7 +27,7 @@ const bridge: TraitscopeBridge = {
   },
   onMenu(listener) {
     const handler = (_event: IpcRendererEvent, command: MenuCommand) => {
-      if (MENU_COMMANDS.includes(command)) listener(command);
+      if ((MENU_COMMANDS as readonly string[]).includes(command)) listener(command);
     };
     ipcRenderer.on(IPC.menu, handler);
     return () => void ipcRenderer.removeListener(IPC.menu, handler);

@@ -43,7 +43,9 @@ const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..',
 export function appVersion(): string {
   for (const root of [appRoot, appRoot.replace(/app\.asar\.unpacked$/, 'app.asar')]) {
     try {
-      return String(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version);
+      return String(
+        (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: unknown }).version,
+      );
     } catch {
       // try the next place
     }
@@ -57,7 +59,8 @@ export function appVersion(): string {
  */
 export function defaultDataDir(): string {
   const home = homedir();
-  if (process.platform === 'win32') return path.join(process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Traitscope');
+  if (process.platform === 'win32')
+    return path.join(process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Traitscope');
   if (process.platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Traitscope');
   return path.join(process.env.XDG_CONFIG_HOME ?? path.join(home, '.config'), 'Traitscope');
 }
@@ -76,7 +79,8 @@ function envCount(name: string): number | undefined {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return undefined;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number, 0 or more (got "${raw}").`);
+  if (!Number.isInteger(value) || value < 0)
+    throw new Error(`${name} must be a whole number, 0 or more (got "${raw}").`);
   return value;
 }
 
@@ -96,7 +100,9 @@ export function resolveConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     maxUploadBytes: overrides.maxUploadBytes ?? envNumber('TRAITSCOPE_MAX_UPLOAD_BYTES') ?? 1024 ** 3,
     workers: overrides.workers ?? positive(envCount('TRAITSCOPE_WORKERS'), 'TRAITSCOPE_WORKERS'),
     maxQueuedJobs: overrides.maxQueuedJobs ?? envCount('TRAITSCOPE_MAX_QUEUED_JOBS') ?? 32,
-    corsOrigins: [...(process.env.TRAITSCOPE_CORS_ORIGINS ?? '').split(','), ...(overrides.corsOrigins ?? [])].map((o) => o.trim()).filter(Boolean),
+    corsOrigins: [...(process.env.TRAITSCOPE_CORS_ORIGINS ?? '').split(','), ...(overrides.corsOrigins ?? [])]
+      .map((o) => o.trim())
+      .filter(Boolean),
     headersTimeoutSeconds: overrides.headersTimeoutSeconds ?? envNumber('TRAITSCOPE_HEADERS_TIMEOUT_SECONDS') ?? 20,
     bodyIdleSeconds: overrides.bodyIdleSeconds ?? envNumber('TRAITSCOPE_BODY_IDLE_SECONDS') ?? 30,
     maxConcurrentUploads: overrides.maxConcurrentUploads ?? envNumber('TRAITSCOPE_MAX_CONCURRENT_UPLOADS') ?? 8,

@@ -15,8 +15,8 @@ export interface DiagnosticsSnapshot {
 }
 
 export interface Diagnostics {
-  snapshot(options?: { reset?: boolean }): DiagnosticsSnapshot;
-  stop(): void;
+  snapshot: (options?: { reset?: boolean }) => DiagnosticsSnapshot;
+  stop: () => void;
 }
 
 const MIB = 1024 * 1024;

@@ -13,7 +13,8 @@ import { issueToken } from './auth/tokens.js';
 import { databasePath, resolveConfig, type ServiceConfig } from './config.js';
 import { startDiagnostics } from './diagnostics.js';
 import { removeServiceFile, writeServiceFile } from './discovery.js';
-import { openDatabase, type Db } from './db/database.js';
+import type { Db } from './db/db.js';
+import { openDatabase } from './db/database.js';
 import { interruptedProfiles, profilesWithGenotype, referencedFiles } from './genotype/genotype-store.js';
 import { createApp } from './http/app.js';
 import { replyToClientErrors } from './http/client-errors.js';
@@ -36,10 +37,10 @@ export interface RunningService {
   engine: () => ScienceEngineExt;
   processor: Processor;
   /** A new access token of the app's own client (for the UI of this machine's user). */
-  appToken(): string;
+  appToken: () => string;
   /** A one-time link that signs a browser tab in to the web UI. */
-  signInUrl(): string;
-  close(): Promise<void>;
+  signInUrl: () => string;
+  close: () => Promise<void>;
 }
 
 export async function startService(overrides: Partial<ServiceConfig> = {}): Promise<RunningService> {
@@ -95,7 +96,9 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
       void processor.close().finally(() => db.close());
       reject(
         err.code === 'EADDRINUSE'
-          ? new Error(`Port ${config.port} on 127.0.0.1 is already in use (another Traitscope?). Choose another with --port, or --port 0 for any free one.`)
+          ? new Error(
+              `Port ${config.port} on 127.0.0.1 is already in use (another Traitscope?). Choose another with --port, or --port 0 for any free one.`,
+            )
           : err,
       );
     });

@@ -51,7 +51,10 @@ export function sqliteNativeBinding(moduleUrl: string = import.meta.url): string
   if (archive) return path.join(`${archive}.unpacked`, ...ELECTRON_SQLITE_BINDING);
   if (process.versions.electron) {
     const binding = path.join(fileURLToPath(new URL('../..', moduleUrl)), ...ELECTRON_SQLITE_BINDING);
-    if (!existsSync(binding)) throw new Error(`better-sqlite3 is not built for Electron yet (${binding} is missing). Start the app with \`npm run dev\`, which builds it.`);
+    if (!existsSync(binding))
+      throw new Error(
+        `better-sqlite3 is not built for Electron yet (${binding} is missing). Start the app with \`npm run dev\`, which builds it.`,
+      );
     return binding;
   }
   try {

@@ -1,5 +1,5 @@
 /** Small persistent settings of a data folder (e.g. where the running service listens). */
-import type { Db } from './db/database.js';
+import type { Db } from './db/db.js';
 import { namedStatements } from './db/statements.js';
 
 const statements = namedStatements((db: Db) => ({
@@ -19,4 +19,3 @@ export function setSetting(db: Db, key: string, value: string | null): void {
 
 /** Where the service of a data folder listens while it runs (read by the CLI's sign-in-link). */
 export const SERVICE_ORIGIN = 'service_origin';
-

@@ -1,7 +1,17 @@
 /** OAuth2 client credentials, scopes, revocation, expiry, client isolation and the host guard. */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientWithToken, createClient, getToken, pollUntil, request, runCli, startServer, tempDir, type TestServer } from '../support/server.js';
+import {
+  clientWithToken,
+  createClient,
+  getToken,
+  pollUntil,
+  request,
+  runCli,
+  startServer,
+  tempDir,
+  type TestServer,
+} from '../support/server.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -15,16 +25,28 @@ const audience = () => `${server.api}/profiles`;
 describe('POST /oauth/token', () => {
   it('issues a bearer token for JSON credentials', async () => {
     const creds = createClient(server.dataDir, 'json tool');
-    const r = await request(tokenUrl(), { method: 'POST', json: { ...creds, audience: audience(), grant_type: 'client_credentials' } });
+    const r = await request(tokenUrl(), {
+      method: 'POST',
+      json: { ...creds, audience: audience(), grant_type: 'client_credentials' },
+    });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 86400, scope: 'read:profiles write:profiles' });
+    expect(r.body).toEqual({
+      access_token: expect.any(String),
+      token_type: 'Bearer',
+      expires_in: 86400,
+      scope: 'read:profiles write:profiles',
+    });
     expect(r.headers.get('cache-control')).toBe('no-store');
   });
 
   it('accepts form-encoded bodies, HTTP Basic credentials and the localhost audience', async () => {
     const creds = createClient(server.dataDir, 'form tool');
     const form = new URLSearchParams({ ...creds, audience: audience(), grant_type: 'client_credentials' });
-    const r = await request(tokenUrl(), { method: 'POST', body: form.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const r = await request(tokenUrl(), {
+      method: 'POST',
+      body: form.toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(r.status).toBe(200);
     const basic = Buffer.from(`${creds.client_id}:${creds.client_secret}`).toString('base64');
     const b = await request(tokenUrl(), {
@@ -52,9 +74,16 @@ describe('POST /oauth/token', () => {
       expect(r.status, error).toBe(status);
       expect(r.body).toEqual({ error, error_description: expect.any(String) });
     }
-    const malformed = await request(tokenUrl(), { method: 'POST', body: '{"client_id": ', headers: { 'content-type': 'application/json' } });
+    const malformed = await request(tokenUrl(), {
+      method: 'POST',
+      body: '{"client_id": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(malformed.status).toBe(400);
-    expect(malformed.body).toEqual({ error: 'invalid_request', error_description: expect.stringMatching(/could not be read/) });
+    expect(malformed.body).toEqual({
+      error: 'invalid_request',
+      error_description: expect.stringMatching(/could not be read/),
+    });
     const get = await request(tokenUrl());
     expect(get.status).toBe(405);
   });
@@ -89,7 +118,9 @@ describe('one-time sign-in links for the web UI', () => {
 
 describe('bearer tokens on /api', () => {
   it('401 with WWW-Authenticate without a token or with a bad one', async () => {
-    for (const headers of [{}, { authorization: 'Bearer not-a-token' }, { authorization: 'Basic abc' }] as Array<Record<string, string>>) {
+    for (const headers of [{}, { authorization: 'Bearer not-a-token' }, { authorization: 'Basic abc' }] as Array<
+      Record<string, string>
+    >) {
       const r = await request(`${server.api}/profiles/`, { headers });
       expect(r.status).toBe(401);
       expect(r.headers.get('www-authenticate')).toMatch(/^Bearer/);
@@ -100,10 +131,19 @@ describe('bearer tokens on /api', () => {
   it('every operation of the error table answers 401 without a token', async () => {
     const id = '00000000-0000-4000-8000-000000000000';
     const ops: Array<[string, string]> = [
-      ['POST', '/profiles/'], ['GET', '/profiles/'], ['GET', `/profiles/${id}/`], ['PUT', `/profiles/${id}/`],
-      ['PATCH', `/profiles/${id}/`], ['DELETE', `/profiles/${id}/`], ['GET', `/profiles/${id}/genotype/`],
-      ['GET', `/profiles/${id}/traits/`], ['POST', `/profiles/${id}/traits/`], ['GET', `/profiles/${id}/traits/x/`],
-      ['PUT', `/profiles/${id}/traits/x/`], ['GET', `/profiles/${id}/genotype/upload/`], ['POST', `/profiles/${id}/genotype/upload/`],
+      ['POST', '/profiles/'],
+      ['GET', '/profiles/'],
+      ['GET', `/profiles/${id}/`],
+      ['PUT', `/profiles/${id}/`],
+      ['PATCH', `/profiles/${id}/`],
+      ['DELETE', `/profiles/${id}/`],
+      ['GET', `/profiles/${id}/genotype/`],
+      ['GET', `/profiles/${id}/traits/`],
+      ['POST', `/profiles/${id}/traits/`],
+      ['GET', `/profiles/${id}/traits/x/`],
+      ['PUT', `/profiles/${id}/traits/x/`],
+      ['GET', `/profiles/${id}/genotype/upload/`],
+      ['POST', `/profiles/${id}/genotype/upload/`],
       ['GET', '/traits/'],
     ];
     for (const [method, path] of ops) {
@@ -123,7 +163,15 @@ describe('bearer tokens on /api', () => {
     const created = await request(`${server.api}/profiles/`, { method: 'POST', token: writer.token, json: {} });
     expect(created.status).toBe(201);
     expect((await request(`${server.api}/profiles/${created.body.id}/`, { token: writer.token })).status).toBe(403);
-    expect((await request(`${server.api}/profiles/${created.body.id}/traits/`, { method: 'POST', token: writer.token, json: [] })).status).toBe(200);
+    expect(
+      (
+        await request(`${server.api}/profiles/${created.body.id}/traits/`, {
+          method: 'POST',
+          token: writer.token,
+          json: [],
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('a token may ask for a subset of its scopes', async () => {
@@ -137,7 +185,10 @@ describe('bearer tokens on /api', () => {
     expect((await request(`${server.api}/profiles/`, { token })).status).toBe(200);
     expect(runCli(['clients', 'revoke', creds.client_id, '--data-dir', server.dataDir]).status).toBe(0);
     expect((await request(`${server.api}/profiles/`, { token })).status).toBe(401);
-    const again = await request(tokenUrl(), { method: 'POST', json: { ...creds, audience: audience(), grant_type: 'client_credentials' } });
+    const again = await request(tokenUrl(), {
+      method: 'POST',
+      json: { ...creds, audience: audience(), grant_type: 'client_credentials' },
+    });
     expect(again.status).toBe(401);
   });
 
@@ -166,28 +217,51 @@ describe('client isolation', () => {
   it("a client never sees another client's profile: 404 on every profile-scoped route", async () => {
     const a = await clientWithToken(server, 'client A');
     const b = await clientWithToken(server, 'client B');
-    const { body: profile } = await request(`${server.api}/profiles/`, { method: 'POST', token: a.token, json: { first_name: 'Private' } });
+    const { body: profile } = await request(`${server.api}/profiles/`, {
+      method: 'POST',
+      token: a.token,
+      json: { first_name: 'Private' },
+    });
     expect((await request(`${server.api}/profiles/`, { token: b.token })).body).toEqual([]);
     const routes: Array<[string, string, unknown?]> = [
-      ['GET', ''], ['PUT', '', {}], ['PATCH', '', {}], ['DELETE', ''], ['GET', 'genotype/'], ['GET', 'genotype/upload/'],
-      ['POST', 'genotype/upload/'], ['GET', 'traits/'], ['POST', 'traits/', []], ['GET', 'traits/x/'], ['PUT', 'traits/x/'],
+      ['GET', ''],
+      ['PUT', '', {}],
+      ['PATCH', '', {}],
+      ['DELETE', ''],
+      ['GET', 'genotype/'],
+      ['GET', 'genotype/upload/'],
+      ['POST', 'genotype/upload/'],
+      ['GET', 'traits/'],
+      ['POST', 'traits/', []],
+      ['GET', 'traits/x/'],
+      ['PUT', 'traits/x/'],
       ['GET', 'genotype/snps/?rsid=rs1'],
     ];
     for (const [method, path, json] of routes) {
       const r = await request(`${server.api}/profiles/${profile.id}/${path}`, { method, token: b.token, json });
       expect(r.status, `${method} ${path}`).toBe(404);
     }
-    expect((await request(`${server.api}/profiles/${profile.id}/`, { token: a.token })).body.first_name).toBe('Private');
+    expect((await request(`${server.api}/profiles/${profile.id}/`, { token: a.token })).body.first_name).toBe(
+      'Private',
+    );
   });
 });
 
 describe('host guard', () => {
   it('refuses requests addressed to another host name (DNS rebinding)', async () => {
     const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port: server.port, path: '/api/profiles/', headers: { host: `evil.example:${server.port}` } }, (res) => {
-        res.resume();
-        resolve(res.statusCode!);
-      });
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port: server.port,
+          path: '/api/profiles/',
+          headers: { host: `evil.example:${server.port}` },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        },
+      );
       req.on('error', reject);
       req.end();
     });

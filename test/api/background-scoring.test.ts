@@ -8,7 +8,15 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
-import { clientWithToken, openEvents, request, startServer, upload, type EventStream, type TestServer } from '../support/server.js';
+import {
+  clientWithToken,
+  openEvents,
+  request,
+  startServer,
+  upload,
+  type EventStream,
+  type TestServer,
+} from '../support/server.js';
 
 let server: TestServer;
 let token: string;
@@ -26,9 +34,16 @@ afterAll(async () => {
 });
 
 const db = () => new Database(path.join(server.dataDir, 'traitscope.db'), { readonly: true });
-const newProfile = async (t = token, json: object = {}) => (await request(`${server.api}/profiles/`, { method: 'POST', token: t, json })).body.id as string;
+const newProfile = async (t = token, json: object = {}) =>
+  (await request(`${server.api}/profiles/`, { method: 'POST', token: t, json })).body.id as string;
 const jobDone = (stream: EventStream, id: string, kind: 'processing' | 'scoring') =>
-  stream.next((e) => e.event === 'job' && e.data.profile_id === id && e.data.kind === kind && ['done', 'failed'].includes(e.data.state));
+  stream.next(
+    (e) =>
+      e.event === 'job' &&
+      e.data.profile_id === id &&
+      e.data.kind === kind &&
+      ['done', 'failed'].includes(e.data.state),
+  );
 
 describe('background scoring', () => {
   let id: string;
@@ -44,8 +59,12 @@ describe('background scoring', () => {
 
   it('stores an outcome for every trait of the catalog without anyone asking', () => {
     const check = db();
-    const computed = (check.prepare('SELECT count(*) AS n FROM assessments WHERE profile_id = ?').get(id) as { n: number }).n;
-    const unavailable = (check.prepare('SELECT count(*) AS n FROM unavailable_traits WHERE profile_id = ?').get(id) as { n: number }).n;
+    const computed = (
+      check.prepare('SELECT count(*) AS n FROM assessments WHERE profile_id = ?').get(id) as { n: number }
+    ).n;
+    const unavailable = (
+      check.prepare('SELECT count(*) AS n FROM unavailable_traits WHERE profile_id = ?').get(id) as { n: number }
+    ).n;
     check.close();
     expect(computed).toBeGreaterThan(0);
     expect(computed + unavailable).toBe(pricing.size);
@@ -60,7 +79,10 @@ describe('background scoring', () => {
     expect(scored.map((t: any) => t.trait.code).sort()).toEqual([...computed].sort());
     const basic = list.find((t: any) => t.status === 'available' && pricing.get(t.trait.code) === 'basic');
     expect(basic).toBeDefined();
-    expect((await request(`${server.api}/profiles/${id}/traits/${basic.trait.code}/`, { token })).body).toEqual({ trait: basic.trait, status: 'available' });
+    expect((await request(`${server.api}/profiles/${id}/traits/${basic.trait.code}/`, { token })).body).toEqual({
+      trait: basic.trait,
+      status: 'available',
+    });
   });
 
   it('answers a compute request from the stored result and counts the trait as asked for', async () => {
@@ -69,7 +91,12 @@ describe('background scoring', () => {
     expect(codes.length).toBeGreaterThan(100);
     const check = db();
     const storedAt = new Map(
-      (check.prepare('SELECT trait_code, computed_at FROM assessments WHERE profile_id = ?').all(id) as Array<{ trait_code: string; computed_at: string }>).map((r) => [r.trait_code, r.computed_at]),
+      (
+        check.prepare('SELECT trait_code, computed_at FROM assessments WHERE profile_id = ?').all(id) as Array<{
+          trait_code: string;
+          computed_at: string;
+        }>
+      ).map((r) => [r.trait_code, r.computed_at]),
     );
     check.close();
     // Every available trait at once, in one request: no batching needed for speed.
@@ -106,7 +133,9 @@ describe('background scoring', () => {
     const r = await request(`${server.api}/profiles/${id}/`, { method: 'PATCH', token, json: { ethnicity: 4 } });
     expect(r.status).toBe(200);
     const check = db();
-    const rows = check.prepare("SELECT json_extract(result, '$.population') AS population FROM assessments WHERE profile_id = ?").all(id) as Array<{ population: string }>;
+    const rows = check
+      .prepare("SELECT json_extract(result, '$.population') AS population FROM assessments WHERE profile_id = ?")
+      .all(id) as Array<{ population: string }>;
     check.close();
     expect(rows.length).toBeGreaterThan(100);
     expect(new Set(rows.map((x) => x.population))).toEqual(new Set(['EAS']));
@@ -146,12 +175,18 @@ describe('synchronous processing', () => {
     expect(sync.status).toBe(200);
     expect(sync.body.detail).toMatch(/Processing finished: \d+ markers read/);
     await jobDone(events, id, 'scoring'); // the background job is queued after every processing job of the profile
-    const processing = new Set(events.received.filter((e) => e.event === 'job' && e.data.profile_id === id && e.data.kind === 'processing').map((e) => e.data.job_id));
+    const processing = new Set(
+      events.received
+        .filter((e) => e.event === 'job' && e.data.profile_id === id && e.data.kind === 'processing')
+        .map((e) => e.data.job_id),
+    );
     expect(processing.size).toBe(1);
 
     // Once processed, it answers from the finished state at once: the stored results stay as they are.
     const before = (await request(`${server.api}/profiles/${id}/traits/?score`, { token })).body;
-    expect((await request(`${server.api}/profiles/${id}/genotype/upload/`, { method: 'POST', token })).status).toBe(200);
+    expect((await request(`${server.api}/profiles/${id}/genotype/upload/`, { method: 'POST', token })).status).toBe(
+      200,
+    );
     expect((await request(`${server.api}/profiles/${id}/traits/?score`, { token })).body).toEqual(before);
   });
 });

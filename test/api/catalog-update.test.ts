@@ -8,7 +8,16 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
-import { clientWithToken, getToken, request, startServer, tempDir, traitsWhen, upload, waitProcessed } from '../support/server.js';
+import {
+  clientWithToken,
+  getToken,
+  request,
+  startServer,
+  tempDir,
+  traitsWhen,
+  upload,
+  waitProcessed,
+} from '../support/server.js';
 
 describe('catalog updates', () => {
   it('recompute stale assessments at start-up and drop those of removed traits', async () => {
@@ -24,8 +33,12 @@ describe('catalog updates', () => {
 
     const db = new Database(path.join(dataDir, 'traitscope.db'));
     const [first, second] = before.map((t: any) => t.trait.code);
-    db.prepare("UPDATE assessments SET revision = 'from-an-older-catalog', result = json_set(result, '$.percentile', -1) WHERE trait_code = ?").run(first);
-    db.prepare("INSERT INTO assessments (profile_id, trait_code, revision, result, computed_at) SELECT profile_id, 'retired_trait', 'x', result, computed_at FROM assessments WHERE trait_code = ?").run(second);
+    db.prepare(
+      "UPDATE assessments SET revision = 'from-an-older-catalog', result = json_set(result, '$.percentile', -1) WHERE trait_code = ?",
+    ).run(first);
+    db.prepare(
+      "INSERT INTO assessments (profile_id, trait_code, revision, result, computed_at) SELECT profile_id, 'retired_trait', 'x', result, computed_at FROM assessments WHERE trait_code = ?",
+    ).run(second);
     db.close();
 
     server = await startServer({ dataDir });
@@ -38,7 +51,13 @@ describe('catalog updates', () => {
       const refreshed = after.find((t: any) => t.trait.code === first);
       expect(refreshed.percentile).toBe(before.find((t: any) => t.trait.code === first).percentile);
       const check = new Database(path.join(dataDir, 'traitscope.db'), { readonly: true });
-      expect(check.prepare("SELECT count(*) AS n FROM assessments WHERE trait_code = 'retired_trait' OR revision = 'from-an-older-catalog'").get()).toEqual({ n: 0 });
+      expect(
+        check
+          .prepare(
+            "SELECT count(*) AS n FROM assessments WHERE trait_code = 'retired_trait' OR revision = 'from-an-older-catalog'",
+          )
+          .get(),
+      ).toEqual({ n: 0 });
       check.close();
     } finally {
       await server.stop();

@@ -14,11 +14,30 @@ afterAll(() => server?.stop());
 
 describe('npm run --silent cli -- clients create', () => {
   it('prints exactly one JSON object with usable credentials while the service runs', async () => {
-    const out = execFileSync('npm', ['run', '--silent', 'cli', '--', 'clients', 'create', '--data-dir', server.dataDir, '--name', 'npm tool', '--scopes', 'read:profiles,write:profiles', '--free-traits', 'all'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
+    const out = execFileSync(
+      'npm',
+      [
+        'run',
+        '--silent',
+        'cli',
+        '--',
+        'clients',
+        'create',
+        '--data-dir',
+        server.dataDir,
+        '--name',
+        'npm tool',
+        '--scopes',
+        'read:profiles,write:profiles',
+        '--free-traits',
+        'all',
+      ],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
     const creds = JSON.parse(out);
     expect(Object.keys(creds).sort()).toEqual(['client_id', 'client_secret']);
     const token = await getToken(server, creds);
@@ -33,7 +52,16 @@ describe('npm run --silent cli -- clients create', () => {
     const noName = runCli(['clients', 'create', '--data-dir', server.dataDir]);
     expect(noName.status).toBe(2);
     expect(noName.stderr).toMatch(/--name is required/);
-    const badTrait = runCli(['clients', 'create', '--data-dir', server.dataDir, '--name', 'x', '--free-traits', 'no_such_trait']);
+    const badTrait = runCli([
+      'clients',
+      'create',
+      '--data-dir',
+      server.dataDir,
+      '--name',
+      'x',
+      '--free-traits',
+      'no_such_trait',
+    ]);
     expect(badTrait.status).toBe(2);
     expect(badTrait.stderr).toMatch(/no_such_trait/);
   });

@@ -5,7 +5,16 @@
 import { describe, expect, it } from 'vitest';
 import { conformance } from './support/conformance.js';
 
-const profile = { id: '3f1c2a4e-8d2b-4c7e-9a51-0b6f4d2e7c10', email: '', first_name: 'Ada', last_name: '', gender: 2, age: null, ethnicity: 1, reference_mixture: null };
+const profile = {
+  id: '3f1c2a4e-8d2b-4c7e-9a51-0b6f4d2e7c10',
+  email: '',
+  first_name: 'Ada',
+  last_name: '',
+  gender: 2,
+  age: null,
+  ethnicity: 1,
+  reference_mixture: null,
+};
 const base = 'http://127.0.0.1:4780';
 const exchange = (method: string, path: string, status: number, body: unknown, extra: object = {}) =>
   conformance().problems({
@@ -28,19 +37,27 @@ describe('the conformance check', () => {
     expect(exchange('GET', `/api/profiles/${profile.id}/`, 200, { ...profile, extra: 1 }).join()).toMatch(/additional/);
     expect(exchange('GET', `/api/profiles/${profile.id}/`, 200, { ...profile, gender: 7 }).join()).toMatch(/gender/);
     expect(exchange('GET', `/api/profiles/${profile.id}/`, 409, { detail: 'x' }).join()).toMatch(/not documented/);
-    expect(exchange('GET', `/api/profiles/${profile.id}/`, 200, profile, { responseType: 'text/plain' }).join()).toMatch(/Content-Type/);
+    expect(
+      exchange('GET', `/api/profiles/${profile.id}/`, 200, profile, { responseType: 'text/plain' }).join(),
+    ).toMatch(/Content-Type/);
     expect(exchange('GET', '/api/nothing-here', 200, {}).join()).toMatch(/undocumented operation/);
     expect(exchange('GET', '/api/nothing-here', 404, { error: 'x' }).join()).toMatch(/detail/);
   });
 
   it('rejects an accepted request body that the document would refuse, and allows unknown keys', () => {
-    const created = (body: unknown) => exchange('POST', '/api/profiles/', 201, profile, { requestType: 'application/json', requestBody: JSON.stringify(body) });
+    const created = (body: unknown) =>
+      exchange('POST', '/api/profiles/', 201, profile, {
+        requestType: 'application/json',
+        requestBody: JSON.stringify(body),
+      });
     expect(created({ first_name: 'Ada', id: 'x', unknown: true })).toEqual([]);
     expect(created({ age: 'old' }).join()).toMatch(/age/);
   });
 
   it('checks documented headers', () => {
     const headers = new Headers({ 'content-type': 'application/json' });
-    expect(exchange('GET', '/api/profiles/', 401, { detail: 'x' }, { responseHeaders: headers }).join()).toMatch(/WWW-Authenticate/);
+    expect(exchange('GET', '/api/profiles/', 401, { detail: 'x' }, { responseHeaders: headers }).join()).toMatch(
+      /WWW-Authenticate/,
+    );
   });
 });

@@ -16,7 +16,10 @@ let server: TestServer;
 let token: string;
 
 beforeAll(async () => {
-  server = await startServer({ env: { TRAITSCOPE_CORS_ORIGINS: `${FROM_ENV}, https://other.example` }, args: ['--cors-origin', FROM_FLAG] });
+  server = await startServer({
+    env: { TRAITSCOPE_CORS_ORIGINS: `${FROM_ENV}, https://other.example` },
+    args: ['--cors-origin', FROM_FLAG],
+  });
   ({ token } = await clientWithToken(server, 'browser tool'));
 });
 afterAll(() => server?.stop());
@@ -24,7 +27,12 @@ afterAll(() => server?.stop());
 const preflight = (path: string, origin: string, extra: Record<string, string> = {}) =>
   request(`${server.origin}${path}`, {
     method: 'OPTIONS',
-    headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type', ...extra },
+    headers: {
+      origin,
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'authorization, content-type',
+      ...extra,
+    },
   });
 
 describe('CORS for listed origins', () => {
@@ -55,10 +63,21 @@ describe('CORS for listed origins', () => {
     const profile = (await request(`${server.api}/profiles/`, { method: 'POST', token, json: {} })).body.id;
     const url = (await request(`${server.api}/profiles/${profile}/genotype/upload/`, { token })).body.url as string;
     const path = new URL(url).pathname + new URL(url).search;
-    const pre = await request(`${server.origin}${path}`, { method: 'OPTIONS', headers: { origin: FROM_ENV, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'content-type' } });
+    const pre = await request(`${server.origin}${path}`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: FROM_ENV,
+        'access-control-request-method': 'PUT',
+        'access-control-request-headers': 'content-type',
+      },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-methods')).toBe('PUT');
-    const put = await request(url, { method: 'PUT', body: twentyThreeAndMe(catalogMarkers(2).slice(0, 50)), headers: { 'content-type': 'text/plain', origin: FROM_ENV } });
+    const put = await request(url, {
+      method: 'PUT',
+      body: twentyThreeAndMe(catalogMarkers(2).slice(0, 50)),
+      headers: { 'content-type': 'text/plain', origin: FROM_ENV },
+    });
     expect(put.status).toBe(200);
     expect(put.headers.get('access-control-allow-origin')).toBe(FROM_ENV);
   });
@@ -77,7 +96,13 @@ describe('unlisted origins and hosts', () => {
     // fetch cannot set Host: a raw request, as a DNS-rebinding page would make the browser send.
     const headers = await new Promise<{ status: number; allow: unknown }>((resolve, reject) => {
       const req = http.request(
-        { host: '127.0.0.1', port: server.port, path: '/api/profiles/', method: 'OPTIONS', headers: { host: 'tool.example:3000', origin: FROM_ENV, 'access-control-request-method': 'GET' } },
+        {
+          host: '127.0.0.1',
+          port: server.port,
+          path: '/api/profiles/',
+          method: 'OPTIONS',
+          headers: { host: 'tool.example:3000', origin: FROM_ENV, 'access-control-request-method': 'GET' },
+        },
         (res) => {
           res.resume();
           resolve({ status: res.statusCode!, allow: res.headers['access-control-allow-origin'] });
@@ -104,22 +129,36 @@ describe('the Settings list', () => {
     const app = server.appToken;
     const before = await request(`${server.api}/app/cors`, { token: app });
     expect(before.body).toEqual({ origins: [], fixed: [FROM_ENV, 'https://other.example', FROM_FLAG] });
-    const bad = await request(`${server.api}/app/cors`, { method: 'PUT', token: app, json: { origins: ['localhost:3000'] } });
+    const bad = await request(`${server.api}/app/cors`, {
+      method: 'PUT',
+      token: app,
+      json: { origins: ['localhost:3000'] },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.detail).toMatch(/scheme:\/\/host/);
-    const set = await request(`${server.api}/app/cors`, { method: 'PUT', token: app, json: { origins: ['http://LOCALHOST:5173/'] } });
+    const set = await request(`${server.api}/app/cors`, {
+      method: 'PUT',
+      token: app,
+      json: { origins: ['http://LOCALHOST:5173/'] },
+    });
     expect(set.body.origins).toEqual(['http://localhost:5173']);
-    expect((await preflight('/api/traits/', 'http://localhost:5173')).headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    expect((await preflight('/api/traits/', 'http://localhost:5173')).headers.get('access-control-allow-origin')).toBe(
+      'http://localhost:5173',
+    );
     expect((await request(`${server.api}/app/cors`, { token })).status).toBe(403);
     await request(`${server.api}/app/cors`, { method: 'PUT', token: app, json: { origins: [] } });
-    expect((await preflight('/api/traits/', 'http://localhost:5173')).headers.get('access-control-allow-origin')).toBeNull();
+    expect(
+      (await preflight('/api/traits/', 'http://localhost:5173')).headers.get('access-control-allow-origin'),
+    ).toBeNull();
   });
 });
 
 describe('a page on another origin, in Chromium', () => {
   let pages: Server;
   beforeAll(async () => {
-    pages = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>tool</title>'));
+    pages = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>tool</title>'),
+    );
     await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
   });
   afterAll(() => new Promise((resolve) => pages.close(resolve)));
@@ -128,7 +167,10 @@ describe('a page on another origin, in Chromium', () => {
     const port = (pages.address() as AddressInfo).port;
     const listed = `http://localhost:${port}`;
     await request(`${server.api}/app/cors`, { method: 'PUT', token: server.appToken, json: { origins: [listed] } });
-    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox'],
+    });
     try {
       const call = async (pageOrigin: string) => {
         const page = await browser.newPage();
@@ -136,7 +178,11 @@ describe('a page on another origin, in Chromium', () => {
         const result = await page.evaluate(
           async ({ api, token }) => {
             try {
-              const created = await fetch(`${api}/profiles/`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: '{"first_name":"Ada"}' });
+              const created = await fetch(`${api}/profiles/`, {
+                method: 'POST',
+                headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+                body: '{"first_name":"Ada"}',
+              });
               const noToken = await fetch(`${api}/profiles/`);
               return { created: created.status, challenge: noToken.headers.get('www-authenticate') };
             } catch (err) {

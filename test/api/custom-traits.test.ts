@@ -8,7 +8,16 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { twentyThreeAndMe } from '../support/genotypes.js';
-import { clientWithToken, request, ROOT, runCli, startServer, upload, waitProcessed, type TestServer } from '../support/server.js';
+import {
+  clientWithToken,
+  request,
+  ROOT,
+  runCli,
+  startServer,
+  upload,
+  waitProcessed,
+  type TestServer,
+} from '../support/server.js';
 
 const FIXTURES = path.join(ROOT, 'test', 'science', 'fixtures');
 let server: TestServer;
@@ -20,33 +29,45 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 describe('custom traits', () => {
-  it('the CLI imports a scoring file while the service runs and the API offers the trait', { timeout: 180_000 }, async () => {
-    const r = runCli(['traits', 'import', path.join(FIXTURES, 'PGS000001.txt.gz'), '--data-dir', server.dataDir]);
-    expect(r.status, r.stderr).toBe(0);
-    const code = /as trait (\S+):/.exec(r.stdout)![1];
-    const traits = (await request(`${server.api}/traits/?q=${code}`, { token })).body;
-    expect(traits.map((t: any) => t.trait.code)).toEqual([code]);
+  it(
+    'the CLI imports a scoring file while the service runs and the API offers the trait',
+    { timeout: 180_000 },
+    async () => {
+      const r = runCli(['traits', 'import', path.join(FIXTURES, 'PGS000001.txt.gz'), '--data-dir', server.dataDir]);
+      expect(r.status, r.stderr).toBe(0);
+      const code = /as trait (\S+):/.exec(r.stdout)![1];
+      const traits = (await request(`${server.api}/traits/?q=${code}`, { token })).body;
+      expect(traits.map((t: any) => t.trait.code)).toEqual([code]);
 
-    const list = (await request(`${server.api}/app/traits/`, { token: server.appToken })).body;
-    expect(list.map((t: any) => t.trait.code)).toContain(code);
+      const list = (await request(`${server.api}/app/traits/`, { token: server.appToken })).body;
+      expect(list.map((t: any) => t.trait.code)).toContain(code);
 
-    // A genotype carrying the score's markers (homozygous for the other allele) makes it computable.
-    const db = new Database(path.join(server.dataDir, 'traitscope.db'), { readonly: true });
-    const def = JSON.parse((db.prepare('SELECT definition FROM custom_traits WHERE code = ?').get(code) as { definition: string }).definition);
-    db.close();
-    const markers = def.markers.rsid.map((rsid: number, i: number) => ({ rsid, chrom: 1, pos: 1000 + i, genotype: def.markers.other[i] + def.markers.other[i] }));
-    const id = (await request(`${server.api}/profiles/`, { method: 'POST', token, json: { ethnicity: 1 } })).body.id;
-    await upload(server, token, id, twentyThreeAndMe(markers));
-    await waitProcessed(server, token, id);
-    expect((await request(`${server.api}/profiles/${id}/traits/${code}/`, { token })).body.status).toBe('available');
-    const computed = (await request(`${server.api}/profiles/${id}/traits/${code}/`, { method: 'PUT', token })).body;
-    expect(computed).toMatchObject({ status: 'computed', coverage: 1, score: 0 });
-    expect(computed.snps.length).toBe(markers.length);
+      // A genotype carrying the score's markers (homozygous for the other allele) makes it computable.
+      const db = new Database(path.join(server.dataDir, 'traitscope.db'), { readonly: true });
+      const def = JSON.parse(
+        (db.prepare('SELECT definition FROM custom_traits WHERE code = ?').get(code) as { definition: string })
+          .definition,
+      );
+      db.close();
+      const markers = def.markers.rsid.map((rsid: number, i: number) => ({
+        rsid,
+        chrom: 1,
+        pos: 1000 + i,
+        genotype: def.markers.other[i] + def.markers.other[i],
+      }));
+      const id = (await request(`${server.api}/profiles/`, { method: 'POST', token, json: { ethnicity: 1 } })).body.id;
+      await upload(server, token, id, twentyThreeAndMe(markers));
+      await waitProcessed(server, token, id);
+      expect((await request(`${server.api}/profiles/${id}/traits/${code}/`, { token })).body.status).toBe('available');
+      const computed = (await request(`${server.api}/profiles/${id}/traits/${code}/`, { method: 'PUT', token })).body;
+      expect(computed).toMatchObject({ status: 'computed', coverage: 1, score: 0 });
+      expect(computed.snps.length).toBe(markers.length);
 
-    const again = runCli(['traits', 'import', path.join(FIXTURES, 'PGS000001.txt.gz'), '--data-dir', server.dataDir]);
-    expect(again.status).toBe(1);
-    expect(again.stderr).toMatch(/already exists/);
-  });
+      const again = runCli(['traits', 'import', path.join(FIXTURES, 'PGS000001.txt.gz'), '--data-dir', server.dataDir]);
+      expect(again.status).toBe(1);
+      expect(again.stderr).toMatch(/already exists/);
+    },
+  );
 
   it('the app route imports, refuses bad files with a reason, and removes', async () => {
     const bytes = readFileSync(path.join(FIXTURES, 'PGS000802_hmPOS_GRCh37.txt'));
@@ -72,8 +93,12 @@ describe('custom traits', () => {
     const notApp = await request(`${server.api}/app/traits/`, { token });
     expect(notApp.status).toBe(403);
 
-    expect((await request(`${server.api}/app/traits/${code}/`, { method: 'DELETE', token: server.appToken })).status).toBe(200);
+    expect(
+      (await request(`${server.api}/app/traits/${code}/`, { method: 'DELETE', token: server.appToken })).status,
+    ).toBe(200);
     expect((await request(`${server.api}/traits/?q=${code}`, { token })).body).toEqual([]);
-    expect((await request(`${server.api}/app/traits/${code}/`, { method: 'DELETE', token: server.appToken })).status).toBe(404);
+    expect(
+      (await request(`${server.api}/app/traits/${code}/`, { method: 'DELETE', token: server.appToken })).status,
+    ).toBe(404);
   });
 });

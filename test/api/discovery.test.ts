@@ -12,12 +12,24 @@ describe('service discovery', () => {
     const server = await startServer({ dataDir });
     try {
       const info = JSON.parse(readFileSync(file, 'utf8'));
-      expect(info).toMatchObject({ origin: server.origin, api: server.api, docs: `${server.api}/docs`, version: expect.any(String), api_version: expect.any(String) });
+      expect(info).toMatchObject({
+        origin: server.origin,
+        api: server.api,
+        docs: `${server.api}/docs`,
+        version: expect.any(String),
+        api_version: expect.any(String),
+      });
       expect(info.pid).toBeGreaterThan(0);
 
       const json = runCli(['status', '--data-dir', dataDir, '--json']);
       expect(json.status, json.stdout + json.stderr).toBe(0);
-      expect(JSON.parse(json.stdout)).toMatchObject({ running: true, answering: true, origin: server.origin, pid: info.pid, catalog: { traits: expect.any(Number) } });
+      expect(JSON.parse(json.stdout)).toMatchObject({
+        running: true,
+        answering: true,
+        origin: server.origin,
+        pid: info.pid,
+        catalog: { traits: expect.any(Number) },
+      });
       const text = runCli(['status', '--data-dir', dataDir]);
       expect(text.stdout).toContain(`${server.api}/docs`);
     } finally {

@@ -5,12 +5,27 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogMarkers, chipMarkers, twentyThreeAndMe } from '../support/genotypes.js';
-import { clientWithToken, openEvents, request, startServer, upload, type EventStream, type TestServer } from '../support/server.js';
+import {
+  clientWithToken,
+  openEvents,
+  request,
+  startServer,
+  upload,
+  type EventStream,
+  type TestServer,
+} from '../support/server.js';
 
 const file = twentyThreeAndMe(catalogMarkers(41));
-const newProfile = async (server: TestServer, token: string) => (await request(`${server.api}/profiles/`, { method: 'POST', token, json: {} })).body.id as string;
+const newProfile = async (server: TestServer, token: string) =>
+  (await request(`${server.api}/profiles/`, { method: 'POST', token, json: {} })).body.id as string;
 const jobDone = (stream: EventStream, id: string, kind: string) =>
-  stream.next((e) => e.event === 'job' && e.data.profile_id === id && e.data.kind === kind && ['done', 'failed'].includes(e.data.state));
+  stream.next(
+    (e) =>
+      e.event === 'job' &&
+      e.data.profile_id === id &&
+      e.data.kind === kind &&
+      ['done', 'failed'].includes(e.data.state),
+  );
 
 describe('GET /api/events', () => {
   let server: TestServer;
@@ -35,7 +50,9 @@ describe('GET /api/events', () => {
       await upload(server, token, id, file);
       const done = await jobDone(stream, id, 'processing');
       expect(done.data).toMatchObject({ kind: 'processing', state: 'done', snp_count: catalogMarkers(41).length });
-      const states = stream.received.filter((e) => e.event === 'job' && e.data.job_id === done.data.job_id).map((e) => e.data.stage ?? e.data.state);
+      const states = stream.received
+        .filter((e) => e.event === 'job' && e.data.job_id === done.data.job_id)
+        .map((e) => e.data.stage ?? e.data.state);
       expect(states[0]).toBe('queued');
       expect(states).toEqual(expect.arrayContaining(['running', 'parsing', 'scoring', 'storing', 'done']));
       await stream.next((e) => e.event === 'traits' && e.data.profile_id === id);
@@ -91,12 +108,17 @@ describe('GET /api/app/diagnostics', () => {
   });
   afterAll(() => server?.stop());
 
-  it("reports the event loop, memory and the worker pool to the app, and to no one else", async () => {
+  it('reports the event loop, memory and the worker pool to the app, and to no one else', async () => {
     const r = await request(`${server.api}/app/diagnostics?reset`, { token: server.appToken });
     expect(r.status).toBe(200);
     expect(r.body.event_loop.max_ms).toBeGreaterThan(0);
     expect(r.body.memory.peak_rss_mib).toBeGreaterThanOrEqual(r.body.memory.rss_mib);
-    expect(r.body.workers).toMatchObject({ workers: expect.any(Number), busy: expect.any(Number), replaced: 0, queued: 0 });
+    expect(r.body.workers).toMatchObject({
+      workers: expect.any(Number),
+      busy: expect.any(Number),
+      replaced: 0,
+      queued: 0,
+    });
     expect(r.body.workers.workers).toBeGreaterThanOrEqual(1);
     const { token } = await clientWithToken(server, 'curious tool');
     expect((await request(`${server.api}/app/diagnostics`, { token })).status).toBe(403);

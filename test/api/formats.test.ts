@@ -25,14 +25,23 @@ afterAll(() => server?.stop());
 async function uploadFixture(fixture: { file: string; wrap?: AcceptedFixture['wrap'] }) {
   const bytes = fixture.wrap ? await wrappedFixture(fixture.wrap) : await plainFixture(fixture.file);
   const contentType = fixture.wrap?.kind === 'zip' ? 'application/zip' : 'text/plain';
-  const id = (await request(`${server.api}/profiles/`, { method: 'POST', token, json: { first_name: fixture.file } })).body.id as string;
+  const id = (await request(`${server.api}/profiles/`, { method: 'POST', token, json: { first_name: fixture.file } }))
+    .body.id as string;
   const put = await upload(server, token, id, bytes, contentType);
   expect(put.status).toBe(200);
   return { id, meta: await waitProcessed(server, token, id) };
 }
 
 /** Plain 23andMe and VCF, a sex call, and each container; application/zip for the zips. */
-const ACCEPTED_VIA_API = ['23andme_v5.txt', 'vcf_single.vcf', 'sex_male_23andme.txt', '23andme_v5.txt.gz', 'ancestry_with_junk.zip', 'genome.tar.gz', 'vcf_in_zip.zip'];
+const ACCEPTED_VIA_API = [
+  '23andme_v5.txt',
+  'vcf_single.vcf',
+  'sex_male_23andme.txt',
+  '23andme_v5.txt.gz',
+  'ancestry_with_junk.zip',
+  'genome.tar.gz',
+  'vcf_in_zip.zip',
+];
 /** Refused at the door (empty), by content (an image), inside a zip, and a damaged gzip. */
 const REJECTED_VIA_API = ['empty.txt', 'image.png', 'junk_only.zip', 'truncated.txt.gz'];
 
@@ -47,12 +56,22 @@ describe('accepted formats through the API', () => {
   for (const fixture of pick(ACCEPTED, ACCEPTED_VIA_API)) {
     it(`${fixture.file}${fixture.wrap ? ` (${fixture.wrap.kind})` : ''}`, async () => {
       const { id, meta } = await uploadFixture(fixture);
-      expect(meta.metadata).toMatchObject({ status: 'processed', format: fixture.format, vendor: fixture.vendor, container: fixture.container, build: fixture.build });
+      expect(meta.metadata).toMatchObject({
+        status: 'processed',
+        format: fixture.format,
+        vendor: fixture.vendor,
+        container: fixture.container,
+        build: fixture.build,
+      });
       if (fixture.markers) {
         expect(meta.metadata.snp_count).toBe(fixture.markers.length);
         const rsids = fixture.markers.map((m) => m.split(' ')[0]);
-        const snps = (await request(`${server.api}/profiles/${id}/genotype/snps/?rsid=${rsids.join(',')}`, { token })).body;
-        const got = snps.map((s: { rsid: string; chromosome: string | null; position: number | null; genotype: string }) => `${s.rsid} ${s.chromosome ?? '0'} ${s.position ?? 0} ${s.genotype}`);
+        const snps = (await request(`${server.api}/profiles/${id}/genotype/snps/?rsid=${rsids.join(',')}`, { token }))
+          .body;
+        const got = snps.map(
+          (s: { rsid: string; chromosome: string | null; position: number | null; genotype: string }) =>
+            `${s.rsid} ${s.chromosome ?? '0'} ${s.position ?? 0} ${s.genotype}`,
+        );
         expect(got).toEqual(fixture.markers);
       } else if (fixture.snpCount !== undefined) {
         expect(meta.metadata.snp_count).toBe(fixture.snpCount);
@@ -67,7 +86,13 @@ describe('rejected files through the API', () => {
     it(`${fixture.file}${fixture.wrap ? ` (${fixture.wrap.kind})` : ''}`, async () => {
       const bytes = fixture.wrap ? await wrappedFixture(fixture.wrap) : await plainFixture(fixture.file);
       const id = (await request(`${server.api}/profiles/`, { method: 'POST', token, json: {} })).body.id as string;
-      const put = await upload(server, token, id, bytes, fixture.wrap?.kind === 'zip' ? 'application/zip' : 'text/plain');
+      const put = await upload(
+        server,
+        token,
+        id,
+        bytes,
+        fixture.wrap?.kind === 'zip' ? 'application/zip' : 'text/plain',
+      );
       if (bytes.length === 0) {
         expect(put.status).toBe(400); // an empty body is refused at the door
         return;

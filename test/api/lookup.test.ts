@@ -31,20 +31,32 @@ describe('genotype look-up', () => {
     const r = await request(`${server.api}/profiles/${profileId}/genotype/snps/`, { method: 'POST', token, json: ids });
     expect(r.status).toBe(200);
     expect(r.body.map((s: { rsid: string }) => s.rsid)).toEqual(found);
-    const byKey = await request(`${server.api}/profiles/${profileId}/genotype/snps/`, { method: 'POST', token, json: { rsids: ids.slice(0, 3) } });
+    const byKey = await request(`${server.api}/profiles/${profileId}/genotype/snps/`, {
+      method: 'POST',
+      token,
+      json: { rsids: ids.slice(0, 3) },
+    });
     expect(byKey.body).toEqual(r.body.slice(0, 3));
   });
 
   it('needs only the read scope for the POST form', async () => {
     const { token: reader } = await clientWithToken(server, 'reader', ['--scopes', 'read:profiles']);
-    const r = await request(`${server.api}/profiles/${profileId}/genotype/snps/`, { method: 'POST', token: reader, json: ['rs1'] });
+    const r = await request(`${server.api}/profiles/${profileId}/genotype/snps/`, {
+      method: 'POST',
+      token: reader,
+      json: ['rs1'],
+    });
     expect(r.status).toBe(404); // the profile belongs to another client: not found, but not refused for scope
     const write = await request(`${server.api}/profiles/`, { method: 'POST', token: reader, json: {} });
     expect(write.status).toBe(403);
   });
 
   it('refuses more than 10,000 rsIDs, or bodies that are not rsID lists, saying why', async () => {
-    const over = await request(`${server.api}/profiles/${profileId}/genotype/snps/`, { method: 'POST', token, json: [...tenThousand(), 'rs1'] });
+    const over = await request(`${server.api}/profiles/${profileId}/genotype/snps/`, {
+      method: 'POST',
+      token,
+      json: [...tenThousand(), 'rs1'],
+    });
     expect(over.status).toBe(400);
     expect(over.body.detail).toMatch(/10000/);
     for (const json of [{ ids: [] }, 'rs1', [1], ['rs1', 'x1']]) {
@@ -55,10 +67,15 @@ describe('genotype look-up', () => {
   });
 
   it('answers a query string that is too long with 431 and a detail that points to the POST form', async () => {
-    const r = await request(`${server.api}/profiles/${profileId}/genotype/snps/?rsid=${tenThousand().join(',')}`, { token });
+    const r = await request(`${server.api}/profiles/${profileId}/genotype/snps/?rsid=${tenThousand().join(',')}`, {
+      token,
+    });
     expect(r.status).toBe(431);
     expect(r.body.detail).toMatch(/POST/);
-    const short = await request(`${server.api}/profiles/${profileId}/genotype/snps/?rsid=${tenThousand().slice(0, 1000).join(',')}`, { token });
+    const short = await request(
+      `${server.api}/profiles/${profileId}/genotype/snps/?rsid=${tenThousand().slice(0, 1000).join(',')}`,
+      { token },
+    );
     expect(short.status).toBe(200);
   });
 });

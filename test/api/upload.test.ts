@@ -5,21 +5,38 @@
 import { zipSync, strToU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ancestryDna, catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
-import { clientWithToken, pollUntil, request, startServer, upload, waitProcessed, type TestServer } from '../support/server.js';
+import {
+  clientWithToken,
+  pollUntil,
+  request,
+  startServer,
+  upload,
+  waitProcessed,
+  type TestServer,
+} from '../support/server.js';
 
 let server: TestServer;
 let token: string;
 const MAX = 400_000;
 beforeAll(async () => {
-  server = await startServer({ env: { TRAITSCOPE_UPLOAD_URL_TTL_SECONDS: '1', TRAITSCOPE_MAX_UPLOAD_BYTES: String(MAX) } });
+  server = await startServer({
+    env: { TRAITSCOPE_UPLOAD_URL_TTL_SECONDS: '1', TRAITSCOPE_MAX_UPLOAD_BYTES: String(MAX) },
+  });
   ({ token } = await clientWithToken(server, 'upload tool'));
 });
 afterAll(() => server?.stop());
 
-const newProfile = async () => (await request(`${server.api}/profiles/`, { method: 'POST', token, json: { first_name: 'Up' } })).body.id as string;
+const newProfile = async () =>
+  (await request(`${server.api}/profiles/`, { method: 'POST', token, json: { first_name: 'Up' } })).body.id as string;
 const uploadUrl = async (id: string, type?: string) =>
-  (await request(`${server.api}/profiles/${id}/genotype/upload/${type ? `?content-type=${encodeURIComponent(type)}` : ''}`, { token })).body.url as string;
-const put = (url: string, body: string | Uint8Array, type = 'text/plain') => request(url, { method: 'PUT', body: body as BodyInit, headers: { 'content-type': type } });
+  (
+    await request(
+      `${server.api}/profiles/${id}/genotype/upload/${type ? `?content-type=${encodeURIComponent(type)}` : ''}`,
+      { token },
+    )
+  ).body.url as string;
+const put = (url: string, body: string | Uint8Array, type = 'text/plain') =>
+  request(url, { method: 'PUT', body: body as BodyInit, headers: { 'content-type': type } });
 const file = twentyThreeAndMe(catalogMarkers(3));
 
 describe('upload URLs', () => {
@@ -46,7 +63,10 @@ describe('upload URLs', () => {
     const tampered = url.replace(/signature=([^&]+)/, (_m, s: string) => `signature=${s.slice(0, -2)}xx`);
     expect((await put(tampered, file)).status).toBe(403);
     expect((await put(url.replace(id, other), file)).status).toBe(403);
-    expect((await put(url.replace('content_type=text%2Fplain', 'content_type=application%2Fzip'), file, 'application/zip')).status).toBe(403);
+    expect(
+      (await put(url.replace('content_type=text%2Fplain', 'content_type=application%2Fzip'), file, 'application/zip'))
+        .status,
+    ).toBe(403);
     const wrongType = await put(url, file, 'application/zip');
     expect(wrongType.status).toBe(403);
     expect(wrongType.body.detail).toMatch(/Content-Type/);
@@ -66,7 +86,11 @@ describe('upload URLs', () => {
     const id = await newProfile();
     const url = await uploadUrl(id);
     for (const method of ['POST', 'GET']) {
-      const r = await request(url, { method, body: method === 'POST' ? file : undefined, headers: { 'content-type': 'text/plain' } });
+      const r = await request(url, {
+        method,
+        body: method === 'POST' ? file : undefined,
+        headers: { 'content-type': 'text/plain' },
+      });
       expect(r.status).toBe(405);
       expect(r.headers.get('allow')).toBe('PUT');
       expect(r.body.detail).toMatch(/PUT/);

@@ -6,7 +6,16 @@
 import { createHash } from 'node:crypto';
 import { crc32c } from '@node-rs/crc32';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClientTrait, FullTraitAssessment, GenotypeMetadata, GenotypeSnp, Profile, ProfileTraitStatus, TraitAssessment, type ProfileTrait } from '../../src/shared/api.js';
+import {
+  ClientTrait,
+  FullTraitAssessment,
+  GenotypeMetadata,
+  GenotypeSnp,
+  Profile,
+  ProfileTraitStatus,
+  TraitAssessment,
+  type ProfileTrait,
+} from '../../src/shared/api.js';
 import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
 import { clientWithToken, request, startServer, upload, waitProcessed, type TestServer } from '../support/server.js';
 
@@ -25,10 +34,23 @@ describe('the spec workflow', () => {
   let profileId: string;
 
   it('creates a profile with defaults for omitted fields', async () => {
-    const r = await request(`${server.api}/profiles/`, { method: 'POST', token, json: { first_name: 'Ada', last_name: 'Lovelace', age: 36 } });
+    const r = await request(`${server.api}/profiles/`, {
+      method: 'POST',
+      token,
+      json: { first_name: 'Ada', last_name: 'Lovelace', age: 36 },
+    });
     expect(r.status).toBe(201);
     const p = Profile.parse(r.body);
-    expect(p).toEqual({ id: p.id, email: '', first_name: 'Ada', last_name: 'Lovelace', gender: 0, age: 36, ethnicity: 0, reference_mixture: null });
+    expect(p).toEqual({
+      id: p.id,
+      email: '',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      gender: 0,
+      age: 36,
+      ethnicity: 0,
+      reference_mixture: null,
+    });
     profileId = p.id;
   });
 
@@ -76,7 +98,10 @@ describe('the spec workflow', () => {
     const list = r.body.map((t: unknown) => ProfileTraitStatus.parse(t));
     expect(list.length).toBe(clientTraits.length);
     // trait and status; unavailable ones also say why (status_reason, an extension since the lead's merge).
-    for (const t of list) expect(Object.keys(t).sort()).toEqual(t.status === 'unavailable' && 'status_reason' in t ? ['status', 'status_reason', 'trait'] : ['status', 'trait']);
+    for (const t of list)
+      expect(Object.keys(t).sort()).toEqual(
+        t.status === 'unavailable' && 'status_reason' in t ? ['status', 'status_reason', 'trait'] : ['status', 'trait'],
+      );
     const free = new Set(clientTraits.filter((t) => t.type === 'free').map((t) => t.trait.code));
     const freeFeatured = list.filter((t: ProfileTrait) => free.has(t.trait.code) && t.trait.featured);
     expect(freeFeatured.length).toBeGreaterThan(0);
@@ -101,11 +126,19 @@ describe('the spec workflow', () => {
     const list: ProfileTrait[] = (await request(`${server.api}/profiles/${profileId}/traits/`, { token })).body;
     const available = list.filter((t) => t.status === 'available' && t.trait.featured).map((t) => t.trait.code);
     expect(available.length).toBeGreaterThanOrEqual(2);
-    const a = await request(`${server.api}/profiles/${profileId}/traits/`, { method: 'POST', token, json: [available[0], 'no_such_trait'] });
+    const a = await request(`${server.api}/profiles/${profileId}/traits/`, {
+      method: 'POST',
+      token,
+      json: [available[0], 'no_such_trait'],
+    });
     expect(a.status).toBe(200);
     expect(a.body.map((t: ProfileTrait) => t.trait.code)).toEqual([available[0]]);
     expect(TraitAssessment.parse(a.body[0]).status).toBe('computed');
-    const b = await request(`${server.api}/profiles/${profileId}/traits/`, { method: 'POST', token, json: { trait_codes: [available[1]] } });
+    const b = await request(`${server.api}/profiles/${profileId}/traits/`, {
+      method: 'POST',
+      token,
+      json: { trait_codes: [available[1]] },
+    });
     expect(b.body.map((t: ProfileTrait) => t.trait.code)).toEqual([available[1]]);
     expect(b.body[0].assessment_level).toBeGreaterThanOrEqual(1);
     const after = (await request(`${server.api}/profiles/${profileId}/traits/${available[0]}/`, { token })).body;
@@ -123,13 +156,17 @@ describe('the spec workflow', () => {
     expect(full).toMatchObject({ status: 'computed' });
     expect(full.markers.length).toBeGreaterThan(0);
     expect(full.distribution?.density.length).toBeGreaterThan(0);
-    const get = FullTraitAssessment.parse((await request(`${server.api}/profiles/${profileId}/traits/${code}/`, { token })).body);
+    const get = FullTraitAssessment.parse(
+      (await request(`${server.api}/profiles/${profileId}/traits/${code}/`, { token })).body,
+    );
     expect(get.percentile).toBe(full.percentile);
   });
 
   it('looks up genotypes of requested markers', async () => {
     const [m1, m2] = markers;
-    const r = await request(`${server.api}/profiles/${profileId}/genotype/snps/?rsid=rs${m1.rsid},rs${m2.rsid},rs1`, { token });
+    const r = await request(`${server.api}/profiles/${profileId}/genotype/snps/?rsid=rs${m1.rsid},rs${m2.rsid},rs1`, {
+      token,
+    });
     expect(r.status).toBe(200);
     const snps = r.body.map((s: unknown) => GenotypeSnp.parse(s));
     expect(snps.map((s: GenotypeSnp) => s.rsid)).toEqual([`rs${m1.rsid}`, `rs${m2.rsid}`]);

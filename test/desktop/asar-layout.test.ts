@@ -42,7 +42,7 @@ function archiveEntries(archive: string): Entry[] {
     if (!node.files) return void out.push({ path: prefix, unpacked: Boolean(node.unpacked) });
     for (const [name, child] of Object.entries(node.files)) walk(child, prefix ? `${prefix}/${name}` : name);
   };
-  walk(asar.getRawHeader(archive).header as Node, '');
+  walk(asar.getRawHeader(archive).header, '');
   return out.sort((a, b) => a.path.localeCompare(b.path));
 }
 
@@ -73,7 +73,8 @@ describe('the packaged layout (electron-builder.yml applied to the real build)',
     expect(stray, 'files outside the bundle and the shipped data').toEqual([]);
     expect(paths.filter((p) => /node_modules|\.(map|ts|c|cc|cpp|h|gyp|mk|o|a|obj)$/.test(p))).toEqual([]);
     expect(paths.filter((p) => p.startsWith('out/native/'))).toEqual(['out/native/better_sqlite3.node']);
-    for (const part of ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html']) expect(paths).toContain(part);
+    for (const part of ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html'])
+      expect(paths).toContain(part);
   });
 
   it('unpacks exactly the parse worker, the chunks and addons it loads, better-sqlite3 and the data the worker reads', () => {
@@ -88,7 +89,9 @@ describe('the packaged layout (electron-builder.yml applied to the real build)',
     expect(unpacked.sort()).toEqual([...needed].sort());
     // The main entry, the preload script and the UI stay inside the integrity-checked archive.
     const packed = entries.filter((e) => !e.unpacked).map((e) => e.path);
-    expect(packed).toEqual(expect.arrayContaining(['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html']));
+    expect(packed).toEqual(
+      expect.arrayContaining(['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html']),
+    );
     for (const file of unpacked) expect(existsSync(path.join(pkg.unpackedDir, file)), file).toBe(true);
   });
 
@@ -96,7 +99,8 @@ describe('the packaged layout (electron-builder.yml applied to the real build)',
     const bundleDir = path.join(pkg.unpackedDir, 'out', 'main');
     for (const worker of workerEntries(bundleDir)) {
       for (const file of workerClosure(bundleDir, worker)) {
-        if (file.endsWith('.js')) expect(unresolvableImports(path.join(bundleDir, file)), `imports of ${file}`).toEqual([]);
+        if (file.endsWith('.js'))
+          expect(unresolvableImports(path.join(bundleDir, file)), `imports of ${file}`).toEqual([]);
       }
     }
   });
@@ -119,7 +123,8 @@ describe('the packaged layout (electron-builder.yml applied to the real build)',
     }
 
     const files = shippedFiles(pkg.archive);
-    for (const file of ['catalog/catalog.json.gz', 'catalog/distributions.bin']) expect(existsSync(path.join(files.resourcesDir, file)), file).toBe(true);
+    for (const file of ['catalog/catalog.json.gz', 'catalog/distributions.bin'])
+      expect(existsSync(path.join(files.resourcesDir, file)), file).toBe(true);
     expect(path.relative(pkg.archive, files.uiDir).split(path.sep).join('/')).toBe('out/renderer');
     expect(entries.map((e) => e.path)).toContain('out/renderer/index.html');
   });
@@ -127,11 +132,14 @@ describe('the packaged layout (electron-builder.yml applied to the real build)',
   it('has the fuses of electron-builder.yml burnt into the executable', async () => {
     const fuses = (await builderConfig()).electronFuses!;
     const wire = await getCurrentFuseWire(pkg.executable);
-    const state = (option: FuseV1Options) => (wire[option] === 49 ? true : wire[option] === 48 ? false : undefined);
+    // The wire's bytes: '1' (49) enabled, '0' (48) disabled (@electron/fuses does not export FuseState).
+    const state = (option: FuseV1Options) => ({ 49: true, 48: false })[Number(wire[option])];
     expect(state(FuseV1Options.RunAsNode)).toBe(fuses.runAsNode);
     expect(state(FuseV1Options.EnableNodeOptionsEnvironmentVariable)).toBe(fuses.enableNodeOptionsEnvironmentVariable);
     expect(state(FuseV1Options.EnableNodeCliInspectArguments)).toBe(fuses.enableNodeCliInspectArguments);
-    expect(state(FuseV1Options.EnableEmbeddedAsarIntegrityValidation)).toBe(fuses.enableEmbeddedAsarIntegrityValidation);
+    expect(state(FuseV1Options.EnableEmbeddedAsarIntegrityValidation)).toBe(
+      fuses.enableEmbeddedAsarIntegrityValidation,
+    );
     expect(state(FuseV1Options.OnlyLoadAppFromAsar)).toBe(fuses.onlyLoadAppFromAsar);
   });
 
@@ -153,16 +161,27 @@ describe('the packaged layout (electron-builder.yml applied to the real build)',
       const archiveDir = path.join(resources, 'app.asar');
       asar.extractAll(pkg.archive, archiveDir);
       cpSync(pkg.unpackedDir, path.join(resources, 'app.asar.unpacked'), { recursive: true });
-      for (const worker of workerEntries(path.join(archiveDir, 'out', 'main'))) rmSync(path.join(archiveDir, 'out', 'main', worker));
+      for (const worker of workerEntries(path.join(archiveDir, 'out', 'main')))
+        rmSync(path.join(archiveDir, 'out', 'main', worker));
       rmSync(path.join(archiveDir, 'resources', 'catalog'), { recursive: true });
       rmSync(path.join(archiveDir, 'resources', 'ancestry'), { recursive: true });
       rmSync(path.join(archiveDir, 'out', 'native'), { recursive: true });
 
       const files = shippedFiles(archiveDir);
       const runner = path.join(import.meta.dirname, 'support', 'run-packaged-service.mjs');
-      child = spawn(process.execPath, [runner, path.join(archiveDir, 'out', 'main', 'service.js'), path.join(work, 'data'), files.resourcesDir, files.uiDir], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      child = spawn(
+        process.execPath,
+        [
+          runner,
+          path.join(archiveDir, 'out', 'main', 'service.js'),
+          path.join(work, 'data'),
+          files.resourcesDir,
+          files.uiDir,
+        ],
+        {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       let output = '';
       child.stderr!.on('data', (d) => (output += d));
       const { origin, token } = await new Promise<{ origin: string; token: string }>((resolve, reject) => {
@@ -175,11 +194,19 @@ describe('the packaged layout (electron-builder.yml applied to the real build)',
       });
 
       const api = `${origin}/api`;
-      const profile = await request(`${api}/profiles/`, { method: 'POST', token, json: { first_name: 'Ada', age: 36, ethnicity: 1 } });
+      const profile = await request(`${api}/profiles/`, {
+        method: 'POST',
+        token,
+        json: { first_name: 'Ada', age: 36, ethnicity: 1 },
+      });
       expect(profile.status).toBe(201);
       const id = profile.body.id as string;
       const grant = await request(`${api}/profiles/${id}/genotype/upload/?content-type=text/plain`, { token });
-      const put = await request(grant.body.url, { method: 'PUT', body: twentyThreeAndMe(catalogMarkers(7)), headers: { 'content-type': 'text/plain' } }).catch((err) => {
+      const put = await request(grant.body.url, {
+        method: 'PUT',
+        body: twentyThreeAndMe(catalogMarkers(7)),
+        headers: { 'content-type': 'text/plain' },
+      }).catch((err) => {
         throw new Error(`upload failed: ${err.cause ?? err}\n${output}`);
       });
       expect(put.status, `${JSON.stringify(put.body)}\n${output}`).toBeLessThan(300);
@@ -190,7 +217,9 @@ describe('the packaged layout (electron-builder.yml applied to the real build)',
       expect(genotype.body.metadata.status).toBe('processed');
       const scored = await request(`${api}/profiles/${id}/traits/?score`, { token });
       expect(scored.status).toBe(200);
-      const computed = (scored.body as Array<{ status: string; percentile: number }>).filter((t) => t.status === 'computed');
+      const computed = (scored.body as Array<{ status: string; percentile: number }>).filter(
+        (t) => t.status === 'computed',
+      );
       expect(computed.length, 'free traits scored after processing').toBeGreaterThan(0);
       for (const t of computed) expect(t.percentile).toBeGreaterThanOrEqual(0);
 

@@ -21,7 +21,9 @@ describe('the Electron build check of better-sqlite3', () => {
 
   it('refuses a build for Node, saying which runtime it is for and how to fix it', () => {
     expect(() => checkElectronBuild(nodeBuild)).toThrow(
-      new RegExp(`built for Node ${process.version.replace(/\./g, '\\.')} \\(NODE_MODULE_VERSION ${process.versions.modules}\\), not for Electron ${electronVersion().replace(/\./g, '\\.')}`),
+      new RegExp(
+        `built for Node ${process.version.replace(/\./g, '\\.')} \\(NODE_MODULE_VERSION ${process.versions.modules}\\), not for Electron ${electronVersion().replace(/\./g, '\\.')}`,
+      ),
     );
   });
 

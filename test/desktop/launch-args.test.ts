@@ -8,12 +8,28 @@ const cwd = path.resolve('/home/ada/Downloads');
 
 describe('parseLaunchArgs', () => {
   it('takes genotype files, relative to the launch folder', () => {
-    const args = parseLaunchArgs(['genome_Ada.txt', path.resolve('/tmp/ancestry.ZIP'), 'notes.pdf', 'sub/family.vcf'], cwd);
-    expect(args).toEqual({ dataDir: null, files: [path.join(cwd, 'genome_Ada.txt'), path.resolve('/tmp/ancestry.ZIP'), path.join(cwd, 'sub', 'family.vcf')] });
+    const args = parseLaunchArgs(
+      ['genome_Ada.txt', path.resolve('/tmp/ancestry.ZIP'), 'notes.pdf', 'sub/family.vcf'],
+      cwd,
+    );
+    expect(args).toEqual({
+      dataDir: null,
+      files: [path.join(cwd, 'genome_Ada.txt'), path.resolve('/tmp/ancestry.ZIP'), path.join(cwd, 'sub', 'family.vcf')],
+    });
   });
 
   it('skips the switches of Electron, Chromium and the platform', () => {
-    const args = parseLaunchArgs(['--no-sandbox', '--inspect=0', '--remote-debugging-port=0', '-psn_0_12345', '--allow-file-access-from-files', 'a.csv'], cwd);
+    const args = parseLaunchArgs(
+      [
+        '--no-sandbox',
+        '--inspect=0',
+        '--remote-debugging-port=0',
+        '-psn_0_12345',
+        '--allow-file-access-from-files',
+        'a.csv',
+      ],
+      cwd,
+    );
     expect(args.files).toEqual([path.join(cwd, 'a.csv')]);
   });
 
@@ -23,7 +39,10 @@ describe('parseLaunchArgs', () => {
   });
 
   it('takes --data-dir=FOLDER, relative to the launch folder, and never as a file', () => {
-    expect(parseLaunchArgs(['--data-dir=profiles.txt', 'x.tsv'], cwd)).toEqual({ dataDir: path.join(cwd, 'profiles.txt'), files: [path.join(cwd, 'x.tsv')] });
+    expect(parseLaunchArgs(['--data-dir=profiles.txt', 'x.tsv'], cwd)).toEqual({
+      dataDir: path.join(cwd, 'profiles.txt'),
+      files: [path.join(cwd, 'x.tsv')],
+    });
     expect(parseLaunchArgs(['--data-dir'], cwd).dataDir).toBeNull();
   });
 });

@@ -86,221 +86,263 @@ if (!PACKAGED_APP) {
   );
 }
 
-describe.skipIf(!PACKAGED_APP)('the packaged desktop app (set TRAITSCOPE_PACKAGED_APP, or run npm run test:packaged -- INSTALLER)', () => {
-  let installed: InstalledApp;
-  let copy: InspectableCopy;
-  let electronApp: ElectronApplication | null = null;
-  let page: Page;
-  let origin: string;
-  const work = mkdtempSync(path.join(tmpdir(), 'traitscope-smoke-'));
-  const dataDir = path.join(work, 'data');
-  const screenshots = path.join(ROOT, 'test-results', 'desktop', `${process.platform}-${path.basename(PACKAGED_APP ?? 'app')}`);
-
-  /** A realistic genome file whose name gives the profile its name. */
-  function genome(first: string, last: string, seed: number): string {
-    const file = path.join(work, `genome_${first}_${last}_v5_Full_20240314.txt`);
-    writeFileSync(file, twentyThreeAndMe(catalogMarkers(seed)));
-    return file;
-  }
-
-  async function launch(): Promise<void> {
-    electronApp = await _electron.launch({ executablePath: copy.executable, args: [`--data-dir=${dataDir}`], timeout: 60_000 });
-    page = await electronApp.firstWindow({ timeout: 60_000 });
-    await page.waitForLoadState('domcontentloaded');
-    origin = new URL(page.url()).origin;
-  }
-
-  async function shot(name: string): Promise<void> {
-    await page.screenshot({ path: path.join(screenshots, `${name}.png`) });
-  }
-
-  /** The profile view of `name` with its processed genotype and computed results. */
-  async function expectResults(name: string): Promise<void> {
-    await page.getByRole('heading', { level: 1, name }).waitFor({ timeout: 60_000 });
-    const card = page.getByTestId('genotype-card');
-    await card.waitFor({ timeout: 60_000 });
-    await expect(card.textContent()).resolves.toMatch(/23andMe/);
-    await page.locator('.trait-row[data-status=computed]').first().waitFor({ timeout: 60_000 });
-  }
-
-  async function profileNames(): Promise<string[]> {
-    const session = await page.evaluate(() => window.traitscope!.getSession());
-    const res = await fetch(`${session.baseUrl}/api/profiles/`, { headers: { authorization: `Bearer ${session.token}` } });
-    const profiles = (await res.json()) as Array<{ first_name: string; last_name: string }>;
-    return profiles.map((p) => `${p.first_name} ${p.last_name}`).sort();
-  }
-
-  beforeAll(async () => {
-    mkdirSync(screenshots, { recursive: true });
-    installed = install(PACKAGED_APP!);
-    copy = await inspectableCopy(installed);
-  }, 600_000);
-
-  afterAll(async () => {
-    await electronApp?.close().catch(() => undefined);
-    rmSync(work, { recursive: true, force: true });
-    rmSync(path.dirname(copy?.dir ?? work), { recursive: true, force: true });
-  });
-
-  it('opens its window titled Traitscope, on a service that listens on 127.0.0.1 only', async () => {
-    const defaultPortFree = await portIsFree(DEFAULT_PORT);
-    await launch();
-    await shot('01-window');
-    expect(await page.title()).toBe('Traitscope');
-    const titles = await electronApp!.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().map((w) => w.getTitle()));
-    expect(titles).toEqual(['Traitscope']);
-
-    expect(origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const port = Number(new URL(origin).port);
-    if (defaultPortFree) expect(port).toBe(DEFAULT_PORT);
-    expect((await fetch(`${origin}/api/openapi.json`)).status).toBe(200);
-
-    // Not reachable on any other address of this machine…
-    for (const address of otherLocalAddresses()) expect(await portAnswers(address, port), `answers on ${address}`).toBe(false);
-    // …and, as the system sees it, every socket the app listens on is on loopback.
-    const listening = listeningAddresses(processesUnder(copy.dir));
-    expect(listening).toContain(`127.0.0.1:${port}`);
-    for (const address of listening) expect(address).toMatch(/^(127\.0\.0\.1|\[::1\]|::1):\d+$/);
-  });
-
-  it('processes a genome dropped on the window in the packaged worker and shows the results', async () => {
-    const file = genome('Ada', 'Lovelace', 1);
-    await dropFiles(page, [{ name: path.basename(file), content: readFileSync(file, 'utf8') }], 'drop-new');
-    await expectResults('Ada Lovelace');
-    await shot('02-dropped-genome');
-  });
-
-  it('processes a genome chosen with File › Open…', async () => {
-    const file = genome('Grace', 'Hopper', 2);
-    // The system file dialog cannot be driven; it is answered as the user would, and the
-    // menu item runs the app's own path from there.
-    await electronApp!.evaluate(
-      ({ dialog, Menu }, { chosen, id }) => {
-        dialog.showOpenDialog = (async () => ({ canceled: false, filePaths: [chosen] })) as typeof dialog.showOpenDialog;
-        Menu.getApplicationMenu()!.getMenuItemById(id)!.click();
-      },
-      { chosen: file, id: MENU_OPEN_FILE },
+describe.skipIf(!PACKAGED_APP)(
+  'the packaged desktop app (set TRAITSCOPE_PACKAGED_APP, or run npm run test:packaged -- INSTALLER)',
+  () => {
+    let installed: InstalledApp;
+    let copy: InspectableCopy;
+    let electronApp: ElectronApplication | null = null;
+    let page: Page;
+    let origin: string;
+    const work = mkdtempSync(path.join(tmpdir(), 'traitscope-smoke-'));
+    const dataDir = path.join(work, 'data');
+    const screenshots = path.join(
+      ROOT,
+      'test-results',
+      'desktop',
+      `${process.platform}-${path.basename(PACKAGED_APP ?? 'app')}`,
     );
-    await expectResults('Grace Hopper');
-  });
 
-  it('processes a genome dropped on the dock icon (macOS open-file)', async () => {
-    const file = genome('Katherine', 'Johnson', 3);
-    await electronApp!.evaluate(({ app }, chosen) => {
-      app.emit('open-file', { preventDefault: () => undefined }, chosen);
-    }, file);
-    await expectResults('Katherine Johnson');
-  });
-
-  it('brings its window back and opens the file when launched a second time', async () => {
-    const file = genome('Hedy', 'Lamarr', 4);
-    await electronApp!.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0].minimize());
-    // The second launch is the app exactly as installed.
-    const second = spawnApp(installed.executable, [`--data-dir=${dataDir}`, file]);
-    expect(await second.exited, second.output()).toBe(0);
-    await expectResults('Hedy Lamarr');
-    const state = await electronApp!.evaluate(({ BrowserWindow }) => {
-      const win = BrowserWindow.getAllWindows()[0];
-      return { visible: win.isVisible(), minimized: win.isMinimized(), windows: BrowserWindow.getAllWindows().length };
-    });
-    expect(state).toEqual({ visible: true, minimized: false, windows: 1 });
-    await shot('03-second-launch');
-  });
-
-  it('exports a report as a PDF through the save dialog', async () => {
-    const target = path.join(work, 'Hedy Lamarr.pdf');
-    await electronApp!.evaluate(({ dialog }, file) => {
-      dialog.showSaveDialog = (async () => ({ canceled: false, filePath: file })) as typeof dialog.showSaveDialog;
-    }, target);
-    const result = await page.evaluate(() => window.traitscope!.printToPDF({ fileName: 'Hedy Lamarr' }));
-    expect(result).toEqual({ saved: true, path: target });
-    expect(readFileSync(target).subarray(0, 5).toString('latin1')).toBe('%PDF-');
-  });
-
-  let bounds: { x: number; y: number; width: number; height: number };
-
-  it('quits cleanly: the service stops, the database is closed and no process is left', async () => {
-    bounds = await electronApp!.evaluate(({ BrowserWindow }) => {
-      const win = BrowserWindow.getAllWindows()[0];
-      win.setBounds({ x: 60, y: 70, width: 1000, height: 720 });
-      return win.getBounds();
-    });
-    const port = Number(new URL(origin).port);
-    expect(processesUnder(copy.dir).length).toBeGreaterThan(0);
-
-    await electronApp!.close();
-    electronApp = null;
-
-    expect(await portAnswers('127.0.0.1', port)).toBe(false);
-    // SQLite removes the write-ahead log when the last connection closes cleanly.
-    expect(existsSync(path.join(dataDir, 'traitscope.db'))).toBe(true);
-    expect(existsSync(path.join(dataDir, 'traitscope.db-wal'))).toBe(false);
-    await eventually('no process of the app is left', () => processesUnder(copy.dir).length === 0, 15_000);
-  });
-
-  it('reopens with its window where it was and its profiles, on another port when 4780 is taken', async () => {
-    let blocker: Server | null = null;
-    if (await portIsFree(DEFAULT_PORT)) {
-      blocker = createServer();
-      await new Promise<void>((resolve) => blocker!.listen(DEFAULT_PORT, '127.0.0.1', resolve));
+    /** A realistic genome file whose name gives the profile its name. */
+    function genome(first: string, last: string, seed: number): string {
+      const file = path.join(work, `genome_${first}_${last}_v5_Full_20240314.txt`);
+      writeFileSync(file, twentyThreeAndMe(catalogMarkers(seed)));
+      return file;
     }
-    try {
+
+    async function launch(): Promise<void> {
+      electronApp = await _electron.launch({
+        executablePath: copy.executable,
+        args: [`--data-dir=${dataDir}`],
+        timeout: 60_000,
+      });
+      page = await electronApp.firstWindow({ timeout: 60_000 });
+      await page.waitForLoadState('domcontentloaded');
+      origin = new URL(page.url()).origin;
+    }
+
+    async function shot(name: string): Promise<void> {
+      await page.screenshot({ path: path.join(screenshots, `${name}.png`) });
+    }
+
+    /** The profile view of `name` with its processed genotype and computed results. */
+    async function expectResults(name: string): Promise<void> {
+      await page.getByRole('heading', { level: 1, name }).waitFor({ timeout: 60_000 });
+      const card = page.getByTestId('genotype-card');
+      await card.waitFor({ timeout: 60_000 });
+      await expect(card.textContent()).resolves.toMatch(/23andMe/);
+      await page.locator('.trait-row[data-status=computed]').first().waitFor({ timeout: 60_000 });
+    }
+
+    async function profileNames(): Promise<string[]> {
+      const session = await page.evaluate(() => window.traitscope!.getSession());
+      const res = await fetch(`${session.baseUrl}/api/profiles/`, {
+        headers: { authorization: `Bearer ${session.token}` },
+      });
+      const profiles = (await res.json()) as Array<{ first_name: string; last_name: string }>;
+      return profiles.map((p) => `${p.first_name} ${p.last_name}`).sort();
+    }
+
+    beforeAll(async () => {
+      mkdirSync(screenshots, { recursive: true });
+      installed = install(PACKAGED_APP!);
+      copy = await inspectableCopy(installed);
+    }, 600_000);
+
+    afterAll(async () => {
+      await electronApp?.close().catch(() => undefined);
+      rmSync(work, { recursive: true, force: true });
+      rmSync(path.dirname(copy?.dir ?? work), { recursive: true, force: true });
+    });
+
+    it('opens its window titled Traitscope, on a service that listens on 127.0.0.1 only', async () => {
+      const defaultPortFree = await portIsFree(DEFAULT_PORT);
       await launch();
-      expect(Number(new URL(origin).port)).not.toBe(DEFAULT_PORT);
-      const restored = await electronApp!.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0].getBounds());
-      expect({ width: restored.width, height: restored.height }).toEqual({ width: bounds.width, height: bounds.height });
-      // Window managers may nudge a window by its frame.
-      expect(Math.abs(restored.x - bounds.x)).toBeLessThanOrEqual(40);
-      expect(Math.abs(restored.y - bounds.y)).toBeLessThanOrEqual(40);
-      await page.getByText('Ada Lovelace').first().waitFor({ timeout: 30_000 });
-      expect(await profileNames()).toEqual(['Ada Lovelace', 'Grace Hopper', 'Hedy Lamarr', 'Katherine Johnson']);
-      await shot('04-relaunched');
+      await shot('01-window');
+      expect(await page.title()).toBe('Traitscope');
+      const titles = await electronApp!.evaluate(({ BrowserWindow }) =>
+        BrowserWindow.getAllWindows().map((w) => w.getTitle()),
+      );
+      expect(titles).toEqual(['Traitscope']);
+
+      expect(origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const port = Number(new URL(origin).port);
+      if (defaultPortFree) expect(port).toBe(DEFAULT_PORT);
+      expect((await fetch(`${origin}/api/openapi.json`)).status).toBe(200);
+
+      // Not reachable on any other address of this machine…
+      for (const address of otherLocalAddresses())
+        expect(await portAnswers(address, port), `answers on ${address}`).toBe(false);
+      // …and, as the system sees it, every socket the app listens on is on loopback.
+      const listening = listeningAddresses(processesUnder(copy.dir));
+      expect(listening).toContain(`127.0.0.1:${port}`);
+      for (const address of listening) expect(address).toMatch(/^(127\.0\.0\.1|\[::1\]|::1):\d+$/);
+    });
+
+    it('processes a genome dropped on the window in the packaged worker and shows the results', async () => {
+      const file = genome('Ada', 'Lovelace', 1);
+      await dropFiles(page, [{ name: path.basename(file), content: readFileSync(file, 'utf8') }], 'drop-new');
+      await expectResults('Ada Lovelace');
+      await shot('02-dropped-genome');
+    });
+
+    it('processes a genome chosen with File › Open…', async () => {
+      const file = genome('Grace', 'Hopper', 2);
+      // The system file dialog cannot be driven; it is answered as the user would, and the
+      // menu item runs the app's own path from there.
+      await electronApp!.evaluate(
+        ({ dialog, Menu }, { chosen, id }) => {
+          dialog.showOpenDialog = (async () => ({
+            canceled: false,
+            filePaths: [chosen],
+          })) as typeof dialog.showOpenDialog;
+          Menu.getApplicationMenu()!.getMenuItemById(id)!.click();
+        },
+        { chosen: file, id: MENU_OPEN_FILE },
+      );
+      await expectResults('Grace Hopper');
+    });
+
+    it('processes a genome dropped on the dock icon (macOS open-file)', async () => {
+      const file = genome('Katherine', 'Johnson', 3);
+      await electronApp!.evaluate(({ app }, chosen) => {
+        app.emit('open-file', { preventDefault: () => undefined }, chosen);
+      }, file);
+      await expectResults('Katherine Johnson');
+    });
+
+    it('brings its window back and opens the file when launched a second time', async () => {
+      const file = genome('Hedy', 'Lamarr', 4);
+      await electronApp!.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0].minimize());
+      // The second launch is the app exactly as installed.
+      const second = spawnApp(installed.executable, [`--data-dir=${dataDir}`, file]);
+      expect(await second.exited, second.output()).toBe(0);
+      await expectResults('Hedy Lamarr');
+      const state = await electronApp!.evaluate(({ BrowserWindow }) => {
+        const win = BrowserWindow.getAllWindows()[0];
+        return {
+          visible: win.isVisible(),
+          minimized: win.isMinimized(),
+          windows: BrowserWindow.getAllWindows().length,
+        };
+      });
+      expect(state).toEqual({ visible: true, minimized: false, windows: 1 });
+      await shot('03-second-launch');
+    });
+
+    it('exports a report as a PDF through the save dialog', async () => {
+      const target = path.join(work, 'Hedy Lamarr.pdf');
+      await electronApp!.evaluate(({ dialog }, file) => {
+        dialog.showSaveDialog = (async () => ({ canceled: false, filePath: file })) as typeof dialog.showSaveDialog;
+      }, target);
+      const result = await page.evaluate(() => window.traitscope!.printToPDF({ fileName: 'Hedy Lamarr' }));
+      expect(result).toEqual({ saved: true, path: target });
+      expect(readFileSync(target).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    });
+
+    let bounds: { x: number; y: number; width: number; height: number };
+
+    it('quits cleanly: the service stops, the database is closed and no process is left', async () => {
+      bounds = await electronApp!.evaluate(({ BrowserWindow }) => {
+        const win = BrowserWindow.getAllWindows()[0];
+        win.setBounds({ x: 60, y: 70, width: 1000, height: 720 });
+        return win.getBounds();
+      });
+      const port = Number(new URL(origin).port);
+      expect(processesUnder(copy.dir).length).toBeGreaterThan(0);
+
       await electronApp!.close();
       electronApp = null;
-    } finally {
-      blocker?.close();
-    }
-  });
 
-  describe('when the service cannot start, a dialog says why', () => {
-    async function expectStartupDialog(args: string[], reason: RegExp, name: string): Promise<void> {
-      const app = spawnApp(installed.executable, args);
+      expect(await portAnswers('127.0.0.1', port)).toBe(false);
+      // SQLite removes the write-ahead log when the last connection closes cleanly.
+      expect(existsSync(path.join(dataDir, 'traitscope.db'))).toBe(true);
+      expect(existsSync(path.join(dataDir, 'traitscope.db-wal'))).toBe(false);
+      await eventually('no process of the app is left', () => processesUnder(copy.dir).length === 0, 15_000);
+    });
+
+    it('reopens with its window where it was and its profiles, on another port when 4780 is taken', async () => {
+      let blocker: Server | null = null;
+      if (await portIsFree(DEFAULT_PORT)) {
+        blocker = createServer();
+        await new Promise<void>((resolve) => blocker!.listen(DEFAULT_PORT, '127.0.0.1', resolve));
+      }
       try {
-        await eventually(
-          `the startup dialog is on screen (output so far: ${app.output()})`,
-          () => app.child.pid !== undefined && windowOnScreen(STARTUP_FAILURE_TITLE, app.child.pid),
-          60_000,
+        await launch();
+        expect(Number(new URL(origin).port)).not.toBe(DEFAULT_PORT);
+        const restored = await electronApp!.evaluate(({ BrowserWindow }) =>
+          BrowserWindow.getAllWindows()[0].getBounds(),
         );
-        screenshotDesktop(path.join(screenshots, `${name}.png`));
-        expect(app.output()).toMatch(reason);
+        expect({ width: restored.width, height: restored.height }).toEqual({
+          width: bounds.width,
+          height: bounds.height,
+        });
+        // Window managers may nudge a window by its frame.
+        expect(Math.abs(restored.x - bounds.x)).toBeLessThanOrEqual(40);
+        expect(Math.abs(restored.y - bounds.y)).toBeLessThanOrEqual(40);
+        await page.getByText('Ada Lovelace').first().waitFor({ timeout: 30_000 });
+        expect(await profileNames()).toEqual(['Ada Lovelace', 'Grace Hopper', 'Hedy Lamarr', 'Katherine Johnson']);
+        await shot('04-relaunched');
+        await electronApp!.close();
+        electronApp = null;
       } finally {
-        killTree(app.child);
-        await app.exited;
-      }
-    }
-
-    it('for a data folder that cannot be used', async () => {
-      const blocker = path.join(work, 'a-file');
-      writeFileSync(blocker, 'in the way');
-      await expectStartupDialog([`--data-dir=${path.join(blocker, 'data')}`], /cannot use its data folder/, '05-dialog-data-folder');
-    });
-
-    it('for a data folder another Traitscope service is using', async () => {
-      const held = path.join(work, 'held');
-      let server: TestServer | null = null;
-      try {
-        server = await startServer({ dataDir: held });
-        await expectStartupDialog([`--data-dir=${held}`], new RegExp(`already running for this data folder[\\s\\S]*${server.origin.replace(/\./g, '\\.')}`), '06-dialog-in-use');
-      } finally {
-        await server?.stop();
+        blocker?.close();
       }
     });
-  });
 
-  // An unpacked package (electron-builder --dir) has no installer to check.
-  it.runIf(PACKAGED_APP && isInstaller(PACKAGED_APP))('was registered by its installer for the genome file types, and uninstalls', () => {
-    expect(registeredExtensions(installed, copy, [...GENOTYPE_EXTENSIONS, 'pdf']).sort()).toEqual([...GENOTYPE_EXTENSIONS].sort());
-    installed.uninstall();
-    if (installed.kind === 'nsis' || installed.kind === 'deb') expect(existsSync(installed.executable)).toBe(false);
-  });
-});
+    describe('when the service cannot start, a dialog says why', () => {
+      async function expectStartupDialog(args: string[], reason: RegExp, name: string): Promise<void> {
+        const app = spawnApp(installed.executable, args);
+        try {
+          await eventually(
+            `the startup dialog is on screen (output so far: ${app.output()})`,
+            () => app.child.pid !== undefined && windowOnScreen(STARTUP_FAILURE_TITLE, app.child.pid),
+            60_000,
+          );
+          screenshotDesktop(path.join(screenshots, `${name}.png`));
+          expect(app.output()).toMatch(reason);
+        } finally {
+          killTree(app.child);
+          await app.exited;
+        }
+      }
+
+      it('for a data folder that cannot be used', async () => {
+        const blocker = path.join(work, 'a-file');
+        writeFileSync(blocker, 'in the way');
+        await expectStartupDialog(
+          [`--data-dir=${path.join(blocker, 'data')}`],
+          /cannot use its data folder/,
+          '05-dialog-data-folder',
+        );
+      });
+
+      it('for a data folder another Traitscope service is using', async () => {
+        const held = path.join(work, 'held');
+        let server: TestServer | null = null;
+        try {
+          server = await startServer({ dataDir: held });
+          await expectStartupDialog(
+            [`--data-dir=${held}`],
+            new RegExp(`already running for this data folder[\\s\\S]*${server.origin.replace(/\./g, '\\.')}`),
+            '06-dialog-in-use',
+          );
+        } finally {
+          await server?.stop();
+        }
+      });
+    });
+
+    // An unpacked package (electron-builder --dir) has no installer to check.
+    it.runIf(PACKAGED_APP && isInstaller(PACKAGED_APP))(
+      'was registered by its installer for the genome file types, and uninstalls',
+      () => {
+        expect(registeredExtensions(installed, copy, [...GENOTYPE_EXTENSIONS, 'pdf']).sort()).toEqual(
+          [...GENOTYPE_EXTENSIONS].sort(),
+        );
+        installed.uninstall();
+        if (installed.kind === 'nsis' || installed.kind === 'deb') expect(existsSync(installed.executable)).toBe(false);
+      },
+    );
+  },
+);

@@ -41,7 +41,10 @@ describe('describeStartupFailure', () => {
   it('says the database is damaged, and that it is left alone', async () => {
     const dataDir = path.join(root, 'damaged');
     mkdirSync(dataDir);
-    writeFileSync(databasePath(dataDir), 'this is not an SQLite database, but it is long enough to have a header page.'.repeat(20));
+    writeFileSync(
+      databasePath(dataDir),
+      'this is not an SQLite database, but it is long enough to have a header page.'.repeat(20),
+    );
     const problem = describeStartupFailure(await failureOf(dataDir), dataDir);
     expect(problem.message).toBe('The database in the data folder is damaged');
     expect(problem.detail).toContain('leaves it as it is');

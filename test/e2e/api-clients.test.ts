@@ -15,7 +15,12 @@ describe('API clients', () => {
     fetch(`${app.origin}/oauth/token`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ client_id: clientId, client_secret: clientSecret, audience: `${app.origin}/api/profiles`, grant_type: 'client_credentials' }),
+      body: JSON.stringify({
+        client_id: clientId,
+        client_secret: clientSecret,
+        audience: `${app.origin}/api/profiles`,
+        grant_type: 'client_credentials',
+      }),
     });
 
   beforeAll(async () => {

@@ -4,7 +4,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Profile, ProfileTrait } from '../../src/shared/api.js';
-import { dropFiles, openBrowser, screenshot, startApp, uploadThroughApi, type Browser, type RunningApp } from './support/app.js';
+import {
+  dropFiles,
+  openBrowser,
+  screenshot,
+  startApp,
+  uploadThroughApi,
+  type Browser,
+  type RunningApp,
+} from './support/app.js';
 import { personFile } from '../support/genotypes.js';
 
 const NOT_DNA = [
@@ -22,12 +30,22 @@ describe('a file that cannot be read', () => {
 
   beforeAll(async () => {
     [app, browser] = await Promise.all([startApp(), openBrowser()]);
-    profile = (await app.api<Profile>('POST', '/profiles/', { first_name: 'Rosalind', last_name: 'Franklin', gender: 2, ethnicity: 1 })).body;
+    profile = (
+      await app.api<Profile>('POST', '/profiles/', {
+        first_name: 'Rosalind',
+        last_name: 'Franklin',
+        gender: 2,
+        ethnicity: 1,
+      })
+    ).body;
     await uploadThroughApi(app, profile.id, personFile({ seed: 11 }));
     before = (await app.api<ProfileTrait[]>('GET', `/profiles/${profile.id}/traits/?score`)).body;
     expect(before.length).toBeGreaterThan(0);
     await browser.page.goto(app.signInUrl);
-    await browser.page.getByRole('link', { name: /Rosalind Franklin/ }).first().click();
+    await browser.page
+      .getByRole('link', { name: /Rosalind Franklin/ })
+      .first()
+      .click();
     await browser.page.locator('.trait-row[data-status=computed]').first().waitFor();
   });
   afterAll(async () => {
@@ -38,7 +56,10 @@ describe('a file that cannot be read', () => {
   it('asks before replacing a genotype, then explains the failure and keeps the old results', async () => {
     const { page } = browser;
     // The file chooser path, for people who don't drag.
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Replace DNA file' }).click()]);
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      page.getByRole('button', { name: 'Replace DNA file' }).click(),
+    ]);
     await chooser.setFiles({ name: 'order-confirmation.txt', mimeType: 'text/plain', buffer: Buffer.from(NOT_DNA) });
     const confirm = page.getByTestId('replace-dialog');
     await confirm.getByRole('heading', { name: 'Replace Rosalind Franklin’s DNA file?' }).waitFor();

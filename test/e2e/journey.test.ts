@@ -9,7 +9,18 @@ import { readFileSync } from 'node:fs';
 import type { FileChooser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Profile } from '../../src/shared/api.js';
-import { axeBothThemes, dropFiles, waitForAllResults, openBrowser, screenshot, SCREENSHOTS, startApp, unlabeledControls, type Browser, type RunningApp } from './support/app.js';
+import {
+  axeBothThemes,
+  dropFiles,
+  waitForAllResults,
+  openBrowser,
+  screenshot,
+  SCREENSHOTS,
+  startApp,
+  unlabeledControls,
+  type Browser,
+  type RunningApp,
+} from './support/app.js';
 import { FINDING_CALLS, personFile } from '../support/genotypes.js';
 
 const FILE = personFile({ extra: FINDING_CALLS });
@@ -32,7 +43,8 @@ async function tabTo(page: Browser['page'], matches: (el: Element) => boolean, m
   const test = matches.toString();
   for (let i = 0; i < max; i++) {
     await page.keyboard.press('Tab');
-    if (await page.evaluate((src) => !!document.activeElement && (0, eval)(`(${src})`)(document.activeElement), test)) return;
+    if (await page.evaluate((src) => !!document.activeElement && (0, eval)(`(${src})`)(document.activeElement), test))
+      return;
   }
   throw new Error(`Tab never reached the element (${test})`);
 }
@@ -51,15 +63,29 @@ describe('drop a DNA file, read the answer', () => {
     const { page } = browser;
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 250 * 1024 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: 250 * 1024,
+    });
     await dropFiles(page, [{ name: 'genome_Ada_Lovelace_v5_Full_20240314.txt', content: FILE }], 'drop-new');
     await page.getByRole('heading', { level: 1, name: 'Ada Lovelace' }).waitFor();
     await page.waitForFunction(() => {
-      const v = Number(document.querySelector('[data-testid=job-card] [role=progressbar][aria-valuenow]')?.getAttribute('aria-valuenow'));
+      const v = Number(
+        document
+          .querySelector('[data-testid=job-card] [role=progressbar][aria-valuenow]')
+          ?.getAttribute('aria-valuenow'),
+      );
       return v > 5 && v < 95;
     });
     await screenshot(page, '02a-importing');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
     await page.getByTestId('genotype-card').waitFor({ timeout: 60_000 });
     // Once every file is done the tray folds to a pill (and leaves a little later).
     await page.getByTestId('job-tray').getByRole('button', { name: '1 file imported' }).waitFor({ timeout: 30_000 });
@@ -71,7 +97,9 @@ describe('drop a DNA file, read the answer', () => {
     // No "Compute" anywhere: every result is there.
     expect(await page.getByRole('button', { name: /^Compute/ }).count()).toBe(0);
     // The DNA card folds to one line once results exist, and warns about a small file.
-    await expect(page.getByTestId('genotype-card').textContent()).resolves.toMatch(/23andMe · GRCh37 \(hg19\) · [\d,]+ markers · call rate [\d.]+% · Female \(from your DNA\)/);
+    await expect(page.getByTestId('genotype-card').textContent()).resolves.toMatch(
+      /23andMe · GRCh37 \(hg19\) · [\d,]+ markers · call rate [\d.]+% · Female \(from your DNA\)/,
+    );
     await expect(page.getByTestId('file-warnings').textContent()).resolves.toMatch(/Only [\d,]+ markers were read/);
   }, 300_000);
 
@@ -82,9 +110,16 @@ describe('drop a DNA file, read the answer', () => {
     const n = await notable.count();
     expect(n).toBeGreaterThan(0);
     expect(n).toBeLessThanOrEqual(10);
-    for (let i = 0; i < n; i++) await expect(notable.nth(i).textContent()).resolves.toMatch(/How much this tells you: (Very little|A little|Some|More than most results)/);
+    for (let i = 0; i < n; i++)
+      await expect(notable.nth(i).textContent()).resolves.toMatch(
+        /How much this tells you: (Very little|A little|Some|More than most results)/,
+      );
     // The summary comes before the list; the list follows the question about disease results.
-    const order = await page.evaluate(() => ['summary', 'trait-browser'].map((id) => document.querySelector(`[data-testid=${id}]`)!.getBoundingClientRect().top));
+    const order = await page.evaluate(() =>
+      ['summary', 'trait-browser'].map(
+        (id) => document.querySelector(`[data-testid=${id}]`)!.getBoundingClientRect().top,
+      ),
+    );
     expect(order[0]).toBeLessThan(order[1]);
     const cantTell = await page.getByTestId('cant-tell').textContent();
     expect(cantTell).toMatch(/What your file can’t tell you/);
@@ -103,7 +138,9 @@ describe('drop a DNA file, read the answer', () => {
     const apoe = page.getByTestId('finding-apoe');
     await apoe.waitFor();
     await expect(apoe.textContent()).resolves.toMatch(/ε3\/ε4/);
-    await expect(apoe.getByRole('link', { name: /PMID 8346443/ }).getAttribute('href')).resolves.toBe('https://pubmed.ncbi.nlm.nih.gov/8346443/');
+    await expect(apoe.getByRole('link', { name: /PMID 8346443/ }).getAttribute('href')).resolves.toBe(
+      'https://pubmed.ncbi.nlm.nih.gov/8346443/',
+    );
     await expect(apoe.textContent()).resolves.toMatch(/cannot rule out other variants in APOE/);
     expect(await page.getByTestId('sensitive-question').count()).toBe(0);
     // The choice is remembered for this profile.
@@ -121,51 +158,69 @@ describe('drop a DNA file, read the answer', () => {
     expect(await lookUp('apoe', 'rs429358')).toMatch(/rs429358.*CT.*rs7412.*CC/);
     await search.getByLabel('rsID or gene').fill('BRCA1');
     await search.getByRole('button', { name: 'Look up' }).click();
-    await expect(search.getByRole('alert').textContent()).resolves.toMatch(/neither an rsID .* nor a gene with findings/);
+    await expect(search.getByRole('alert').textContent()).resolves.toMatch(
+      /neither an rsID .* nor a gene with findings/,
+    );
     await page.getByTestId('findings').scrollIntoViewIfNeeded();
     await screenshot(page, '03-findings');
   });
 
-  it('shows one row per phenotype with how other studies agree, evidence and the reference; greys what does not apply', { timeout: 300_000 }, async () => {
-    const { page } = browser;
-    const rows = page.locator('.trait-row[data-status=computed]');
-    const count = await rows.count();
-    expect(count).toBeGreaterThan(10);
-    // Every row names its reference, and no name carries an author or a PMID.
-    expect(await page.locator('.trait-row[data-status=computed] [data-testid=row-reference]').count()).toBe(count);
-    await expect(rows.first().getByTestId('row-reference').textContent()).resolves.toMatch(/^Compared with: European \(EUR\), (estimated from your DNA|assumed|chosen by you)$/);
-    const names = await page.locator('.trait-row .trait-name').allTextContents();
-    for (const name of names) expect(name).not.toMatch(/\bet al\b|PMID|\b\d{7,8}\b/);
-    const groups = await page.locator('.trait-row').evaluateAll((els) => els.map((e) => e.getAttribute('data-group')));
-    expect(new Set(groups).size).toBe(groups.length);
-    // Links say level and percentile.
-    await expect(rows.first().locator('.trait-name').getAttribute('aria-label')).resolves.toMatch(/: (much )?(lower|higher) than average|: average, /);
-    // Another study's agreement opens under its phenotype.
-    const multi = page.locator('.trait-row[data-status=computed] .row-studies button').first();
-    if (await multi.count()) {
-      await multi.click();
-      await expect(multi.getAttribute('aria-expanded')).resolves.toBe('true');
-    }
-    // Saying the profile is female recalculates in place and says what changed; then the
-    // phenotypes of the other sex do not apply: greyed, with the reason.
-    await page.getByRole('button', { name: 'Edit' }).click();
-    await page.getByTestId('profile-dialog').getByRole('radio', { name: 'Female' }).check();
-    await page.getByTestId('profile-dialog').getByRole('button', { name: 'Save changes' }).click();
-    // The service rescores every stored result before it answers; on a loaded machine that takes a while.
-    await page.getByTestId('recalculated').waitFor({ timeout: 240_000 });
-    await expect(page.getByTestId('recalculated').textContent()).resolves.toMatch(/^Recalculated against the European reference: /);
-    await page.getByRole('radio', { name: /^Not available/ }).check();
-    const na = page.locator('.trait-row.status-not-applicable').first();
-    await na.waitFor();
-    await expect(na.locator('.row-reason').textContent()).resolves.toMatch(/\w/);
-    await page.getByRole('radio', { name: /^Results/ }).check();
-    expect(await unlabeledControls(page)).toEqual([]);
-  });
+  it(
+    'shows one row per phenotype with how other studies agree, evidence and the reference; greys what does not apply',
+    { timeout: 300_000 },
+    async () => {
+      const { page } = browser;
+      const rows = page.locator('.trait-row[data-status=computed]');
+      const count = await rows.count();
+      expect(count).toBeGreaterThan(10);
+      // Every row names its reference, and no name carries an author or a PMID.
+      expect(await page.locator('.trait-row[data-status=computed] [data-testid=row-reference]').count()).toBe(count);
+      await expect(rows.first().getByTestId('row-reference').textContent()).resolves.toMatch(
+        /^Compared with: European \(EUR\), (estimated from your DNA|assumed|chosen by you)$/,
+      );
+      const names = await page.locator('.trait-row .trait-name').allTextContents();
+      for (const name of names) expect(name).not.toMatch(/\bet al\b|PMID|\b\d{7,8}\b/);
+      const groups = await page
+        .locator('.trait-row')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-group')));
+      expect(new Set(groups).size).toBe(groups.length);
+      // Links say level and percentile.
+      await expect(rows.first().locator('.trait-name').getAttribute('aria-label')).resolves.toMatch(
+        /: (much )?(lower|higher) than average|: average, /,
+      );
+      // Another study's agreement opens under its phenotype.
+      const multi = page.locator('.trait-row[data-status=computed] .row-studies button').first();
+      if (await multi.count()) {
+        await multi.click();
+        await expect(multi.getAttribute('aria-expanded')).resolves.toBe('true');
+      }
+      // Saying the profile is female recalculates in place and says what changed; then the
+      // phenotypes of the other sex do not apply: greyed, with the reason.
+      await page.getByRole('button', { name: 'Edit' }).click();
+      await page.getByTestId('profile-dialog').getByRole('radio', { name: 'Female' }).check();
+      await page.getByTestId('profile-dialog').getByRole('button', { name: 'Save changes' }).click();
+      // The service rescores every stored result before it answers; on a loaded machine that takes a while.
+      await page.getByTestId('recalculated').waitFor({ timeout: 240_000 });
+      await expect(page.getByTestId('recalculated').textContent()).resolves.toMatch(
+        /^Recalculated against the European reference: /,
+      );
+      await page.getByRole('radio', { name: /^Not available/ }).check();
+      const na = page.locator('.trait-row.status-not-applicable').first();
+      await na.waitFor();
+      await expect(na.locator('.row-reason').textContent()).resolves.toMatch(/\w/);
+      await page.getByRole('radio', { name: /^Results/ }).check();
+      expect(await unlabeledControls(page)).toEqual([]);
+    },
+  );
 
   it('sorts and filters over the whole catalog', async () => {
     const { page } = browser;
     await page.getByLabel('Sort').selectOption('percentile_high');
-    const pcts = (await page.locator('.trait-row[data-status=computed]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-percentile'))))).slice(0, 20);
+    const pcts = (
+      await page
+        .locator('.trait-row[data-status=computed]')
+        .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-percentile'))))
+    ).slice(0, 20);
     expect(pcts).toEqual([...pcts].sort((a, b) => b - a));
     await page.getByRole('checkbox', { name: 'Strong' }).check();
     const pills = await page.locator('.trait-row .evidence-pill').allTextContents();
@@ -174,7 +229,9 @@ describe('drop a DNA file, read the answer', () => {
     await page.getByRole('checkbox', { name: 'Strong' }).uncheck();
     const category = (await page.getByLabel('Category').locator('option').nth(1).getAttribute('value'))!;
     await page.getByLabel('Category').selectOption(category);
-    expect(new Set(await page.locator('.trait-row').evaluateAll((els) => els.map((e) => e.getAttribute('data-category'))))).toEqual(new Set([category]));
+    expect(
+      new Set(await page.locator('.trait-row').evaluateAll((els) => els.map((e) => e.getAttribute('data-category')))),
+    ).toEqual(new Set([category]));
     await page.getByLabel('Category').selectOption('');
     await page.getByLabel('Sort').selectOption('notable');
   });
@@ -190,11 +247,15 @@ describe('drop a DNA file, read the answer', () => {
     const view = page.getByTestId('assessment-view');
     await view.getByRole('heading', { level: 1 }).waitFor();
     expect(await page.title()).toMatch(/ – Ada Lovelace – Traitscope$/);
-    await expect(page.getByTestId('result-reference').textContent()).resolves.toMatch(/^Compared with: European \(EUR\)/);
+    await expect(page.getByTestId('result-reference').textContent()).resolves.toMatch(
+      /^Compared with: European \(EUR\)/,
+    );
     await expect(page.getByTestId('result-evidence').textContent()).resolves.toMatch(/How much the score explains/);
     const plot = page.getByTestId('distribution-plot');
     await expect(plot.locator('figcaption').textContent()).resolves.toMatch(/Levels this score can reach: 1 /);
-    await expect(page.getByTestId('percentile').textContent()).resolves.toMatch(/^(\d+(st|nd|rd|th)|>99\.9th|<0\.1st)$/);
+    await expect(page.getByTestId('percentile').textContent()).resolves.toMatch(
+      /^(\d+(st|nd|rd|th)|>99\.9th|<0\.1st)$/,
+    );
     expect(await unlabeledControls(page)).toEqual([]);
     await screenshot(page, '04-detail');
     await page.goBack();
@@ -213,13 +274,20 @@ describe('drop a DNA file, read the answer', () => {
     // Page 1: how to read, the reference, then the notable results, before everything else.
     const headings = await doc.locator('h2').allTextContents();
     expect(headings.slice(0, 2)).toEqual(['How to read this report', 'Notable results']);
-    await expect(page.getByTestId('report-reference').textContent()).resolves.toMatch(/Results compared with: European \(EUR\)/);
+    await expect(page.getByTestId('report-reference').textContent()).resolves.toMatch(
+      /Results compared with: European \(EUR\)/,
+    );
     // Every printed page: the title in the top margin, "Page n of m" at the bottom.
     const margins = await page.evaluate(() => {
       const out: Record<string, string> = {};
       for (const sheet of [...document.styleSheets, ...document.adoptedStyleSheets])
         for (const rule of sheet.cssRules)
-          if (rule instanceof CSSPageRule) for (const inner of rule.cssRules) if ('name' in inner) out[(inner as CSSRule & { name: string }).name] = (inner as unknown as CSSStyleRule).style.getPropertyValue('content');
+          if (rule instanceof CSSPageRule)
+            for (const inner of rule.cssRules)
+              if ('name' in inner)
+                out[(inner as CSSRule & { name: string }).name] = (
+                  inner as unknown as CSSStyleRule
+                ).style.getPropertyValue('content');
       return out;
     });
     expect(margins['top-left']).toBe('"Traitscope report – Ada Lovelace"');
@@ -235,17 +303,32 @@ describe('drop a DNA file, read the answer', () => {
     // Page 1 as printed: the top of the document, one A4 page tall.
     await page.emulateMedia({ media: 'print' });
     const box = (await doc.boundingBox())!;
-    await page.screenshot({ path: `${SCREENSHOTS}/05b-report-page-1.png`, fullPage: true, clip: { x: box.x, y: box.y, width: box.width, height: Math.round(box.width * 1.414) } });
+    await page.screenshot({
+      path: `${SCREENSHOTS}/05b-report-page-1.png`,
+      fullPage: true,
+      clip: { x: box.x, y: box.y, width: box.width, height: Math.round(box.width * 1.414) },
+    });
     await page.emulateMedia({ media: 'screen' });
 
-    const [csv] = await Promise.all([page.waitForEvent('download'), report.getByRole('button', { name: 'CSV' }).click()]);
+    const [csv] = await Promise.all([
+      page.waitForEvent('download'),
+      report.getByRole('button', { name: 'CSV' }).click(),
+    ]);
     const lines = readFileSync((await csv.path())!, 'utf8').split('\r\n');
     const header = lines[0].replace(/^\uFEFF/, '').split(',');
-    expect(header).toEqual(expect.arrayContaining(['trait_code', 'reference', 'markers_observed', 'markers_imputed', 'genotypes']));
+    expect(header).toEqual(
+      expect.arrayContaining(['trait_code', 'reference', 'markers_observed', 'markers_imputed', 'genotypes']),
+    );
     expect(header).not.toContain('pricing');
     expect(lines[1]).toMatch(/rs\d+:([ACGT]{1,2}|--|\?)/);
-    const [json] = await Promise.all([page.waitForEvent('download'), report.getByRole('button', { name: 'JSON' }).click()]);
-    const body = JSON.parse(readFileSync((await json.path())!, 'utf8')) as { profile: { first_name: string }; results: Array<Record<string, unknown>> };
+    const [json] = await Promise.all([
+      page.waitForEvent('download'),
+      report.getByRole('button', { name: 'JSON' }).click(),
+    ]);
+    const body = JSON.parse(readFileSync((await json.path())!, 'utf8')) as {
+      profile: { first_name: string };
+      results: Array<Record<string, unknown>>;
+    };
     expect(body.profile.first_name).toBe('Ada');
     expect(body.results[0]).not.toHaveProperty('pricing');
   });
@@ -285,7 +368,10 @@ describe('every screen in both themes, any window, by keyboard', () => {
     await page.goto(`${app.origin}/#/settings`);
     await page.getByTestId('settings-view').waitFor();
     // Your data comes before developer API access.
-    expect((await page.getByTestId('settings-view').locator('h2').allTextContents()).slice(0, 2)).toEqual(['Your data', 'API access']);
+    expect((await page.getByTestId('settings-view').locator('h2').allTextContents()).slice(0, 2)).toEqual([
+      'Your data',
+      'API access',
+    ]);
     await check('settings');
     expect(found).toEqual([]);
   });
@@ -302,7 +388,12 @@ describe('every screen in both themes, any window, by keyboard', () => {
         await page.getByTestId('summary').waitFor();
         const menu = page.getByRole('button', { name: 'Menu' });
         await expect(menu.isVisible()).resolves.toBe(true);
-        expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /Ada Lovelace/ }).isVisible()).toBe(false);
+        expect(
+          await page
+            .getByRole('navigation', { name: 'Main' })
+            .getByRole('link', { name: /Ada Lovelace/ })
+            .isVisible(),
+        ).toBe(false);
         const overflow = await page.evaluate(() => {
           const main = document.getElementById('main-content')!;
           return main.scrollWidth - main.clientWidth;
@@ -332,10 +423,17 @@ describe('every screen in both themes, any window, by keyboard', () => {
     for (let attempt = 0; attempt < 3 && !chooser; attempt++) {
       await tabTo(page, (el) => el.textContent?.trim() === 'Add DNA file');
       expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Add DNA file');
-      [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 15_000 }).catch(() => undefined), page.keyboard.press('Enter')]);
+      [chooser] = await Promise.all([
+        page.waitForEvent('filechooser', { timeout: 15_000 }).catch(() => undefined),
+        page.keyboard.press('Enter'),
+      ]);
     }
     if (!chooser) throw new Error('Enter on the focused "Add DNA file" button never opened the file chooser');
-    await chooser.setFiles({ name: 'genome_Grace_Hopper_v5.txt', mimeType: 'text/plain', buffer: Buffer.from(personFile({ seed: 21, extra: FINDING_CALLS })) });
+    await chooser.setFiles({
+      name: 'genome_Grace_Hopper_v5.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from(personFile({ seed: 21, extra: FINDING_CALLS })),
+    });
     await page.getByRole('heading', { level: 1, name: 'Grace Hopper' }).waitFor();
     await page.getByTestId('genotype-card').waitFor({ timeout: 60_000 });
     const grace = (await app.api<Profile[]>('GET', '/profiles/')).body.find((p) => p.first_name === 'Grace')!;

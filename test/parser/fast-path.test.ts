@@ -22,15 +22,45 @@ const LAYOUTS: Record<string, TableLayout> = {
 };
 
 const cell = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom('rs1', 'rs42', 'rs4294967295', 'rs4294967296', 'rs0', 'RS7', 'i55', 'rsX', 'rsid') },
-  { weight: 6, arbitrary: fc.constantFrom('1', '9', '10', '22', '23', '26', '27', '0', '05', 'X', 'Y', 'MT', 'chr7', 'XY', 'PAR', 'Z') },
+  {
+    weight: 6,
+    arbitrary: fc.constantFrom('rs1', 'rs42', 'rs4294967295', 'rs4294967296', 'rs0', 'RS7', 'i55', 'rsX', 'rsid'),
+  },
+  {
+    weight: 6,
+    arbitrary: fc.constantFrom(
+      '1',
+      '9',
+      '10',
+      '22',
+      '23',
+      '26',
+      '27',
+      '0',
+      '05',
+      'X',
+      'Y',
+      'MT',
+      'chr7',
+      'XY',
+      'PAR',
+      'Z',
+    ),
+  },
   { weight: 6, arbitrary: fc.constantFrom('100', '0', '4294967295', '4294967296', '12345678901', '7a') },
-  { weight: 8, arbitrary: fc.constantFrom('AA', 'AG', 'A', 'G', '-', '--', 'DI', 'I', '0', '00', 'A0', 'AX', 'A/G', 'ACG', 'N') },
+  {
+    weight: 8,
+    arbitrary: fc.constantFrom('AA', 'AG', 'A', 'G', '-', '--', 'DI', 'I', '0', '00', 'A0', 'AX', 'A/G', 'ACG', 'N'),
+  },
   { weight: 1, arbitrary: fc.string({ maxLength: 4 }) },
 );
 const sep = fc.constantFrom(' ', '\t', ',', '  ', '","', '\t\t', ';', '"');
 const line = fc
-  .tuple(fc.array(fc.tuple(cell, sep), { minLength: 1, maxLength: 7 }), fc.constantFrom('', '"', '\r', ' \r', '#'), fc.boolean())
+  .tuple(
+    fc.array(fc.tuple(cell, sep), { minLength: 1, maxLength: 7 }),
+    fc.constantFrom('', '"', '\r', ' \r', '#'),
+    fc.boolean(),
+  )
   .map(([cells, tail, lead]) => {
     const text = cells.map(([c, s], i) => (i === 0 ? c : s + c)).join('') + (tail === '#' ? '' : tail);
     return tail === '#' ? '#' + text : (lead ? '"' : '') + text;
@@ -43,7 +73,7 @@ function run(layout: TableLayout, text: string, bulk: boolean) {
   const buf = enc(text);
   if (bulk) p.lines(buf, 0, buf.length);
   else {
-    for (let s = 0; s < buf.length; ) {
+    for (let s = 0; s < buf.length;) {
       const nl = buf.indexOf(10, s);
       let e = nl;
       if (e > s && buf[e - 1] === 13) e--;
@@ -52,7 +82,7 @@ function run(layout: TableLayout, text: string, bulk: boolean) {
     }
   }
   const rows: string[] = [];
-  for (let i = 0; i < out.length; i++) rows.push(out.at(i).join(" "));
+  for (let i = 0; i < out.length; i++) rows.push(out.at(i).join(' '));
   return { rows, skipped: skips.byReason() };
 }
 
@@ -76,7 +106,11 @@ describe('the WebAssembly line loop', () => {
     const shapes: Array<[TableLayout, (i: number) => string]> = [
       [LAYOUTS.combined, (i) => `rs${i + 1}\t${(i % 22) + 1}\t${1000 + i}\t${'ACGT'[i % 4]}${'ACGT'[(i >> 2) % 4]}\n`],
       [LAYOUTS.split, (i) => `rs${i + 1}\t${(i % 26) + 1}\t${1000 + i}\t${'ACGT'[i % 4]}\t${'ACGT'[(i >> 2) % 4]}\r\n`],
-      [LAYOUTS.combined, (i) => `"rs${i + 1}","${['X', 'Y', 'MT', '7'][i % 4]}","${1000 + i}","${'ACGT'[i % 4]}${'ACGT'[(i >> 2) % 4]}"\n`],
+      [
+        LAYOUTS.combined,
+        (i) =>
+          `"rs${i + 1}","${['X', 'Y', 'MT', '7'][i % 4]}","${1000 + i}","${'ACGT'[i % 4]}${'ACGT'[(i >> 2) % 4]}"\n`,
+      ],
     ];
     for (const [layout, make] of shapes) {
       const lines: string[] = [];

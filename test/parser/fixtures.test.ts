@@ -9,7 +9,9 @@ import { fixturePath } from './helpers.js';
 describe('fixture corpus: accepted files', () => {
   for (const fx of ACCEPTED) {
     it(`${fx.file} → ${fx.format} (${fx.container})`, async () => {
-      const r = fx.wrap ? await parseGenotypeBytes(await wrappedFixture(fx.wrap)) : await parseGenotypeFile(fixturePath(fx.file));
+      const r = fx.wrap
+        ? await parseGenotypeBytes(await wrappedFixture(fx.wrap))
+        : await parseGenotypeFile(fixturePath(fx.file));
       if (!r.ok) throw new Error(`rejected: ${r.reason}`);
       const s = r.summary;
       if (fx.markers) expect(markerRows(r.genotype)).toEqual(sortRows(fx.markers));
@@ -28,7 +30,11 @@ describe('fixture corpus: accepted files', () => {
       // Summary arithmetic and Genotype invariants hold for every file.
       const g = r.genotype;
       expect(s.snp_count).toBe(g.rsids.length);
-      expect([g.calls.length, g.chroms.length, g.positions.length]).toEqual([g.rsids.length, g.rsids.length, g.rsids.length]);
+      expect([g.calls.length, g.chroms.length, g.positions.length]).toEqual([
+        g.rsids.length,
+        g.rsids.length,
+        g.rsids.length,
+      ]);
       for (let i = 1; i < g.rsids.length; i++) expect(g.rsids[i]).toBeGreaterThan(g.rsids[i - 1]);
       expect(s.no_calls).toBe(g.calls.filter((c) => c === 0).length);
       expect(s.call_rate).toBeCloseTo((s.snp_count - s.no_calls) / s.snp_count, 10);

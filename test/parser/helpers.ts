@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { callToString, chromToString } from '../../src/service/genotype/encoding.js';
 import type { Genotype } from '../../src/service/genotype/types.js';
@@ -7,10 +6,6 @@ export const FIXTURES = fileURLToPath(new URL('../fixtures/genotypes/', import.m
 
 export function fixturePath(name: string): string {
   return FIXTURES + name;
-}
-
-export async function fixtureBytes(name: string): Promise<Uint8Array> {
-  return new Uint8Array(await readFile(fixturePath(name)));
 }
 
 /** A Genotype as the "rsid chrom pos call" rows used in expected.ts. */

@@ -18,7 +18,11 @@ import { enc } from './helpers.js';
 const MiB = 1 << 20;
 
 /** Feeds text to a parser in 1 MiB chunks as the real pipeline does; returns the parser and what it threw. */
-function feed(maxMarkers: number, lines: number, line: (i: number) => string): { parser: TextGenotypeParser; error: unknown } {
+function feed(
+  maxMarkers: number,
+  lines: number,
+  line: (i: number) => string,
+): { parser: TextGenotypeParser; error: unknown } {
   const parser = new TextGenotypeParser(maxMarkers);
   const stage = new TextDecoderStage(new LineSplitter(parser, MAX_LINE_BYTES));
   try {

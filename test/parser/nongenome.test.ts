@@ -13,7 +13,13 @@ const BASES = ['A', 'C', 'G', 'T'];
 
 /** Markers with distinct rsIDs and two distinct alleles each. */
 const variants = fc.uniqueArray(fc.integer({ min: 1, max: 2 ** 31 }), { minLength: 60, maxLength: 400 }).chain((ids) =>
-  fc.tuple(fc.constant(ids), fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 1, max: 3 })), { minLength: ids.length, maxLength: ids.length })),
+  fc.tuple(
+    fc.constant(ids),
+    fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 1, max: 3 })), {
+      minLength: ids.length,
+      maxLength: ids.length,
+    }),
+  ),
 );
 
 describe('variant tables are refused, genomes are not', () => {
@@ -23,7 +29,9 @@ describe('variant tables are refused, genomes are not', () => {
         const lines = ids.map((id, i) => {
           const a = BASES[alleles[i][0]];
           const b = BASES[(alleles[i][0] + alleles[i][1]) % 4];
-          return shape === 'bim' ? `${(i % 22) + 1}\trs${id}\t0\t${1000 + i}\t${a}\t${b}` : `rs${id}\t${(i % 22) + 1}\t${1000 + i}\t${a}\t${b}`;
+          return shape === 'bim'
+            ? `${(i % 22) + 1}\trs${id}\t0\t${1000 + i}\t${a}\t${b}`
+            : `rs${id}\t${(i % 22) + 1}\t${1000 + i}\t${a}\t${b}`;
         });
         const r = await parseGenotypeBytes(enc(lines.join('\n') + '\n'));
         expect(r.ok).toBe(false);
@@ -33,7 +41,7 @@ describe('variant tables are refused, genomes are not', () => {
     );
   });
 
-  it('any genome whose heterozygous share is a person\'s (up to 90%)', async () => {
+  it("any genome whose heterozygous share is a person's (up to 90%)", async () => {
     await fc.assert(
       fc.asyncProperty(variants, fc.double({ min: 0, max: 0.9, noNaN: true }), async ([ids, alleles], hetShare) => {
         const hetCount = Math.floor(ids.length * hetShare);
@@ -51,11 +59,15 @@ describe('variant tables are refused, genomes are not', () => {
 });
 
 describe('column headers', () => {
-  const rows = (n: number) => Array.from({ length: n }, (_, i) => `rs${1000 + i}\t${(i % 22) + 1}\t${5000 + i}\tA\tG\t0.1\t0.01\t0.5`).join('\n');
+  const rows = (n: number) =>
+    Array.from({ length: n }, (_, i) => `rs${1000 + i}\t${(i % 22) + 1}\t${5000 + i}\tA\tG\t0.1\t0.01\t0.5`).join('\n');
   const refused: Array<[string, RegExp]> = [
     ['MarkerName\tAllele1\tAllele2\tFreq1\tEffect\tStdErr\tP-value', /summary statistics/],
     ['SNP\tCHR\tBP\tA1\tA2\tOR\tSE\tP', /summary statistics/],
-    ['variant_id\tchromosome\tbase_pair_location\teffect_allele\tother_allele\tbeta\tstandard_error\tp_value', /summary statistics/],
+    [
+      'variant_id\tchromosome\tbase_pair_location\teffect_allele\tother_allele\tbeta\tstandard_error\tp_value',
+      /summary statistics/,
+    ],
     ['rsid,chr,pos,effect_allele,other_allele,effect_weight', /score file/],
     ['# rsid\tchromosome\tposition\tref\talt', /list of variants/],
   ];
@@ -69,15 +81,22 @@ describe('column headers', () => {
 
   it('reads an Illumina report, whose columns include "B Allele Freq" and "GC Score"', async () => {
     const header = 'SNP Name\tSample ID\tAllele1 - Plus\tAllele2 - Plus\tGC Score\tX\tY\tB Allele Freq\tLog R Ratio';
-    const data = Array.from({ length: 200 }, (_, i) => `rs${1000 + i}\t1\tA\t${i % 3 ? 'A' : 'G'}\t0.8\t0.5\t0.5\t0.02\t0.01`).join('\n');
+    const data = Array.from(
+      { length: 200 },
+      (_, i) => `rs${1000 + i}\t1\tA\t${i % 3 ? 'A' : 'G'}\t0.8\t0.5\t0.5\t0.02\t0.01`,
+    ).join('\n');
     const r = await parseGenotypeBytes(enc(`[Header]\nGSGT Version\t2.0\n[Data]\n${header}\n${data}\n`));
     expect(r.ok, r.ok ? '' : r.reason).toBe(true);
     if (r.ok) expect(r.summary.snp_count).toBe(200);
   });
 
   it('reads a genome whose comments use words like "or" and "effect"', async () => {
-    const genome = Array.from({ length: 200 }, (_, i) => `rs${1000 + i}\t${(i % 22) + 1}\t${5000 + i}\t${i % 3 ? 'AA' : 'AG'}`).join('\n');
-    const prose = '# This data is for research or educational use: it has no effect on medical care, P values or OR figures.\n# rsid\tchromosome\tposition\tgenotype\n';
+    const genome = Array.from(
+      { length: 200 },
+      (_, i) => `rs${1000 + i}\t${(i % 22) + 1}\t${5000 + i}\t${i % 3 ? 'AA' : 'AG'}`,
+    ).join('\n');
+    const prose =
+      '# This data is for research or educational use: it has no effect on medical care, P values or OR figures.\n# rsid\tchromosome\tposition\tgenotype\n';
     const r = await parseGenotypeBytes(enc(prose + genome + '\n'));
     expect(r.ok, r.ok ? '' : r.reason).toBe(true);
   });
@@ -85,14 +104,20 @@ describe('column headers', () => {
 
 describe('lines that are not genotype lines', () => {
   it('refuses text where most lines are not genotype lines, and says how many were read', async () => {
-    const code = Array.from({ length: 60 }, (_, i) => (i % 10 === 0 ? `rs${100 + i}\t1\t${i + 1}\tAG` : `const value${'x'.repeat(i % 7)} = compute();`)).join('\n');
+    const code = Array.from({ length: 60 }, (_, i) =>
+      i % 10 === 0 ? `rs${100 + i}\t1\t${i + 1}\tAG` : `const value${'x'.repeat(i % 7)} = compute();`,
+    ).join('\n');
     const r = await parseGenotypeBytes(enc(code + '\n'));
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.reason).toMatch(/Only 6 of 60 lines of this file read as genotypes; 54 are not genotype lines/);
   });
 
   it('reads a genome whose markers partly lack rsIDs (i-numbers, chr:pos ids), however many', async () => {
-    const lines = Array.from({ length: 300 }, (_, i) => (i % 4 ? `${i % 8 ? `i${700000 + i}` : `1:${10000 + i}`}\t1\t${10000 + i}\tAA` : `rs${500 + i}\t1\t${10000 + i}\t${i % 8 ? 'AA' : 'AG'}`));
+    const lines = Array.from({ length: 300 }, (_, i) =>
+      i % 4
+        ? `${i % 8 ? `i${700000 + i}` : `1:${10000 + i}`}\t1\t${10000 + i}\tAA`
+        : `rs${500 + i}\t1\t${10000 + i}\t${i % 8 ? 'AA' : 'AG'}`,
+    );
     const r = await parseGenotypeBytes(enc(`# rsid\tchromosome\tposition\tgenotype\n${lines.join('\n')}\n`));
     expect(r.ok, r.ok ? '' : r.reason).toBe(true);
     if (r.ok) expect(r.summary.snp_count).toBe(75);
@@ -100,7 +125,10 @@ describe('lines that are not genotype lines', () => {
 });
 
 describe('binary data after the text', () => {
-  const genome = Array.from({ length: 2000 }, (_, i) => `rs${1000 + i}\t${(i % 22) + 1}\t${5000 + i}\t${i % 3 ? 'AA' : 'AG'}`).join('\n') + '\n';
+  const genome =
+    Array.from({ length: 2000 }, (_, i) => `rs${1000 + i}\t${(i % 22) + 1}\t${5000 + i}\t${i % 3 ? 'AA' : 'AG'}`).join(
+      '\n',
+    ) + '\n';
   const noise = (n: number) => Uint8Array.from({ length: n }, (_, i) => (i * 7919 + 13) & 0xff);
   const join = (a: Uint8Array, b: Uint8Array) => {
     const out = new Uint8Array(a.length + b.length);

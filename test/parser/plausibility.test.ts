@@ -7,28 +7,56 @@ const id = '6f1c2a9e-0000-4000-8000-000000000001';
 
 describe('replacementConcern', () => {
   it('lets any file be the first one', () => {
-    expect(replacementConcern(null, { snp_count: 3, call_rate: 0.3, skipped_lines: 90, binary_tail_bytes: 10 }, id)).toBeNull();
+    expect(
+      replacementConcern(null, { snp_count: 3, call_rate: 0.3, skipped_lines: 90, binary_tail_bytes: 10 }, id),
+    ).toBeNull();
   });
 
   it('lets a comparable file replace the genome (another chip, another vendor)', () => {
-    expect(replacementConcern(genome, { snp_count: 700_000, call_rate: 0.99, skipped_lines: 0, binary_tail_bytes: 0 }, id)).toBeNull();
-    expect(replacementConcern(genome, { snp_count: 330_000, call_rate: 0.97, skipped_lines: 20_000, binary_tail_bytes: 0 }, id)).toBeNull();
+    expect(
+      replacementConcern(genome, { snp_count: 700_000, call_rate: 0.99, skipped_lines: 0, binary_tail_bytes: 0 }, id),
+    ).toBeNull();
+    expect(
+      replacementConcern(
+        genome,
+        { snp_count: 330_000, call_rate: 0.97, skipped_lines: 20_000, binary_tail_bytes: 0 },
+        id,
+      ),
+    ).toBeNull();
     // Small genotypes replace each other freely (fewer than 1,000 markers lost).
-    expect(replacementConcern({ ...genome, snp_count: 900, skipped_lines: 0 }, { ...genome, snp_count: 3, skipped_lines: 0 }, id)).toBeNull();
+    expect(
+      replacementConcern(
+        { ...genome, snp_count: 900, skipped_lines: 0 },
+        { ...genome, snp_count: 3, skipped_lines: 0 },
+        id,
+      ),
+    ).toBeNull();
   });
 
   it('asks before a much smaller file replaces it, saying why and how to confirm', () => {
-    const concern = replacementConcern(genome, { snp_count: 3, call_rate: 1, skipped_lines: 0, binary_tail_bytes: 0 }, id);
+    const concern = replacementConcern(
+      genome,
+      { snp_count: 3, call_rate: 1, skipped_lines: 0, binary_tail_bytes: 0 },
+      id,
+    );
     expect(concern).toMatch(/it has 3 markers, far fewer than the 640,000 of the genotype in use/);
     expect(concern).toMatch(/The genotype in use and its results were kept/);
     expect(concern).toContain(`POST /api/profiles/${id}/genotype/upload/?confirm_replace=true`);
   });
 
   it('asks before a stranger file replaces it: calls missing, lines unreadable, binary data', () => {
-    expect(replacementConcern(genome, { ...genome, call_rate: 0.6 }, id)).toMatch(/only 60% of its markers have a call, against 99%/);
-    expect(replacementConcern(genome, { ...genome, skipped_lines: 300_000 }, id)).toMatch(/32% of its lines could not be read/);
+    expect(replacementConcern(genome, { ...genome, call_rate: 0.6 }, id)).toMatch(
+      /only 60% of its markers have a call, against 99%/,
+    );
+    expect(replacementConcern(genome, { ...genome, skipped_lines: 300_000 }, id)).toMatch(
+      /32% of its lines could not be read/,
+    );
     expect(replacementConcern(genome, { ...genome, binary_tail_bytes: 1 << 20 }, id)).toMatch(/ends in binary data/);
-    const all = replacementConcern(genome, { snp_count: 10, call_rate: 0.5, skipped_lines: 50, binary_tail_bytes: 9 }, id)!;
+    const all = replacementConcern(
+      genome,
+      { snp_count: 10, call_rate: 0.5, skipped_lines: 50, binary_tail_bytes: 9 },
+      id,
+    )!;
     expect(all.split('; and ')).toHaveLength(4);
   });
 });

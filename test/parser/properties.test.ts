@@ -29,7 +29,7 @@ function checkConsistent(r: ParseResult): void {
   for (let i = 1; i < n; i++) if (!(g.rsids[i] > g.rsids[i - 1])) throw new Error('rsids not strictly ascending');
   for (let i = 0; i < n; i++) {
     const c = g.calls[i];
-    if (c !== 0 && ((c >> 4) < 1 || (c >> 4) > 6 || (c & 15) > 6)) throw new Error(`bad call byte ${c}`);
+    if (c !== 0 && (c >> 4 < 1 || c >> 4 > 6 || (c & 15) > 6)) throw new Error(`bad call byte ${c}`);
     if (g.chroms[i] > 26) throw new Error(`bad chromosome ${g.chroms[i]}`);
   }
   expect(s.snp_count).toBe(n);
@@ -42,7 +42,9 @@ function checkConsistent(r: ParseResult): void {
 describe('the parser answers whatever it is given', () => {
   it('random bytes', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.uint8Array({ maxLength: 4096 }), async (bytes) => checkConsistent(await parseGenotypeBytes(bytes))),
+      fc.asyncProperty(fc.uint8Array({ maxLength: 4096 }), async (bytes) =>
+        checkConsistent(await parseGenotypeBytes(bytes)),
+      ),
       { numRuns: 300 },
     );
   });
@@ -50,7 +52,9 @@ describe('the parser answers whatever it is given', () => {
   it('random text made of genotype-file characters', async () => {
     const alphabet = fc.constantFrom(...'rs0123456789ACGTDI-#\t ,;"\r\nXYMTchr/|.'.split(''));
     await fc.assert(
-      fc.asyncProperty(fc.array(alphabet, { maxLength: 3000 }), async (chars) => checkConsistent(await parseGenotypeBytes(enc(chars.join(''))))),
+      fc.asyncProperty(fc.array(alphabet, { maxLength: 3000 }), async (chars) =>
+        checkConsistent(await parseGenotypeBytes(enc(chars.join('')))),
+      ),
       { numRuns: 300 },
     );
   });
@@ -60,29 +64,42 @@ describe('the parser answers whatever it is given', () => {
     for (const fx of ACCEPTED) sources.push(fx.wrap ? await wrappedFixture(fx.wrap) : await plainFixture(fx.file));
     const mutation = fc.oneof(
       fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), value: fc.integer({ min: 0, max: 255 }) }),
-      fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), bytes: fc.uint8Array({ minLength: 1, maxLength: 64 }) }),
+      fc.record({
+        kind: fc.constant('insert' as const),
+        at: fc.nat(),
+        bytes: fc.uint8Array({ minLength: 1, maxLength: 64 }),
+      }),
       fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 200 }) }),
       fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }),
-      fc.record({ kind: fc.constant('repeat' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 300 }), times: fc.integer({ min: 2, max: 50 }) }),
+      fc.record({
+        kind: fc.constant('repeat' as const),
+        at: fc.nat(),
+        length: fc.integer({ min: 1, max: 300 }),
+        times: fc.integer({ min: 2, max: 50 }),
+      }),
     );
     await fc.assert(
-      fc.asyncProperty(fc.nat({ max: sources.length - 1 }), fc.array(mutation, { minLength: 1, maxLength: 6 }), async (which, mutations) => {
-        let b = sources[which];
-        for (const m of mutations) {
-          const at = b.length === 0 ? 0 : m.at % b.length;
-          if (m.kind === 'flip' && b.length > 0) {
-            b = b.slice();
-            b[at] = m.value;
-          } else if (m.kind === 'insert') b = concat(b.subarray(0, at), m.bytes, b.subarray(at));
-          else if (m.kind === 'delete') b = concat(b.subarray(0, at), b.subarray(at + m.length));
-          else if (m.kind === 'truncate') b = b.subarray(0, at);
-          else if (m.kind === 'repeat') {
-            const seg = b.subarray(at, at + m.length);
-            b = concat(b.subarray(0, at), ...Array.from({ length: m.times }, () => seg), b.subarray(at));
+      fc.asyncProperty(
+        fc.nat({ max: sources.length - 1 }),
+        fc.array(mutation, { minLength: 1, maxLength: 6 }),
+        async (which, mutations) => {
+          let b = sources[which];
+          for (const m of mutations) {
+            const at = b.length === 0 ? 0 : m.at % b.length;
+            if (m.kind === 'flip' && b.length > 0) {
+              b = b.slice();
+              b[at] = m.value;
+            } else if (m.kind === 'insert') b = concat(b.subarray(0, at), m.bytes, b.subarray(at));
+            else if (m.kind === 'delete') b = concat(b.subarray(0, at), b.subarray(at + m.length));
+            else if (m.kind === 'truncate') b = b.subarray(0, at);
+            else if (m.kind === 'repeat') {
+              const seg = b.subarray(at, at + m.length);
+              b = concat(b.subarray(0, at), ...Array.from({ length: m.times }, () => seg), b.subarray(at));
+            }
           }
-        }
-        checkConsistent(await parseGenotypeBytes(b));
-      }),
+          checkConsistent(await parseGenotypeBytes(b));
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -122,9 +139,7 @@ const recArb: fc.Arbitrary<Rec> = fc.record({
   chrPrefix: fc.boolean(),
 });
 
-const sepArb = fc
-  .array(fc.constantFrom(' ', '\t', ','), { minLength: 1, maxLength: 3 })
-  .map((s) => s.join(''));
+const sepArb = fc.array(fc.constantFrom(' ', '\t', ','), { minLength: 1, maxLength: 3 }).map((s) => s.join(''));
 
 function render(r: Rec, sep: string): string {
   const cells = [`rs${r.rsid}`];
@@ -137,7 +152,7 @@ function render(r: Rec, sep: string): string {
 
 /** What the parser must store for a record, in markerRows form. */
 function modelCall(r: Rec): number {
-  const code = (a: string) => ' ACGT-'.indexOf(a) === 5 ? 5 : ' ACGT'.indexOf(a);
+  const code = (a: string) => (' ACGT-'.indexOf(a) === 5 ? 5 : ' ACGT'.indexOf(a));
   if (r.a1 === '-' && r.a2 === '-') return 0; // "--" is a no-call by every vendor's convention
   return (code(r.a1) << 4) | code(r.a2);
 }
@@ -163,23 +178,24 @@ describe('files following the spec rules read back exactly (model-based)', () =>
     ['short files', 1, 120, 200],
     ['files longer than the detection sample', 320, 700, 30],
   ] as const)
-  it(`any separators, optional CHR/POS, chr prefix, combined or split alleles, # headers, duplicates: ${label}`, async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.tuple(recArb, sepArb), { minLength, maxLength }),
-        fc.array(fc.constantFrom('# exported genotype data', '#', '# generated for a test', '## note'), { maxLength: 4 }),
-        fc.constantFrom('\n', '\r\n'),
-        async (rows, header, eol) => {
-          const text = [...header, ...rows.map(([r, sep]) => render(r, sep))].join(eol) + eol;
-          const r = await parseGenotypeBytes(enc(text));
-          if (!r.ok) throw new Error(`${r.reason}\n${text}`);
-          expect(markerRows(r.genotype)).toEqual(modelRows(rows.map(([rec]) => rec)));
-          expect(r.summary.skipped_lines).toBe(0);
-          expect(r.summary.duplicates).toBe(rows.length - r.genotype.rsids.length);
-        },
-      ),
-      { numRuns },
-    );
-  });
+    it(`any separators, optional CHR/POS, chr prefix, combined or split alleles, # headers, duplicates: ${label}`, async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.tuple(recArb, sepArb), { minLength, maxLength }),
+          fc.array(fc.constantFrom('# exported genotype data', '#', '# generated for a test', '## note'), {
+            maxLength: 4,
+          }),
+          fc.constantFrom('\n', '\r\n'),
+          async (rows, header, eol) => {
+            const text = [...header, ...rows.map(([r, sep]) => render(r, sep))].join(eol) + eol;
+            const r = await parseGenotypeBytes(enc(text));
+            if (!r.ok) throw new Error(`${r.reason}\n${text}`);
+            expect(markerRows(r.genotype)).toEqual(modelRows(rows.map(([rec]) => rec)));
+            expect(r.summary.skipped_lines).toBe(0);
+            expect(r.summary.duplicates).toBe(rows.length - r.genotype.rsids.length);
+          },
+        ),
+        { numRuns },
+      );
+    });
 });
-

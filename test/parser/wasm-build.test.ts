@@ -20,7 +20,10 @@ function hasToolchain(): boolean {
 
 describe('the WebAssembly core', () => {
   it.runIf(hasToolchain())('is what core.c compiles to (npm run build:wasm)', () => {
-    const committed = readFileSync(new URL('../../src/service/genotype/parse/wasm/core-wasm.ts', import.meta.url), 'utf8');
+    const committed = readFileSync(
+      new URL('../../src/service/genotype/parse/wasm/core-wasm.ts', import.meta.url),
+      'utf8',
+    );
     expect(generatedModule(compileCore())).toBe(committed);
   });
 });

@@ -61,7 +61,8 @@ describe('leave-one-out on 1000 Genomes samples, files holding only their AISNPs
     const right = sufficient.filter((o) => o.result.best === o.sample.superPopulation);
     expect(sufficient.length / outcomes.length).toBeGreaterThan(0.85);
     expect(right.length / sufficient.length).toBeGreaterThanOrEqual(0.97);
-    for (const o of outcomes) if (!o.result.sufficient) expect(o.result.reason, o.sample.id).toMatch(/Please choose your ancestry\.$/);
+    for (const o of outcomes)
+      if (!o.result.sufficient) expect(o.result.reason, o.sample.id).toMatch(/Please choose your ancestry\.$/);
   });
 });
 
@@ -75,7 +76,9 @@ describe('leave-one-out with the AISNPs inside a 600k-marker chip-like file whos
 
   it('splicing a sample into the parsed background gives exactly what parsing the whole file gives', async () => {
     const sample = ref.samples[1000];
-    const whole = await parseText(twentyThreeAndMe([...chipBackground(panel, CHIP_SEED), ...aisnpMarkers(panel, ref, sample)]));
+    const whole = await parseText(
+      twentyThreeAndMe([...chipBackground(panel, CHIP_SEED), ...aisnpMarkers(panel, ref, sample)]),
+    );
     const spliced = spliceMarkers(background, await parseText(twentyThreeAndMe(aisnpMarkers(panel, ref, sample))));
     expect(whole.rsids.length).toBe(600_000);
     expect(Buffer.from(spliced.rsids.buffer).equals(Buffer.from(whole.rsids.buffer))).toBe(true);
@@ -89,7 +92,9 @@ describe('leave-one-out with the AISNPs inside a 600k-marker chip-like file whos
     for (const { sample, result } of outcomes) {
       expect(result.aisnps_used, sample.id).toBe(169);
       expect(result.markers_used, sample.id).toBe(169);
-      expect(result.notes.join(' '), sample.id).toMatch(/other markers were left out because their genotypes fit no mixture/);
+      expect(result.notes.join(' '), sample.id).toMatch(
+        /other markers were left out because their genotypes fit no mixture/,
+      );
     }
   });
 });
@@ -111,7 +116,8 @@ describe('simulated admixed genomes on a chip-like marker set', () => {
         expect(o.result.reason, o.label).toMatch(/^Your DNA suggests mixed ancestry: about /);
       }
       expect(o.result.sufficient, o.label).toBe(true);
-      for (const p of POPULATIONS) expect(o.result.proportions_se![p], o.label).toBeLessThanOrEqual(ANCESTRY_THRESHOLDS.admixedMaxStandardError);
+      for (const p of POPULATIONS)
+        expect(o.result.proportions_se![p], o.label).toBeLessThanOrEqual(ANCESTRY_THRESHOLDS.admixedMaxStandardError);
     }
   }, 180_000);
 });

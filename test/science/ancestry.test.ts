@@ -5,10 +5,20 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { alleleFromLetter, makeCall } from '../../src/service/genotype/encoding.js';
-import type { Genotype } from '../../src/service/genotype/types.js';
-import { ANCESTRY_THRESHOLDS, inferAncestry, loadAncestryPanel, type Population } from '../../src/service/science/ancestry/index.js';
-import { fitAdmixture, fitAdmixtureEm, fitCheck, logLikelihood, proportionStandardErrors, type Markers } from '../../src/service/science/ancestry/likelihood.js';
+import {
+  ANCESTRY_THRESHOLDS,
+  inferAncestry,
+  loadAncestryPanel,
+  type Population,
+} from '../../src/service/science/ancestry/index.js';
+import {
+  fitAdmixture,
+  fitAdmixtureEm,
+  fitCheck,
+  logLikelihood,
+  proportionStandardErrors,
+  type Markers,
+} from '../../src/service/science/ancestry/likelihood.js';
 import { collectMarkers, ldWeights, LD_WINDOW_BP } from '../../src/service/science/ancestry/markers.js';
 import { FREQ_SCALE, K, POPULATIONS, SOURCE_AISNP } from '../../src/service/science/ancestry/panel.js';
 import { loadKgTable } from '../../src/service/science/kg-table.js';
@@ -40,9 +50,17 @@ describe('the ancestry panel', () => {
     const bad: string[] = [];
     for (let i = 0; i < panel.size; i++) {
       if (i > 0 && !(panel.rsid[i] > panel.rsid[i - 1])) bad.push(`rs${panel.rsid[i]}: not ascending`);
-      if (!(panel.counted[i] >= 1 && panel.counted[i] <= 4 && panel.other[i] >= 1 && panel.other[i] <= 4 && panel.counted[i] !== panel.other[i])) bad.push(`rs${panel.rsid[i]}: alleles`);
+      if (!(
+        panel.counted[i] >= 1 &&
+        panel.counted[i] <= 4 &&
+        panel.other[i] >= 1 &&
+        panel.other[i] <= 4 &&
+        panel.counted[i] !== panel.other[i]
+      ))
+        bad.push(`rs${panel.rsid[i]}: alleles`);
       if (!(panel.chrom[i] >= 1 && panel.chrom[i] <= 22)) bad.push(`rs${panel.rsid[i]}: chromosome`);
-      for (let k = 0; k < K; k++) if (!(panel.data.freq[i * K + k] <= FREQ_SCALE)) bad.push(`rs${panel.rsid[i]}: frequency`);
+      for (let k = 0; k < K; k++)
+        if (!(panel.data.freq[i * K + k] <= FREQ_SCALE)) bad.push(`rs${panel.rsid[i]}: frequency`);
     }
     expect(bad).toEqual([]);
   });
@@ -79,13 +97,15 @@ describe('the ancestry panel', () => {
       const swapped = counted === v.ref && other === v.alt;
       const flipped = !palindromic && COMPLEMENT[counted] === v.alt && COMPLEMENT[other] === v.ref;
       const flippedSwapped = !palindromic && COMPLEMENT[counted] === v.ref && COMPLEMENT[other] === v.alt;
-      if (!(same || swapped || flipped || flippedSwapped)) bad.push(`rs${panel.rsid[i]}: alleles ${counted}/${other} vs ${v.ref}/${v.alt}`);
+      if (!(same || swapped || flipped || flippedSwapped))
+        bad.push(`rs${panel.rsid[i]}: alleles ${counted}/${other} vs ${v.ref}/${v.alt}`);
       const altIsCounted = same || flipped;
       POPULATIONS.forEach((p, k) => {
         const alt = v.altFreq[POPULATION_ORDER.indexOf(p)];
         const expected = altIsCounted ? alt : 1 - alt;
         // AISNP frequencies are recounted from genotypes; the rest are the table's own numbers.
-        if (!(Math.abs(panel.data.freq[i * K + k] / FREQ_SCALE - expected) < 0.0015)) bad.push(`rs${panel.rsid[i]} ${p}: ${panel.data.freq[i * K + k]} vs ${expected}`);
+        if (!(Math.abs(panel.data.freq[i * K + k] / FREQ_SCALE - expected) < 0.0015))
+          bad.push(`rs${panel.rsid[i]} ${p}: ${panel.data.freq[i * K + k]} vs ${expected}`);
       });
       compared++;
     }
@@ -237,7 +257,9 @@ describe('markers and their weights', () => {
     const s = ref.samples.find((x) => x.population === 'YRI')!;
     const forward = aisnpMarkers(panel, ref, s);
     const rowOf = new Map(Array.from(panel.rsid, (r, i) => [r, i]));
-    const ordinary = forward.filter((m) => COMPLEMENT[LETTERS[panel.counted[rowOf.get(m.rsid)!]]] !== LETTERS[panel.other[rowOf.get(m.rsid)!]]);
+    const ordinary = forward.filter(
+      (m) => COMPLEMENT[LETTERS[panel.counted[rowOf.get(m.rsid)!]]] !== LETTERS[panel.other[rowOf.get(m.rsid)!]],
+    );
     const reverse = ordinary.map((m) => ({ ...m, genotype: COMPLEMENT[m.genotype[0]] + COMPLEMENT[m.genotype[1]] }));
     const a = inferAncestry(panel, genotypeOf(ordinary));
     const b = inferAncestry(panel, genotypeOf(reverse));
@@ -251,7 +273,15 @@ describe('what the person is told', () => {
 
   it('says so when the file holds no ancestry marker', () => {
     const r = inferAncestry(panel, genotypeOf([{ rsid: 3, chrom: 1, pos: 1000, genotype: 'AG' }]));
-    expect(r).toMatchObject({ best: null, sufficient: false, admixed: false, markers_used: 0, aisnps_used: 0, proportions_se: null, confidence: 0 });
+    expect(r).toMatchObject({
+      best: null,
+      sufficient: false,
+      admixed: false,
+      markers_used: 0,
+      aisnps_used: 0,
+      proportions_se: null,
+      confidence: 0,
+    });
     expect(r.reason).toMatch(/none of the markers/);
     expect(Object.values(r.proportions).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
   });
@@ -265,8 +295,24 @@ describe('what the person is told', () => {
   });
 
   it('uses a whole AISNP file without asking when the evidence is clear', () => {
-    const r = inferAncestry(panel, genotypeOf(aisnpMarkers(panel, ref, ref.samples.find((s) => s.population === 'CHB')!)));
-    expect(r).toMatchObject({ best: 'EAS', sufficient: true, admixed: false, reason: null, markers_used: 169, aisnps_used: 169 });
+    const r = inferAncestry(
+      panel,
+      genotypeOf(
+        aisnpMarkers(
+          panel,
+          ref,
+          ref.samples.find((s) => s.population === 'CHB')!,
+        ),
+      ),
+    );
+    expect(r).toMatchObject({
+      best: 'EAS',
+      sufficient: true,
+      admixed: false,
+      reason: null,
+      markers_used: 169,
+      aisnps_used: 169,
+    });
     expect(r.confidence).toBe(r.posterior.EAS);
     expect(r.confidence).toBeGreaterThan(ANCESTRY_THRESHOLDS.minConfidence);
     expect(Object.values(r.posterior).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
@@ -288,8 +334,11 @@ describe('what the person is told', () => {
     expect(r.admixed).toBe(true);
     expect(r.sufficient).toBe(true);
     expect(r.proportions.AFR).toBeCloseTo(0.8, 1);
-    expect(r.reason).toMatch(/^Your DNA suggests mixed ancestry: about [78]\d % African(,| and) [12]\d % European.*\. A reference mixed in these proportions/);
-    for (const p of POPULATIONS) expect(r.proportions_se![p as Population]).toBeLessThan(ANCESTRY_THRESHOLDS.admixedMaxStandardError);
+    expect(r.reason).toMatch(
+      /^Your DNA suggests mixed ancestry: about [78]\d % African(,| and) [12]\d % European.*\. A reference mixed in these proportions/,
+    );
+    for (const p of POPULATIONS)
+      expect(r.proportions_se![p as Population]).toBeLessThan(ANCESTRY_THRESHOLDS.admixedMaxStandardError);
   });
 
   it('is not swamped by genotyping errors: an impossible genotype is left out and said', () => {
@@ -303,7 +352,10 @@ describe('what the person is told', () => {
       if (max <= 0.002) row = i;
     }
     const c = LETTERS[panel.counted[row]];
-    const withError = spliceMarkers(genotypeOf(markers), genotypeOf([{ rsid: panel.rsid[row], chrom: panel.chrom[row], pos: 0, genotype: c + c }]));
+    const withError = spliceMarkers(
+      genotypeOf(markers),
+      genotypeOf([{ rsid: panel.rsid[row], chrom: panel.chrom[row], pos: 0, genotype: c + c }]),
+    );
     const r = inferAncestry(panel, withError);
     expect(r.markers_used).toBe(169);
     expect(r.notes.join(' ')).toMatch(/^1 marker was left out because the genotype is very unlikely/);

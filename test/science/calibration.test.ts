@@ -32,17 +32,23 @@ function pit(cdf: (s: number) => number, s: number, scale: number, v: number): n
 }
 
 describe('percentiles are calibrated in every super-population (KS, α = 0.01)', () => {
-  it.each(POPULATION_ORDER.map((p, i) => [p, i] as const))('%s: at most 2 percent of multi-marker traits fail', (pop, i) => {
-    const random = rng(1000 + i);
-    const failing: string[] = [];
-    for (const t of traits) {
-      const ref = engine.fullCoverageCdf(t.code, pop)!;
-      const scores = simulateScores(t, pop, PEOPLE, random);
-      const scale = 1 + t.markers.weight.reduce((a, w) => a + Math.abs(w), 0);
-      const u = Array.from(scores, (s) => pit(ref.cdf, s, scale, random()));
-      if (ksUniform(u).p < ALPHA) failing.push(t.code);
-    }
-    const share = failing.length / traits.length;
-    expect(share, `${failing.length} of ${traits.length} traits fail in ${pop}: ${failing.slice(0, 20).join(', ')}`).toBeLessThanOrEqual(ALLOWED_FAILING_SHARE);
-  });
+  it.each(POPULATION_ORDER.map((p, i) => [p, i] as const))(
+    '%s: at most 2 percent of multi-marker traits fail',
+    (pop, i) => {
+      const random = rng(1000 + i);
+      const failing: string[] = [];
+      for (const t of traits) {
+        const ref = engine.fullCoverageCdf(t.code, pop)!;
+        const scores = simulateScores(t, pop, PEOPLE, random);
+        const scale = 1 + t.markers.weight.reduce((a, w) => a + Math.abs(w), 0);
+        const u = Array.from(scores, (s) => pit(ref.cdf, s, scale, random()));
+        if (ksUniform(u).p < ALPHA) failing.push(t.code);
+      }
+      const share = failing.length / traits.length;
+      expect(
+        share,
+        `${failing.length} of ${traits.length} traits fail in ${pop}: ${failing.slice(0, 20).join(', ')}`,
+      ).toBeLessThanOrEqual(ALLOWED_FAILING_SHARE);
+    },
+  );
 });

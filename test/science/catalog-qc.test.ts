@@ -18,8 +18,21 @@ const report = JSON.parse(readFileSync(join(resourcesDir, 'catalog', 'build-repo
 /** A source row of the AllDiseases table (minor-allele frequencies per population). */
 function row(over: Partial<Row>): Row {
   return {
-    SNP: 'rs1', chr_name: '1', effect_allele: 'A', non_effect_allele: 'G', effect_size: '0.1', minor_allele: 'A', major_allele: 'G',
-    EUR_AF: '0.2', AMR_AF: '0.2', AFR_AF: '0.2', EAS_AF: '0.2', SAS_AF: '0.2', p_value: '1e-10', pmid: '111', effect_size_logged_in_curation: 'FALSE',
+    SNP: 'rs1',
+    chr_name: '1',
+    effect_allele: 'A',
+    non_effect_allele: 'G',
+    effect_size: '0.1',
+    minor_allele: 'A',
+    major_allele: 'G',
+    EUR_AF: '0.2',
+    AMR_AF: '0.2',
+    AFR_AF: '0.2',
+    EAS_AF: '0.2',
+    SAS_AF: '0.2',
+    p_value: '1e-10',
+    pmid: '111',
+    effect_size_logged_in_curation: 'FALSE',
     ...over,
   } as Row;
 }
@@ -48,34 +61,71 @@ describe('build rules', () => {
     const r = cleanStudy([row({ effect_allele: 'T', non_effect_allele: 'C' })], noKg);
     expect(r.markers[0]).toMatchObject({ effect: 'A', other: 'G' });
     expect(r.reverse_strand_recovered).toBe(1);
-    const pal = cleanStudy([row({ effect_allele: 'C', non_effect_allele: '', minor_allele: 'A', major_allele: 'T' })], noKg);
+    const pal = cleanStudy(
+      [row({ effect_allele: 'C', non_effect_allele: '', minor_allele: 'A', major_allele: 'T' })],
+      noKg,
+    );
     expect(pal.markers).toHaveLength(0);
     expect(pal.dropped.unusable_alleles).toBe(1);
   });
 
   it('excludes palindromic markers with effect-allele frequency 0.4–0.6 and aligns the rest by the study’s reported frequency', () => {
-    const ambiguous = cleanStudy([row({ effect_allele: 'A', non_effect_allele: 'T', minor_allele: 'A', major_allele: 'T', EUR_AF: '0.45', AMR_AF: '0.45', AFR_AF: '0.45', EAS_AF: '0.45', SAS_AF: '0.45' })], noKg);
+    const ambiguous = cleanStudy(
+      [
+        row({
+          effect_allele: 'A',
+          non_effect_allele: 'T',
+          minor_allele: 'A',
+          major_allele: 'T',
+          EUR_AF: '0.45',
+          AMR_AF: '0.45',
+          AFR_AF: '0.45',
+          EAS_AF: '0.45',
+          SAS_AF: '0.45',
+        }),
+      ],
+      noKg,
+    );
     expect(ambiguous.dropped.palindromic_ambiguous).toBe(1);
     const reported: ReportedFrequencies = new Map([['111:rs1', { allele: 'A', frequency: 0.81 }]]);
     // 1000 Genomes: A at .2; the study saw its A at .81 — it reported the other strand.
-    const flipped = cleanStudy([row({ effect_allele: 'A', non_effect_allele: 'T', minor_allele: 'A', major_allele: 'T' })], noKg, reported);
+    const flipped = cleanStudy(
+      [row({ effect_allele: 'A', non_effect_allele: 'T', minor_allele: 'A', major_allele: 'T' })],
+      noKg,
+      reported,
+    );
     expect(flipped.palindromic_flipped).toBe(1);
     expect(flipped.markers[0]).toMatchObject({ effect: 'T', other: 'A' });
     expect(flipped.markers[0].freq[0]).toBeCloseTo(0.8, 12);
-    const agrees = cleanStudy([row({ effect_allele: 'A', non_effect_allele: 'T', minor_allele: 'A', major_allele: 'T' })], noKg, new Map([['111:rs1', { allele: 'A', frequency: 0.22 }]]));
+    const agrees = cleanStudy(
+      [row({ effect_allele: 'A', non_effect_allele: 'T', minor_allele: 'A', major_allele: 'T' })],
+      noKg,
+      new Map([['111:rs1', { allele: 'A', frequency: 0.22 }]]),
+    );
     expect(agrees.palindromic_confirmed).toBe(1);
     expect(agrees.markers[0].effect).toBe('A');
   });
 
   it('rejects a study whose logged effect sizes are logarithms of betas (implausible odds ratios)', () => {
-    const rows = [1, 2, 3, 4].map((k) => row({ SNP: `rs${k}`, effect_size: String(Math.log(20 + k)), effect_size_logged_in_curation: 'TRUE' }));
+    const rows = [1, 2, 3, 4].map((k) =>
+      row({ SNP: `rs${k}`, effect_size: String(Math.log(20 + k)), effect_size_logged_in_curation: 'TRUE' }),
+    );
     expect(cleanStudy(rows, noKg).scale_problem?.reason).toBe('logged_effect_sizes_look_like_betas');
-    const ors = [1, 2, 3, 4].map((k) => row({ SNP: `rs${k}`, effect_size: String(Math.log(1.1 + k / 100)), effect_size_logged_in_curation: 'TRUE' }));
+    const ors = [1, 2, 3, 4].map((k) =>
+      row({ SNP: `rs${k}`, effect_size: String(Math.log(1.1 + k / 100)), effect_size_logged_in_curation: 'TRUE' }),
+    );
     expect(cleanStudy(ors, noKg).scale_problem).toBeNull();
   });
 
   it('labels evidence by a documented rule (suggestive-only, dominated by one marker, automated biobank analyses)', () => {
-    const base = { markers: 40, sampleSize: 500_000, genomeWideMarkers: 40, topMarkerShare: 0.1, curated: true, automatedBiobank: false };
+    const base = {
+      markers: 40,
+      sampleSize: 500_000,
+      genomeWideMarkers: 40,
+      topMarkerShare: 0.1,
+      curated: true,
+      automatedBiobank: false,
+    };
     expect(evidenceLabel(base).label).toBe('strong');
     expect(evidenceLabel({ ...base, genomeWideMarkers: 0 }).label).toBe('suggestive');
     expect(evidenceLabel({ ...base, automatedBiobank: true }).label).toBe('moderate');
@@ -127,7 +177,18 @@ describe('the shipped catalog meets the rules', () => {
     const ldl = catalog.filter((t) => t.group.code === catalog.find((x) => x.code === 'ldl_cholesterol')!.group.code);
     expect(ldl.length).toBeGreaterThan(5);
     expect(ldl.filter((t) => t.group.headline).map((t) => t.code)).toEqual(['ldl_cholesterol']);
-    for (const key of ['citation_pmid_corrected', 'reverse_strand_rows_recovered', 'palindromic_excluded_frequency_0_4_to_0_6', 'palindromic_strand_flipped_by_reported_frequency', 'studies_dropped_logged_betas', 'traits_dominated_by_one_marker', 'traits_suggestive_only', 'traits_male_only', 'traits_female_only', 'phenotype_groups_with_several_studies']) {
+    for (const key of [
+      'citation_pmid_corrected',
+      'reverse_strand_rows_recovered',
+      'palindromic_excluded_frequency_0_4_to_0_6',
+      'palindromic_strand_flipped_by_reported_frequency',
+      'studies_dropped_logged_betas',
+      'traits_dominated_by_one_marker',
+      'traits_suggestive_only',
+      'traits_male_only',
+      'traits_female_only',
+      'phenotype_groups_with_several_studies',
+    ]) {
       expect(report.rules.counts[key], key).toBeGreaterThan(0);
     }
   });

@@ -48,7 +48,8 @@ describe('shipped catalog', () => {
         if (i > 0 && !(m.rsid[i] > m.rsid[i - 1])) bad.push(`${t.code}: rsids not ascending`);
         if (!Number.isFinite(m.weight[i])) bad.push(`${t.code} rs${m.rsid[i]}: weight`);
       }
-      for (const col of Object.values(m.freq)) for (const p of col) if (!(p >= 0 && p <= 1)) bad.push(`${t.code}: frequency ${p}`);
+      for (const col of Object.values(m.freq))
+        for (const p of col) if (!(p >= 0 && p <= 1)) bad.push(`${t.code}: frequency ${p}`);
     }
     expect(bad).toEqual([]);
   });
@@ -64,12 +65,17 @@ describe('the ancestry the engine uses', () => {
 
   it('is inferred from the file for ethnicity 0, and an ethnicity or a passed inference overrides it', () => {
     // The trait's markers beside the AISNPs and 90 % of the panel's other SNPs, drawn from AFR frequencies.
-    const g = genotypeOf(combine([heightMarkers(), panelMarkers(77, { population: 'AFR', share: 0.9, panel })], 'rsid'));
+    const g = genotypeOf(
+      combine([heightMarkers(), panelMarkers(77, { population: 'AFR', share: 0.9, panel })], 'rsid'),
+    );
     const a = engine.assess('height', g, contextOf(0))!;
     expect(a.population).toBe('AFR');
     expect(a.population_source).toBe('inferred');
     expect(engine.assess('height', g, contextOf(0, { ancestry: inferredAncestry('EAS') }))!.population).toBe('EAS');
-    expect(engine.assess('height', g, contextOf(5, { ancestry: inferredAncestry('EAS') }))).toMatchObject({ population: 'SAS', population_source: 'ethnicity' });
+    expect(engine.assess('height', g, contextOf(5, { ancestry: inferredAncestry('EAS') }))).toMatchObject({
+      population: 'SAS',
+      population_source: 'ethnicity',
+    });
   });
 
   it('is assumed, and said to be, when the file holds no ancestry marker', () => {

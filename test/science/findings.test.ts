@@ -37,24 +37,41 @@ describe('single-variant findings', () => {
       ['CC', 'CC', 'ε4/ε4'],
     ];
     for (const [a, b, want] of cases) {
-      const f = findings([['rs429358', a], ['rs7412', b]]).apoe;
+      const f = findings([
+        ['rs429358', a],
+        ['rs7412', b],
+      ]).apoe;
       expect(f.result, `${a} ${b}`).toBe(want);
       expect(f.status).toBe('determined');
     }
-    const e4 = findings([['rs429358', 'CT'], ['rs7412', 'CC']]).apoe;
+    const e4 = findings([
+      ['rs429358', 'CT'],
+      ['rs7412', 'CC'],
+    ]).apoe;
     expect(e4.statements.map((s) => s.pmid)).toContain('8346443');
-    expect(findings([['rs429358', 'CC'], ['rs7412', 'TT']]).apoe.result).toBe('Unusual combination');
+    expect(
+      findings([
+        ['rs429358', 'CC'],
+        ['rs7412', 'TT'],
+      ]).apoe.result,
+    ).toBe('Unusual combination');
   });
 
   it('matches the opposite strand for non-palindromic markers, as scoring does', () => {
     // rs429358 T/C read on the reverse strand is A/G: AG = one ε4-defining allele.
-    const f = findings([['rs429358', 'AG'], ['rs7412', 'GG']]).apoe;
+    const f = findings([
+      ['rs429358', 'AG'],
+      ['rs7412', 'GG'],
+    ]).apoe;
     expect(f.result).toBe('ε3/ε4');
     expect(f.markers.every((m) => m.strand_flipped)).toBe(true);
   });
 
   it('reads a palindromic marker (H63D, C/G) on the forward strand only', () => {
-    const f = findings([['rs1800562', 'GG'], ['rs1799945', 'CG']]).hfe;
+    const f = findings([
+      ['rs1800562', 'GG'],
+      ['rs1799945', 'CG'],
+    ]).hfe;
     expect(f.result).toBe('No copy of C282Y, One copy of H63D');
     expect(f.markers[1]).toMatchObject({ copies: 1, strand_flipped: false });
   });
@@ -79,7 +96,12 @@ describe('single-variant findings', () => {
   });
 
   it('interprets Factor V Leiden, HFE, lactase and ALDH2 genotypes', () => {
-    const f = findings([...TYPICAL.filter(([r]) => !['rs6025', 'rs1800562', 'rs671'].includes(r)), ['rs6025', 'CT'], ['rs1800562', 'AA'], ['rs671', 'AG']]);
+    const f = findings([
+      ...TYPICAL.filter(([r]) => !['rs6025', 'rs1800562', 'rs671'].includes(r)),
+      ['rs6025', 'CT'],
+      ['rs1800562', 'AA'],
+      ['rs671', 'AG'],
+    ]);
     expect(f.factor_v_leiden.result).toBe('One copy of Factor V Leiden');
     expect(f.factor_v_leiden.statements[0].pmid).toBe('8164741');
     expect(f.hfe.statements.map((s) => s.pmid)).toEqual(['8696333', '18199861']);
@@ -92,14 +114,30 @@ describe('single-variant findings', () => {
   });
 
   it('cites a known source for every statement and says what a chip cannot tell', () => {
-    const all = [...Object.values(findings(TYPICAL)), ...Object.values(findings([['rs429358', 'CC'], ['rs7412', 'CC'], ['rs6025', 'TT'], ['rs1800562', 'AG'], ['rs1799945', 'CG'], ['rs4988235', 'GG'], ['rs671', 'AA']]))];
+    const all = [
+      ...Object.values(findings(TYPICAL)),
+      ...Object.values(
+        findings([
+          ['rs429358', 'CC'],
+          ['rs7412', 'CC'],
+          ['rs6025', 'TT'],
+          ['rs1800562', 'AG'],
+          ['rs1799945', 'CG'],
+          ['rs4988235', 'GG'],
+          ['rs671', 'AA'],
+        ]),
+      ),
+    ];
     for (const f of all) {
-      for (const s of [...f.statements, ...f.limits]) expect(FINDING_SOURCES[s.pmid], `${f.code}: ${s.text}`).toBeDefined();
+      for (const s of [...f.statements, ...f.limits])
+        expect(FINDING_SOURCES[s.pmid], `${f.code}: ${s.text}`).toBeDefined();
       expect(f.limits.some((s) => /cannot rule out other variants/.test(s.text))).toBe(true);
       // Qualitative only: no invented risk figures.
       for (const s of f.statements) expect(s.text).not.toMatch(/\d+\s*%|\d+(\.\d+)?\s*(x|times|-fold)/i);
     }
     // The clinically meaningful ones are flagged for the opt-in.
-    expect(all.filter((f) => f.clinical).map((f) => f.code)).toEqual(expect.arrayContaining(['apoe', 'factor_v_leiden', 'hfe']));
+    expect(all.filter((f) => f.clinical).map((f) => f.code)).toEqual(
+      expect.arrayContaining(['apoe', 'factor_v_leiden', 'hfe']),
+    );
   });
 });

@@ -49,32 +49,35 @@ const ranked = readCatalogFile(resourcesDir)
   .slice(0, 50);
 
 describe('percentiles of the 50 most heavy-tailed traits match 10⁶-draw Monte Carlo within 0.5 points', () => {
-  it.each(ranked.map((r, k) => [r.t.code, r.pop, r.h.toFixed(1), k] as const))('%s in %s (|skew| + |kurtosis| %s)', (code, pop, _h, k) => {
-    const t = ranked[k].t;
-    const scores = simulateScores(t, pop, DRAWS, rng(7000 + k)).sort();
-    const ref = engine.fullCoverageCdf(code, pop)!;
-    const scale = 1e-9 * (1 + t.markers.weight.reduce((a, w) => a + Math.abs(w), 0));
-    let worst = 0;
-    let where = '';
-    for (const q of LEVELS) {
-      const s = scores[Math.floor(q * (DRAWS - 1))];
-      // Monte Carlo mid-rank of s: share below plus half the share equal.
-      let lo = 0;
-      let hi = DRAWS;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (scores[mid] < s - scale) lo = mid + 1;
-        else hi = mid;
+  it.each(ranked.map((r, k) => [r.t.code, r.pop, r.h.toFixed(1), k] as const))(
+    '%s in %s (|skew| + |kurtosis| %s)',
+    (code, pop, _h, k) => {
+      const t = ranked[k].t;
+      const scores = simulateScores(t, pop, DRAWS, rng(7000 + k)).sort();
+      const ref = engine.fullCoverageCdf(code, pop)!;
+      const scale = 1e-9 * (1 + t.markers.weight.reduce((a, w) => a + Math.abs(w), 0));
+      let worst = 0;
+      let where = '';
+      for (const q of LEVELS) {
+        const s = scores[Math.floor(q * (DRAWS - 1))];
+        // Monte Carlo mid-rank of s: share below plus half the share equal.
+        let lo = 0;
+        let hi = DRAWS;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (scores[mid] < s - scale) lo = mid + 1;
+          else hi = mid;
+        }
+        let eq = lo;
+        while (eq < DRAWS && scores[eq] <= s + scale) eq++;
+        const mc = (lo + 0.5 * (eq - lo)) / DRAWS;
+        const err = 100 * Math.abs(ref.cdf(s) - mc);
+        if (err > worst) {
+          worst = err;
+          where = `at the ${(100 * q).toFixed(1)}th percentile score ${s}: engine ${(100 * ref.cdf(s)).toFixed(2)}, Monte Carlo ${(100 * mc).toFixed(2)}`;
+        }
       }
-      let eq = lo;
-      while (eq < DRAWS && scores[eq] <= s + scale) eq++;
-      const mc = (lo + 0.5 * (eq - lo)) / DRAWS;
-      const err = 100 * Math.abs(ref.cdf(s) - mc);
-      if (err > worst) {
-        worst = err;
-        where = `at the ${(100 * q).toFixed(1)}th percentile score ${s}: engine ${(100 * ref.cdf(s)).toFixed(2)}, Monte Carlo ${(100 * mc).toFixed(2)}`;
-      }
-    }
-    expect(worst, where).toBeLessThanOrEqual(TOLERANCE_POINTS);
-  });
+      expect(worst, where).toBeLessThanOrEqual(TOLERANCE_POINTS);
+    },
+  );
 });

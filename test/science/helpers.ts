@@ -9,7 +9,9 @@ import { traitRevision } from '../../src/service/science/revision.js';
 
 /** A genotype from entries like ['rs123', 'AG'], ['rs5', 'A'] (haploid) or ['rs9', '--'] (no-call). */
 export function genotypeOf(entries: Array<[string, string]>): Genotype {
-  const sorted = [...entries].map(([id, gt]) => [Number(id.replace(/^rs/, '')), gt] as const).sort((a, b) => a[0] - b[0]);
+  const sorted = [...entries]
+    .map(([id, gt]) => [Number(id.replace(/^rs/, '')), gt] as const)
+    .sort((a, b) => a[0] - b[0]);
   const rsids = new Uint32Array(sorted.length);
   const calls = new Uint8Array(sorted.length);
   sorted.forEach(([rs, gt], i) => {
@@ -39,18 +41,42 @@ export function traitOf(code: string, markers: TestMarker[]): CatalogTrait {
     category: 'Test',
     featured: false,
     default_pricing: 'basic',
-    quality: { markers: sorted.length, sample_size: null, publication_year: null, evidence: 'limited', study_id: null, pmid: null, first_author: null, citation: 'test' },
+    quality: {
+      markers: sorted.length,
+      sample_size: null,
+      publication_year: null,
+      evidence: 'limited',
+      study_id: null,
+      pmid: null,
+      first_author: null,
+      citation: 'test',
+    },
     study_label: 'test',
     group: { code, name: code, size: 1, headline: true },
     sex: null,
     sex_reason: null,
-    evidence: { label: 'limited', reasons: [], genome_wide_markers: null, top_marker_share: 0, curated: false, flags: [], variance_explained: null },
+    evidence: {
+      label: 'limited',
+      reasons: [],
+      genome_wide_markers: null,
+      top_marker_share: 0,
+      curated: false,
+      flags: [],
+      variance_explained: null,
+    },
     revision: '',
     weight_scale: 'beta',
     text_kind: 'trait',
     phrase: code,
     recommendations: ['r1', 'r2', 'r3', 'r4', 'r5'],
-    source: { dataset: 'PGS Catalog', study_id: 'test', pmid: null, source_trait: code, source_rows: sorted.length, dropped: {} },
+    source: {
+      dataset: 'PGS Catalog',
+      study_id: 'test',
+      pmid: null,
+      source_trait: code,
+      source_rows: sorted.length,
+      dropped: {},
+    },
     markers: {
       rsid: sorted.map((m) => m.rsid),
       effect: sorted.map((m) => m.effect).join(''),
@@ -73,7 +99,20 @@ const POPS: Population[] = ['EUR', 'AMR', 'AFR', 'EAS', 'SAS'];
 /** A confident single-population ancestry estimate, as the inference would store it. */
 export function inferredAncestry(best: Population, extra: Partial<AncestryInference> = {}): AncestryInference {
   const oneHot = Object.fromEntries(POPS.map((p) => [p, p === best ? 1 : 0])) as Record<Population, number>;
-  return { method: 'test', best, posterior: oneHot, proportions: oneHot, proportions_se: null, markers_used: 500, aisnps_used: 100, confidence: 0.99, admixed: false, sufficient: true, reason: null, ...extra };
+  return {
+    method: 'test',
+    best,
+    posterior: oneHot,
+    proportions: oneHot,
+    proportions_se: null,
+    markers_used: 500,
+    aisnps_used: 100,
+    confidence: 0.99,
+    admixed: false,
+    sufficient: true,
+    reason: null,
+    ...extra,
+  };
 }
 
 /** What the inference says when a file holds no ancestry markers. */

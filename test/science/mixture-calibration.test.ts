@@ -47,20 +47,26 @@ describe('percentiles against a mixed reference are calibrated for people of tha
     ['50 % EAS, 50 % EUR', mixture('EAS', 'EUR', 0.5)],
     ['50 % AMR, 50 % AFR', mixture('AMR', 'AFR', 0.5)],
   ];
-  it.each(cases.map(([label, q], i) => [label, q, i] as const))('%s: at most 2 percent of 300 traits fail', (_label, q, i) => {
-    const random = rng(7000 + i);
-    const failing: string[] = [];
-    const traits = sampleTraits(70 + i);
-    for (const t of traits) {
-      const ref = engine.fullCoverageCdf(t.code, q)!;
-      const scale = 1 + t.markers.weight.reduce((a, w) => a + Math.abs(w), 0);
-      const eps = 1e-7 * scale;
-      const u = Array.from(simulateScores(t, q, PEOPLE, random), (s) => {
-        const below = ref.cdf(s - eps);
-        return below + random() * (ref.cdf(s + eps) - below);
-      });
-      if (ksUniform(u).p < 0.01) failing.push(t.code);
-    }
-    expect(failing.length / traits.length, `${failing.length} of ${traits.length} fail: ${failing.slice(0, 20).join(', ')}`).toBeLessThanOrEqual(0.02);
-  });
+  it.each(cases.map(([label, q], i) => [label, q, i] as const))(
+    '%s: at most 2 percent of 300 traits fail',
+    (_label, q, i) => {
+      const random = rng(7000 + i);
+      const failing: string[] = [];
+      const traits = sampleTraits(70 + i);
+      for (const t of traits) {
+        const ref = engine.fullCoverageCdf(t.code, q)!;
+        const scale = 1 + t.markers.weight.reduce((a, w) => a + Math.abs(w), 0);
+        const eps = 1e-7 * scale;
+        const u = Array.from(simulateScores(t, q, PEOPLE, random), (s) => {
+          const below = ref.cdf(s - eps);
+          return below + random() * (ref.cdf(s + eps) - below);
+        });
+        if (ksUniform(u).p < 0.01) failing.push(t.code);
+      }
+      expect(
+        failing.length / traits.length,
+        `${failing.length} of ${traits.length} fail: ${failing.slice(0, 20).join(', ')}`,
+      ).toBeLessThanOrEqual(0.02);
+    },
+  );
 });

@@ -26,7 +26,15 @@ function markerIndex(t: CatalogTrait, rsid: number): number {
 describe('PGS Catalog import', () => {
   it('reads a v2 author-reported gzipped file (PGS000001) and reports what it dropped', () => {
     const r = ok(load('PGS000001.txt.gz'));
-    expect(r.report).toMatchObject({ pgs_id: 'PGS000001', format_version: '2.0', harmonized: false, variants: 77, usable: 67, weight_model: 'additive', percentile: true });
+    expect(r.report).toMatchObject({
+      pgs_id: 'PGS000001',
+      format_version: '2.0',
+      harmonized: false,
+      variants: 77,
+      usable: 67,
+      weight_model: 'additive',
+      percentile: true,
+    });
     // 75 of 77 matched (two palindromic variants without a frequency cannot be strand-checked);
     // 67 of those have frequencies (≥ 75 %), so the other 8 leave the score — and the name says so.
     expect(r.report.match_rate).toBeCloseTo(75 / 77, 12);
@@ -65,7 +73,9 @@ describe('PGS Catalog import', () => {
 
     // Score a genotype with every marker called: zero effect alleles except at these two.
     const engine = createScienceEngine({ resourcesDir });
-    const base = t.markers.rsid.map((rs, i) => [`rs${rs}`, t.markers.other[i] + t.markers.other[i]] as [string, string]);
+    const base = t.markers.rsid.map(
+      (rs, i) => [`rs${rs}`, t.markers.other[i] + t.markers.other[i]] as [string, string],
+    );
     const withCalls = (domCall: string, recCall: string) =>
       genotypeOf(base.map(([id, gt], i) => [id, i === dom ? domCall : i === rec ? recCall : gt]));
     const E = (i: number) => t.markers.effect[i];
@@ -90,7 +100,8 @@ describe('PGS Catalog import', () => {
     // By default a score with fewer than 75 % of its variants matched is refused, with the reasons.
     const refused = load('PGS004255_hmPOS_GRCh38.txt.gz');
     expect(refused.ok).toBe(false);
-    if (!refused.ok) expect(refused.error).toMatch(/Only 7 of 30 variants could be matched \(23 position not in 1000 genomes table\)/);
+    if (!refused.ok)
+      expect(refused.error).toMatch(/Only 7 of 30 variants could be matched \(23 position not in 1000 genomes table\)/);
   });
 
   it('refuses haplotype and diplotype scores with a clear error', () => {
@@ -101,14 +112,21 @@ describe('PGS Catalog import', () => {
   it('keeps a score whose variants lack reference frequencies as a raw score, and says why no percentile is shown', () => {
     const r = ok(load('OPGS002493.txt.gz'));
     expect(r.report).toMatchObject({ variants: 23, usable: 23, match_rate: 1, percentile: false });
-    expect(r.report.percentile_note).toMatch(/Only 0 of the 23 matched variants have a population frequency.*raw score/);
+    expect(r.report.percentile_note).toMatch(
+      /Only 0 of the 23 matched variants have a population frequency.*raw score/,
+    );
     expect(r.trait.raw_score_only?.reason).toBe(r.report.percentile_note);
     expect(r.trait.markers.freq.EUR.every((f) => f === null)).toBe(true);
   });
 
   it('refuses a file when fewer than 75 % of its variants can be matched, saying why', () => {
     const b = load('pgsc_calc_customgrch37.txt');
-    expect(b).toEqual({ ok: false, error: expect.stringMatching(/Only 0 of 2 variants could be matched \(2 position not in 1000 genomes table\); at least 75 % are needed/) });
+    expect(b).toEqual({
+      ok: false,
+      error: expect.stringMatching(
+        /Only 0 of 2 variants could be matched \(2 position not in 1000 genomes table\); at least 75 % are needed/,
+      ),
+    });
   });
 
   it('reads format v1 (reference_allele) and converts OR weights to ln OR', () => {
@@ -146,10 +164,22 @@ describe('PGS Catalog import', () => {
   });
 
   it('explains what is wrong with files that are not scoring files', () => {
-    expect(importPgsScoringFile(Buffer.from('# only comments\n'), { resourcesDir })).toEqual({ ok: false, error: expect.stringMatching(/no column header row/) });
-    expect(importPgsScoringFile(Buffer.from('a\tb\n1\t2\n'), { resourcesDir })).toEqual({ ok: false, error: expect.stringMatching(/no effect_allele column/) });
-    expect(importPgsScoringFile(Buffer.from('effect_allele\teffect_weight\nA\t0.1\n'), { resourcesDir })).toEqual({ ok: false, error: expect.stringMatching(/neither an rsID column nor chromosome positions/) });
-    expect(importPgsScoringFile(Uint8Array.from([0x1f, 0x8b, 1, 2, 3]), { resourcesDir })).toEqual({ ok: false, error: expect.stringMatching(/gzipped but could not be decompressed/) });
+    expect(importPgsScoringFile(Buffer.from('# only comments\n'), { resourcesDir })).toEqual({
+      ok: false,
+      error: expect.stringMatching(/no column header row/),
+    });
+    expect(importPgsScoringFile(Buffer.from('a\tb\n1\t2\n'), { resourcesDir })).toEqual({
+      ok: false,
+      error: expect.stringMatching(/no effect_allele column/),
+    });
+    expect(importPgsScoringFile(Buffer.from('effect_allele\teffect_weight\nA\t0.1\n'), { resourcesDir })).toEqual({
+      ok: false,
+      error: expect.stringMatching(/neither an rsID column nor chromosome positions/),
+    });
+    expect(importPgsScoringFile(Uint8Array.from([0x1f, 0x8b, 1, 2, 3]), { resourcesDir })).toEqual({
+      ok: false,
+      error: expect.stringMatching(/gzipped but could not be decompressed/),
+    });
   });
 });
 
@@ -165,7 +195,10 @@ describe('every PGS Catalog example file', () => {
     ['PGS000802_hmPOS_GRCh37.txt', 'imported'],
     ['OPGS002493.txt.gz', 'raw score only'],
     ['pgsc_calc_PGS001229_22.txt', 'raw score only'],
-    ['PGS004255_hmPOS_GRCh38.txt.gz', /Only 7 of 30 variants could be matched \(23 position not in 1000 genomes table\)/],
+    [
+      'PGS004255_hmPOS_GRCh38.txt.gz',
+      /Only 7 of 30 variants could be matched \(23 position not in 1000 genomes table\)/,
+    ],
     ['complex_variants_PGS000021.txt', /haplotype or diplotype.*single SNPs only/],
     ['pgsc_calc_customgrch37.txt', /Only 0 of 2 variants could be matched/],
   ] as const)('%s: %s', (name, expected) => {
@@ -178,7 +211,10 @@ describe('every PGS Catalog example file', () => {
     expect(imported.report.match_rate).toBeGreaterThanOrEqual(0.75);
     expect(imported.report.percentile).toBe(expected === 'imported');
     // A score that lost variants says so in its name.
-    if (imported.report.usable < imported.report.variants) expect(imported.trait.name).toMatch(new RegExp(`${imported.report.usable} of ${imported.report.variants} variants`));
+    if (imported.report.usable < imported.report.variants)
+      expect(imported.trait.name).toMatch(
+        new RegExp(`${imported.report.usable} of ${imported.report.variants} variants`),
+      );
   });
 });
 
@@ -188,8 +224,17 @@ describe('custom traits in the engine', () => {
     const t = ok(load('OPGS002493.txt.gz')).trait;
     const g = genotypeOf(t.markers.rsid.map((rs, i) => [`rs${rs}`, t.markers.effect[i] + t.markers.other[i]]));
     const a = engine.assessCustom(t, g, EUR)!;
-    expect(a).toMatchObject({ percentile: null, assessment_level: null, distribution: null, coverage: 1, match: { markers: 23, observed: 23 } });
-    expect(a.score).toBeCloseTo(t.markers.weight.reduce((x, w) => x + w, 0), 12); // one effect allele each
+    expect(a).toMatchObject({
+      percentile: null,
+      assessment_level: null,
+      distribution: null,
+      coverage: 1,
+      match: { markers: 23, observed: 23 },
+    });
+    expect(a.score).toBeCloseTo(
+      t.markers.weight.reduce((x, w) => x + w, 0),
+      12,
+    ); // one effect allele each
     expect(a.percentile_text).toMatch(/^No percentile: Only 0 of the 23 matched variants/);
   });
 

@@ -33,7 +33,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function writeGenotypeFile(traits: CatalogTrait[], seed: number): string {
   const codes = new Set(traits.map((t) => t.code));
   // Positions are synthetic (the catalog has none): PLINK only needs distinct, sorted ones, on one chromosome.
-  const markers = catalogMarkers(seed, { traits: (t) => codes.has(t.code) }).map((m, i) => ({ ...m, chrom: 1, pos: 1000 + i * 10 }));
+  const markers = catalogMarkers(seed, { traits: (t) => codes.has(t.code) }).map((m, i) => ({
+    ...m,
+    chrom: 1,
+    pos: 1000 + i * 10,
+  }));
   const path = join(dir, `genome_${seed}.txt`);
   writeFileSync(path, twentyThreeAndMe(markers));
   return path;
@@ -44,7 +48,11 @@ function plinkScore(genotypePath: string, t: CatalogTrait): { sum: number; count
   const m = t.markers;
   writeFileSync(scorePath, m.rsid.map((rs, i) => `rs${rs} ${m.effect[i]} ${m.weight[i]}`).join('\n') + '\n');
   const out = join(dir, `${t.code}_${Math.random().toString(36).slice(2)}`);
-  execFileSync(PLINK, ['--23file', genotypePath, 'FAM', 'IND', '--score', scorePath, '1', '2', '3', 'sum', '--out', out, '--silent'], { stdio: 'pipe' });
+  execFileSync(
+    PLINK,
+    ['--23file', genotypePath, 'FAM', 'IND', '--score', scorePath, '1', '2', '3', 'sum', '--out', out, '--silent'],
+    { stdio: 'pipe' },
+  );
   const profile = readFileSync(`${out}.profile`, 'utf8').trim().split('\n');
   const header = profile[0].trim().split(/\s+/);
   const row = profile[1].trim().split(/\s+/);
@@ -66,7 +74,9 @@ describe.skipIf(!hasPlink)('PLINK 1.9 oracle', () => {
       expect(ours.coverage).toBe(1);
       const plink = plinkScore(path, t);
       const tolerance = 1e-5 * Math.max(1, Math.abs(plink.sum));
-      expect(Math.abs(ours.score - plink.sum), `${t.code}: ours ${ours.score}, PLINK ${plink.sum}`).toBeLessThanOrEqual(tolerance);
+      expect(Math.abs(ours.score - plink.sum), `${t.code}: ours ${ours.score}, PLINK ${plink.sum}`).toBeLessThanOrEqual(
+        tolerance,
+      );
       expect(plink.sum, `${t.code}: a zero PLINK score would make the comparison vacuous`).not.toBe(0);
     }
   });

@@ -43,7 +43,13 @@ describe('one-marker trait', () => {
   it('uses the frequency of every population', () => {
     // AG under p: P(S < .5) = (1−p)², P(S = .5) = 2p(1−p); percentile = 100((1−p)² + p(1−p)) = 100(1 − p).
     const g = genotypeOf([['rs1', 'AG']]);
-    const expected: Record<number, [string, number]> = { 1: ['EUR', 80], 2: ['AMR', 70], 3: ['AFR', 40], 4: ['EAS', 90], 5: ['SAS', 50] };
+    const expected: Record<number, [string, number]> = {
+      1: ['EUR', 80],
+      2: ['AMR', 70],
+      3: ['AFR', 40],
+      4: ['EAS', 90],
+      5: ['SAS', 50],
+    };
     for (const [eth, [pop, pct]] of Object.entries(expected)) {
       const a = engine.assess('one', g, contextOf(Number(eth)))!;
       expect(a.population).toBe(pop);
@@ -108,7 +114,14 @@ describe('multi-marker trait', () => {
     ['CT', 'GG', 5],
     ['CC', 'GG', 6],
   ])('%s %s → score %d', (g10, g11, s) => {
-    const a = engine.assess('two', genotypeOf([['rs10', g10], ['rs11', g11]]), EUR)!;
+    const a = engine.assess(
+      'two',
+      genotypeOf([
+        ['rs10', g10],
+        ['rs11', g11],
+      ]),
+      EUR,
+    )!;
     expect(a.score).toBeCloseTo(s, 12);
     expect(a.percentile).toBeCloseTo(pct(s), 9);
     expect(a.distribution!.mean).toBeCloseTo(1 + 0.4, 12);
@@ -119,7 +132,15 @@ describe('multi-marker trait', () => {
   it('imputes a missing marker at its expected dosage and keeps the percentile of the observed part', () => {
     // rs23 missing (3 of 4 observed, 75 %): score = 1 + 2 + 0 + 1·(2·0.5) = 4; observed sum 3 of
     // Binomial(6, .5): P(<3) = 22/64, P(=3) = 20/64 → percentile 50.
-    const a = engine.assess('four', genotypeOf([['rs20', 'AC'], ['rs21', 'AA'], ['rs22', 'CC']]), EUR)!;
+    const a = engine.assess(
+      'four',
+      genotypeOf([
+        ['rs20', 'AC'],
+        ['rs21', 'AA'],
+        ['rs22', 'CC'],
+      ]),
+      EUR,
+    )!;
     expect(a.score).toBeCloseTo(4, 12);
     expect(a.percentile).toBeCloseTo(50, 9);
     expect(a.coverage).toBe(0.75);
@@ -127,22 +148,48 @@ describe('multi-marker trait', () => {
     expect(a.match).toEqual({ markers: 4, observed: 3, imputed: 1, excluded: 0, strand_flipped: 0 });
     expect(a.markers.find((m) => m.rsid === 'rs23')).toMatchObject({ use: 'imputed', genotype: '--', dosage: 1 });
     // Under 90 % of the markers: the result's evidence is one step below the trait's.
-    expect(a.evidence).toMatchObject({ label: 'limited', trait_label: 'limited', markers_used: 3, markers_total: 4, coverage: 0.75 });
+    expect(a.evidence).toMatchObject({
+      label: 'limited',
+      trait_label: 'limited',
+      markers_used: 3,
+      markers_total: 4,
+      coverage: 0.75,
+    });
   });
 
   it('applies the coverage threshold (75 % of the markers, as pgsc_calc) and says why', () => {
-    const two = genotypeOf([['rs20', 'AA'], ['rs21', 'AC']]);
+    const two = genotypeOf([
+      ['rs20', 'AA'],
+      ['rs21', 'AC'],
+    ]);
     expect(engine.isComputable('four', two)).toBe(false);
     expect(engine.assess('four', two, EUR)).toBeNull();
     const outcome = engine.assessMany(two, EUR, ['four']).get('four')!;
     expect(outcome).toMatchObject({ status: 'unavailable', reason: { code: 'low_coverage' } });
-    expect(outcome.status === 'unavailable' && outcome.reason.detail).toMatch(/Only 2 of this score's 4 markers \(50 %\).*at least 75 %/);
-    expect(engine.isComputable('four', genotypeOf([['rs20', 'AA'], ['rs21', 'AC'], ['rs23', 'CC']]))).toBe(true);
+    expect(outcome.status === 'unavailable' && outcome.reason.detail).toMatch(
+      /Only 2 of this score's 4 markers \(50 %\).*at least 75 %/,
+    );
+    expect(
+      engine.isComputable(
+        'four',
+        genotypeOf([
+          ['rs20', 'AA'],
+          ['rs21', 'AC'],
+          ['rs23', 'CC'],
+        ]),
+      ),
+    ).toBe(true);
   });
 });
 
 describe('many markers: close to normal', () => {
-  const markers = Array.from({ length: 200 }, (_, i) => ({ rsid: 1000 + i, effect: 'A', other: 'G', weight: 0.01 * ((i % 17) + 1), freq: 0.05 + (i % 9) * 0.1 }));
+  const markers = Array.from({ length: 200 }, (_, i) => ({
+    rsid: 1000 + i,
+    effect: 'A',
+    other: 'G',
+    weight: 0.01 * ((i % 17) + 1),
+    freq: 0.05 + (i % 9) * 0.1,
+  }));
   const big = traitOf('big', markers);
   const e = testEngine([big]);
   it('has mean Σ2pw and variance Σ2p(1−p)w², and a percentile close to the normal one', () => {

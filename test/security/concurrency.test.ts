@@ -11,7 +11,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/service/db/database.js';
 import { recordUpload } from '../../src/service/genotype/genotype-store.js';
 import { ancestryDna, catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
-import { clientWithToken, getToken, request, startServer, tempDir, upload, waitProcessed, type Credentials, type TestServer } from '../support/server.js';
+import {
+  clientWithToken,
+  getToken,
+  request,
+  startServer,
+  tempDir,
+  upload,
+  waitProcessed,
+  type Credentials,
+  type TestServer,
+} from '../support/server.js';
 
 let server: TestServer;
 let token: string;
@@ -37,15 +47,19 @@ function holdWriteLock(file: string, ms: number): Promise<Worker> {
 }
 
 describe('concurrent writers', () => {
-  it('an upload record waits for a worker thread\'s write instead of failing with SQLITE_BUSY', async () => {
+  it("an upload record waits for a worker thread's write instead of failing with SQLITE_BUSY", async () => {
     const file = path.join(tempDir(), 'traitscope.db');
     const db = openDatabase(file);
-    db.prepare("INSERT INTO clients (id, name, secret_hash, scopes, free_traits, created_at) VALUES ('c', 'c', 'x', '', '\"default\"', 'now')").run();
+    db.prepare(
+      "INSERT INTO clients (id, name, secret_hash, scopes, free_traits, created_at) VALUES ('c', 'c', 'x', '', '\"default\"', 'now')",
+    ).run();
     db.prepare("INSERT INTO profiles (id, client_id, created_at, updated_at) VALUES ('p', 'c', 'now', 'now')").run();
     const worker = await holdWriteLock(file, 300);
     const done = new Promise((resolve) => worker.once('message', resolve));
     // Reads first, then writes: as a deferred transaction this failed at once while the lock was held.
-    expect(recordUpload(db, 'p', { fileName: 'f', contentType: 'text/plain', size: 1, md5: 'm', crc32c: 'c' })).toBeUndefined();
+    expect(
+      recordUpload(db, 'p', { fileName: 'f', contentType: 'text/plain', size: 1, md5: 'm', crc32c: 'c' }),
+    ).toBeUndefined();
     await done;
     expect(db.prepare('SELECT file_name FROM genotype_files').get()).toEqual({ file_name: 'f' });
     db.close();
@@ -55,18 +69,32 @@ describe('concurrent writers', () => {
     const scored = (await request(`${server.api}/profiles/`, { method: 'POST', token, json: {} })).body.id;
     await upload(server, token, scored, twentyThreeAndMe(catalogMarkers(31, { traits: 'all' })));
     await waitProcessed(server, token, scored);
-    const codes = ((await request(`${server.api}/profiles/${scored}/traits/`, { token })).body as Array<{ trait: { code: string }; status: string }>)
+    const codes = (
+      (await request(`${server.api}/profiles/${scored}/traits/`, { token })).body as Array<{
+        trait: { code: string };
+        status: string;
+      }>
+    )
       .filter((t) => t.status === 'available')
       .map((t) => t.trait.code);
     expect(codes.length).toBeGreaterThan(40); // more than the inline limit: scored in a worker thread
 
-    const uploads = await Promise.all(Array.from({ length: 2 }, async () => (await request(`${server.api}/profiles/`, { method: 'POST', token, json: {} })).body.id as string));
+    const uploads = await Promise.all(
+      Array.from(
+        { length: 2 },
+        async () => (await request(`${server.api}/profiles/`, { method: 'POST', token, json: {} })).body.id as string,
+      ),
+    );
     const statuses: number[] = [];
     const record = (r: { status: number }) => statuses.push(r.status);
     const computeAll = async () => {
       for (let round = 0; round < 2; round++) {
         // Drop the results so that each round scores (and writes) everything again.
-        await request(`${server.api}/profiles/${scored}/`, { method: 'PATCH', token, json: { ethnicity: round % 2 } }).then(record);
+        await request(`${server.api}/profiles/${scored}/`, {
+          method: 'PATCH',
+          token,
+          json: { ethnicity: round % 2 },
+        }).then(record);
         await request(`${server.api}/profiles/${scored}/traits/`, { method: 'POST', token, json: codes }).then(record);
       }
     };
@@ -74,7 +102,9 @@ describe('concurrent writers', () => {
       for (let i = 0; i < 4; i++) {
         const file = i % 2 ? ancestryDna(catalogMarkers(seed + i)) : twentyThreeAndMe(catalogMarkers(seed + i));
         await upload(server, token, id, file).then(record);
-        await request(`${server.api}/profiles/${id}/`, { method: 'PATCH', token, json: { first_name: `n${i}` } }).then(record);
+        await request(`${server.api}/profiles/${id}/`, { method: 'PATCH', token, json: { first_name: `n${i}` } }).then(
+          record,
+        );
       }
     };
     const tokens = async () => {

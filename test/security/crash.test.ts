@@ -12,7 +12,18 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogMarkers, chipMarkers, combine, twentyThreeAndMe } from '../support/genotypes.js';
-import { createClient, getToken, pollUntil, request, startServer, tempDir, upload, waitProcessed, type Credentials, type TestServer } from '../support/server.js';
+import {
+  createClient,
+  getToken,
+  pollUntil,
+  request,
+  startServer,
+  tempDir,
+  upload,
+  waitProcessed,
+  type Credentials,
+  type TestServer,
+} from '../support/server.js';
 
 const dataDir = tempDir();
 let server: TestServer;
@@ -80,7 +91,8 @@ function checkInvariants(): Row[] {
   }
 }
 
-const newProfile = async (name: string) => (await request(`${server.api}/profiles/`, { method: 'POST', token, json: { first_name: name } })).body.id as string;
+const newProfile = async (name: string) =>
+  (await request(`${server.api}/profiles/`, { method: 'POST', token, json: { first_name: name } })).body.id as string;
 
 async function untilStatus(id: string, wanted: string): Promise<void> {
   for (let i = 0; i < 2000; i++) {
@@ -106,14 +118,25 @@ describe('kill -9 at any moment', () => {
 
     // A second upload that is cut off after 2 MiB of a declared 50 MiB.
     const url = new URL((await request(`${server.api}/profiles/${profile}/genotype/upload/`, { token })).body.url);
-    const req = httpRequest({ host: '127.0.0.1', port: server.port, method: 'PUT', path: url.pathname + url.search, headers: { 'content-type': 'text/plain', 'content-length': 50 << 20 } });
+    const req = httpRequest({
+      host: '127.0.0.1',
+      port: server.port,
+      method: 'PUT',
+      path: url.pathname + url.search,
+      headers: { 'content-type': 'text/plain', 'content-length': 50 << 20 },
+    });
     req.on('error', () => undefined);
     const chunk = Buffer.from('rs1\t1\t100\tAA\n'.repeat(8192));
-    for (let sent = 0; sent < 2 << 20; sent += chunk.length) await new Promise<void>((resolve) => req.write(chunk, () => resolve()));
+    for (let sent = 0; sent < 2 << 20; sent += chunk.length)
+      await new Promise<void>((resolve) => req.write(chunk, () => resolve()));
     await crashAndRestart();
 
     const rows = checkInvariants();
-    expect(rows.find((r) => r.profile_id === profile)).toMatchObject({ md5_hash: acknowledged, status: 'processed', source_md5: acknowledged });
+    expect(rows.find((r) => r.profile_id === profile)).toMatchObject({
+      md5_hash: acknowledged,
+      status: 'processed',
+      source_md5: acknowledged,
+    });
   });
 
   it('mid-processing: the acknowledged upload is there and is processed after the restart', async () => {
@@ -141,17 +164,28 @@ describe('kill -9 at any moment', () => {
         return undefined;
       }
     }).catch(() => undefined);
-    expect(checkInvariants().find((x) => x.profile_id === profile)).toMatchObject({ status: 'processed', source_md5: acknowledged });
+    expect(checkInvariants().find((x) => x.profile_id === profile)).toMatchObject({
+      status: 'processed',
+      source_md5: acknowledged,
+    });
   }, 180_000);
 
   it('mid-scoring: results are either stored or not, never half', async () => {
-    const codes = ((await request(`${server.api}/traits/`, { token })).body as Array<{ code: string }>).map((t) => t.code);
-    const computing = request(`${server.api}/profiles/${profile}/traits/`, { method: 'POST', token, json: codes }).catch(() => undefined);
+    const codes = ((await request(`${server.api}/traits/`, { token })).body as Array<{ code: string }>).map(
+      (t) => t.code,
+    );
+    const computing = request(`${server.api}/profiles/${profile}/traits/`, {
+      method: 'POST',
+      token,
+      json: codes,
+    }).catch(() => undefined);
     await new Promise((r) => setTimeout(r, 300)); // the moment of the crash, not a wait for anything
     await crashAndRestart();
     await computing;
     checkInvariants();
-    const scored = (await request(`${server.api}/profiles/${profile}/traits/?score`, { token })).body as Array<{ percentile: number }>;
+    const scored = (await request(`${server.api}/profiles/${profile}/traits/?score`, { token })).body as Array<{
+      percentile: number;
+    }>;
     for (const t of scored) expect(typeof t.percentile).toBe('number');
   });
 

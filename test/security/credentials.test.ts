@@ -9,7 +9,15 @@ import { createSignInCode, redeemSignInCode, SIGN_IN_LINK_TTL_SECONDS } from '..
 import { issueToken, verifyToken } from '../../src/service/auth/tokens.js';
 import { openDatabase } from '../../src/service/db/database.js';
 import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
-import { clientWithToken, createClient, request, startServer, tempDir, type Credentials, type TestServer } from '../support/server.js';
+import {
+  clientWithToken,
+  createClient,
+  request,
+  startServer,
+  tempDir,
+  type Credentials,
+  type TestServer,
+} from '../support/server.js';
 
 let server: TestServer;
 let creds: Credentials;
@@ -30,7 +38,8 @@ const tokenRequest = (body: Record<string, unknown>, headers: Record<string, str
     json: { grant_type: 'client_credentials', audience: `${server.api}/profiles`, ...body },
     headers,
   });
-const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+const basic = (id: string, secret: string) =>
+  `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
 
 describe('client credentials', () => {
   it('the exact credentials work, as JSON and as HTTP Basic', async () => {
@@ -40,20 +49,37 @@ describe('client credentials', () => {
 
   it('refuse secrets and ids with NUL bytes, whitespace or changed case appended or inside', async () => {
     // Each variant would have verified before: scrypt's HMAC zero-pads a short key.
-    const secrets = [`${creds.client_secret}\u0000`, `${creds.client_secret}${'\u0000'.repeat(21)}`, ` ${creds.client_secret}`, `${creds.client_secret} `, `${creds.client_secret}\n`];
+    const secrets = [
+      `${creds.client_secret}\u0000`,
+      `${creds.client_secret}${'\u0000'.repeat(21)}`,
+      ` ${creds.client_secret}`,
+      `${creds.client_secret} `,
+      `${creds.client_secret}\n`,
+    ];
     for (const client_secret of secrets) {
       const r = await tokenRequest({ client_id: creds.client_id, client_secret });
       expect(r.status, JSON.stringify(client_secret)).toBe(401);
       expect(r.body.error).toBe('invalid_client');
     }
     for (const client_id of [creds.client_id.toUpperCase(), ` ${creds.client_id}`, `${creds.client_id}\u0000`]) {
-      expect((await tokenRequest({ client_id, client_secret: creds.client_secret })).status, JSON.stringify(client_id)).toBe(401);
+      expect(
+        (await tokenRequest({ client_id, client_secret: creds.client_secret })).status,
+        JSON.stringify(client_id),
+      ).toBe(401);
     }
-    expect((await tokenRequest({}, { authorization: basic(creds.client_id, `${creds.client_secret}\u0000`) })).status).toBe(401);
+    expect(
+      (await tokenRequest({}, { authorization: basic(creds.client_id, `${creds.client_secret}\u0000`) })).status,
+    ).toBe(401);
   });
 
   it('answer malformed Basic credentials with 401 invalid_client, not an error', async () => {
-    for (const authorization of ['Basic', 'Basic !!!!', `Basic ${Buffer.from('no-colon').toString('base64')}`, `Basic ${Buffer.from('%E0%A4%A:x').toString('base64')}`, 'Basic YQ']) {
+    for (const authorization of [
+      'Basic',
+      'Basic !!!!',
+      `Basic ${Buffer.from('no-colon').toString('base64')}`,
+      `Basic ${Buffer.from('%E0%A4%A:x').toString('base64')}`,
+      'Basic YQ',
+    ]) {
       const r = await tokenRequest({}, { authorization });
       expect(r.status, authorization).toBe(401);
       expect(r.body.error).toBe('invalid_client');
@@ -62,15 +88,22 @@ describe('client credentials', () => {
 
   it('access tokens are compared exactly as issued', async () => {
     expect((await request(`${server.api}/profiles/`, { token })).status).toBe(200);
-    for (const variant of [`${token}x`, token.slice(0, -1), `${token}=`, token.toUpperCase() === token ? token.toLowerCase() : token.toUpperCase()]) {
+    for (const variant of [
+      `${token}x`,
+      token.slice(0, -1),
+      `${token}=`,
+      token.toUpperCase() === token ? token.toLowerCase() : token.toUpperCase(),
+    ]) {
       expect((await request(`${server.api}/profiles/`, { token: variant })).status).toBe(401);
     }
   });
 });
 
 describe('upload URLs', () => {
-  const uploadUrl = async () => new URL((await request(`${server.api}/profiles/${profileId}/genotype/upload/`, { token })).body.url);
-  const put = (url: URL | string) => request(String(url), { method: 'PUT', body: genome, headers: { 'content-type': 'text/plain' } });
+  const uploadUrl = async () =>
+    new URL((await request(`${server.api}/profiles/${profileId}/genotype/upload/`, { token })).body.url);
+  const put = (url: URL | string) =>
+    request(String(url), { method: 'PUT', body: genome, headers: { 'content-type': 'text/plain' } });
 
   it('work exactly as issued', async () => {
     expect((await put(await uploadUrl())).status).toBe(200);
@@ -113,7 +146,10 @@ describe('upload URLs', () => {
     }
     const bogus = new URL(url);
     bogus.pathname = '/storage/genotypes/00000000-0000-4000-8000-000000000000';
-    const [real, fake] = await Promise.all([request(String(url), { method: 'OPTIONS' }), request(String(bogus), { method: 'OPTIONS' })]);
+    const [real, fake] = await Promise.all([
+      request(String(url), { method: 'OPTIONS' }),
+      request(String(bogus), { method: 'OPTIONS' }),
+    ]);
     expect([real.status, real.headers.get('allow')]).toEqual([fake.status, fake.headers.get('allow')]);
     expect(real.headers.get('allow')).toMatch(/PUT/);
   });
@@ -122,7 +158,12 @@ describe('upload URLs', () => {
     const dataDir = tempDir();
     const first = await startServer({ dataDir });
     const c = createClient(dataDir, 'restart tool');
-    const t = (await request(`${first.origin}/oauth/token`, { method: 'POST', json: { ...c, grant_type: 'client_credentials', audience: `${first.api}/profiles` } })).body.access_token;
+    const t = (
+      await request(`${first.origin}/oauth/token`, {
+        method: 'POST',
+        json: { ...c, grant_type: 'client_credentials', audience: `${first.api}/profiles` },
+      })
+    ).body.access_token;
     const id = (await request(`${first.api}/profiles/`, { method: 'POST', token: t, json: {} })).body.id;
     const url = new URL((await request(`${first.api}/profiles/${id}/genotype/upload/`, { token: t })).body.url);
     await first.stop();
@@ -141,18 +182,40 @@ describe('upload URLs', () => {
 describe('revoked clients', () => {
   it('lose their token and upload URLs at once; their data can be deleted later', async () => {
     const other = await clientWithToken(server, 'soon revoked');
-    const id = (await request(`${server.api}/profiles/`, { method: 'POST', token: other.token, json: { first_name: 'Orphan' } })).body.id;
+    const id = (
+      await request(`${server.api}/profiles/`, { method: 'POST', token: other.token, json: { first_name: 'Orphan' } })
+    ).body.id;
     const url = (await request(`${server.api}/profiles/${id}/genotype/upload/`, { token: other.token })).body.url;
-    const revoke = await request(`${server.api}/app/clients/${other.creds.client_id}/`, { method: 'DELETE', token: server.appToken });
+    const revoke = await request(`${server.api}/app/clients/${other.creds.client_id}/`, {
+      method: 'DELETE',
+      token: server.appToken,
+    });
     expect(revoke.status).toBe(200);
     expect(revoke.body.deleted_profiles).toBe(0);
     const r = await request(url, { method: 'PUT', body: genome, headers: { 'content-type': 'text/plain' } });
     expect(r.status).toBe(403);
     expect(r.body.detail).toMatch(/revoked/);
     expect((await request(`${server.api}/profiles/`, { token: other.token })).status).toBe(401);
-    expect((await request(`${server.api}/app/clients/${other.creds.client_id}/`, { method: 'DELETE', token: server.appToken })).status).toBe(409);
-    expect((await request(`${server.api}/app/clients/${other.creds.client_id}/?delete_data=maybe`, { method: 'DELETE', token: server.appToken })).status).toBe(400);
-    const later = await request(`${server.api}/app/clients/${other.creds.client_id}/?delete_data=true`, { method: 'DELETE', token: server.appToken });
+    expect(
+      (
+        await request(`${server.api}/app/clients/${other.creds.client_id}/`, {
+          method: 'DELETE',
+          token: server.appToken,
+        })
+      ).status,
+    ).toBe(409);
+    expect(
+      (
+        await request(`${server.api}/app/clients/${other.creds.client_id}/?delete_data=maybe`, {
+          method: 'DELETE',
+          token: server.appToken,
+        })
+      ).status,
+    ).toBe(400);
+    const later = await request(`${server.api}/app/clients/${other.creds.client_id}/?delete_data=true`, {
+      method: 'DELETE',
+      token: server.appToken,
+    });
     expect(later.status).toBe(200);
     expect(later.body.deleted_profiles).toBe(1);
   });
@@ -164,7 +227,9 @@ describe('OPTIONS', () => {
     for (const sub of ['', 'genotype/', 'traits/', 'genotype/upload/']) {
       const answers = await Promise.all(
         [profileId, '00000000-0000-4000-8000-000000000000'].flatMap((id) =>
-          [token, other.token].map((t) => request(`${server.api}/profiles/${id}/${sub}`, { method: 'OPTIONS', token: t })),
+          [token, other.token].map((t) =>
+            request(`${server.api}/profiles/${id}/${sub}`, { method: 'OPTIONS', token: t }),
+          ),
         ),
       );
       const seen = new Set(answers.map((r) => `${r.status} ${r.headers.get('allow')} ${JSON.stringify(r.body ?? '')}`));

@@ -11,7 +11,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/service/db/database.js';
 import { MIGRATIONS } from '../../src/service/db/migrations.js';
 import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
-import { clientWithToken, request, startServer, tempDir, upload, waitProcessed, type TestServer } from '../support/server.js';
+import {
+  clientWithToken,
+  request,
+  startServer,
+  tempDir,
+  upload,
+  waitProcessed,
+  type TestServer,
+} from '../support/server.js';
 import { filesUnder } from './helpers.js';
 
 const posix = process.platform !== 'win32';
@@ -63,9 +71,15 @@ describe('a database written by an older version', () => {
     old.pragma('user_version = 4');
     const key = 'c2VjcmV0LXNpZ25pbmcta2V5LW9mLWFuLW9sZC12ZXJzaW9u';
     old.prepare("INSERT INTO settings (key, value) VALUES ('upload_url_key', ?)").run(key);
-    old.prepare("INSERT INTO clients (id, name, secret_hash, scopes, free_traits, created_at) VALUES ('c', 'c', 'x', 'read:profiles', '\"default\"', 'now')").run();
+    old
+      .prepare(
+        "INSERT INTO clients (id, name, secret_hash, scopes, free_traits, created_at) VALUES ('c', 'c', 'x', 'read:profiles', '\"default\"', 'now')",
+      )
+      .run();
     // Enough rows that deleting them frees whole pages, as a real profile's assessments do.
-    const insert = old.prepare("INSERT INTO profiles (id, client_id, first_name, created_at, updated_at) VALUES (?, 'c', ?, 'now', 'now')");
+    const insert = old.prepare(
+      "INSERT INTO profiles (id, client_id, first_name, created_at, updated_at) VALUES (?, 'c', ?, 'now', 'now')",
+    );
     for (let i = 0; i < 400; i++) insert.run(`p${i}`, `Legacyname Person number ${i} ${'x'.repeat(100)}`);
     old.prepare('DELETE FROM profiles').run();
     old.close(); // checkpoints: the deleted rows are now in the database file's free pages

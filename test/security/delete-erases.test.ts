@@ -24,7 +24,13 @@ afterAll(async () => {
 describe('deleting data leaves nothing recoverable in the data folder', () => {
   it('DELETE of a profile', async () => {
     const gone = await scoredProfile(server, token, { first: 'Quillon', last: 'Vantablack' }, 21);
-    const kept = (await request(`${server.api}/profiles/`, { method: 'POST', token, json: { first_name: 'Keepsake', last_name: 'Remainder' } })).body.id;
+    const kept = (
+      await request(`${server.api}/profiles/`, {
+        method: 'POST',
+        token,
+        json: { first_name: 'Keepsake', last_name: 'Remainder' },
+      })
+    ).body.id;
     const keptNeedle: Needle = { label: 'kept name', bytes: Buffer.from('Keepsake') };
     expect(labelsFound(server.dataDir, gone.needles)).toEqual(gone.needles.map((n) => n.label)); // every needle is there before
     const r = await request(`${server.api}/profiles/${gone.id}/`, { method: 'DELETE', token });
@@ -37,14 +43,20 @@ describe('deleting data leaves nothing recoverable in the data folder', () => {
   it('DELETE of a client with ?delete_data=true', async () => {
     const other = await clientWithToken(server, 'revoked tool');
     const gone = await scoredProfile(server, other.token, { first: 'Revocandus', last: 'Ossifrage' }, 22);
-    const url = (await request(`${server.api}/profiles/${gone.id}/genotype/upload/`, { token: other.token })).body.url as string;
+    const url = (await request(`${server.api}/profiles/${gone.id}/genotype/upload/`, { token: other.token })).body
+      .url as string;
     expect(labelsFound(server.dataDir, gone.needles)).toEqual(gone.needles.map((n) => n.label));
-    const r = await request(`${server.api}/app/clients/${other.creds.client_id}/?delete_data=true`, { method: 'DELETE', token: server.appToken });
+    const r = await request(`${server.api}/app/clients/${other.creds.client_id}/?delete_data=true`, {
+      method: 'DELETE',
+      token: server.appToken,
+    });
     expect(r.status).toBe(200);
     expect(r.body.deleted_profiles).toBe(1);
     expect(scanFolder(server.dataDir, gone.needles)).toEqual([]);
     // Its outstanding upload URL and token stop working.
-    expect((await request(url, { method: 'PUT', body: 'rs1\tAA\n', headers: { 'content-type': 'text/plain' } })).status).toBe(404);
+    expect(
+      (await request(url, { method: 'PUT', body: 'rs1\tAA\n', headers: { 'content-type': 'text/plain' } })).status,
+    ).toBe(404);
     expect((await request(`${server.api}/profiles/`, { token: other.token })).status).toBe(401);
   }, 180_000);
 

@@ -33,19 +33,30 @@ function queryOf(search: string): Record<string, unknown> {
 describe('upload URLs', () => {
   it('an issued URL checks out, and any edit to its query either changes nothing or is refused', () => {
     fc.assert(
-      fc.property(grant, fc.nat(), fc.string({ minLength: 1, maxLength: 3, unit: 'binary' }), fc.constantFrom('insert', 'delete', 'replace'), (g, at, text, edit) => {
-        const url = new URL(makeUploadUrl('http://127.0.0.1:1', key, g));
-        const id = url.pathname.split('/').pop()!;
-        expect(checkUploadUrl(key, id, queryOf(url.search), NOW)).toEqual({ ok: true, grant: g });
-        const raw = url.search.slice(1);
-        const i = at % (raw.length + 1);
-        const edited = edit === 'insert' ? raw.slice(0, i) + text + raw.slice(i) : edit === 'delete' ? raw.slice(0, i) + raw.slice(i + 1) : raw.slice(0, i) + text + raw.slice(i + text.length);
-        const before = queryOf(raw);
-        const after = queryOf(edited);
-        const r = checkUploadUrl(key, id, after, NOW);
-        if (JSON.stringify(before) === JSON.stringify(after)) expect(r.ok).toBe(true);
-        else expect(r.ok).toBe(false);
-      }),
+      fc.property(
+        grant,
+        fc.nat(),
+        fc.string({ minLength: 1, maxLength: 3, unit: 'binary' }),
+        fc.constantFrom('insert', 'delete', 'replace'),
+        (g, at, text, edit) => {
+          const url = new URL(makeUploadUrl('http://127.0.0.1:1', key, g));
+          const id = url.pathname.split('/').pop()!;
+          expect(checkUploadUrl(key, id, queryOf(url.search), NOW)).toEqual({ ok: true, grant: g });
+          const raw = url.search.slice(1);
+          const i = at % (raw.length + 1);
+          const edited =
+            edit === 'insert'
+              ? raw.slice(0, i) + text + raw.slice(i)
+              : edit === 'delete'
+                ? raw.slice(0, i) + raw.slice(i + 1)
+                : raw.slice(0, i) + text + raw.slice(i + text.length);
+          const before = queryOf(raw);
+          const after = queryOf(edited);
+          const r = checkUploadUrl(key, id, after, NOW);
+          if (JSON.stringify(before) === JSON.stringify(after)) expect(r.ok).toBe(true);
+          else expect(r.ok).toBe(false);
+        },
+      ),
       BUDGET,
     );
   });
@@ -56,20 +67,31 @@ describe('upload URLs', () => {
         const url = new URL(makeUploadUrl('http://127.0.0.1:1', key, g));
         fc.pre(other !== g.profileId);
         expect(checkUploadUrl(key, other, queryOf(url.search), NOW).ok).toBe(false);
-        expect(checkUploadUrl(key, g.profileId.toUpperCase(), queryOf(url.search), NOW).ok).toBe(g.profileId.toUpperCase() === g.profileId);
+        expect(checkUploadUrl(key, g.profileId.toUpperCase(), queryOf(url.search), NOW).ok).toBe(
+          g.profileId.toUpperCase() === g.profileId,
+        );
       }),
       BUDGET,
     );
   });
 
   it('any query at all is answered without throwing, and never accepted without the key', () => {
-    const value = fc.oneof(fc.string({ unit: 'binary' }), fc.array(fc.string(), { maxLength: 3 }), fc.constant(undefined), fc.integer());
+    const value = fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc.array(fc.string(), { maxLength: 3 }),
+      fc.constant(undefined),
+      fc.integer(),
+    );
     fc.assert(
-      fc.property(fc.string(), fc.record({ expires: value, content_type: value, signature: value, extra: value }, { requiredKeys: [] }), (id, query) => {
-        const r = checkUploadUrl(key, id, query, NOW);
-        expect(r.ok).toBe(false);
-        if (!r.ok) expect(r.reason.length).toBeGreaterThan(20);
-      }),
+      fc.property(
+        fc.string(),
+        fc.record({ expires: value, content_type: value, signature: value, extra: value }, { requiredKeys: [] }),
+        (id, query) => {
+          const r = checkUploadUrl(key, id, query, NOW);
+          expect(r.ok).toBe(false);
+          if (!r.ok) expect(r.reason.length).toBeGreaterThan(20);
+        },
+      ),
       BUDGET,
     );
   });
@@ -94,7 +116,9 @@ describe('credential shapes', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary' }), (header) => {
         const r = basicCredentials(header);
-        expect(r === undefined || r === 'malformed' || (typeof r.id === 'string' && typeof r.secret === 'string')).toBe(true);
+        expect(r === undefined || r === 'malformed' || (typeof r.id === 'string' && typeof r.secret === 'string')).toBe(
+          true,
+        );
       }),
       BUDGET,
     );
@@ -130,10 +154,22 @@ describe('the token endpoint', () => {
     );
     await fc.assert(
       fc.asyncProperty(
-        fc.record({ grant_type: fc.oneof(fc.constant('client_credentials'), fc.string()), client_id: field, client_secret: field, audience: fc.constant(`${server.api}/profiles`) }, { requiredKeys: [] }),
+        fc.record(
+          {
+            grant_type: fc.oneof(fc.constant('client_credentials'), fc.string()),
+            client_id: field,
+            client_secret: field,
+            audience: fc.constant(`${server.api}/profiles`),
+          },
+          { requiredKeys: [] },
+        ),
         async (body) => {
           const r = await request(`${server.origin}/oauth/token`, { method: 'POST', json: body });
-          const exact = body.grant_type === 'client_credentials' && body.client_id === creds.client_id && body.client_secret === creds.client_secret && 'audience' in body;
+          const exact =
+            body.grant_type === 'client_credentials' &&
+            body.client_id === creds.client_id &&
+            body.client_secret === creds.client_secret &&
+            'audience' in body;
           if (exact && r.status !== 429) expect(r.status).toBe(200);
           else {
             expect([400, 401, 429]).toContain(r.status);

@@ -35,7 +35,10 @@ export function labelsFound(dir: string, needles: Needle[]): string[] {
 
 /** The parsed genotype's rsID column as stored (little-endian uint32), a window of it. */
 function rsidBlobWindow(markers: Marker[], from: number, count: number): Buffer {
-  const ids = markers.map((m) => m.rsid).sort((a, b) => a - b).slice(from, from + count);
+  const ids = markers
+    .map((m) => m.rsid)
+    .sort((a, b) => a - b)
+    .slice(from, from + count);
   const b = Buffer.alloc(ids.length * 4);
   ids.forEach((id, i) => b.writeUInt32LE(id, i * 4));
   return b;
@@ -45,18 +48,40 @@ function rsidBlobWindow(markers: Marker[], from: number, count: number): Buffer 
  * A profile of the given client with a distinctive name, a processed genotype and every
  * available trait computed; returns what must be gone once it is deleted.
  */
-export async function scoredProfile(server: TestServer, token: string, name: { first: string; last: string }, seed: number): Promise<{ id: string; needles: Needle[] }> {
-  const id = (await request(`${server.api}/profiles/`, { method: 'POST', token, json: { first_name: name.first, last_name: name.last } })).body.id as string;
+export async function scoredProfile(
+  server: TestServer,
+  token: string,
+  name: { first: string; last: string },
+  seed: number,
+): Promise<{ id: string; needles: Needle[] }> {
+  const id = (
+    await request(`${server.api}/profiles/`, {
+      method: 'POST',
+      token,
+      json: { first_name: name.first, last_name: name.last },
+    })
+  ).body.id as string;
   const markers = catalogMarkers(seed);
   const text = twentyThreeAndMe(markers);
   if ((await upload(server, token, id, text)).status !== 200) throw new Error('upload failed');
   const meta = await waitProcessed(server, token, id);
-  if (meta.metadata.status !== 'processed') throw new Error(`processing failed: ${meta.metadata.error}\n${server.output()}`);
-  const traits = (await request(`${server.api}/profiles/${id}/traits/`, { token })).body as Array<{ trait: { code: string }; status: string }>;
+  if (meta.metadata.status !== 'processed')
+    throw new Error(`processing failed: ${meta.metadata.error}\n${server.output()}`);
+  const traits = (await request(`${server.api}/profiles/${id}/traits/`, { token })).body as Array<{
+    trait: { code: string };
+    status: string;
+  }>;
   // A dozen traits are enough to store result texts and per-marker tables.
-  const codes = traits.filter((t) => t.status === 'available').map((t) => t.trait.code).slice(0, 12);
+  const codes = traits
+    .filter((t) => t.status === 'available')
+    .map((t) => t.trait.code)
+    .slice(0, 12);
   await request(`${server.api}/profiles/${id}/traits/`, { method: 'POST', token, json: codes });
-  const scored = (await request(`${server.api}/profiles/${id}/traits/?score`, { token })).body as Array<{ snps: string[]; recommendations: string; percentile: number }>;
+  const scored = (await request(`${server.api}/profiles/${id}/traits/?score`, { token })).body as Array<{
+    snps: string[];
+    recommendations: string;
+    percentile: number;
+  }>;
   if (scored.length === 0) throw new Error('nothing was computed');
   const withText = scored.find((t) => t.recommendations.length >= 40)!;
   const lines = text.split('\n').filter((l) => l.startsWith('rs'));

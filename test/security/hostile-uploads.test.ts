@@ -44,9 +44,17 @@ describe('hostile uploads over a good genome', () => {
       }
       expect(put.status, file.name).toBe(200);
       const now = await waitProcessed(server, token, id);
-      expect(now.metadata, file.name).toMatchObject({ status: 'failed', error: expect.stringMatching(file.refused!), snp_count: meta.metadata.snp_count, format: meta.metadata.format });
+      expect(now.metadata, file.name).toMatchObject({
+        status: 'failed',
+        error: expect.stringMatching(file.refused!),
+        snp_count: meta.metadata.snp_count,
+        format: meta.metadata.format,
+      });
       // The genotype in use still has its source file (and only the latest refused upload is kept beside it).
-      expect(storedFiles().filter((f) => f.startsWith(id)), file.name).toContain(source[0]);
+      expect(
+        storedFiles().filter((f) => f.startsWith(id)),
+        file.name,
+      ).toContain(source[0]);
       expect(storedFiles().filter((f) => f.startsWith(id)).length, file.name).toBe(2);
     }
     expect((await request(`${server.api}/profiles/${id}/traits/?score`, { token })).body).toEqual(scored);
@@ -64,11 +72,21 @@ describe('an unlikely replacement', () => {
     expect(sync.body.detail).toMatch(/has 3 markers, far fewer than the [\d,]+ of the genotype in use/);
     expect(sync.body.detail).toContain(`/api/profiles/${id}/genotype/upload/?confirm_replace=true`);
     const waiting = (await request(`${server.api}/profiles/${id}/genotype/`, { token })).body;
-    expect(waiting.metadata).toMatchObject({ status: 'failed', needs_confirmation: true, snp_count: meta.metadata.snp_count });
+    expect(waiting.metadata).toMatchObject({
+      status: 'failed',
+      needs_confirmation: true,
+      snp_count: meta.metadata.snp_count,
+    });
     expect(storedFiles()).toContain(source);
 
-    expect((await request(`${server.api}/profiles/${id}/genotype/upload/?confirm_replace=yes`, { method: 'POST', token })).status).toBe(400);
-    const confirmed = await request(`${server.api}/profiles/${id}/genotype/upload/?confirm_replace=true`, { method: 'POST', token });
+    expect(
+      (await request(`${server.api}/profiles/${id}/genotype/upload/?confirm_replace=yes`, { method: 'POST', token }))
+        .status,
+    ).toBe(400);
+    const confirmed = await request(`${server.api}/profiles/${id}/genotype/upload/?confirm_replace=true`, {
+      method: 'POST',
+      token,
+    });
     expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
     const after = (await request(`${server.api}/profiles/${id}/genotype/`, { token })).body;
     expect(after.metadata).toMatchObject({ status: 'processed', snp_count: 3 });

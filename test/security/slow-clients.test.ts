@@ -15,7 +15,11 @@ let server: TestServer;
 let token: string;
 beforeAll(async () => {
   server = await startServer({
-    env: { TRAITSCOPE_HEADERS_TIMEOUT_SECONDS: '0.3', TRAITSCOPE_BODY_IDLE_SECONDS: '1', TRAITSCOPE_MAX_CONCURRENT_UPLOADS: '3' },
+    env: {
+      TRAITSCOPE_HEADERS_TIMEOUT_SECONDS: '0.3',
+      TRAITSCOPE_BODY_IDLE_SECONDS: '1',
+      TRAITSCOPE_MAX_CONCURRENT_UPLOADS: '3',
+    },
   });
   ({ token } = await clientWithToken(server, 'slow tool'));
 });
@@ -27,7 +31,8 @@ function open(): Promise<Socket> {
     s.once('error', reject);
   });
 }
-const closed = (s: Socket) => new Promise<void>((resolve) => (s.destroyed ? resolve() : s.once('close', () => resolve())));
+const closed = (s: Socket) =>
+  new Promise<void>((resolve) => (s.destroyed ? resolve() : s.once('close', () => resolve())));
 
 async function newProfile(): Promise<string> {
   return (await request(`${server.api}/profiles/`, { method: 'POST', token, json: {} })).body.id;
@@ -37,11 +42,17 @@ async function uploadTarget(id: string): Promise<URL> {
 }
 
 /** Starts a PUT that declares `length` bytes and sends only `sent`, then stalls. */
-async function stalledUpload(url: URL, length: number, sent: string): Promise<{ socket: Socket; response: () => string }> {
+async function stalledUpload(
+  url: URL,
+  length: number,
+  sent: string,
+): Promise<{ socket: Socket; response: () => string }> {
   const socket = await open();
   let response = '';
-  socket.on('data', (d) => (response += d));
-  socket.write(`PUT ${url.pathname}${url.search} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Type: text/plain\r\nContent-Length: ${length}\r\n\r\n${sent}`);
+  socket.on('data', (d: Buffer) => (response += d.toString()));
+  socket.write(
+    `PUT ${url.pathname}${url.search} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Type: text/plain\r\nContent-Length: ${length}\r\n\r\n${sent}`,
+  );
   return { socket, response: () => response };
 }
 
@@ -76,19 +87,34 @@ describe('slow clients', () => {
 
   it('caps concurrent uploads per profile and in all with 429', async () => {
     const first = await newProfile();
-    const held = [await stalledUpload(await uploadTarget(first), 1000, 'rs1'), await stalledUpload(await uploadTarget(first), 1000, 'rs1')];
-    const perProfile = await request(String(await uploadTarget(first)), { method: 'PUT', body: 'rs1\tAA\n', headers: { 'content-type': 'text/plain' } });
+    const held = [
+      await stalledUpload(await uploadTarget(first), 1000, 'rs1'),
+      await stalledUpload(await uploadTarget(first), 1000, 'rs1'),
+    ];
+    const perProfile = await request(String(await uploadTarget(first)), {
+      method: 'PUT',
+      body: 'rs1\tAA\n',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(perProfile.status).toBe(429);
     expect(perProfile.body.detail).toMatch(/Too many uploads/);
     expect(perProfile.headers.get('retry-after')).toBeTruthy();
     const second = await newProfile();
     held.push(await stalledUpload(await uploadTarget(second), 1000, 'rs1'));
     const third = await newProfile();
-    const total = await request(String(await uploadTarget(third)), { method: 'PUT', body: 'rs1\tAA\n', headers: { 'content-type': 'text/plain' } });
+    const total = await request(String(await uploadTarget(third)), {
+      method: 'PUT',
+      body: 'rs1\tAA\n',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(total.status).toBe(429);
     // Once the stalled ones are cut off, uploads are accepted again.
     await Promise.all(held.map((h) => closed(h.socket)));
-    const later = await request(String(await uploadTarget(third)), { method: 'PUT', body: 'rs1\t1\t100\tAA\n', headers: { 'content-type': 'text/plain' } });
+    const later = await request(String(await uploadTarget(third)), {
+      method: 'PUT',
+      body: 'rs1\t1\t100\tAA\n',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(later.status).toBe(200);
   });
 
@@ -106,8 +132,10 @@ describe('slow clients', () => {
     const url = await uploadTarget(id);
     const socket = await open();
     let response = '';
-    socket.on('data', (d) => (response += d));
-    socket.write(`PUT ${url.pathname}${url.search} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`);
+    socket.on('data', (d: Buffer) => (response += d.toString()));
+    socket.write(
+      `PUT ${url.pathname}${url.search} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+    );
     // 2 KiB every 250 ms: more than 1 KiB per idle window (1 s) for about 1.5 s.
     for (let i = 0; i < body.length; i += 2048) {
       socket.write(body.slice(i, i + 2048));

@@ -42,7 +42,10 @@ describe('AttemptLimiter', () => {
       await gate;
       order.push('first');
     });
-    const queued = [limiter.check(async () => void order.push('second')), limiter.check(async () => void order.push('third'))];
+    const queued = [
+      limiter.check(async () => void order.push('second')),
+      limiter.check(async () => void order.push('third')),
+    ];
     expect(limiter.admit('x')).toEqual({ ok: false, reason: 'busy', retryAfterSeconds: 1 });
     release();
     await Promise.all([first, ...queued]);
@@ -72,7 +75,10 @@ describe('the token endpoint under guessing', () => {
     for (let i = 0; i < 10; i++) expect((await guess(victim.client_id)).status).toBe(401);
     const limited = await guess(victim.client_id);
     expect(limited.status).toBe(429);
-    expect(limited.body).toEqual({ error: 'slow_down', error_description: expect.stringMatching(/try again in \d+ s/) });
+    expect(limited.body).toEqual({
+      error: 'slow_down',
+      error_description: expect.stringMatching(/try again in \d+ s/),
+    });
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(limited.headers.get('cache-control')).toBe('no-store');
     // Other clients are not affected.
@@ -93,7 +99,8 @@ describe('the token endpoint under guessing', () => {
       return seen;
     });
     const api: number[] = [];
-    for (let i = 0; i < 20; i++) api.push((await request(`${server.api}/profiles/`, { token: bystander.token })).status);
+    for (let i = 0; i < 20; i++)
+      api.push((await request(`${server.api}/profiles/`, { token: bystander.token })).status);
     guessing = false;
     const guesserStatuses = new Set((await Promise.all(guessers)).flatMap((s) => [...s]));
     expect(api.every((s) => s === 200)).toBe(true);

@@ -28,12 +28,25 @@ describe('migrations', () => {
 
   it('3 splits stored assessments into summary and details', () => {
     const db = atVersion(2);
-    db.prepare("INSERT INTO clients (id, name, secret_hash, scopes, free_traits, created_at) VALUES ('c', 'c', 'x', 'read:profiles', '\"default\"', 'now')").run();
+    db.prepare(
+      "INSERT INTO clients (id, name, secret_hash, scopes, free_traits, created_at) VALUES ('c', 'c', 'x', 'read:profiles', '\"default\"', 'now')",
+    ).run();
     db.prepare("INSERT INTO profiles (id, client_id, created_at, updated_at) VALUES ('p', 'c', 'now', 'now')").run();
-    const old = { assessment_level: 3, percentile: 50, snps: ['rs1'], markers: [{ rsid: 'rs1', weight: 0.1 }], distribution: { mean: 0, sd: 1 } };
-    db.prepare("INSERT INTO assessments (profile_id, trait_code, revision, result, computed_at) VALUES ('p', 't', 'r', ?, 'now')").run(JSON.stringify(old));
+    const old = {
+      assessment_level: 3,
+      percentile: 50,
+      snps: ['rs1'],
+      markers: [{ rsid: 'rs1', weight: 0.1 }],
+      distribution: { mean: 0, sd: 1 },
+    };
+    db.prepare(
+      "INSERT INTO assessments (profile_id, trait_code, revision, result, computed_at) VALUES ('p', 't', 'r', ?, 'now')",
+    ).run(JSON.stringify(old));
     db.exec(MIGRATIONS[2].sql); // migration 3 alone: a later one drops the details again
-    const row = db.prepare("SELECT result, details FROM assessments WHERE trait_code = 't'").get() as { result: string; details: string };
+    const row = db.prepare("SELECT result, details FROM assessments WHERE trait_code = 't'").get() as {
+      result: string;
+      details: string;
+    };
     expect(JSON.parse(row.result)).toEqual({ assessment_level: 3, percentile: 50, snps: ['rs1'] });
     expect(JSON.parse(row.details)).toEqual({ markers: old.markers, distribution: old.distribution });
     db.close();
@@ -41,12 +54,20 @@ describe('migrations', () => {
 
   it('5 keeps what was computed visible to its client (as requested) and stops storing details', () => {
     const db = atVersion(4);
-    db.prepare("INSERT INTO clients (id, name, secret_hash, scopes, free_traits, created_at) VALUES ('c', 'c', 'x', 'read:profiles', '\"none\"', 'now')").run();
+    db.prepare(
+      "INSERT INTO clients (id, name, secret_hash, scopes, free_traits, created_at) VALUES ('c', 'c', 'x', 'read:profiles', '\"none\"', 'now')",
+    ).run();
     db.prepare("INSERT INTO profiles (id, client_id, created_at, updated_at) VALUES ('p', 'c', 'now', 'now')").run();
-    db.prepare("INSERT INTO assessments (profile_id, trait_code, revision, result, details, computed_at) VALUES ('p', 't', 'r', '{\"percentile\":50}', '{}', '2024-01-01')").run();
+    db.prepare(
+      "INSERT INTO assessments (profile_id, trait_code, revision, result, details, computed_at) VALUES ('p', 't', 'r', '{\"percentile\":50}', '{}', '2024-01-01')",
+    ).run();
     migrate(db);
-    expect(db.prepare('SELECT profile_id, trait_code, requested_at FROM requested_traits').all()).toEqual([{ profile_id: 'p', trait_code: 't', requested_at: '2024-01-01' }]);
-    expect(db.prepare('SELECT * FROM assessments').all()).toEqual([{ profile_id: 'p', trait_code: 't', revision: 'r', result: '{"percentile":50}', computed_at: '2024-01-01' }]);
+    expect(db.prepare('SELECT profile_id, trait_code, requested_at FROM requested_traits').all()).toEqual([
+      { profile_id: 'p', trait_code: 't', requested_at: '2024-01-01' },
+    ]);
+    expect(db.prepare('SELECT * FROM assessments').all()).toEqual([
+      { profile_id: 'p', trait_code: 't', revision: 'r', result: '{"percentile":50}', computed_at: '2024-01-01' },
+    ]);
     expect(db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
     db.close();
   });
@@ -54,7 +75,7 @@ describe('migrations', () => {
   it('a failing migration leaves the database at its previous version', () => {
     const db = atVersion(2);
     db.exec('CREATE TABLE probe (x)');
-    db.exec("ALTER TABLE assessments ADD COLUMN details TEXT"); // makes migration 3 fail
+    db.exec('ALTER TABLE assessments ADD COLUMN details TEXT'); // makes migration 3 fail
     expect(() => migrate(db)).toThrow(/duplicate column/);
     expect(db.pragma('user_version', { simple: true })).toBe(2);
     db.close();

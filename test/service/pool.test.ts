@@ -21,7 +21,11 @@ describe('worker pool', () => {
     expect(p.stats()).toMatchObject({ size: 2, ready: 2, busy: 0 });
     const bytes = new Uint8Array(1024);
     const progress: unknown[] = [];
-    const a = p.run<{ value: number; threadId: number; bytes: number }>({ op: 'echo', value: 1, bytes }, [bytes.buffer], (x) => progress.push(x));
+    const a = p.run<{ value: number; threadId: number; bytes: number }>(
+      { op: 'echo', value: 1, bytes },
+      [bytes.buffer],
+      (x) => progress.push(x),
+    );
     expect(bytes.byteLength).toBe(0); // moved to the worker, not copied
     expect(p.idleCount()).toBe(1);
     const b = p.run<{ value: number; threadId: number }>({ op: 'echo', value: 2 });
@@ -45,12 +49,20 @@ describe('worker pool', () => {
 
   it('replaces a crashed worker; only its task fails, with a clear reason', async () => {
     let idle = 0;
-    pool = createWorkerPool({ size: 1, workerUrl: WORKER, workerData: null, taskTimeoutMs: 60_000, onIdle: () => idle++ });
+    pool = createWorkerPool({
+      size: 1,
+      workerUrl: WORKER,
+      workerData: null,
+      taskTimeoutMs: 60_000,
+      onIdle: () => idle++,
+    });
     const p = pool;
     await p.whenReady();
     const crashed = p.run({ op: 'crash' });
     await expect(crashed).rejects.toBeInstanceOf(TaskFailedError);
-    await expect(crashed).rejects.toThrow(/stopped unexpectedly \(internal error: worker crashed on purpose\); it has been restarted/);
+    await expect(crashed).rejects.toThrow(
+      /stopped unexpectedly \(internal error: worker crashed on purpose\); it has been restarted/,
+    );
     expect(p.stats().replaced).toBe(1);
     expect(idle).toBeGreaterThan(0);
     await expect(p.run({ op: 'echo', value: 5 })).resolves.toMatchObject({ value: 5 });

@@ -12,7 +12,11 @@ import path from 'node:path';
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 export const CLI_BUNDLE = path.join(ROOT, 'out', 'main', 'cli.js');
 /** One output of each build part: main (service, CLI), preload, renderer (the UI). */
-const OUTPUTS = [CLI_BUNDLE, path.join(ROOT, 'out', 'preload', 'index.cjs'), path.join(ROOT, 'out', 'renderer', 'index.html')];
+const OUTPUTS = [
+  CLI_BUNDLE,
+  path.join(ROOT, 'out', 'preload', 'index.cjs'),
+  path.join(ROOT, 'out', 'renderer', 'index.html'),
+];
 const INPUTS = ['electron.vite.config.ts', 'package.json'].map((f) => path.join(ROOT, f));
 
 /** Newest modification time in a folder, folders included (a deleted file changes its folder's). */
@@ -34,11 +38,18 @@ export function bundleIsCurrent(): boolean {
 export default function setup(): void {
   if (bundleIsCurrent()) return;
   console.log('[traitscope tests] building (out/ is missing or older than the sources)…');
-  const result = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-    env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
-  });
+  const result = spawnSync(
+    process.execPath,
+    [path.join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'],
+    {
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
+    },
+  );
   if (result.status !== 0) throw new Error('The build failed (npm run build); the tests need it.');
-  if (!bundleIsCurrent()) throw new Error('After `electron-vite build`, out/ is still older than the sources: is the clock or a file time in the future?');
+  if (!bundleIsCurrent())
+    throw new Error(
+      'After `electron-vite build`, out/ is still older than the sources: is the clock or a file time in the future?',
+    );
 }

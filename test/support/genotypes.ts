@@ -113,7 +113,12 @@ export function catalogMarkers(seed = 1, options: CatalogMarkerOptions = {}): Ma
     return sorted.map(([rsid, genotype], j) => {
       const i = row.get(rsid);
       const placed = i !== undefined && panel.pos[i] > 0;
-      return { rsid, chrom: placed ? panel.chrom[i] : (j % 22) + 1, pos: placed ? panel.pos[i] : 1 + j * 1_000_000, genotype };
+      return {
+        rsid,
+        chrom: placed ? panel.chrom[i] : (j % 22) + 1,
+        pos: placed ? panel.pos[i] : 1 + j * 1_000_000,
+        genotype,
+      };
     });
   }
   return sorted.map(([rsid, genotype], i) => ({ rsid, chrom: (i % 22) + 1, pos: 1000 + i, genotype }));
@@ -123,8 +128,9 @@ export function catalogMarkers(seed = 1, options: CatalogMarkerOptions = {}): Ma
 
 /** GRCh37 chromosome lengths, for placing markers without a known position. */
 const CHROM_LENGTHS = [
-  249250621, 243199373, 198022430, 191154276, 180915260, 171115067, 159138663, 146364022, 141213431, 135534747, 135006516, 133851895, 115169878,
-  107349540, 102531392, 90354753, 81195210, 78077248, 59128983, 63025520, 48129895, 51304566,
+  249250621, 243199373, 198022430, 191154276, 180915260, 171115067, 159138663, 146364022, 141213431, 135534747,
+  135006516, 133851895, 115169878, 107349540, 102531392, 90354753, 81195210, 78077248, 59128983, 63025520, 48129895,
+  51304566,
 ];
 
 export function randomPosition(rand: () => number, chrom: number): number {
@@ -163,19 +169,37 @@ export function chipMarkerRows(panel: AncestryPanel, seed: number, share: number
  * from a super-population with the mixture's probability and carries the counted allele
  * with that population's reference frequency.
  */
-export function simulateMixture(panel: AncestryPanel, markers: PanelRows, ancestry: Ancestry | number[], rand: () => number): Marker[] {
+export function simulateMixture(
+  panel: AncestryPanel,
+  markers: PanelRows,
+  ancestry: Ancestry | number[],
+  rand: () => number,
+): Marker[] {
   const population = populationDrawer(ancestry, rand);
   const draw = (i: number) => {
     const k = population();
     return rand() < panel.p[i * K + k] ? ALLELE_LETTERS[panel.counted[i]] : ALLELE_LETTERS[panel.other[i]];
   };
-  return markers.rows.map((i, u) => ({ rsid: panel.rsid[i], chrom: markers.chrom[u], pos: markers.pos[u], genotype: draw(i) + draw(i) }));
+  return markers.rows.map((i, u) => ({
+    rsid: panel.rsid[i],
+    chrom: markers.chrom[u],
+    pos: markers.pos[u],
+    genotype: draw(i) + draw(i),
+  }));
 }
 
 /** The panel's AISNPs (share 0) or a chip-like share of all its SNPs, drawn from a population or mixture. */
-export function panelMarkers(seed: number, options: { population?: Ancestry; share?: number; panel?: AncestryPanel } = {}): Marker[] {
+export function panelMarkers(
+  seed: number,
+  options: { population?: Ancestry; share?: number; panel?: AncestryPanel } = {},
+): Marker[] {
   const panel = options.panel ?? ancestryPanel();
-  return simulateMixture(panel, chipMarkerRows(panel, seed, options.share ?? 0), options.population ?? 'EUR', rng(seed + 1));
+  return simulateMixture(
+    panel,
+    chipMarkerRows(panel, seed, options.share ?? 0),
+    options.population ?? 'EUR',
+    rng(seed + 1),
+  );
 }
 
 export interface ChipBackgroundOptions {
@@ -213,7 +237,12 @@ export function chipBackground(panel: AncestryPanel, seed: number, options: Chip
       count = (rand() < f ? 1 : 0) + (rand() < f ? 1 : 0);
     }
     const chrom = panel.chrom[i];
-    out.push({ rsid: panel.rsid[i], chrom, pos: panel.pos[i] || randomPosition(rand, chrom), genotype: count === 2 ? a + a : count === 1 ? a + b : b + b });
+    out.push({
+      rsid: panel.rsid[i],
+      chrom,
+      pos: panel.pos[i] || randomPosition(rand, chrom),
+      genotype: count === 2 ? a + a : count === 1 ? a + b : b + b,
+    });
   }
   const inPanel = new Set(panel.rsid);
   const bases = 'ACGT';
@@ -234,7 +263,8 @@ export function chipBackground(panel: AncestryPanel, seed: number, options: Chip
 
 /** Chromosome share of chip markers, roughly proportional to chromosome length (1–22, X, Y, MT). */
 const CHROM_WEIGHTS = [
-  8.1, 8.0, 6.6, 6.2, 5.9, 5.6, 5.1, 4.7, 4.2, 4.4, 4.4, 4.3, 3.2, 3.0, 2.8, 3.0, 2.8, 2.6, 1.9, 2.1, 1.2, 1.2, 2.5, 0.3, 0.3,
+  8.1, 8.0, 6.6, 6.2, 5.9, 5.6, 5.1, 4.7, 4.2, 4.4, 4.4, 4.3, 3.2, 3.0, 2.8, 3.0, 2.8, 2.6, 1.9, 2.1, 1.2, 1.2, 2.5,
+  0.3, 0.3,
 ];
 
 /**
@@ -243,7 +273,11 @@ const CHROM_WEIGHTS = [
  * with random allele frequency in Hardy–Weinberg proportions, ~1.5% no-calls; a male
  * sample (haploid X/Y calls) unless `haploidXY` is false.
  */
-export function chipMarkers(count: number, seed: number, options: { internalIds?: boolean; haploidXY?: boolean } = {}): Marker[] {
+export function chipMarkers(
+  count: number,
+  seed: number,
+  options: { internalIds?: boolean; haploidXY?: boolean } = {},
+): Marker[] {
   const rnd = rng(seed);
   const bases = 'ACGT';
   const total = CHROM_WEIGHTS.reduce((a, b) => a + b, 0);
@@ -276,14 +310,31 @@ export function chipMarkers(count: number, seed: number, options: { internalIds?
 /** X and Y markers that read as a female (heterozygous X, Y no-calls) or a male (haploid X and Y) sample. */
 export function sexMarkers(sex: 'female' | 'male'): Marker[] {
   const out: Marker[] = [];
-  for (let i = 0; i < 80; i++) out.push({ rsid: 70_000_000 + i * 7, chrom: 23, pos: 3_000_000 + i * 75_000, genotype: sex === 'male' ? 'A' : i % 3 === 0 ? 'AA' : 'AG' });
-  for (let i = 0; i < 30; i++) out.push({ rsid: 71_000_000 + i * 11, chrom: 24, pos: 2_700_000 + i * 40_000, genotype: sex === 'male' ? 'G' : '--' });
+  for (let i = 0; i < 80; i++)
+    out.push({
+      rsid: 70_000_000 + i * 7,
+      chrom: 23,
+      pos: 3_000_000 + i * 75_000,
+      genotype: sex === 'male' ? 'A' : i % 3 === 0 ? 'AA' : 'AG',
+    });
+  for (let i = 0; i < 30; i++)
+    out.push({
+      rsid: 71_000_000 + i * 11,
+      chrom: 24,
+      pos: 2_700_000 + i * 40_000,
+      genotype: sex === 'male' ? 'G' : '--',
+    });
   return out;
 }
 
 /** Calls given as ['rs123', 'AG'] pairs, placed one per megabase on chromosome 1 unless told. */
 export function markersOf(calls: Array<[string, string]>, chrom = 1): Marker[] {
-  return calls.map(([rs, genotype], i) => ({ rsid: Number(rs.replace(/^rs/, '')), chrom, pos: 1_000_000 * (i + 1), genotype }));
+  return calls.map(([rs, genotype], i) => ({
+    rsid: Number(rs.replace(/^rs/, '')),
+    chrom,
+    pos: 1_000_000 * (i + 1),
+    genotype,
+  }));
 }
 
 /**
@@ -300,7 +351,9 @@ export function combine(lists: Marker[][], order: 'position' | 'rsid' = 'positio
       out.push(m);
     }
   }
-  return out.sort(order === 'rsid' ? (a, b) => a.rsid - b.rsid : (a, b) => a.chrom - b.chrom || a.pos - b.pos || a.rsid - b.rsid);
+  return out.sort(
+    order === 'rsid' ? (a, b) => a.rsid - b.rsid : (a, b) => a.chrom - b.chrom || a.pos - b.pos || a.rsid - b.rsid,
+  );
 }
 
 // ---- files ----
@@ -309,7 +362,10 @@ export type Vendor = '23andme' | 'ancestrydna' | 'ftdna';
 
 const HEADERS: Record<Vendor, { short: string[]; full: string[] }> = {
   '23andme': {
-    short: ['# This data file generated by 23andMe at: Thu Jan 01 00:00:00 2026', '# rsid\tchromosome\tposition\tgenotype'],
+    short: [
+      '# This data file generated by 23andMe at: Thu Jan 01 00:00:00 2026',
+      '# rsid\tchromosome\tposition\tgenotype',
+    ],
     full: [
       '# This data file generated by 23andMe at: Tue Mar 05 11:21:09 2024',
       '#',
@@ -359,7 +415,8 @@ function line(m: Marker, vendor: Vendor): string {
   const noCall = m.genotype === '--';
   if (vendor === '23andme') return `${id}\t${chrom}\t${m.pos}\t${m.genotype}`;
   const [a, b] = noCall ? ['-', '-'] : [m.genotype[0], m.genotype[1] ?? m.genotype[0]];
-  if (vendor === 'ancestrydna') return noCall ? `${id}\t${chrom}\t${m.pos}\t0\t0` : `${id}\t${chrom}\t${m.pos}\t${a}\t${b}`;
+  if (vendor === 'ancestrydna')
+    return noCall ? `${id}\t${chrom}\t${m.pos}\t0\t0` : `${id}\t${chrom}\t${m.pos}\t${a}\t${b}`;
   return `"${id}","${chrom}","${m.pos}","${a}${b}"`;
 }
 
@@ -376,14 +433,17 @@ export function vendorFile(vendor: Vendor, markers: Marker[], header: 'short' | 
 }
 
 /** A 23andMe-shaped export (the most common shape in the tests). */
-export const twentyThreeAndMe = (markers: Marker[], header: 'short' | 'full' = 'short') => vendorFile('23andme', markers, header);
+export const twentyThreeAndMe = (markers: Marker[], header: 'short' | 'full' = 'short') =>
+  vendorFile('23andme', markers, header);
 /** An AncestryDNA-shaped export. */
-export const ancestryDna = (markers: Marker[], header: 'short' | 'full' = 'short') => vendorFile('ancestrydna', markers, header);
+export const ancestryDna = (markers: Marker[], header: 'short' | 'full' = 'short') =>
+  vendorFile('ancestrydna', markers, header);
 
 /** The Genotype the parser would give for these markers (no file, no parser: for tests about scoring and inference). */
 export function genotypeOf(markers: Marker[]): Genotype {
   const sorted = markers.filter((m) => m.rsid !== 0).sort((a, b) => a.rsid - b.rsid);
-  const call = (g: string) => (g === '--' ? 0 : makeCall(alleleFromLetter(g[0]), g.length > 1 ? alleleFromLetter(g[1]) : 0));
+  const call = (g: string) =>
+    g === '--' ? 0 : makeCall(alleleFromLetter(g[0]), g.length > 1 ? alleleFromLetter(g[1]) : 0);
   return {
     rsids: Uint32Array.from(sorted, (m) => m.rsid),
     calls: Uint8Array.from(sorted, (m) => call(m.genotype)),
@@ -428,7 +488,12 @@ export function personFile(options: PersonOptions = {}): string {
   return twentyThreeAndMe(
     combine([
       markersOf(options.extra ?? []),
-      catalogMarkers(seed, { population, traits: options.traits, fillerTraits: options.traits ? 0 : (options.fillerTraits ?? 400), positions: 'panel' }),
+      catalogMarkers(seed, {
+        population,
+        traits: options.traits,
+        fillerTraits: options.traits ? 0 : (options.fillerTraits ?? 400),
+        positions: 'panel',
+      }),
       options.ancestryMarkers === false ? [] : panelMarkers(seed, { population }),
       sexMarkers(options.sex ?? 'female'),
     ]),

@@ -28,13 +28,19 @@ export function tempDir(prefix = 'traitscope-test-'): string {
   return mkdtempSync(path.join(tmpdir(), prefix));
 }
 
-export async function startServer(options: { dataDir?: string; env?: Record<string, string>; args?: string[] } = {}): Promise<TestServer> {
+export async function startServer(
+  options: { dataDir?: string; env?: Record<string, string>; args?: string[] } = {},
+): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDir();
-  const child: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data-dir', dataDir, ...(options.args ?? [])], {
-    cwd: ROOT,
-    env: { ...process.env, ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [CLI, 'serve', '--port', '0', '--data-dir', dataDir, ...(options.args ?? [])],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -83,8 +89,15 @@ export async function startServer(options: { dataDir?: string; env?: Record<stri
 }
 
 /** Runs the CLI (`traitscope ...`) synchronously and returns its output and exit code. */
-export function runCli(args: string[], env: Record<string, string> = {}): { status: number; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' });
+export function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+): { status: number; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
   return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -130,21 +143,39 @@ export async function request<T = any>(
 export async function getToken(server: TestServer, creds: Credentials, scope?: string): Promise<string> {
   const r = await request(`${server.origin}/oauth/token`, {
     method: 'POST',
-    json: { ...creds, audience: `${server.api}/profiles`, grant_type: 'client_credentials', ...(scope ? { scope } : {}) },
+    json: {
+      ...creds,
+      audience: `${server.api}/profiles`,
+      grant_type: 'client_credentials',
+      ...(scope ? { scope } : {}),
+    },
   });
   if (r.status !== 200) throw new Error(`token request failed: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.access_token;
 }
 
 /** A client with the given CLI options and a token for it. */
-export async function clientWithToken(server: TestServer, name: string, extra: string[] = []): Promise<{ creds: Credentials; token: string }> {
+export async function clientWithToken(
+  server: TestServer,
+  name: string,
+  extra: string[] = [],
+): Promise<{ creds: Credentials; token: string }> {
   const creds = createClient(server.dataDir, name, extra);
   return { creds, token: await getToken(server, creds) };
 }
 
 /** Requests an upload URL and PUTs the bytes to it; returns the PUT reply. */
-export async function upload(server: TestServer, token: string, profileId: string, bytes: Uint8Array | string, contentType = 'text/plain'): Promise<Reply> {
-  const u = await request(`${server.api}/profiles/${profileId}/genotype/upload/?content-type=${encodeURIComponent(contentType)}`, { token });
+export async function upload(
+  server: TestServer,
+  token: string,
+  profileId: string,
+  bytes: Uint8Array | string,
+  contentType = 'text/plain',
+): Promise<Reply> {
+  const u = await request(
+    `${server.api}/profiles/${profileId}/genotype/upload/?content-type=${encodeURIComponent(contentType)}`,
+    { token },
+  );
   if (u.status !== 200) throw new Error(`upload URL failed: ${u.status} ${JSON.stringify(u.body)}`);
   return request(u.body.url, { method: 'PUT', body: bytes as BodyInit, headers: { 'content-type': contentType } });
 }
@@ -153,7 +184,12 @@ export async function upload(server: TestServer, token: string, profileId: strin
  * Calls `probe` every `intervalMs` until it returns something other than undefined, and
  * returns that; fails after `timeoutMs`, saying what never happened and what was last seen.
  */
-export async function pollUntil<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000, intervalMs = 100): Promise<T> {
+export async function pollUntil<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 10_000,
+  intervalMs = 100,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const got = await probe();
@@ -164,7 +200,12 @@ export async function pollUntil<T>(what: string, probe: () => Promise<T | undefi
 }
 
 /** Polls the genotype metadata until processing has ended. */
-export async function waitProcessed(server: TestServer, token: string, profileId: string, timeoutMs = 60_000): Promise<any> {
+export async function waitProcessed(
+  server: TestServer,
+  token: string,
+  profileId: string,
+  timeoutMs = 60_000,
+): Promise<any> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const r = await request(`${server.api}/profiles/${profileId}/genotype/`, { token });
@@ -197,7 +238,10 @@ export interface EventStream {
  */
 export async function openEvents(server: Pick<TestServer, 'api'>, token: string): Promise<EventStream> {
   const controller = new AbortController();
-  const res = await fetch(`${server.api}/events`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
+  const res = await fetch(`${server.api}/events`, {
+    headers: { authorization: `Bearer ${token}` },
+    signal: controller.signal,
+  });
   if (res.status !== 200 || !res.body) throw new Error(`events stream: ${res.status} ${await res.text()}`);
   const received: ServerEvent[] = [];
   const taken = new Set<number>();
@@ -257,7 +301,13 @@ export async function openEvents(server: Pick<TestServer, 'api'>, token: string)
  * not yet, wait for the service's next `traits` event for the profile (the stream is open
  * before the first read, so no change can slip between).
  */
-export async function traitsWhen(server: Pick<TestServer, 'api'>, token: string, profileId: string, done: (list: any[]) => boolean, query = '?score'): Promise<any[]> {
+export async function traitsWhen(
+  server: Pick<TestServer, 'api'>,
+  token: string,
+  profileId: string,
+  done: (list: any[]) => boolean,
+  query = '?score',
+): Promise<any[]> {
   const events = await openEvents(server, token);
   try {
     for (;;) {

@@ -8,7 +8,13 @@ import type { CatalogTrait } from '../../src/service/science/format.js';
 import type { Population } from '../../src/service/science/types.js';
 
 /** `pop`: one super-population, or a mixture (shares adding up to 1: each allele drawn from population k with probability q_k). */
-export function simulateScores(t: CatalogTrait, pop: Population | Record<Population, number>, count: number, random: () => number, xy = false): Float64Array {
+export function simulateScores(
+  t: CatalogTrait,
+  pop: Population | Record<Population, number>,
+  count: number,
+  random: () => number,
+  xy = false,
+): Float64Array {
   const m = t.markers;
   const n = m.rsid.length;
   const x = new Set(xy ? (m.x ?? []) : []);
@@ -17,7 +23,10 @@ export function simulateScores(t: CatalogTrait, pop: Population | Record<Populat
   const cut1 = new Float64Array(n);
   const c = new Float64Array(3 * n);
   for (let i = 0; i < n; i++) {
-    const p = typeof pop === 'string' ? m.freq[pop][i] : (Object.keys(pop) as Population[]).reduce((f, k) => f + pop[k] * m.freq[k][i], 0);
+    const p =
+      typeof pop === 'string'
+        ? m.freq[pop][i]
+        : (Object.keys(pop) as Population[]).reduce((f, k) => f + pop[k] * m.freq[k][i], 0);
     const q = 1 - p;
     if (x.has(i)) {
       cut0[i] = q;

@@ -84,7 +84,11 @@ export function App() {
     setSignedOutHandler((message) => setBoot({ state: 'failed', message, signIn: true }));
     currentSession()
       .then(async () => {
-        await Promise.all([useProfiles.getState().load(), useTraits.getState().loadCatalog(), useSettings.getState().loadInfo()]);
+        await Promise.all([
+          useProfiles.getState().load(),
+          useTraits.getState().loadCatalog(),
+          useSettings.getState().loadInfo(),
+        ]);
         setBoot({ state: 'ready' });
       })
       .catch((err: Error) => setBoot({ state: 'failed', message: err.message, signIn: err instanceof NoSessionError }));

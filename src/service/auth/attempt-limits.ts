@@ -15,7 +15,13 @@ export interface AttemptLimitOptions {
   maxTracked: number;
 }
 
-export const DEFAULT_ATTEMPT_LIMITS: AttemptLimitOptions = { failures: 10, windowMs: 60_000, concurrent: 1, queued: 32, maxTracked: 10_000 };
+export const DEFAULT_ATTEMPT_LIMITS: AttemptLimitOptions = {
+  failures: 10,
+  windowMs: 60_000,
+  concurrent: 1,
+  queued: 32,
+  maxTracked: 10_000,
+};
 
 export type Admission = { ok: true } | { ok: false; retryAfterSeconds: number; reason: 'client' | 'busy' };
 
@@ -47,7 +53,8 @@ export class AttemptLimiter {
       return await work();
     } finally {
       const next = this.waiting.shift();
-      if (next) next(); // the slot passes to the next waiter
+      if (next)
+        next(); // the slot passes to the next waiter
       else this.running--;
     }
   }
@@ -60,7 +67,8 @@ export class AttemptLimiter {
     }
     if (this.failuresById.size >= this.options.maxTracked) this.forgetExpired(now);
     // Still full (a flood of made-up ids): forget the oldest, whose window ends first.
-    if (this.failuresById.size >= this.options.maxTracked) this.failuresById.delete(this.failuresById.keys().next().value!);
+    if (this.failuresById.size >= this.options.maxTracked)
+      this.failuresById.delete(this.failuresById.keys().next().value!);
     this.failuresById.set(clientId, { count: 1, resetAt: now + this.options.windowMs });
   }
 

@@ -3,7 +3,7 @@
  * Secrets are returned once at creation and stored only as scrypt hashes.
  */
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/db.js';
 import { APP_SCOPE, SCOPES, type Scope } from '../../shared/api.js';
 import { namedStatements } from '../db/statements.js';
 import { decoyHash, hashSecret, isIssuedToken, randomToken, verifySecret } from './secrets.js';
@@ -70,15 +70,17 @@ function toClient(row: ClientRow): Client {
 }
 
 const clientStatements = namedStatements((db: Db) => ({
-    insert: db.prepare<[string, string, string, string, string, string | null, number, string]>(
-      `INSERT INTO clients (id, name, secret_hash, scopes, free_traits, trait_codes, is_app, created_at)
+  insert: db.prepare<[string, string, string, string, string, string | null, number, string]>(
+    `INSERT INTO clients (id, name, secret_hash, scopes, free_traits, trait_codes, is_app, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    byId: db.prepare<[string], ClientRow>('SELECT * FROM clients WHERE id = ?'),
-    all: db.prepare<[], ClientRow>('SELECT * FROM clients ORDER BY created_at, rowid'),
-    appClient: db.prepare<[], ClientRow>('SELECT * FROM clients WHERE is_app = 1 AND revoked_at IS NULL ORDER BY created_at LIMIT 1'),
-    revoke: db.prepare<[string, string]>('UPDATE clients SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
-    deleteTokens: db.prepare<[string]>('DELETE FROM tokens WHERE client_id = ?'),
+  ),
+  byId: db.prepare<[string], ClientRow>('SELECT * FROM clients WHERE id = ?'),
+  all: db.prepare<[], ClientRow>('SELECT * FROM clients ORDER BY created_at, rowid'),
+  appClient: db.prepare<[], ClientRow>(
+    'SELECT * FROM clients WHERE is_app = 1 AND revoked_at IS NULL ORDER BY created_at LIMIT 1',
+  ),
+  revoke: db.prepare<[string, string]>('UPDATE clients SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+  deleteTokens: db.prepare<[string]>('DELETE FROM tokens WHERE client_id = ?'),
 }));
 
 export function createClient(db: Db, input: NewClient): { client: Client; secret: string } {
@@ -137,11 +139,13 @@ export async function authenticateClient(db: Db, id: string, secret: string): Pr
 /** Revokes a client: its tokens stop working at once. Returns false if unknown or already revoked. */
 export function revokeClient(db: Db, id: string): boolean {
   const st = clientStatements(db);
-  return db.transaction(() => {
-    const changed = st.revoke.run(new Date().toISOString(), id).changes > 0;
-    st.deleteTokens.run(id);
-    return changed;
-  }).immediate();
+  return db
+    .transaction(() => {
+      const changed = st.revoke.run(new Date().toISOString(), id).changes > 0;
+      st.deleteTokens.run(id);
+      return changed;
+    })
+    .immediate();
 }
 
 function appClient(db: Db): Client | undefined {

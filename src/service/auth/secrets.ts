@@ -28,7 +28,9 @@ export function sha256Hex(text: string): string {
 const SCRYPT = { N: 16384, r: 8, p: 1 } as const;
 
 function scryptAsync(secret: string, salt: Buffer, length: number, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => scrypt(secret, salt, length, options, (err, key) => (err ? reject(err) : resolve(key))));
+  return new Promise((resolve, reject) =>
+    scrypt(secret, salt, length, options, (err, key) => (err ? reject(err) : resolve(key))),
+  );
 }
 
 /** Hash for storage (at client creation, a rare and deliberate act: synchronous is fine). */

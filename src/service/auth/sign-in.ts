@@ -4,7 +4,7 @@
  * token of the app's own client, so a link left in a terminal or a log is useless after.
  * An unused link expires after ten minutes.
  */
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/db.js';
 import { namedStatements } from '../db/statements.js';
 import { isIssuedToken, randomToken, sha256Hex } from './secrets.js';
 

@@ -2,7 +2,7 @@
  * Bearer tokens of the client-credentials grant. Tokens are opaque random strings; only
  * their SHA-256 is stored, with the client, granted scopes and expiry.
  */
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/db.js';
 import { namedStatements } from '../db/statements.js';
 import { isIssuedToken, randomToken, sha256Hex } from './secrets.js';
 
@@ -19,13 +19,15 @@ interface TokenRow {
 }
 
 const tokenStatements = namedStatements((db: Db) => ({
-    insert: db.prepare<[string, string, string, number]>('INSERT INTO tokens (token_hash, client_id, scopes, expires_at) VALUES (?, ?, ?, ?)'),
-    lookup: db.prepare<[string], TokenRow>(
-      `SELECT t.client_id, t.scopes, t.expires_at, c.revoked_at
+  insert: db.prepare<[string, string, string, number]>(
+    'INSERT INTO tokens (token_hash, client_id, scopes, expires_at) VALUES (?, ?, ?, ?)',
+  ),
+  lookup: db.prepare<[string], TokenRow>(
+    `SELECT t.client_id, t.scopes, t.expires_at, c.revoked_at
          FROM tokens t JOIN clients c ON c.id = t.client_id
         WHERE t.token_hash = ?`,
-    ),
-    purgeExpired: db.prepare<[number]>('DELETE FROM tokens WHERE expires_at < ?'),
+  ),
+  purgeExpired: db.prepare<[number]>('DELETE FROM tokens WHERE expires_at < ?'),
 }));
 
 export function issueToken(db: Db, grant: TokenGrant, ttlSeconds: number): { token: string; expiresIn: number } {

@@ -14,9 +14,8 @@ import Database from 'better-sqlite3';
 import { sqliteNativeBinding } from '../packaged-paths.js';
 import { makePrivateDir, makePrivateFile } from '../storage/private-files.js';
 import { vacuumIfPending } from './erase.js';
+import type { Db } from './db.js';
 import { LATEST_VERSION, MIGRATIONS } from './migrations.js';
-
-export type Db = Database.Database;
 
 export class DatabaseTooNewError extends Error {
   constructor(found: number) {

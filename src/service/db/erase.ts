@@ -9,7 +9,7 @@
  * once on databases written before secure_delete was on.
  */
 import { getSetting, setSetting } from '../settings.js';
-import type { Db } from './database.js';
+import type { Db } from './db.js';
 
 interface CheckpointResult {
   busy: number;

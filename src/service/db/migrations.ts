@@ -1,7 +1,9 @@
 /**
  * Numbered schema migrations. Each runs in its own transaction together with the bump of
  * `PRAGMA user_version`, so a database is always at exactly one numbered version.
- * Append only: never edit a migration that has shipped.
+ * Append only: never edit a migration that has shipped. `npm run db:snapshot` records a new
+ * one (checksum and resulting schema, beside this file); test/db/migration-snapshot.test.ts
+ * fails when a recorded migration changes. CODING_STANDARDS.md has the steps.
  */
 export interface Migration {
   version: number;
@@ -127,7 +129,8 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 5,
-    description: 'every trait scored in the background: unavailable outcomes, requested traits, a results version per profile',
+    description:
+      'every trait scored in the background: unavailable outcomes, requested traits, a results version per profile',
     sql: `
       -- Traits that cannot be computed on the profile's genotype, with the reason.
       CREATE TABLE unavailable_traits (
@@ -165,7 +168,8 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 6,
-    description: 'keep the source file of the genotype in use; confirmations of unlikely replacements; no stored upload-URL key',
+    description:
+      'keep the source file of the genotype in use; confirmations of unlikely replacements; no stored upload-URL key',
     sql: `
       -- The uploaded file the genotype in use was parsed from: kept until another file has parsed.
       ALTER TABLE genotypes ADD COLUMN source_file TEXT;

@@ -1,4 +1,4 @@
-import type { Db } from './database.js';
+import type { Db } from './db.js';
 
 /**
  * Wraps a factory of named prepared statements so each database connection prepares

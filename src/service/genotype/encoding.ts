@@ -1,9 +1,8 @@
 /**
  * Byte encodings shared by the parser, genotype storage and scoring.
  * A call byte holds two 4-bit allele codes: (allele1 << 4) | allele2.
- * 0x00 is a no-call. A haploid call (X/Y/MT in males) has allele2 = 0.
+ * 0x00 is a no-call. A haploid call (X/Y/MT in males) has allele2 = 0 (no allele).
  */
-export const ALLELE_NONE = 0;
 export const ALLELE_A = 1;
 export const ALLELE_C = 2;
 export const ALLELE_G = 3;
@@ -12,8 +11,6 @@ export const ALLELE_T = 4;
 export const ALLELE_DEL = 5;
 /** Insertion: "I" in 23andMe exports. */
 export const ALLELE_INS = 6;
-
-export type AlleleCode = 0 | 1 | 2 | 3 | 4 | 5 | 6;
 
 export const ALLELE_LETTERS = ['', 'A', 'C', 'G', 'T', 'D', 'I'] as const;
 
@@ -35,19 +32,18 @@ export const ALLELE_FROM_BYTE: Uint8Array = (() => {
 })();
 
 /** Watson–Crick complement of a nucleotide code; indels map to themselves. */
-export const COMPLEMENT: Uint8Array = Uint8Array.from([0, ALLELE_T, ALLELE_G, ALLELE_C, ALLELE_A, ALLELE_DEL, ALLELE_INS]);
+export const COMPLEMENT: Uint8Array = Uint8Array.from([
+  0,
+  ALLELE_T,
+  ALLELE_G,
+  ALLELE_C,
+  ALLELE_A,
+  ALLELE_DEL,
+  ALLELE_INS,
+]);
 
 export function makeCall(a1: number, a2: number): number {
   return ((a1 & 0xf) << 4) | (a2 & 0xf);
-}
-export function allele1(call: number): number {
-  return call >> 4;
-}
-export function allele2(call: number): number {
-  return call & 0xf;
-}
-export function isNoCall(call: number): boolean {
-  return call === 0;
 }
 
 /** Human-readable genotype ("AG", "A" for haploid, "--" for a no-call). */
@@ -60,8 +56,7 @@ export function alleleFromLetter(letter: string): number {
   return letter.length === 1 ? ALLELE_FROM_BYTE[letter.charCodeAt(0)] : 0;
 }
 
-/** Chromosome codes: 1–22 autosomes, then X, Y, the pseudo-autosomal XY, and mitochondrial. */
-export const CHROM_UNKNOWN = 0;
+/** Chromosome codes: 0 unknown, 1–22 autosomes, then X, Y, the pseudo-autosomal XY, and mitochondrial. */
 export const CHROM_X = 23;
 export const CHROM_Y = 24;
 export const CHROM_XY = 25;

@@ -2,10 +2,9 @@
  * Storage of a profile's genotype: the latest uploaded file's record (hashes, processing
  * state) and the parsed genotype in use, as four blobs of typed arrays.
  */
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/db.js';
 import { namedStatements } from '../db/statements.js';
-import type { AncestryInference, GenotypeFacts } from '../science/types.js';
-import type { Genotype, ParseSummary } from './types.js';
+import type { AncestryInference, Genotype, GenotypeFacts, ParseSummary } from './types.js';
 
 export type FileStatus = 'uploaded' | 'processing' | 'processed' | 'failed';
 
@@ -53,7 +52,19 @@ interface GenotypeRow {
 
 const statements = namedStatements((db: Db) => ({
   file: db.prepare<[string], GenotypeFileRecord>('SELECT * FROM genotype_files WHERE profile_id = ?'),
-  upsertFile: db.prepare<[{ profile_id: string; file_name: string; content_type: string; size: number; md5_hash: string; crc32c: string; now: string }]>(
+  upsertFile: db.prepare<
+    [
+      {
+        profile_id: string;
+        file_name: string;
+        content_type: string;
+        size: number;
+        md5_hash: string;
+        crc32c: string;
+        now: string;
+      },
+    ]
+  >(
     `INSERT INTO genotype_files (profile_id, file_name, content_type, size, md5_hash, crc32c, created_at, updated_at, status)
      VALUES (@profile_id, @file_name, @content_type, @size, @md5_hash, @crc32c, @now, @now, 'uploaded')
      ON CONFLICT (profile_id) DO UPDATE SET
@@ -77,18 +88,26 @@ const statements = namedStatements((db: Db) => ({
        needs_confirmation = 0
      WHERE profile_id = ?`,
   ),
-  sourceFile: db.prepare<[string], { source_file: string | null }>('SELECT source_file FROM genotypes WHERE profile_id = ?'),
+  sourceFile: db.prepare<[string], { source_file: string | null }>(
+    'SELECT source_file FROM genotypes WHERE profile_id = ?',
+  ),
   referenced: db.prepare<[], { file_name: string }>(
     'SELECT file_name FROM genotype_files UNION SELECT source_file FROM genotypes WHERE source_file IS NOT NULL',
   ),
   genotype: db.prepare<[string], GenotypeRow>('SELECT * FROM genotypes WHERE profile_id = ?'),
   genotypeVersion: db.prepare<[string], { parsed_at: string }>('SELECT parsed_at FROM genotypes WHERE profile_id = ?'),
-  upsertGenotype: db.prepare<[string, Buffer, Buffer, Buffer, Buffer, string, string | null, string, string | null, string]>(
+  upsertGenotype: db.prepare<
+    [string, Buffer, Buffer, Buffer, Buffer, string, string | null, string, string | null, string]
+  >(
     `INSERT OR REPLACE INTO genotypes (profile_id, rsids, calls, chroms, positions, summary, ancestry, source_md5, source_file, parsed_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ),
-  summary: db.prepare<[string], { summary: string; ancestry: string | null }>('SELECT summary, ancestry FROM genotypes WHERE profile_id = ?'),
-  interrupted: db.prepare<[], { profile_id: string }>("SELECT profile_id FROM genotype_files WHERE status IN ('uploaded', 'processing')"),
+  summary: db.prepare<[string], { summary: string; ancestry: string | null }>(
+    'SELECT summary, ancestry FROM genotypes WHERE profile_id = ?',
+  ),
+  interrupted: db.prepare<[], { profile_id: string }>(
+    "SELECT profile_id FROM genotype_files WHERE status IN ('uploaded', 'processing')",
+  ),
   withGenotype: db.prepare<[], { profile_id: string }>('SELECT profile_id FROM genotypes'),
 }));
 
@@ -107,23 +126,31 @@ export function recordUpload(
 ): string | undefined {
   const st = statements(db);
   // IMMEDIATE: a deferred transaction that reads first cannot wait for a worker's write (SQLITE_BUSY).
-  return db.transaction(() => {
-    const previous = st.file.get(profileId)?.file_name;
-    const inUse = st.sourceFile.get(profileId)?.source_file;
-    st.upsertFile.run({
-      profile_id: profileId,
-      file_name: upload.fileName,
-      content_type: upload.contentType,
-      size: upload.size,
-      md5_hash: upload.md5,
-      crc32c: upload.crc32c,
-      now: new Date().toISOString(),
-    });
-    return previous !== undefined && previous !== inUse && previous !== upload.fileName ? previous : undefined;
-  }).immediate();
+  return db
+    .transaction(() => {
+      const previous = st.file.get(profileId)?.file_name;
+      const inUse = st.sourceFile.get(profileId)?.source_file;
+      st.upsertFile.run({
+        profile_id: profileId,
+        file_name: upload.fileName,
+        content_type: upload.contentType,
+        size: upload.size,
+        md5_hash: upload.md5,
+        crc32c: upload.crc32c,
+        now: new Date().toISOString(),
+      });
+      return previous !== undefined && previous !== inUse && previous !== upload.fileName ? previous : undefined;
+    })
+    .immediate();
 }
 
-export function setFileStatus(db: Db, profileId: string, status: FileStatus, error: string | null = null, fileName?: string): void {
+export function setFileStatus(
+  db: Db,
+  profileId: string,
+  status: FileStatus,
+  error: string | null = null,
+  fileName?: string,
+): void {
   statements(db).setStatusIfFile.run({ status, error, profile_id: profileId, file_name: fileName ?? null });
 }
 
@@ -139,20 +166,31 @@ export function confirmReplacement(db: Db, profileId: string): void {
 
 /** Every stored file something refers to: latest uploads and the sources of genotypes in use. */
 export function referencedFiles(db: Db): Set<string> {
-  return new Set(statements(db).referenced.all().map((r) => r.file_name));
+  return new Set(
+    statements(db)
+      .referenced.all()
+      .map((r) => r.file_name),
+  );
 }
 
 /** Profiles whose file was uploaded or processing when the service last stopped. */
 export function interruptedProfiles(db: Db): string[] {
-  return statements(db).interrupted.all().map((r) => r.profile_id);
+  return statements(db)
+    .interrupted.all()
+    .map((r) => r.profile_id);
 }
 
 /** Profiles that have a parsed genotype in use. */
 export function profilesWithGenotype(db: Db): string[] {
-  return statements(db).withGenotype.all().map((r) => r.profile_id);
+  return statements(db)
+    .withGenotype.all()
+    .map((r) => r.profile_id);
 }
 
-function view<T extends Uint8Array | Uint32Array>(buf: Buffer, Kind: { new (b: ArrayBuffer, o: number, l: number): T; BYTES_PER_ELEMENT: number }): T {
+function view<T extends Uint8Array | Uint32Array>(
+  buf: Buffer,
+  Kind: { new (b: ArrayBuffer, o: number, l: number): T; BYTES_PER_ELEMENT: number },
+): T {
   const n = buf.byteLength / Kind.BYTES_PER_ELEMENT;
   if (buf.byteOffset % Kind.BYTES_PER_ELEMENT === 0) return new Kind(buf.buffer as ArrayBuffer, buf.byteOffset, n);
   // Misaligned (pooled) buffer: copy into its own aligned memory.
@@ -169,7 +207,11 @@ function blob(array: Uint8Array | Uint32Array): Buffer {
  * Returns its version stamp and the source file of the genotype it replaced, which nothing
  * needs any more once this transaction commits (unless it is the same file).
  */
-export function storeGenotype(db: Db, profileId: string, stored: GenotypeToStore): { parsedAt: string; replacedSource: string | null } {
+export function storeGenotype(
+  db: Db,
+  profileId: string,
+  stored: GenotypeToStore,
+): { parsedAt: string; replacedSource: string | null } {
   const parsedAt = new Date().toISOString();
   const g = stored.genotype;
   const st = statements(db);
@@ -212,9 +254,12 @@ export function genotypeVersion(db: Db, profileId: string): string | undefined {
   return statements(db).genotypeVersion.get(profileId)?.parsed_at;
 }
 
-export function genotypeSummary(db: Db, profileId: string): { summary: ParseSummary; ancestry: AncestryInference | null } | undefined {
+export function genotypeSummary(
+  db: Db,
+  profileId: string,
+): { summary: ParseSummary; ancestry: AncestryInference | null } | undefined {
   const row = statements(db).summary.get(profileId);
-  return row ? { summary: JSON.parse(row.summary), ancestry: parseAncestry(row.ancestry) } : undefined;
+  return row ? { summary: JSON.parse(row.summary) as ParseSummary, ancestry: parseAncestry(row.ancestry) } : undefined;
 }
 
 /** A stored estimate, or null for none or for the PCA estimates of earlier versions (they lack `sufficient`). */

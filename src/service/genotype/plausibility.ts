@@ -17,7 +17,8 @@ const CALL_RATE_DROP = 0.2;
 const SKIPPED_SHARE_RISE = 0.15;
 const MIN_SKIPPED_SHARE = 0.2;
 
-type Summary = Pick<ParseSummary, 'snp_count' | 'call_rate' | 'skipped_lines'> & Partial<Pick<ParseSummary, 'binary_tail_bytes'>>;
+type Summary = Pick<ParseSummary, 'snp_count' | 'call_rate' | 'skipped_lines'> &
+  Partial<Pick<ParseSummary, 'binary_tail_bytes'>>;
 
 function skippedShare(s: Summary): number {
   const lines = s.snp_count + s.skipped_lines;
@@ -34,16 +35,21 @@ export function replacementConcern(current: Summary | null, next: Summary, profi
   if (!current) return null;
   const concerns: string[] = [];
   if (next.snp_count * 2 < current.snp_count && current.snp_count - next.snp_count >= MIN_MARKERS_LOST) {
-    concerns.push(`it has ${count(next.snp_count)} markers, far fewer than the ${count(current.snp_count)} of the genotype in use (is it the complete file?)`);
+    concerns.push(
+      `it has ${count(next.snp_count)} markers, far fewer than the ${count(current.snp_count)} of the genotype in use (is it the complete file?)`,
+    );
   }
   if (next.call_rate < current.call_rate - CALL_RATE_DROP) {
-    concerns.push(`only ${Math.round(next.call_rate * 100)}% of its markers have a call, against ${Math.round(current.call_rate * 100)}% in the genotype in use`);
+    concerns.push(
+      `only ${Math.round(next.call_rate * 100)}% of its markers have a call, against ${Math.round(current.call_rate * 100)}% in the genotype in use`,
+    );
   }
   const skipped = skippedShare(next);
   if (skipped >= MIN_SKIPPED_SHARE && skipped > skippedShare(current) + SKIPPED_SHARE_RISE) {
     concerns.push(`${Math.round(skipped * 100)}% of its lines could not be read`);
   }
-  if ((next.binary_tail_bytes ?? 0) > 0) concerns.push('it ends in binary data, as a damaged download or a file with something appended does');
+  if ((next.binary_tail_bytes ?? 0) > 0)
+    concerns.push('it ends in binary data, as a damaged download or a file with something appended does');
   if (concerns.length === 0) return null;
   return (
     `This file was read, but it was not used because ${concerns.join('; and ')}. The genotype in use and its results were kept. ` +

@@ -3,7 +3,7 @@
  * stored per profile, and what scoring reads. Columnar typed arrays, sorted by rsid, so a
  * marker is found by binary search and the whole thing stores as four blobs.
  */
-import type { AlleleCode } from './encoding.js';
+import type { Population } from '../../shared/populations.js';
 
 export interface Genotype {
   /** Numeric part of each rsID ("rs123" → 123), strictly ascending (duplicates resolved). */
@@ -63,4 +63,29 @@ export interface ParseFailure {
 
 export type ParseResult = ParseSuccess | ParseFailure;
 
-export type { AlleleCode };
+/** What an ancestry estimate from the genotype found (docs/ancestry.md). */
+export interface AncestryInference {
+  method: string;
+  /** Most likely single super-population, null when no ancestry markers were found. */
+  best: Population | null;
+  posterior: Record<Population, number>;
+  /** Supervised admixture proportions, summing to 1. */
+  proportions: Record<Population, number>;
+  proportions_se: Record<Population, number> | null;
+  /** Markers of the file with reference frequencies and matching alleles. */
+  markers_used: number;
+  aisnps_used: number;
+  /** 0..1; documented in docs/ancestry.md. */
+  confidence: number;
+  admixed: boolean;
+  /** Enough evidence to use without asking the person. */
+  sufficient: boolean;
+  /** A sentence for the person when not sufficient (or admixed). */
+  reason: string | null;
+}
+
+/** What the stored genotype says about the person. */
+export interface GenotypeFacts {
+  ancestry: AncestryInference | null;
+  inferredSex: 'male' | 'female' | null;
+}

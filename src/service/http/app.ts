@@ -23,7 +23,8 @@ function corsOrigins(ctx: ServiceContext): string[] {
   try {
     return originsFromText(ctx.config.corsOrigins);
   } catch (err) {
-    if (err instanceof OriginError) throw new Error(`TRAITSCOPE_CORS_ORIGINS or --cors-origin: ${err.message}`);
+    if (err instanceof OriginError)
+      throw new Error(`TRAITSCOPE_CORS_ORIGINS or --cors-origin: ${err.message}`, { cause: err });
     throw err;
   }
 }
@@ -48,7 +49,9 @@ export function createApp(ctx: ServiceContext): express.Express {
   // JSON bodies whatever Content-Type the client sent (a missing or form header should not
   // turn a request into an empty one); binary uploads (trait import) keep their bytes.
   const binary = /^application\/(octet-stream|gzip|x-gzip)\b/i;
-  apiRouter.use(express.json({ limit: '1mb', type: (req) => !binary.test(req.headers['content-type'] ?? ''), strict: false }));
+  apiRouter.use(
+    express.json({ limit: '1mb', type: (req) => !binary.test(req.headers['content-type'] ?? ''), strict: false }),
+  );
   apiRouter.use(express.raw({ limit: '64mb', type: (req) => binary.test(req.headers['content-type'] ?? '') }));
   apiRouter.use((_req, res, next) => (res.set('Cache-Control', 'no-store'), next()));
   // Each operation checks its own token and scopes (route table).
@@ -77,7 +80,9 @@ export function createApp(ctx: ServiceContext): express.Express {
     app.get('/', (_req, res) => {
       res
         .type('text/plain')
-        .send('The Traitscope web UI is not built. Run `npm run build`, then restart `npm run serve`. The API is at /api (reference: /api/docs).');
+        .send(
+          'The Traitscope web UI is not built. Run `npm run build`, then restart `npm run serve`. The API is at /api (reference: /api/docs).',
+        );
     });
   }
   app.use(unknownRoute);

@@ -6,7 +6,7 @@ import type { RequestHandler, Response } from 'express';
 import type { AnyScope } from '../../shared/api.js';
 import { getClient, type Client } from '../auth/clients.js';
 import { verifyToken } from '../auth/tokens.js';
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/db.js';
 import { HttpError } from './errors.js';
 
 const challenge = { 'WWW-Authenticate': 'Bearer realm="traitscope"' };
@@ -25,13 +25,20 @@ export function requireToken(db: Db, scopes: readonly AnyScope[]): RequestHandle
     const grant = verifyToken(db, match[1]);
     const client = grant && getClient(db, grant.clientId);
     if (!grant || !client) {
-      throw new HttpError(401, 'The access token is invalid, expired or revoked. Request a new one with POST /oauth/token.', {
-        'WWW-Authenticate': 'Bearer realm="traitscope", error="invalid_token"',
-      });
+      throw new HttpError(
+        401,
+        'The access token is invalid, expired or revoked. Request a new one with POST /oauth/token.',
+        {
+          'WWW-Authenticate': 'Bearer realm="traitscope", error="invalid_token"',
+        },
+      );
     }
     const missing = scopes.find((s) => !grant.scopes.includes(s));
     if (missing) {
-      throw new HttpError(403, `This token lacks the "${missing}" scope needed for ${req.method} ${req.baseUrl}${req.path}. Ask for a client with that scope.`);
+      throw new HttpError(
+        403,
+        `This token lacks the "${missing}" scope needed for ${req.method} ${req.baseUrl}${req.path}. Ask for a client with that scope.`,
+      );
     }
     res.locals.client = client;
     next();

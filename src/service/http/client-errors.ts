@@ -20,7 +20,11 @@ export function replyToClientErrors(server: Server): void {
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
     if (err.code !== 'ECONNRESET' && socket.writable && !inFlight?.headersSent) {
-      const [status, reason, detail] = REPLIES[err.code ?? ''] ?? [400, 'Bad Request', `The request is not valid HTTP (${err.code ?? err.message}).`];
+      const [status, reason, detail] = REPLIES[err.code ?? ''] ?? [
+        400,
+        'Bad Request',
+        `The request is not valid HTTP (${err.code ?? err.message}).`,
+      ];
       const body = JSON.stringify({ detail });
       socket.write(
         `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,

@@ -1,6 +1,6 @@
 /** What every route needs: storage, the science engine, the processor and the service's own address. */
 import type { ServiceConfig } from '../config.js';
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/db.js';
 import type { Diagnostics } from '../diagnostics.js';
 import type { Processor } from '../processing/processor.js';
 import type { ScienceEngineExt } from '../science/index.js';
@@ -16,7 +16,7 @@ export interface ServiceContext {
   /** HMAC key of upload URLs (kept in the database, so URLs survive a restart). */
   uploadKey: Buffer;
   /** The port actually listened on (known after listen when configured as 0). */
-  port(): number;
+  port: () => number;
 }
 
 export function origin(ctx: ServiceContext): string {

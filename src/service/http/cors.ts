@@ -7,9 +7,9 @@
  * its pages out. The Host check before this still refuses foreign host names.
  */
 import type { RequestHandler } from 'express';
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/db.js';
 import { getSetting, setSetting } from '../settings.js';
-import { allowedMethods } from './router.js';
+import { allowedMethods } from './allowed-methods.js';
 
 const SAVED = 'cors_origins';
 const CORS_PATHS = /^\/(api\/|oauth\/token$|storage\/)/;
@@ -27,24 +27,37 @@ export function normalizeOrigin(text: string): string {
   } catch {
     throw new OriginError(`"${value}" is not an origin; write it as scheme://host[:port], e.g. http://localhost:3000.`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OriginError(`"${value}" is not an http or https origin; write it as scheme://host[:port], e.g. http://localhost:3000.`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new OriginError(
+      `"${value}" is not an http or https origin; write it as scheme://host[:port], e.g. http://localhost:3000.`,
+    );
   if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username || url.password) {
-    throw new OriginError(`"${value}" has more than an origin (a path, query or credentials); give only scheme://host[:port].`);
+    throw new OriginError(
+      `"${value}" has more than an origin (a path, query or credentials); give only scheme://host[:port].`,
+    );
   }
   return url.origin;
 }
 
 /** Origins from the environment and the command line, for this run. */
 export function originsFromText(values: readonly string[]): string[] {
-  return [...new Set(values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean).map(normalizeOrigin))];
+  return [
+    ...new Set(
+      values
+        .flatMap((v) => v.split(','))
+        .map((v) => v.trim())
+        .filter(Boolean)
+        .map(normalizeOrigin),
+    ),
+  ];
 }
 
 export interface CorsPolicy {
   /** Fixed for this run (environment, command line). */
   readonly fixed: readonly string[];
-  saved(): string[];
-  save(origins: string[]): string[];
-  allows(origin: string): boolean;
+  saved: () => string[];
+  save: (origins: string[]) => string[];
+  allows: (origin: string) => boolean;
 }
 
 export function corsPolicy(db: Db, fixed: readonly string[]): CorsPolicy {
@@ -83,8 +96,13 @@ export function cors(policy: CorsPolicy): RequestHandler {
     if (methods.length === 0) return next(); // an unknown path: 404 like any other method
     res.set('Allow', [...methods, 'OPTIONS'].join(', '));
     if (listed && req.headers['access-control-request-method']) {
-      res.set({ 'Access-Control-Allow-Methods': methods.join(', '), 'Access-Control-Allow-Headers': ALLOWED_HEADERS, 'Access-Control-Max-Age': '600' });
-      if (req.headers['access-control-request-private-network'] === 'true') res.set('Access-Control-Allow-Private-Network', 'true');
+      res.set({
+        'Access-Control-Allow-Methods': methods.join(', '),
+        'Access-Control-Allow-Headers': ALLOWED_HEADERS,
+        'Access-Control-Max-Age': '600',
+      });
+      if (req.headers['access-control-request-private-network'] === 'true')
+        res.set('Access-Control-Allow-Private-Network', 'true');
     }
     res.status(204).end();
   };

@@ -18,7 +18,9 @@ export const DOCS_ASSETS = '/api/docs/assets';
  */
 export function swaggerUiFiles(): Record<string, string> {
   const besideBundle = fileURLToPath(new URL('./swagger-ui/', import.meta.url));
-  const dir = existsSync(besideBundle) ? besideBundle : path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  const dir = existsSync(besideBundle)
+    ? besideBundle
+    : path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   return {
     'swagger-ui.css': path.join(dir, 'swagger-ui.css'),
     'swagger-ui-bundle.js': path.join(dir, 'swagger-ui-bundle.js'),

@@ -4,7 +4,7 @@
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { QueueFullError } from '../processing/processor.js';
-import { allowedMethods } from './router.js';
+import { allowedMethods } from './allowed-methods.js';
 
 export class HttpError extends Error {
   constructor(
@@ -20,9 +20,15 @@ export const unknownRoute: RequestHandler = (req, _res, next) => {
   const path = `${req.baseUrl}${req.path}`;
   const methods = allowedMethods(path);
   if (methods.length > 0) {
-    return next(new HttpError(405, `${path} does not take ${req.method}; it takes ${methods.join(', ')}. See /api/docs.`, { Allow: methods.join(', ') }));
+    return next(
+      new HttpError(405, `${path} does not take ${req.method}; it takes ${methods.join(', ')}. See /api/docs.`, {
+        Allow: methods.join(', '),
+      }),
+    );
   }
-  next(new HttpError(404, `There is no ${req.method} ${path}. The API is described at /api/docs (and /api/openapi.json).`));
+  next(
+    new HttpError(404, `There is no ${req.method} ${path}. The API is described at /api/docs (and /api/openapi.json).`),
+  );
 };
 
 export const errorHandler: ErrorRequestHandler = (err, _req, res, _next) => {
@@ -37,7 +43,9 @@ export const errorHandler: ErrorRequestHandler = (err, _req, res, _next) => {
   // body-parser errors carry a status and a type.
   const type = (err as { type?: string }).type;
   if (type === 'entity.parse.failed') {
-    res.status(400).json({ detail: `The request body is not valid JSON (${(err as Error).message}). Send a JSON document.` });
+    res
+      .status(400)
+      .json({ detail: `The request body is not valid JSON (${(err as Error).message}). Send a JSON document.` });
     return;
   }
   if (type === 'entity.too.large') {
@@ -50,5 +58,8 @@ export const errorHandler: ErrorRequestHandler = (err, _req, res, _next) => {
     return;
   }
   console.error('[traitscope] unexpected error:', err);
-  res.status(500).json({ detail: 'Something went wrong inside Traitscope. Nothing was changed; please try again, and report it if it persists.' });
+  res.status(500).json({
+    detail:
+      'Something went wrong inside Traitscope. Nothing was changed; please try again, and report it if it persists.',
+  });
 };

@@ -19,7 +19,7 @@ const TAGS: Record<Tag, string> = {
   Genotype: 'Upload a raw-data file through a time-limited URL, follow its processing, look markers up.',
   Traits: "The client's traits with pricing, and each profile's statuses and assessments.",
   Service: 'Versions, this document and its reference page. No token needed.',
-  App: 'Internal: only the Traitscope app\'s own client (scope manage:app) may call these.',
+  App: "Internal: only the Traitscope app's own client (scope manage:app) may call these.",
 };
 
 // ---- Schemas ------------------------------------------------------------------------
@@ -32,8 +32,10 @@ function tidy(schema: Json): void {
   delete schema.$id;
   if (schema.minimum === -SAFE_INT) delete schema.minimum;
   if (schema.maximum === SAFE_INT) delete schema.maximum;
-  if (typeof schema.format === 'string' && ['uuid', 'date-time', 'uri', 'email'].includes(schema.format)) delete schema.pattern;
-  if (Array.isArray(schema.enum) && schema.type === 'number' && schema.enum.every(Number.isInteger)) schema.type = 'integer';
+  if (typeof schema.format === 'string' && ['uuid', 'date-time', 'uri', 'email'].includes(schema.format))
+    delete schema.pattern;
+  if (Array.isArray(schema.enum) && schema.type === 'number' && schema.enum.every(Number.isInteger))
+    schema.type = 'integer';
   if (Array.isArray(schema.prefixItems)) {
     // A homogeneous tuple ([x, y]) as an array of exactly that many items: generated clients and linters handle it.
     const items = schema.prefixItems as Json[];
@@ -44,8 +46,9 @@ function tidy(schema: Json): void {
     delete schema.prefixItems;
   }
   for (const value of Object.values(schema)) {
-    if (Array.isArray(value)) value.forEach((v) => v && typeof v === 'object' && tidy(v as Json));
-    else if (value && typeof value === 'object') tidy(value as Json);
+    if (Array.isArray(value)) {
+      for (const v of value as unknown[]) if (v && typeof v === 'object') tidy(v as Json);
+    } else if (value && typeof value === 'object') tidy(value as Json);
   }
 }
 
@@ -67,24 +70,34 @@ function convertSchemas(inline: z.ZodType[]): { components: Record<string, Json>
     synthetic.set(schema, id);
     registry.add(schema, { id });
   }
-  const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', io: 'input', uri: (id) => `${COMPONENTS}${id}` }) as { schemas: Record<string, Json> };
+  const { schemas } = z.toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    io: 'input',
+    uri: (id) => `${COMPONENTS}${id}`,
+  }) as { schemas: Record<string, Json> };
   if (schemas.__shared) throw new Error('A schema is shared without an id; give it .meta({ id }).');
   for (const schema of Object.values(schemas)) tidy(schema);
   const components: Record<string, Json> = {};
   for (const id of componentIds) components[id] = schemas[id];
   const inlineJson = new Map<z.ZodType, Json>();
-  for (const schema of inline) inlineJson.set(schema, registryId(registry, schema, componentIds) ?? schemas[synthetic.get(schema)!]);
+  for (const schema of inline)
+    inlineJson.set(schema, registryId(registry, schema, componentIds) ?? schemas[synthetic.get(schema)!]);
   return { components, inlineJson };
 }
 
-function registryId(registry: z.core.$ZodRegistry<{ id: string }>, schema: z.ZodType, componentIds: Set<string>): Json | undefined {
+function registryId(
+  registry: z.core.$ZodRegistry<{ id: string }>,
+  schema: z.ZodType,
+  componentIds: Set<string>,
+): Json | undefined {
   const id = registry.get(schema)?.id;
   return id && componentIds.has(id) ? { $ref: `${COMPONENTS}${id}` } : undefined;
 }
 
 function globalRegistryEntries(): Array<[z.ZodType, { id: string }]> {
   const out: Array<[z.ZodType, { id: string }]> = [];
-  for (const [id, schema] of (z.globalRegistry as unknown as { _idmap: Map<string, z.ZodType> })._idmap) out.push([schema, { id }]);
+  for (const [id, schema] of (z.globalRegistry as unknown as { _idmap: Map<string, z.ZodType> })._idmap)
+    out.push([schema, { id }]);
   return out;
 }
 
@@ -105,7 +118,11 @@ function reachable(doc: Json, components: Record<string, Json>): Record<string, 
     Object.values(value).forEach(visit);
   };
   visit(doc);
-  return Object.fromEntries(Object.entries(components).filter(([id]) => used.has(id)).sort(([a], [b]) => a.localeCompare(b)));
+  return Object.fromEntries(
+    Object.entries(components)
+      .filter(([id]) => used.has(id))
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
 }
 
 // ---- Examples -----------------------------------------------------------------------
@@ -114,7 +131,8 @@ function reachable(doc: Json, components: Record<string, Json>): Record<string, 
 function exampleOf(schema: Json | undefined, components: Record<string, Json>, depth = 0): unknown {
   if (!schema || depth > 12) return undefined;
   if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
-  if (typeof schema.$ref === 'string') return exampleOf(components[schema.$ref.slice(COMPONENTS.length)], components, depth + 1);
+  if (typeof schema.$ref === 'string')
+    return exampleOf(components[schema.$ref.slice(COMPONENTS.length)], components, depth + 1);
   if ('const' in schema) return schema.const;
   if (Array.isArray(schema.enum)) return schema.enum[0];
   if ('default' in schema) return schema.default;
@@ -122,12 +140,13 @@ function exampleOf(schema: Json | undefined, components: Record<string, Json>, d
     const options = (schema[key] as Json[] | undefined)?.filter((o) => o.type !== 'null');
     if (options?.length) return exampleOf(options[0], components, depth + 1);
   }
-  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  const type: unknown = Array.isArray(schema.type) ? (schema.type as unknown[]).find((t) => t !== 'null') : schema.type;
   switch (type) {
     case 'object': {
       const out: Json = {};
       const props = (schema.properties ?? {}) as Record<string, Json>;
-      for (const key of (schema.required as string[] | undefined) ?? []) out[key] = exampleOf(props[key], components, depth + 1);
+      for (const key of (schema.required as string[] | undefined) ?? [])
+        out[key] = exampleOf(props[key], components, depth + 1);
       return out;
     }
     case 'array': {
@@ -169,7 +188,10 @@ function parameter(name: string, where: 'path' | 'query' | 'header', spec: Param
 
 function response(spec: ResponseSpec, schemas: Map<z.ZodType, Json>, components: Record<string, Json>): Json {
   const out: Json = { description: spec.description };
-  if (spec.headers) out.headers = Object.fromEntries(Object.entries(spec.headers).map(([name, h]) => [name, { description: h.description, schema: h.schema }]));
+  if (spec.headers)
+    out.headers = Object.fromEntries(
+      Object.entries(spec.headers).map(([name, h]) => [name, { description: h.description, schema: h.schema }]),
+    );
   if (spec.schema) {
     const schema = schemas.get(spec.schema)!;
     out.content = { [spec.contentType ?? 'application/json']: { schema, example: exampleOf(schema, components) } };
@@ -177,10 +199,20 @@ function response(spec: ResponseSpec, schemas: Map<z.ZodType, Json>, components:
   return out;
 }
 
-function operationObject(id: string, op: Operation, schemas: Map<z.ZodType, Json>, components: Record<string, Json>): Json {
+function operationObject(
+  id: string,
+  op: Operation,
+  schemas: Map<z.ZodType, Json>,
+  components: Record<string, Json>,
+): Json {
   const parameters: Json[] = [];
-  for (const [where, specs] of [['path', op.params], ['query', op.query], ['header', op.headers]] as const) {
-    for (const [name, spec] of Object.entries(specs ?? {})) parameters.push(parameter(name, where, spec, schemas.get(spec.schema)!));
+  for (const [where, specs] of [
+    ['path', op.params],
+    ['query', op.query],
+    ['header', op.headers],
+  ] as const) {
+    for (const [name, spec] of Object.entries(specs ?? {}))
+      parameters.push(parameter(name, where, spec, schemas.get(spec.schema)!));
   }
   const out: Json = {
     operationId: id,
@@ -196,10 +228,19 @@ function operationObject(id: string, op: Operation, schemas: Map<z.ZodType, Json
     out.requestBody = {
       required: op.body.required ?? false,
       ...(op.body.description ? { description: op.body.description } : {}),
-      content: Object.fromEntries(op.body.contentTypes.map((type) => [type, type.startsWith('application/json') || type.endsWith('x-www-form-urlencoded') ? { schema, example } : { schema }])),
+      content: Object.fromEntries(
+        op.body.contentTypes.map((type) => [
+          type,
+          type.startsWith('application/json') || type.endsWith('x-www-form-urlencoded')
+            ? { schema, example }
+            : { schema },
+        ]),
+      ),
     };
   }
-  out.responses = Object.fromEntries(Object.entries(op.responses).map(([status, spec]) => [status, response(spec, schemas, components)]));
+  out.responses = Object.fromEntries(
+    Object.entries(op.responses).map(([status, spec]) => [status, response(spec, schemas, components)]),
+  );
   if (op.internal) out['x-internal'] = true;
   if (op.extension) out[EXTENSION] = true;
   return out;
@@ -208,7 +249,8 @@ function operationObject(id: string, op: Operation, schemas: Map<z.ZodType, Json
 function allSchemas(): z.ZodType[] {
   const out: z.ZodType[] = [];
   for (const op of Object.values(operations) as Operation[]) {
-    for (const specs of [op.params, op.query, op.headers]) for (const spec of Object.values(specs ?? {})) out.push(spec.schema);
+    for (const specs of [op.params, op.query, op.headers])
+      for (const spec of Object.values(specs ?? {})) out.push(spec.schema);
     if (op.body) out.push(op.body.schema);
     for (const r of Object.values(op.responses)) if (r.schema) out.push(r.schema);
   }
@@ -241,8 +283,15 @@ export function openApiDocument(): Json {
         url: 'http://{host}:{port}',
         description: 'The Traitscope service on this machine (npm run cli -- status prints its address).',
         variables: {
-          host: { default: '127.0.0.1', enum: ['127.0.0.1', 'localhost'], description: 'Either spelling of the loopback address.' },
-          port: { default: String(DEFAULT_PORT), description: 'The port the service listens on (4780 unless started with --port).' },
+          host: {
+            default: '127.0.0.1',
+            enum: ['127.0.0.1', 'localhost'],
+            description: 'Either spelling of the loopback address.',
+          },
+          port: {
+            default: String(DEFAULT_PORT),
+            description: 'The port the service listens on (4780 unless started with --port).',
+          },
         },
       },
     ],
@@ -260,7 +309,8 @@ export function openApiDocument(): Json {
               scopes: {
                 'read:profiles': 'Read your profiles, genotypes and traits (every GET, and the POST look-up).',
                 'write:profiles': 'Create, change and delete profiles, process files and compute traits.',
-                'manage:app': 'The Traitscope app itself: API clients, imported traits, all data. Never granted to other clients.',
+                'manage:app':
+                  'The Traitscope app itself: API clients, imported traits, all data. Never granted to other clients.',
               },
             },
           },

@@ -13,7 +13,7 @@ const registered = new WeakMap<ServiceContext, Set<OperationId>>();
 export interface OperationRouter {
   router: Router;
   /** Registers the handlers of one operation of the table. */
-  on(id: OperationId, ...handlers: RequestHandler[]): void;
+  on: (id: OperationId, ...handlers: RequestHandler[]) => void;
 }
 
 /** A router for the operations under `mount` ('' for /oauth and /storage, '/api' for the API router). */
@@ -40,14 +40,4 @@ export function assertEveryOperationServed(ctx: ServiceContext): void {
   const done = registered.get(ctx) ?? new Set();
   const missing = (Object.keys(operations) as OperationId[]).filter((id) => !done.has(id));
   if (missing.length > 0) throw new Error(`Operations of the route table without a handler: ${missing.join(', ')}`);
-}
-
-const documentedPaths = Object.values(operations).map((op) => ({
-  pattern: new RegExp(`^${op.path.replace(/\./g, '\\.').replace(/\{[a-z_]+\}/g, '[^/]+').replace(/\/$/, '')}/?$`),
-  method: op.method.toUpperCase(),
-}));
-
-/** The methods the table documents for a path: the same for every caller and id, so they reveal nothing. */
-export function allowedMethods(path: string): string[] {
-  return [...new Set(documentedPaths.filter((p) => p.pattern.test(path)).map((p) => p.method))];
 }

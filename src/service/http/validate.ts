@@ -12,7 +12,10 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown, status:
   if (!field && (typeof value !== 'object' || value === null || Array.isArray(value))) {
     throw new HttpError(status, `${what} must be a JSON object.`);
   }
-  throw new HttpError(status, `Invalid ${what}: ${field && !issue.message.startsWith(field) ? `${field}: ` : ''}${issue.message}.`);
+  throw new HttpError(
+    status,
+    `Invalid ${what}: ${field && !issue.message.startsWith(field) ? `${field}: ` : ''}${issue.message}.`,
+  );
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

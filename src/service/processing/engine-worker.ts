@@ -38,13 +38,12 @@ function send(message: WorkerMessage): void {
   port.postMessage(message);
 }
 
-port.on('message', async ({ id, task }: { id: number; task: Task }) => {
+port.on('message', ({ id, task }: { id: number; task: Task }) => {
   currentTask = id;
-  try {
-    send({ type: 'result', id, result: await runTask(ctx, task) });
-  } catch (err) {
-    // A task that throws fails alone; the worker and its loaded engine stay.
-    send({ type: 'error', id, message: `internal error: ${(err as Error).message}` });
-  }
+  // A task that throws fails alone; the worker and its loaded engine stay.
+  runTask(ctx, task).then(
+    (result) => send({ type: 'result', id, result }),
+    (err: Error) => send({ type: 'error', id, message: `internal error: ${err.message}` }),
+  );
 });
 send({ type: 'ready' });

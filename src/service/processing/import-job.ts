@@ -27,7 +27,8 @@ export function importScore(ctx: WorkerContext, request: ImportRequest): ImportO
     });
     return { kind: 'imported', record };
   } catch (err) {
-    if (err instanceof CustomTraitError && err.kind !== 'missing') return { kind: 'refused', reason: err.message, problem: err.kind };
+    if (err instanceof CustomTraitError && err.kind !== 'missing')
+      return { kind: 'refused', reason: err.message, problem: err.kind };
     throw err;
   }
 }

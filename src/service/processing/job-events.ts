@@ -6,16 +6,16 @@
  */
 import type { JobEvent } from '../../shared/events.js';
 
-export type { JobEvent, JobKind, JobState, TraitsEvent } from '../../shared/events.js';
+export type { JobEvent, JobKind } from '../../shared/events.js';
 
 export type ServiceEvent =
   | { type: 'job'; clientId: string; data: JobEvent }
   | { type: 'traits'; clientId: string; data: { profile_id: string } };
 
 export interface EventBus {
-  emit(event: ServiceEvent): void;
+  emit: (event: ServiceEvent) => void;
   /** Calls the listener with every event from now on; returns the function that stops it. */
-  subscribe(listener: (event: ServiceEvent) => void): () => void;
+  subscribe: (listener: (event: ServiceEvent) => void) => () => void;
 }
 
 export function eventBus(): EventBus {

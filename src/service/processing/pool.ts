@@ -33,15 +33,15 @@ export interface PoolOptions {
 export interface WorkerPool {
   readonly size: number;
   /** Workers free for a task now. */
-  idleCount(): number;
+  idleCount: () => number;
   /** Runs a task on an idle worker. Throws when none is idle: check idleCount() first. */
-  run<T>(task: unknown, transfer?: readonly Transferable[], onProgress?: (progress: unknown) => void): Promise<T>;
+  run: <T>(task: unknown, transfer?: readonly Transferable[], onProgress?: (progress: unknown) => void) => Promise<T>;
   /** Workers that have loaded the engine, and how many were replaced after a crash. */
-  stats(): { size: number; ready: number; busy: number; replaced: number };
+  stats: () => { size: number; ready: number; busy: number; replaced: number };
   /** Resolves when every worker has loaded the engine (for start-up measurements and tests). */
-  whenReady(): Promise<void>;
+  whenReady: () => Promise<void>;
   /** Stops every worker; running tasks fail. */
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 interface Slot {
@@ -71,7 +71,10 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
   const readyWaiters: Array<() => void> = [];
 
   function start(): Slot {
-    const worker = new Worker(options.workerUrl, { workerData: options.workerData, resourceLimits: options.resourceLimits });
+    const worker = new Worker(options.workerUrl, {
+      workerData: options.workerData,
+      resourceLimits: options.resourceLimits,
+    });
     const slot: Slot = { worker, ready: false, task: null };
     worker.on('message', (msg: WorkerMessage) => onMessage(slot, msg));
     // 'error' (an uncaught exception, running out of memory) is followed by 'exit'.
@@ -144,8 +147,15 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
     replaced++;
     slot.task = null;
     void slot.worker.terminate();
-    const limit = options.taskTimeoutMs >= 120_000 ? `${Math.round(options.taskTimeoutMs / 60_000)} minutes` : `${options.taskTimeoutMs / 1000} seconds`;
-    task.reject(new TaskFailedError(`The job took longer than ${limit} and was stopped. If it was a file, check that it is a genotype raw-data file.`));
+    const limit =
+      options.taskTimeoutMs >= 120_000
+        ? `${Math.round(options.taskTimeoutMs / 60_000)} minutes`
+        : `${options.taskTimeoutMs / 1000} seconds`;
+    task.reject(
+      new TaskFailedError(
+        `The job took longer than ${limit} and was stopped. If it was a file, check that it is a genotype raw-data file.`,
+      ),
+    );
     queueMicrotask(options.onIdle);
   }
 
@@ -154,21 +164,37 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
   return {
     size: options.size,
     idleCount: () => (brokenReason ? 1 : slots.filter((s) => !s.task).length),
-    run<T>(task: unknown, transfer: readonly Transferable[] = [], onProgress?: (progress: unknown) => void): Promise<T> {
+    run<T>(
+      task: unknown,
+      transfer: readonly Transferable[] = [],
+      onProgress?: (progress: unknown) => void,
+    ): Promise<T> {
       if (closed) return Promise.reject(new TaskFailedError('Traitscope is shutting down; the job was not started.'));
       if (brokenReason) return Promise.reject(new TaskFailedError(brokenReason));
       const slot = slots.find((s) => !s.task);
       if (!slot) throw new Error('No idle worker: check idleCount() before run()');
       return new Promise<T>((resolve, reject) => {
-        const running: RunningTask = { id: nextTaskId++, resolve: resolve as (value: unknown) => void, reject, onProgress, timer: undefined };
+        const running: RunningTask = {
+          id: nextTaskId++,
+          resolve: resolve as (value: unknown) => void,
+          reject,
+          onProgress,
+          timer: undefined,
+        };
         if (slot.ready) startClock(slot, running);
         slot.task = running;
         slot.worker.ref(); // a running task keeps the process alive
         slot.worker.postMessage({ id: running.id, task }, transfer as Transferable[]);
       });
     },
-    stats: () => ({ size: options.size, ready: slots.filter((s) => s.ready).length, busy: slots.filter((s) => s.task).length, replaced }),
-    whenReady: () => (slots.every((s) => s.ready) || brokenReason ? Promise.resolve() : new Promise((r) => readyWaiters.push(r))),
+    stats: () => ({
+      size: options.size,
+      ready: slots.filter((s) => s.ready).length,
+      busy: slots.filter((s) => s.task).length,
+      replaced,
+    }),
+    whenReady: () =>
+      slots.every((s) => s.ready) || brokenReason ? Promise.resolve() : new Promise((r) => readyWaiters.push(r)),
     async close() {
       closed = true;
       await Promise.all(slots.map((s) => s.worker.terminate()));
@@ -177,7 +203,7 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
 }
 
 function crashReason(code: number, error: Error | null): string {
-  if ((error as NodeJS.ErrnoException | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+  if (error && 'code' in error && error.code === 'ERR_WORKER_OUT_OF_MEMORY') {
     return 'This job needed more memory than Traitscope allows. If it was a file, check that it is a genotype raw-data file, not a whole-genome sequence.';
   }
   const what = error ? `internal error: ${error.message}` : `exit code ${code}`;

@@ -7,14 +7,20 @@
  */
 import { getClient } from '../auth/clients.js';
 import { parseGenotypeFile, releaseParserMemory } from '../genotype/parse/index.js';
-import { awaitReplaceConfirmation, genotypeSummary, getGenotypeFile, setFileStatus, storeGenotype } from '../genotype/genotype-store.js';
+import {
+  awaitReplaceConfirmation,
+  genotypeSummary,
+  getGenotypeFile,
+  setFileStatus,
+  storeGenotype,
+} from '../genotype/genotype-store.js';
 import { replacementConcern } from '../genotype/plausibility.js';
 import { profileOwner } from '../profiles/profiles.js';
 import { assessContext } from '../science/assess-context.js';
 import { removeStoredFileNow, storedFilePath } from '../storage/file-store.js';
 import { requestedCodes, writeOutcomes } from '../traits/assessment-store.js';
 import { freeTraitCodes } from '../traits/client-traits.js';
-import { prepareOutcomes } from './score-job.js';
+import { scoreForStorage } from './score-job.js';
 import type { WorkerContext } from './worker-context.js';
 
 export type ProcessingOutcome =
@@ -36,7 +42,9 @@ export async function processFile(ctx: WorkerContext, profileId: string, fileNam
     return { kind: 'failed', reason: parsed.reason };
   }
   // A much smaller or stranger file than the genotype in use waits for a confirmation.
-  const concern = file.replace_confirmed ? null : replacementConcern(genotypeSummary(db, profileId)?.summary ?? null, parsed.summary, profileId);
+  const concern = file.replace_confirmed
+    ? null
+    : replacementConcern(genotypeSummary(db, profileId)?.summary ?? null, parsed.summary, profileId);
   if (concern) {
     awaitReplaceConfirmation(db, profileId, file.file_name, concern);
     return { kind: 'failed', reason: concern };
@@ -51,7 +59,7 @@ export async function processFile(ctx: WorkerContext, profileId: string, fileNam
   const first = new Set([...requestedCodes(db, profileId), ...(client ? freeTraitCodes(client, engine) : [])]);
   ctx.progress({ stage: 'scoring', done: 0, total: first.size });
   const facts = { ancestry, inferredSex: parsed.summary.inferred_sex };
-  const outcomes = prepareOutcomes(engine, engine.assessMany(parsed.genotype, assessContext(owner, facts), first, { details: false }));
+  const outcomes = scoreForStorage(engine, parsed.genotype, assessContext(owner, facts), first);
   ctx.progress({ stage: 'storing' });
 
   const stored = db
@@ -75,6 +83,12 @@ export async function processFile(ctx: WorkerContext, profileId: string, fileNam
   const { parsedAt, replacedSource } = stored;
   // The previous genotype's source file was kept until this one had parsed and was stored.
   if (replacedSource) removeStoredFileNow(ctx.dataDir, replacedSource);
-  ctx.genotypes.remember(profileId, { genotype: parsed.genotype, summary: parsed.summary, ancestry, sourceMd5: file.md5_hash, parsedAt });
+  ctx.genotypes.remember(profileId, {
+    genotype: parsed.genotype,
+    summary: parsed.summary,
+    ancestry,
+    sourceMd5: file.md5_hash,
+    parsedAt,
+  });
   return { kind: 'processed', snpCount: parsed.summary.snp_count };
 }

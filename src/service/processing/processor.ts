@@ -11,7 +11,7 @@
  * - After a file is processed, every other trait is scored in the background.
  */
 import { availableParallelism } from 'node:os';
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/db.js';
 import { genotypeSummary, getGenotypeFile, setFileStatus } from '../genotype/genotype-store.js';
 import { unpackedModuleUrl } from '../packaged-paths.js';
 import { profileOwner } from '../profiles/profiles.js';
@@ -25,8 +25,12 @@ import type { JobFailed, Task, TaskOutcome } from './tasks.js';
 import type { JobProgress } from './worker-context.js';
 
 // The bundle's engine-worker.js beside this code (unpacked from app.asar in the desktop
-// app); from TypeScript source (serve:dev) a small .mjs bootstrap loads engine-worker.ts.
-const WORKER_URL = unpackedModuleUrl(import.meta.url.endsWith('.ts') ? './engine-worker-source.mjs' : './engine-worker.js', import.meta.url);
+// app); from TypeScript source (serve:dev) a development bootstrap outside the shipped
+// sources loads engine-worker.ts through tsx.
+const WORKER_URL = unpackedModuleUrl(
+  import.meta.url.endsWith('.ts') ? '../../../scripts/dev/engine-worker.mjs' : './engine-worker.js',
+  import.meta.url,
+);
 
 /** A job running longer than this is stopped and fails. */
 const JOB_TIMEOUT_MS = 10 * 60 * 1000;
@@ -41,25 +45,25 @@ export class QueueFullError extends Error {
 
 export interface Processor {
   /** Processes the profile's current file, or joins the processing of it that is queued, running or finished. */
-  process(profileId: string): Promise<ProcessingOutcome>;
+  process: (profileId: string) => Promise<ProcessingOutcome>;
   /** Scores traits a client asked for that have no stored outcome yet. May throw QueueFullError. */
-  score(profileId: string, codes: string[]): Promise<ScoringOutcome | JobFailed>;
+  score: (profileId: string, codes: string[]) => Promise<ScoringOutcome | JobFailed>;
   /** Scores every trait again (what they are compared with changed). Never refused. */
-  rescore(profileId: string): Promise<ScoringOutcome | JobFailed>;
+  rescore: (profileId: string) => Promise<ScoringOutcome | JobFailed>;
   /** In the background: scores every trait without a current outcome (after processing, at start, after an import). */
-  fillIn(profileId: string): Promise<ScoringOutcome | JobFailed>;
+  fillIn: (profileId: string) => Promise<ScoringOutcome | JobFailed>;
   /** Imports a PGS Catalog scoring file. May throw QueueFullError. */
-  importTrait(request: ImportRequest): Promise<ImportOutcome | JobFailed>;
+  importTrait: (request: ImportRequest) => Promise<ImportOutcome | JobFailed>;
   /** True when new client jobs would be refused; check before receiving an upload. */
-  isFull(): boolean;
-  retryAfterSeconds(): number;
+  isFull: () => boolean;
+  retryAfterSeconds: () => number;
   /** Job and results events, for the events route. */
   readonly events: Pick<EventBus, 'subscribe'>;
   /** The latest event of every job not yet finished (what a client that connects now has missed). */
-  activeJobs(): Array<{ clientId: string; data: JobEvent }>;
-  stats(): { workers: number; ready: number; busy: number; replaced: number; queued: number; background: number };
+  activeJobs: () => Array<{ clientId: string; data: JobEvent }>;
+  stats: () => { workers: number; ready: number; busy: number; replaced: number; queued: number; background: number };
   /** Refuses new jobs, lets running ones finish, and stops the workers. */
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 export interface ProcessorOptions {
@@ -124,7 +128,8 @@ export function createProcessor(options: ProcessorOptions): Processor {
   }
 
   function traitsChanged(job: Job): void {
-    if (job.profileId && job.clientId) bus.emit({ type: 'traits', clientId: job.clientId, data: { profile_id: job.profileId } });
+    if (job.profileId && job.clientId)
+      bus.emit({ type: 'traits', clientId: job.clientId, data: { profile_id: job.profileId } });
   }
 
   function enqueue(fields: Pick<Job, 'kind' | 'profileId' | 'lane' | 'task' | 'key'>): Job {
@@ -151,7 +156,8 @@ export function createProcessor(options: ProcessorOptions): Processor {
   function runnable(job: Job, index: number): boolean {
     if (!job.profileId) return true;
     if (busyProfiles.has(job.profileId)) return false;
-    for (let i = 0; i < index; i++) if (queue[i].profileId === job.profileId && queue[i].kind === 'processing') return false;
+    for (let i = 0; i < index; i++)
+      if (queue[i].profileId === job.profileId && queue[i].kind === 'processing') return false;
     return true;
   }
 
@@ -175,13 +181,18 @@ export function createProcessor(options: ProcessorOptions): Processor {
     if (job.profileId) busyProfiles.add(job.profileId);
     publish(job, { state: 'running' });
     const transfer = job.task.kind === 'import' ? [job.task.bytes.buffer as ArrayBuffer] : [];
-    pool
-      .run<TaskOutcome>(job.task, transfer, (progress) => publish(job, { state: 'running', ...(progress as JobProgress) }))
+    void pool
+      .run<TaskOutcome>(job.task, transfer, (progress) =>
+        publish(job, { state: 'running', ...(progress as JobProgress) }),
+      )
       .then(
         (outcome) => outcome,
         (err: Error): TaskOutcome => ({
           kind: 'failed',
-          reason: err instanceof TaskFailedError ? err.message : `Traitscope could not finish this job (${err.message}). Please report this.`,
+          reason:
+            err instanceof TaskFailedError
+              ? err.message
+              : `Traitscope could not finish this job (${err.message}). Please report this.`,
         }),
       )
       .then((outcome) => finish(job, outcome));
@@ -193,17 +204,20 @@ export function createProcessor(options: ProcessorOptions): Processor {
     if (job.lane === 'interactive') averageJobMs = 0.8 * averageJobMs + 0.2 * (performance.now() - job.startedAt);
     if (job.kind === 'processing') {
       // The worker records parse failures itself; this also covers crashes and time-outs.
-      if (outcome.kind === 'failed' && job.task.kind === 'process') setFileStatus(db, job.profileId!, 'failed', outcome.reason, job.task.fileName);
+      if (outcome.kind === 'failed' && job.task.kind === 'process')
+        setFileStatus(db, job.profileId!, 'failed', outcome.reason, job.task.fileName);
       if (outcome.kind === 'processed') {
         publish(job, { state: 'done', snp_count: outcome.snpCount });
         traitsChanged(job);
         if (!closed) void fillIn(job.profileId!);
-      } else publish(job, outcome.kind === 'failed' ? { state: 'failed', detail: outcome.reason } : { state: 'superseded' });
+      } else
+        publish(job, outcome.kind === 'failed' ? { state: 'failed', detail: outcome.reason } : { state: 'superseded' });
     } else if (job.kind === 'scoring') {
       if (outcome.kind === 'scored') {
         publish(job, { state: 'done', computed: outcome.computed, unavailable: outcome.unavailable });
         if (outcome.computed + outcome.unavailable + (outcome.removed ?? 0) > 0) traitsChanged(job);
-      } else publish(job, outcome.kind === 'failed' ? { state: 'failed', detail: outcome.reason } : { state: 'superseded' });
+      } else
+        publish(job, outcome.kind === 'failed' ? { state: 'failed', detail: outcome.reason } : { state: 'superseded' });
     }
     for (const resolve of job.waiters) resolve(outcome);
     dispatch();
@@ -241,7 +255,15 @@ export function createProcessor(options: ProcessorOptions): Processor {
 
   function fillIn(profileId: string): Promise<ScoringOutcome | JobFailed> {
     if (closed) return Promise.resolve(SUPERSEDED);
-    const job = findJob(profileId, 'fill-in', true) ?? enqueue({ kind: 'scoring', profileId, lane: 'background', key: 'fill-in', task: { kind: 'score', profileId, codes: null, onlyMissing: true } });
+    const job =
+      findJob(profileId, 'fill-in', true) ??
+      enqueue({
+        kind: 'scoring',
+        profileId,
+        lane: 'background',
+        key: 'fill-in',
+        task: { kind: 'score', profileId, codes: null, onlyMissing: true },
+      });
     return wait(job);
   }
 
@@ -256,7 +278,8 @@ export function createProcessor(options: ProcessorOptions): Processor {
         const inUse = genotypeSummary(db, profileId);
         if (inUse) return Promise.resolve({ kind: 'processed', snpCount: inUse.summary.snp_count });
       }
-      if (file.status === 'failed') return Promise.resolve({ kind: 'failed', reason: file.error ?? 'The file could not be read.' });
+      if (file.status === 'failed')
+        return Promise.resolve({ kind: 'failed', reason: file.error ?? 'The file could not be read.' });
       // A queued job for an older file of this profile now processes the newest one instead.
       const older = queue.find((j) => j.profileId === profileId && j.kind === 'processing');
       if (older && older.task.kind === 'process') {
@@ -265,17 +288,39 @@ export function createProcessor(options: ProcessorOptions): Processor {
         return wait(older);
       }
       dropBackground(profileId);
-      return wait(enqueue({ kind: 'processing', profileId, lane: 'interactive', key, task: { kind: 'process', profileId, fileName: file.file_name } }));
+      return wait(
+        enqueue({
+          kind: 'processing',
+          profileId,
+          lane: 'interactive',
+          key,
+          task: { kind: 'process', profileId, fileName: file.file_name },
+        }),
+      );
     },
     score(profileId, codes) {
       refuseWhenFull();
-      return wait(enqueue({ kind: 'scoring', profileId, lane: 'interactive', key: 'requested', task: { kind: 'score', profileId, codes, onlyMissing: true } }));
+      return wait(
+        enqueue({
+          kind: 'scoring',
+          profileId,
+          lane: 'interactive',
+          key: 'requested',
+          task: { kind: 'score', profileId, codes, onlyMissing: true },
+        }),
+      );
     },
     rescore(profileId) {
       if (closed) return Promise.resolve(SUPERSEDED);
       const job =
         findJob(profileId, 'rescore', true) ??
-        enqueue({ kind: 'scoring', profileId, lane: 'interactive', key: 'rescore', task: { kind: 'score', profileId, codes: null, onlyMissing: false } });
+        enqueue({
+          kind: 'scoring',
+          profileId,
+          lane: 'interactive',
+          key: 'rescore',
+          task: { kind: 'score', profileId, codes: null, onlyMissing: false },
+        });
       return wait(job);
     },
     fillIn,
@@ -284,17 +329,35 @@ export function createProcessor(options: ProcessorOptions): Processor {
       // The bytes move to the worker (transferred, not copied); a view into a shared or pooled
       // buffer is copied first, so nothing else loses its memory.
       const whole = request.bytes.byteOffset === 0 && request.bytes.byteLength === request.bytes.buffer.byteLength;
-      const bytes = whole && request.bytes.buffer instanceof ArrayBuffer ? request.bytes : new Uint8Array(request.bytes);
-      return wait(enqueue({ kind: 'import', profileId: null, lane: 'interactive', key: 'import', task: { kind: 'import', ...request, bytes } }));
+      const bytes =
+        whole && request.bytes.buffer instanceof ArrayBuffer ? request.bytes : new Uint8Array(request.bytes);
+      return wait(
+        enqueue({
+          kind: 'import',
+          profileId: null,
+          lane: 'interactive',
+          key: 'import',
+          task: { kind: 'import', ...request, bytes },
+        }),
+      );
     },
     isFull,
     retryAfterSeconds,
     events: bus,
     activeJobs: () =>
-      [...running.values(), ...queue].flatMap((j) => (j.last && j.clientId ? [{ clientId: j.clientId, data: j.last }] : [])),
+      [...running.values(), ...queue].flatMap((j) =>
+        j.last && j.clientId ? [{ clientId: j.clientId, data: j.last }] : [],
+      ),
     stats: () => {
       const s = pool.stats();
-      return { workers: s.size, ready: s.ready, busy: s.busy, replaced: s.replaced, queued: queuedInteractive(), background: queue.length - queuedInteractive() };
+      return {
+        workers: s.size,
+        ready: s.ready,
+        busy: s.busy,
+        replaced: s.replaced,
+        queued: queuedInteractive(),
+        background: queue.length - queuedInteractive(),
+      };
     },
     async close() {
       closed = true;

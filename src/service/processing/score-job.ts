@@ -5,11 +5,12 @@
  * an import left without a current result, or the traits a client asked for that are not
  * stored yet.
  */
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/db.js';
 import { genotypeFacts, genotypeVersion } from '../genotype/genotype-store.js';
 import { profileOwner } from '../profiles/profiles.js';
 import { assessContext } from '../science/assess-context.js';
-import type { ScienceEngine, TraitOutcome } from '../science/types.js';
+import type { Genotype } from '../genotype/types.js';
+import type { AssessContext, ScienceEngine } from '../science/types.js';
 import { outcomeRevisions, prepareOutcome, writeOutcomes, type PreparedOutcome } from '../traits/assessment-store.js';
 import type { WorkerContext } from './worker-context.js';
 
@@ -35,9 +36,19 @@ export interface ScoringRequest {
   onlyMissing: boolean;
 }
 
-export function prepareOutcomes(engine: ScienceEngine, outcomes: Map<string, TraitOutcome>): PreparedOutcome[] {
+/**
+ * Scores `codes` on a genotype as they are stored (summaries, no per-marker details) and
+ * serializes the outcomes for writeOutcomes, outside any transaction: the one way a job
+ * scores and saves traits.
+ */
+export function scoreForStorage(
+  engine: ScienceEngine,
+  genotype: Genotype,
+  context: AssessContext,
+  codes: Iterable<string>,
+): PreparedOutcome[] {
   const prepared: PreparedOutcome[] = [];
-  for (const [code, outcome] of outcomes) {
+  for (const [code, outcome] of engine.assessMany(genotype, context, codes, { details: false })) {
     const revision = outcome.status === 'computed' ? outcome.assessment.revision : engine.trait(code)?.revision;
     if (revision !== undefined) prepared.push(prepareOutcome(code, revision, outcome));
   }
@@ -45,7 +56,7 @@ export function prepareOutcomes(engine: ScienceEngine, outcomes: Map<string, Tra
 }
 
 /** The codes of `wanted` without a stored outcome at the trait's current revision. */
-export function missingOutcomes(db: Db, engine: ScienceEngine, profileId: string, wanted: readonly string[]): string[] {
+function missingOutcomes(db: Db, engine: ScienceEngine, profileId: string, wanted: readonly string[]): string[] {
   const stored = outcomeRevisions(db, profileId);
   return wanted.filter((code) => {
     const trait = engine.trait(code);
@@ -68,7 +79,7 @@ export function scoreTraits(ctx: WorkerContext, request: ScoringRequest): Scorin
   if (codes.length === 0 && gone.length === 0) return { kind: 'scored', computed: 0, unavailable: 0 };
 
   ctx.progress({ stage: 'scoring', done: 0, total: codes.length });
-  const outcomes = prepareOutcomes(engine, engine.assessMany(stored.genotype, assessContext(owner, genotypeFacts(stored)), codes, { details: false }));
+  const outcomes = scoreForStorage(engine, stored.genotype, assessContext(owner, genotypeFacts(stored)), codes);
   ctx.progress({ stage: 'storing', done: codes.length, total: codes.length });
   const replaceAll = all && !request.onlyMissing;
   // A rescore replaces every result in one transaction, so no reader ever sees old and new

@@ -3,7 +3,7 @@
  * connection, the science engine (loaded once per worker, rebuilt only when imported
  * traits change), the data folder, the genotypes it read last, and a way to report progress.
  */
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/db.js';
 import { genotypeVersion, loadGenotype, type StoredGenotype } from '../genotype/genotype-store.js';
 import type { ScienceEngineExt } from '../science/index.js';
 
@@ -17,11 +17,11 @@ export interface JobProgress {
 
 export interface WorkerContext {
   db: Db;
-  engine(): ScienceEngineExt;
+  engine: () => ScienceEngineExt;
   dataDir: string;
   resourcesDir: string;
   genotypes: GenotypeMemo;
-  progress(progress: JobProgress): void;
+  progress: (progress: JobProgress) => void;
 }
 
 /**
@@ -29,9 +29,9 @@ export interface WorkerContext {
  * processing does not read the genotype it just wrote back from the database.
  */
 export interface GenotypeMemo {
-  remember(profileId: string, stored: StoredGenotype): void;
+  remember: (profileId: string, stored: StoredGenotype) => void;
   /** The profile's genotype in use: from memory when it is still the stored version. */
-  current(db: Db, profileId: string): StoredGenotype | undefined;
+  current: (db: Db, profileId: string) => StoredGenotype | undefined;
 }
 
 export function genotypeMemo(capacity = 2): GenotypeMemo {

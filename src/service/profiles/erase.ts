@@ -5,7 +5,7 @@
  * and free pages, db/erase.ts). The deletion is committed (and acknowledged) first; a crash
  * before the files are gone leaves only unreferenced files, which start-up removes.
  */
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/db.js';
 import { eraseDeletedRows } from '../db/erase.js';
 import { namedStatements } from '../db/statements.js';
 import { removeAllStoredFiles, removeProfileFiles } from '../storage/file-store.js';
@@ -29,11 +29,13 @@ export async function eraseProfile(db: Db, dataDir: string, clientId: string, pr
 /** Deletes every profile a client created; returns how many. */
 export async function eraseClientProfiles(db: Db, dataDir: string, clientId: string): Promise<number> {
   const st = statements(db);
-  const ids = db.transaction(() => {
-    const found = st.idsOfClient.all(clientId).map((r) => r.id);
-    st.removeOfClient.run(clientId);
-    return found;
-  }).immediate();
+  const ids = db
+    .transaction(() => {
+      const found = st.idsOfClient.all(clientId).map((r) => r.id);
+      st.removeOfClient.run(clientId);
+      return found;
+    })
+    .immediate();
   await finish(db, dataDir, ids);
   return ids.length;
 }
@@ -41,11 +43,13 @@ export async function eraseClientProfiles(db: Db, dataDir: string, clientId: str
 /** Deletes every profile of every client ("delete all my data"); returns how many. */
 export async function eraseAllProfiles(db: Db, dataDir: string): Promise<number> {
   const st = statements(db);
-  const ids = db.transaction(() => {
-    const found = st.allIds.all().map((r) => r.id);
-    st.removeAll.run();
-    return found;
-  }).immediate();
+  const ids = db
+    .transaction(() => {
+      const found = st.allIds.all().map((r) => r.id);
+      st.removeAll.run();
+      return found;
+    })
+    .immediate();
   ids.forEach(forgetGenotype);
   await removeAllStoredFiles(dataDir);
   eraseDeletedRows(db, 'always');

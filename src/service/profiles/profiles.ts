@@ -3,7 +3,7 @@
  * is scoped by client id, so a client never sees another client's profiles.
  */
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/db.js';
 import { namedStatements } from '../db/statements.js';
 import type { Profile, ProfileInput, ReferenceMixture } from '../../shared/api.js';
 
@@ -22,26 +22,40 @@ const profileStatements = namedStatements((db: Db) => ({
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ),
   byId: db.prepare<[string, string], ProfileRow>(`SELECT ${COLUMNS} FROM profiles WHERE id = ? AND client_id = ?`),
-  list: db.prepare<[string], ProfileRow>(`SELECT ${COLUMNS} FROM profiles WHERE client_id = ? ORDER BY created_at, rowid`),
+  list: db.prepare<[string], ProfileRow>(
+    `SELECT ${COLUMNS} FROM profiles WHERE client_id = ? ORDER BY created_at, rowid`,
+  ),
   update: db.prepare<[string, string, number, number | null, number, string | null, string, string, string]>(
     `UPDATE profiles SET first_name = ?, last_name = ?, gender = ?, age = ?, ethnicity = ?, reference_mixture = ?, updated_at = ?
       WHERE id = ? AND client_id = ?`,
   ),
-  owner: db.prepare<[string], { ethnicity: number; gender: number; reference_mixture: string | null; client_id: string }>(
-    'SELECT ethnicity, gender, reference_mixture, client_id FROM profiles WHERE id = ?',
-  ),
+  owner: db.prepare<
+    [string],
+    { ethnicity: number; gender: number; reference_mixture: string | null; client_id: string }
+  >('SELECT ethnicity, gender, reference_mixture, client_id FROM profiles WHERE id = ?'),
 }));
 
 /** The defaults a complete update (PUT) applies to omitted properties. */
-export const PROFILE_DEFAULTS = { first_name: '', last_name: '', gender: 0, age: null, ethnicity: 0, reference_mixture: null } as const;
+export const PROFILE_DEFAULTS = {
+  first_name: '',
+  last_name: '',
+  gender: 0,
+  age: null,
+  ethnicity: 0,
+  reference_mixture: null,
+} as const;
 
-const readMixture = (json: string | null): ReferenceMixture | null => (json ? (JSON.parse(json) as ReferenceMixture) : null);
+const readMixture = (json: string | null): ReferenceMixture | null =>
+  json ? (JSON.parse(json) as ReferenceMixture) : null;
 
 /**
  * One reference choice at a time: a mixture given without an ethnicity of 1–5 in the same
  * input sets ethnicity to 0 (the mixture is the choice); an ethnicity of 1–5 clears the mixture.
  */
-function settle<T extends { ethnicity: number; reference_mixture: ReferenceMixture | null }>(p: T, input: ProfileInput): T {
+function settle<T extends { ethnicity: number; reference_mixture: ReferenceMixture | null }>(
+  p: T,
+  input: ProfileInput,
+): T {
   const namesPopulation = input.ethnicity !== undefined && input.ethnicity >= 1;
   if (input.reference_mixture && !namesPopulation) return { ...p, ethnicity: 0 };
   if (p.ethnicity >= 1) return { ...p, reference_mixture: null };
@@ -66,7 +80,18 @@ export function createProfile(db: Db, clientId: string, input: ProfileInput): Pr
   const now = new Date().toISOString();
   const p = settle({ ...PROFILE_DEFAULTS, ...input, reference_mixture: input.reference_mixture ?? null }, input);
   const mixture = p.reference_mixture ? JSON.stringify(p.reference_mixture) : null;
-  profileStatements(db).insert.run(id, clientId, p.first_name, p.last_name, p.gender, p.age ?? null, p.ethnicity, mixture, now, now);
+  profileStatements(db).insert.run(
+    id,
+    clientId,
+    p.first_name,
+    p.last_name,
+    p.gender,
+    p.age ?? null,
+    p.ethnicity,
+    mixture,
+    now,
+    now,
+  );
   return getProfile(db, clientId, id)!;
 }
 
@@ -80,18 +105,51 @@ export function listProfiles(db: Db, clientId: string): Profile[] {
 }
 
 /** PUT replaces every property (omitted ones take their default); PATCH changes only the given ones. */
-export function updateProfile(db: Db, clientId: string, id: string, input: ProfileInput, mode: 'replace' | 'merge'): Profile | undefined {
+export function updateProfile(
+  db: Db,
+  clientId: string,
+  id: string,
+  input: ProfileInput,
+  mode: 'replace' | 'merge',
+): Profile | undefined {
   const current = getProfile(db, clientId, id);
   if (!current) return undefined;
   const base = mode === 'replace' ? PROFILE_DEFAULTS : current;
-  const p = settle({ ...base, ...input, reference_mixture: input.reference_mixture === undefined ? base.reference_mixture : input.reference_mixture }, input);
+  const p = settle(
+    {
+      ...base,
+      ...input,
+      reference_mixture: input.reference_mixture === undefined ? base.reference_mixture : input.reference_mixture,
+    },
+    input,
+  );
   const mixture = p.reference_mixture ? JSON.stringify(p.reference_mixture) : null;
-  profileStatements(db).update.run(p.first_name, p.last_name, p.gender, p.age ?? null, p.ethnicity, mixture, new Date().toISOString(), id, clientId);
+  profileStatements(db).update.run(
+    p.first_name,
+    p.last_name,
+    p.gender,
+    p.age ?? null,
+    p.ethnicity,
+    mixture,
+    new Date().toISOString(),
+    id,
+    clientId,
+  );
   return getProfile(db, clientId, id);
 }
 
 /** Owner and the scoring-relevant fields of a profile regardless of client (for background processing). */
-export function profileOwner(db: Db, id: string): { ethnicity: number; gender: number; reference_mixture: ReferenceMixture | null; clientId: string } | undefined {
+export function profileOwner(
+  db: Db,
+  id: string,
+): { ethnicity: number; gender: number; reference_mixture: ReferenceMixture | null; clientId: string } | undefined {
   const row = profileStatements(db).owner.get(id);
-  return row ? { ethnicity: row.ethnicity, gender: row.gender, reference_mixture: readMixture(row.reference_mixture), clientId: row.client_id } : undefined;
+  return row
+    ? {
+        ethnicity: row.ethnicity,
+        gender: row.gender,
+        reference_mixture: readMixture(row.reference_mixture),
+        clientId: row.client_id,
+      }
+    : undefined;
 }

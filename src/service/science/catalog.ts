@@ -7,7 +7,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { alleleFromLetter } from '../genotype/encoding.js';
-import { CATALOG_FILE, CATALOG_FORMAT, POPULATION_ORDER, recommendationsOf, type CatalogFile, type CatalogTrait, type WeightScale } from './format.js';
+import {
+  CATALOG_FILE,
+  CATALOG_FORMAT,
+  POPULATION_ORDER,
+  recommendationsOf,
+  type CatalogFile,
+  type CatalogTrait,
+  type WeightScale,
+} from './format.js';
 import type { TraitInfo } from './types.js';
 
 export const N_POPS = POPULATION_ORDER.length;
@@ -45,10 +53,15 @@ export function readCatalogFile(resourcesDir: string): CatalogFile {
   try {
     file = JSON.parse(gunzipSync(readFileSync(path)).toString('utf8')) as CatalogFile;
   } catch (err) {
-    throw new Error(`Cannot read the trait catalog at ${path} (${(err as Error).message}). Rebuild it with: npx tsx scripts/build-catalog.ts`);
+    throw new Error(
+      `Cannot read the trait catalog at ${path} (${(err as Error).message}). Rebuild it with: npx tsx scripts/build-catalog.ts`,
+      { cause: err },
+    );
   }
   if (file.format !== CATALOG_FORMAT) {
-    throw new Error(`The trait catalog at ${path} has format ${file.format}, this version reads format ${CATALOG_FORMAT}. Rebuild it with: npx tsx scripts/build-catalog.ts`);
+    throw new Error(
+      `The trait catalog at ${path} has format ${file.format}, this version reads format ${CATALOG_FORMAT}. Rebuild it with: npx tsx scripts/build-catalog.ts`,
+    );
   }
   return file;
 }
@@ -93,7 +106,8 @@ export function compileCatalog(defs: readonly CatalogTrait[]): CompiledCatalog {
     rsid.set(m.rsid, at);
     weight.set(m.weight, at);
     if (m.dosage_weights) {
-      if (m.dosage_weights.length !== 3 * count) throw new Error(`Trait ${t.code}: dosage_weights must hold three numbers per marker`);
+      if (m.dosage_weights.length !== 3 * count)
+        throw new Error(`Trait ${t.code}: dosage_weights must hold three numbers per marker`);
       contrib.set(m.dosage_weights, 3 * at);
     } else {
       for (let i = 0; i < count; i++) {
@@ -104,14 +118,23 @@ export function compileCatalog(defs: readonly CatalogTrait[]): CompiledCatalog {
     for (let i = 0; i < count; i++) {
       effect[at + i] = alleleFromLetter(m.effect[i]);
       other[at + i] = alleleFromLetter(m.other[i]);
-      if (effect[at + i] === 0 || other[at + i] === 0) throw new Error(`Trait ${t.code}: marker rs${m.rsid[i]} has an unknown allele`);
+      if (effect[at + i] === 0 || other[at + i] === 0)
+        throw new Error(`Trait ${t.code}: marker rs${m.rsid[i]} has an unknown allele`);
     }
     for (let p = 0; p < N_POPS; p++) {
       const col = m.freq[POPULATION_ORDER[p]];
       if (!col || col.length !== count) throw new Error(`Trait ${t.code}: missing ${POPULATION_ORDER[p]} frequencies`);
       for (let i = 0; i < count; i++) freq[(at + i) * N_POPS + p] = col[i] ?? NaN; // null: unknown (raw-score-only imports)
     }
-    const compiled: CompiledTrait = { info: traitInfoOf(t), start: at, count, recommendations: recommendationsOf(t), weight_scale: t.weight_scale, x: Int32Array.from(m.x ?? []).sort(), rawScoreOnly: t.raw_score_only?.reason ?? null };
+    const compiled: CompiledTrait = {
+      info: traitInfoOf(t),
+      start: at,
+      count,
+      recommendations: recommendationsOf(t),
+      weight_scale: t.weight_scale,
+      x: Int32Array.from(m.x ?? []).sort(),
+      rawScoreOnly: t.raw_score_only?.reason ?? null,
+    };
     if (byCode.has(t.code)) throw new Error(`Trait code ${t.code} appears twice`);
     traits.push(compiled);
     byCode.set(t.code, compiled);

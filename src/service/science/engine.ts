@@ -48,18 +48,25 @@ const PERCENTILE_CEILING = 99.9;
 
 export interface ScienceEngineExt extends ScienceEngine {
   /** An engine that also knows the given custom traits (same definition format as the catalog). */
-  withCustomTraits(defs: readonly CatalogTrait[]): ScienceEngineExt;
+  withCustomTraits: (defs: readonly CatalogTrait[]) => ScienceEngineExt;
   /** Assess one custom trait definition without adding it to an engine. */
-  assessCustom(def: CatalogTrait, genotype: Genotype, context: AssessContext): Assessment | null;
+  assessCustom: (def: CatalogTrait, genotype: Genotype, context: AssessContext) => Assessment | null;
   /** Match statistics without computing the assessment. */
-  coverage(code: string, genotype: Genotype): { markers: number; observed: number; excluded: number; coverage: number } | null;
+  coverage: (
+    code: string,
+    genotype: Genotype,
+  ) => { markers: number; observed: number; excluded: number; coverage: number } | null;
   /**
    * The mid-rank CDF (0..1) the engine uses for a fully genotyped person compared with one
    * super-population (XY: X-chromosome markers hemizygous): the shipped table when there is
    * one for this revision, else the distribution built at scoring time. For tests and benchmarks.
    */
   /** A population, or a mixture of them (shares by population, adding up to 1). */
-  fullCoverageCdf(code: string, population: Population | Record<Population, number>, xy?: boolean): { cdf: (score: number) => number; source: 'table' | 'computed' } | null;
+  fullCoverageCdf: (
+    code: string,
+    population: Population | Record<Population, number>,
+    xy?: boolean,
+  ) => { cdf: (score: number) => number; source: 'table' | 'computed' } | null;
 }
 
 /** Genotype text of every call byte, built once ("AG", "A", "--"). */
@@ -86,10 +93,18 @@ export function sexOf(ctx: Pick<AssessContext, 'gender' | 'inferredSex'>): SexIn
 }
 
 export function percentileText(percentile: number): { text: string; bound: Assessment['percentile_bound'] } {
-  if (percentile > PERCENTILE_CEILING) return { text: 'beyond the 99.9th percentile: higher than at least 999 of 1,000 people in the reference', bound: 'above_99.9' };
-  if (percentile < PERCENTILE_FLOOR) return { text: 'below the 0.1st percentile: lower than at least 999 of 1,000 people in the reference', bound: 'below_0.1' };
+  if (percentile > PERCENTILE_CEILING)
+    return {
+      text: 'beyond the 99.9th percentile: higher than at least 999 of 1,000 people in the reference',
+      bound: 'above_99.9',
+    };
+  if (percentile < PERCENTILE_FLOOR)
+    return {
+      text: 'below the 0.1st percentile: lower than at least 999 of 1,000 people in the reference',
+      bound: 'below_0.1',
+    };
   const p = Math.round(percentile);
-  const ord = (n: number) => (n % 100 >= 11 && n % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  const ord = (n: number) => (n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'));
   return { text: `${p}${ord(p)} percentile: higher than about ${p} of 100 people in the reference`, bound: null };
 }
 
@@ -118,7 +133,7 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
 
   function slotsFor(cat: CompiledCatalog, g: Genotype): Uint8Array {
     let m = slotCache.get(g);
-    if (!m) slotCache.set(g, (m = new Map()));
+    if (!m) slotCache.set(g, (m = new Map<CompiledCatalog, Uint8Array>()));
     let s = m.get(cat);
     if (!s) m.set(cat, (s = callsAtSlots(cat.uniqueRsids, g.rsids, g.calls)));
     return s;
@@ -172,7 +187,15 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     };
   }
 
-  function assessTrait(cat: CompiledCatalog, t: CompiledTrait, g: Genotype, ctx: AssessContext, ref: ReferencePopulation, sex: SexInfo, details = true): TraitOutcome {
+  function assessTrait(
+    cat: CompiledCatalog,
+    t: CompiledTrait,
+    g: Genotype,
+    ctx: AssessContext,
+    ref: ReferencePopulation,
+    sex: SexInfo,
+    details = true,
+  ): TraitOutcome {
     const na = notApplicable(t, sex);
     if (na) return { status: 'unavailable', reason: na };
     const slots = slotsFor(cat, g);
@@ -190,7 +213,7 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     let imputed = 0;
     let excluded = 0;
     let flipped = 0;
-    const markers: AssessedMarker[] = details ? new Array(t.count) : [];
+    const markers: AssessedMarker[] = details ? new Array<AssessedMarker>(t.count) : [];
     const snps: string[] = [];
     for (let k = 0; k < t.count; k++) {
       const i = t.start + k;
@@ -230,19 +253,30 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
           use = 'excluded';
         }
       }
-      if (details) markers[k] = {
-        rsid,
-        genotype: CALL_TEXT[call],
-        effect_allele: ALLELE_LETTERS[cat.effect[i]],
-        other_allele: ALLELE_LETTERS[cat.other[i]],
-        weight: cat.weight[i],
-        dosage,
-        use,
-      };
+      if (details)
+        markers[k] = {
+          rsid,
+          genotype: CALL_TEXT[call],
+          effect_allele: ALLELE_LETTERS[cat.effect[i]],
+          other_allele: ALLELE_LETTERS[cat.other[i]],
+          weight: cat.weight[i],
+          dosage,
+          use,
+        };
     }
     const coverage = t.count ? n / t.count : 0;
     if (!computable({ observed: n, coverage })) return { status: 'unavailable', reason: lowCoverage(t, n) };
-    if (t.rawScoreOnly) return { status: 'computed', assessment: rawScoreAssessment(t, observedScore, markers, snps, coverage, ref, { markers: t.count, observed: n, imputed, excluded, strand_flipped: flipped }) };
+    if (t.rawScoreOnly)
+      return {
+        status: 'computed',
+        assessment: rawScoreAssessment(t, observedScore, markers, snps, coverage, ref, {
+          markers: t.count,
+          observed: n,
+          imputed,
+          excluded,
+          strand_flipped: flipped,
+        }),
+      };
     const table = n === t.count ? tableFor(t, ref, hemizygousX) : null;
     let cdf: number;
     let dist: ScoreDistribution | null = null;
@@ -257,7 +291,10 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     const traitEvidence = t.info.evidence;
     const label = resultEvidence(traitEvidence.label, coverage);
     const reasons = [...traitEvidence.reasons];
-    if (label !== traitEvidence.label) reasons.unshift(`${Math.round(100 * coverage)} % of the markers were genotyped (${Math.round(100 * COVERAGE_FOR_FULL_EVIDENCE)} % are needed to keep the trait's label)`);
+    if (label !== traitEvidence.label)
+      reasons.unshift(
+        `${Math.round(100 * coverage)} % of the markers were genotyped (${Math.round(100 * COVERAGE_FOR_FULL_EVIDENCE)} % are needed to keep the trait's label)`,
+      );
     const assessment: Assessment = {
       assessment_level: level,
       level_label: LEVEL_LABELS[level - 1],
@@ -292,7 +329,12 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     return { status: 'computed', assessment };
   }
 
-  function assessMany(g: Genotype, ctx: AssessContext, codes?: Iterable<string>, options: AssessOptions = {}): Map<string, TraitOutcome> {
+  function assessMany(
+    g: Genotype,
+    ctx: AssessContext,
+    codes?: Iterable<string>,
+    options: AssessOptions = {},
+  ): Map<string, TraitOutcome> {
     const ref = reference(g, ctx);
     const sex = sexOf(ctx);
     const details = options.details !== false;
@@ -335,7 +377,13 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
       const hit = byCode.get(code);
       if (!hit) return null;
       const { cat, trait: t } = hit;
-      const weights = typeof population === 'string' ? (Object.fromEntries(POPULATION_ORDER.map((p) => [p, p === population ? 1 : 0])) as Record<Population, number>) : population;
+      const weights =
+        typeof population === 'string'
+          ? (Object.fromEntries(POPULATION_ORDER.map((p) => [p, p === population ? 1 : 0])) as Record<
+              Population,
+              number
+            >)
+          : population;
       const single = typeof population === 'string' ? population : null;
       const table = single ? tableFor(t, { population: single, weights } as ReferencePopulation, xy) : null;
       if (table) return { cdf: (s) => tableCdf(table, s), source: 'table' };
@@ -369,7 +417,15 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
  * variants (missing ones add nothing, their expected value being unknown) and the match
  * rate; no percentile, level or reference distribution, and the text says why.
  */
-function rawScoreAssessment(t: CompiledTrait, score: number, markers: AssessedMarker[], snps: string[], coverage: number, ref: ReferencePopulation, match: Assessment['match']): Assessment {
+function rawScoreAssessment(
+  t: CompiledTrait,
+  score: number,
+  markers: AssessedMarker[],
+  snps: string[],
+  coverage: number,
+  ref: ReferencePopulation,
+  match: Assessment['match'],
+): Assessment {
   for (const m of markers) if (m.use !== 'observed') m.dosage = 0;
   return {
     assessment_level: null,
@@ -425,13 +481,22 @@ function tableLevels(t: CdfTable): number[] {
   for (let k = 0; k < t.xs.length; k++) {
     const here = 100 * tableCdf(t, t.xs[k]);
     const before = k > 0 ? 100 * tableCdf(t, t.xs[k - 1]) : here;
-    for (let level = 1; level <= 5; level++) if (bounds[level] > Math.min(before, here) && bounds[level - 1] <= Math.max(before, here)) levels.add(level);
+    for (let level = 1; level <= 5; level++)
+      if (bounds[level] > Math.min(before, here) && bounds[level - 1] <= Math.max(before, here)) levels.add(level);
   }
   return [...levels].sort();
 }
 
 function computedDistribution(d: ScoreDistribution, details: boolean): Assessment['distribution'] {
-  return { mean: d.mean, sd: d.sd, min: d.min, max: d.max, method: d.method, source: 'computed', density: details ? d.density() : [] };
+  return {
+    mean: d.mean,
+    sd: d.sd,
+    min: d.min,
+    max: d.max,
+    method: d.method,
+    source: 'computed',
+    density: details ? d.density() : [],
+  };
 }
 
 /** Summary and plot density of a table: the CDF's slope between knots, gathered into 101 points. */

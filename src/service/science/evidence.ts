@@ -42,13 +42,23 @@ export function evidenceLabel(e: EvidenceInput): { label: EvidenceLabel; reasons
   const g = gws ?? 0;
   const reasons: string[] = [];
   if (n >= 100_000 && g >= 10 && e.topMarkerShare <= 0.5 && !e.automatedBiobank && (e.curated || g >= 20)) {
-    return { label: 'strong', reasons: [`${g} genome-wide significant markers from a study of ${n.toLocaleString('en-US')} people`] };
+    return {
+      label: 'strong',
+      reasons: [`${g} genome-wide significant markers from a study of ${n.toLocaleString('en-US')} people`],
+    };
   }
-  if (n < 100_000) reasons.push(e.sampleSize === null ? 'sample size unknown' : `sample size ${n.toLocaleString('en-US')} (strong needs 100,000)`);
-  if (g < 10) reasons.push(`${gws === null ? 'unknown number of' : g} genome-wide significant markers (strong needs 10)`);
-  if (e.topMarkerShare > 0.5) reasons.push(`one marker carries ${Math.round(100 * e.topMarkerShare)} % of the score's variance`);
-  if (e.automatedBiobank) reasons.push('automated UK Biobank analysis without a peer-reviewed paper (at most moderate)');
-  if (!e.curated && g < 20 && n >= 100_000 && g >= 10) reasons.push('generated automatically (strong needs curation or 20 genome-wide significant markers)');
+  if (n < 100_000)
+    reasons.push(
+      e.sampleSize === null ? 'sample size unknown' : `sample size ${n.toLocaleString('en-US')} (strong needs 100,000)`,
+    );
+  if (g < 10)
+    reasons.push(`${gws === null ? 'unknown number of' : g} genome-wide significant markers (strong needs 10)`);
+  if (e.topMarkerShare > 0.5)
+    reasons.push(`one marker carries ${Math.round(100 * e.topMarkerShare)} % of the score's variance`);
+  if (e.automatedBiobank)
+    reasons.push('automated UK Biobank analysis without a peer-reviewed paper (at most moderate)');
+  if (!e.curated && g < 20 && n >= 100_000 && g >= 10)
+    reasons.push('generated automatically (strong needs curation or 20 genome-wide significant markers)');
   if (n >= 10_000 && g >= 3 && e.topMarkerShare <= DOMINANT_MARKER_SHARE) return { label: 'moderate', reasons };
   return { label: 'limited', reasons };
 }

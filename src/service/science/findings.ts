@@ -64,26 +64,42 @@ export type CallLookup = (rsid: number) => number | undefined;
 
 /** Every PubMed id used, with the paper, so docs and tests can list and check them. */
 export const FINDING_SOURCES: Record<string, string> = {
-  '8346443': 'Corder EH et al. Gene dose of apolipoprotein E type 4 allele and the risk of Alzheimer’s disease in late onset families. Science 1993.',
-  '7920638': 'Corder EH et al. Protective effect of apolipoprotein E type 2 allele for late onset Alzheimer disease. Nat Genet 1994.',
-  '9343467': 'Farrer LA et al. Effects of age, sex, and ethnicity on the association between apolipoprotein E genotype and Alzheimer disease: a meta-analysis. JAMA 1997.',
-  '8164741': 'Bertina RM et al. Mutation in blood coagulation factor V associated with resistance to activated protein C. Nature 1994.',
-  '8696333': 'Feder JN et al. A novel MHC class I-like gene is mutated in patients with hereditary haemochromatosis. Nat Genet 1996.',
+  '8346443':
+    'Corder EH et al. Gene dose of apolipoprotein E type 4 allele and the risk of Alzheimer’s disease in late onset families. Science 1993.',
+  '7920638':
+    'Corder EH et al. Protective effect of apolipoprotein E type 2 allele for late onset Alzheimer disease. Nat Genet 1994.',
+  '9343467':
+    'Farrer LA et al. Effects of age, sex, and ethnicity on the association between apolipoprotein E genotype and Alzheimer disease: a meta-analysis. JAMA 1997.',
+  '8164741':
+    'Bertina RM et al. Mutation in blood coagulation factor V associated with resistance to activated protein C. Nature 1994.',
+  '8696333':
+    'Feder JN et al. A novel MHC class I-like gene is mutated in patients with hereditary haemochromatosis. Nat Genet 1996.',
   '18199861': 'Allen KJ et al. Iron-overload-related disease in HFE hereditary hemochromatosis. N Engl J Med 2008.',
-  '20471131': 'European Association for the Study of the Liver. EASL clinical practice guidelines for HFE hemochromatosis. J Hepatol 2010.',
+  '20471131':
+    'European Association for the Study of the Liver. EASL clinical practice guidelines for HFE hemochromatosis. J Hepatol 2010.',
   '11788828': 'Enattah NS et al. Identification of a variant associated with adult-type hypolactasia. Nat Genet 2002.',
-  '17159977': 'Tishkoff SA et al. Convergent adaptation of human lactase persistence in Africa and Europe. Nat Genet 2007.',
-  '19320537': 'Brooks PJ et al. The alcohol flushing response: an unrecognized risk factor for esophageal cancer from alcohol consumption. PLoS Med 2009.',
-  '33589468': 'Weedon MN et al. Use of SNP chips to detect rare pathogenic variants: retrospective, population based diagnostic evaluation. BMJ 2021.',
-  '29565420': 'Tandy-Connor S et al. False-positive results released by direct-to-consumer genetic tests highlight the importance of clinical confirmation testing. Genet Med 2018.',
+  '17159977':
+    'Tishkoff SA et al. Convergent adaptation of human lactase persistence in Africa and Europe. Nat Genet 2007.',
+  '19320537':
+    'Brooks PJ et al. The alcohol flushing response: an unrecognized risk factor for esophageal cancer from alcohol consumption. PLoS Med 2009.',
+  '33589468':
+    'Weedon MN et al. Use of SNP chips to detect rare pathogenic variants: retrospective, population based diagnostic evaluation. BMJ 2021.',
+  '29565420':
+    'Tandy-Connor S et al. False-positive results released by direct-to-consumer genetic tests highlight the importance of clinical confirmation testing. Genet Med 2018.',
 };
 
 const say = (text: string, pmid: string, clinical = false): FindingStatement => ({ text, pmid, clinical });
 
 /** What every chip-read finding shares. */
 const CHIP_LIMITS = (gene: string): FindingStatement[] => [
-  say(`A consumer chip reads a few chosen positions. It cannot rule out other variants in ${gene}: only sequencing can.`, '33589468'),
-  say('Raw data from consumer tests is sometimes wrong. Before any medical decision, have the result confirmed by a clinical laboratory.', '29565420'),
+  say(
+    `A consumer chip reads a few chosen positions. It cannot rule out other variants in ${gene}: only sequencing can.`,
+    '33589468',
+  ),
+  say(
+    'Raw data from consumer tests is sometimes wrong. Before any medical decision, have the result confirmed by a clinical laboratory.',
+    '29565420',
+  ),
 ];
 
 // ---- Markers ------------------------------------------------------------------------
@@ -100,13 +116,23 @@ interface VariantSpec {
 function readMarker(lookup: CallLookup, spec: VariantSpec): FindingMarker {
   const rsid = `rs${spec.rsid}`;
   const call = lookup(spec.rsid);
-  if (call === undefined) return { rsid, role: spec.role, genotype: null, copies: null, state: 'missing', strand_flipped: false };
+  if (call === undefined)
+    return { rsid, role: spec.role, genotype: null, copies: null, state: 'missing', strand_flipped: false };
   const dosage = matchDosage(call, alleleFromLetter(spec.variant), alleleFromLetter(spec.other));
   const genotype = callToString(call);
-  if (dosage === DOSAGE_MISSING) return { rsid, role: spec.role, genotype, copies: null, state: 'no_call', strand_flipped: false };
-  if (dosage === DOSAGE_MISMATCH) return { rsid, role: spec.role, genotype, copies: null, state: 'mismatch', strand_flipped: false };
+  if (dosage === DOSAGE_MISSING)
+    return { rsid, role: spec.role, genotype, copies: null, state: 'no_call', strand_flipped: false };
+  if (dosage === DOSAGE_MISMATCH)
+    return { rsid, role: spec.role, genotype, copies: null, state: 'mismatch', strand_flipped: false };
   const flipped = dosage >= FLIPPED;
-  return { rsid, role: spec.role, genotype, copies: flipped ? dosage - FLIPPED : dosage, state: 'called', strand_flipped: flipped };
+  return {
+    rsid,
+    role: spec.role,
+    genotype,
+    copies: flipped ? dosage - FLIPPED : dosage,
+    state: 'called',
+    strand_flipped: flipped,
+  };
 }
 
 /** Why a marker gave no answer, in words. */
@@ -121,7 +147,8 @@ function statusOf(markers: FindingMarker[]): Finding['status'] {
   return read === markers.length ? 'determined' : read === 0 ? 'not_tested' : 'partial';
 }
 
-const copiesText = (n: number, what: string) => (n === 0 ? `No copy of ${what}` : n === 1 ? `One copy of ${what}` : `Two copies of ${what}`);
+const copiesText = (n: number, what: string) =>
+  n === 0 ? `No copy of ${what}` : n === 1 ? `One copy of ${what}` : `Two copies of ${what}`;
 
 // ---- APOE ---------------------------------------------------------------------------
 
@@ -141,10 +168,20 @@ const APOE_GENOTYPES: Record<string, string> = {
 function apoe(lookup: CallLookup): Finding {
   const markers = [readMarker(lookup, APOE_112), readMarker(lookup, APOE_158)];
   const [e4, e2] = markers.map((m) => m.copies);
-  const base = { code: 'apoe' as const, name: 'APOE ε genotype', gene: 'APOE', clinical: true, markers, limits: CHIP_LIMITS('APOE') };
+  const base = {
+    code: 'apoe' as const,
+    name: 'APOE ε genotype',
+    gene: 'APOE',
+    clinical: true,
+    markers,
+    limits: CHIP_LIMITS('APOE'),
+  };
   const status = statusOf(markers);
   if (e4 === null || e2 === null) {
-    const missing = markers.filter((m) => m.copies === null).map(unreadable).join('; ');
+    const missing = markers
+      .filter((m) => m.copies === null)
+      .map(unreadable)
+      .join('; ');
     return {
       ...base,
       status,
@@ -164,10 +201,33 @@ function apoe(lookup: CallLookup): Finding {
     };
   }
   const statements: FindingStatement[] = [];
-  if (e4 > 0) statements.push(say('The ε4 allele is associated with a higher risk of late-onset Alzheimer’s disease, and two copies with a higher risk than one.', '8346443', true));
-  if (e2 > 0 && e4 === 0) statements.push(say('The ε2 allele is associated with a lower risk of late-onset Alzheimer’s disease than ε3.', '7920638', true));
-  if (e4 === 0 && e2 === 0) statements.push(say('ε3/ε3 is the most common genotype; the risks of the other genotypes are measured against it.', '9343467', true));
-  statements.push(say('How strong the association is differs with age, sex and ancestry. It is a change in risk, not a diagnosis: many people with ε4 never develop Alzheimer’s disease.', '9343467', true));
+  if (e4 > 0)
+    statements.push(
+      say(
+        'The ε4 allele is associated with a higher risk of late-onset Alzheimer’s disease, and two copies with a higher risk than one.',
+        '8346443',
+        true,
+      ),
+    );
+  if (e2 > 0 && e4 === 0)
+    statements.push(
+      say('The ε2 allele is associated with a lower risk of late-onset Alzheimer’s disease than ε3.', '7920638', true),
+    );
+  if (e4 === 0 && e2 === 0)
+    statements.push(
+      say(
+        'ε3/ε3 is the most common genotype; the risks of the other genotypes are measured against it.',
+        '9343467',
+        true,
+      ),
+    );
+  statements.push(
+    say(
+      'How strong the association is differs with age, sex and ancestry. It is a change in risk, not a diagnosis: many people with ε4 never develop Alzheimer’s disease.',
+      '9343467',
+      true,
+    ),
+  );
   const note = genotype === 'ε2/ε4' ? ' (unphased chip data cannot tell it from the very rare ε1/ε3)' : '';
   return {
     ...base,
@@ -185,11 +245,31 @@ const F5_LEIDEN: VariantSpec = { rsid: 6025, variant: 'T', other: 'C', role: 'Fa
 function factorVLeiden(lookup: CallLookup): Finding {
   const markers = [readMarker(lookup, F5_LEIDEN)];
   const n = markers[0].copies;
-  const base = { code: 'factor_v_leiden' as const, name: 'Factor V Leiden', gene: 'F5', clinical: true, markers, limits: CHIP_LIMITS('F5 and the other clotting genes') };
-  if (n === null) return { ...base, status: 'not_tested', result: null, summary: `Not determined: ${unreadable(markers[0])}.`, statements: [] };
+  const base = {
+    code: 'factor_v_leiden' as const,
+    name: 'Factor V Leiden',
+    gene: 'F5',
+    clinical: true,
+    markers,
+    limits: CHIP_LIMITS('F5 and the other clotting genes'),
+  };
+  if (n === null)
+    return {
+      ...base,
+      status: 'not_tested',
+      result: null,
+      summary: `Not determined: ${unreadable(markers[0])}.`,
+      statements: [],
+    };
   const statements =
     n > 0
-      ? [say('Factor V Leiden makes factor V resistant to activated protein C, a natural anticoagulant, and is associated with a higher risk of blood clots in the veins (venous thrombosis).', '8164741', true)]
+      ? [
+          say(
+            'Factor V Leiden makes factor V resistant to activated protein C, a natural anticoagulant, and is associated with a higher risk of blood clots in the veins (venous thrombosis).',
+            '8164741',
+            true,
+          ),
+        ]
       : [];
   return {
     ...base,
@@ -212,22 +292,59 @@ const HFE_H63D: VariantSpec = { rsid: 1799945, variant: 'G', other: 'C', role: '
 function hfe(lookup: CallLookup): Finding {
   const markers = [readMarker(lookup, HFE_C282Y), readMarker(lookup, HFE_H63D)];
   const [c, h] = markers.map((m) => m.copies);
-  const base = { code: 'hfe' as const, name: 'HFE haemochromatosis variants (C282Y, H63D)', gene: 'HFE', clinical: true, markers, limits: CHIP_LIMITS('HFE') };
+  const base = {
+    code: 'hfe' as const,
+    name: 'HFE haemochromatosis variants (C282Y, H63D)',
+    gene: 'HFE',
+    clinical: true,
+    markers,
+    limits: CHIP_LIMITS('HFE'),
+  };
   const status = statusOf(markers);
   if (c === null && h === null) {
-    return { ...base, status, result: null, summary: `Not determined: ${markers.map(unreadable).join('; ')}.`, statements: [] };
+    return {
+      ...base,
+      status,
+      result: null,
+      summary: `Not determined: ${markers.map(unreadable).join('; ')}.`,
+      statements: [],
+    };
   }
   const statements: FindingStatement[] = [];
   const parts: string[] = [];
   if (c !== null) parts.push(copiesText(c, 'C282Y'));
   if (h !== null) parts.push(copiesText(h, 'H63D'));
   if (c === 2) {
-    statements.push(say('Two copies of C282Y is the genotype found in most people with hereditary haemochromatosis (iron overload) of northern European descent.', '8696333', true));
-    statements.push(say('Many people with two copies of C282Y never develop iron-overload disease; it is more common in men than in women.', '18199861', true));
+    statements.push(
+      say(
+        'Two copies of C282Y is the genotype found in most people with hereditary haemochromatosis (iron overload) of northern European descent.',
+        '8696333',
+        true,
+      ),
+    );
+    statements.push(
+      say(
+        'Many people with two copies of C282Y never develop iron-overload disease; it is more common in men than in women.',
+        '18199861',
+        true,
+      ),
+    );
   } else if (c === 1 && h === 1) {
-    statements.push(say('One C282Y and one H63D copy (compound heterozygosity) rarely leads to iron-overload disease.', '20471131', true));
+    statements.push(
+      say(
+        'One C282Y and one H63D copy (compound heterozygosity) rarely leads to iron-overload disease.',
+        '20471131',
+        true,
+      ),
+    );
   } else if (c === 1) {
-    statements.push(say('One copy of C282Y alone makes you a carrier; carriers are not expected to develop haemochromatosis from it.', '20471131', true));
+    statements.push(
+      say(
+        'One copy of C282Y alone makes you a carrier; carriers are not expected to develop haemochromatosis from it.',
+        '20471131',
+        true,
+      ),
+    );
   } else if (h === 2) {
     statements.push(say('Two copies of H63D rarely lead to iron-overload disease.', '20471131', true));
   } else if (h === 1) {
@@ -247,17 +364,39 @@ function hfe(lookup: CallLookup): Finding {
 // ---- Lactase persistence ---------------------------------------------------------------
 
 // −13910 C>T upstream of LCT, in MCM6; the T on the gene's strand is A on the forward strand.
-const LCT_13910: VariantSpec = { rsid: 4988235, variant: 'A', other: 'G', role: 'lactase persistence allele A (−13910*T)' };
+const LCT_13910: VariantSpec = {
+  rsid: 4988235,
+  variant: 'A',
+  other: 'G',
+  role: 'lactase persistence allele A (−13910*T)',
+};
 
 function lactase(lookup: CallLookup): Finding {
   const markers = [readMarker(lookup, LCT_13910)];
   const n = markers[0].copies;
   const limits = [
-    say('In many African and Middle Eastern populations other variants near LCT give lactase persistence; this chip marker does not see them.', '17159977'),
+    say(
+      'In many African and Middle Eastern populations other variants near LCT give lactase persistence; this chip marker does not see them.',
+      '17159977',
+    ),
     ...CHIP_LIMITS('LCT and MCM6'),
   ];
-  const base = { code: 'lactase_persistence' as const, name: 'Lactase persistence (digesting milk as an adult)', gene: 'LCT/MCM6', clinical: false, markers, limits };
-  if (n === null) return { ...base, status: 'not_tested', result: null, summary: `Not determined: ${unreadable(markers[0])}.`, statements: [] };
+  const base = {
+    code: 'lactase_persistence' as const,
+    name: 'Lactase persistence (digesting milk as an adult)',
+    gene: 'LCT/MCM6',
+    clinical: false,
+    markers,
+    limits,
+  };
+  if (n === null)
+    return {
+      ...base,
+      status: 'not_tested',
+      result: null,
+      summary: `Not determined: ${unreadable(markers[0])}.`,
+      statements: [],
+    };
   return {
     ...base,
     status: 'determined',
@@ -268,8 +407,14 @@ function lactase(lookup: CallLookup): Finding {
         : 'Your file shows no copy of the −13910*T allele at rs4988235.',
     statements: [
       n > 0
-        ? say('The −13910*T allele is associated with lactase persistence: the ability to digest milk sugar as an adult.', '11788828')
-        : say('Without the −13910*T allele, people of European ancestry are usually lactase non-persistent (lactose intolerant as adults).', '11788828'),
+        ? say(
+            'The −13910*T allele is associated with lactase persistence: the ability to digest milk sugar as an adult.',
+            '11788828',
+          )
+        : say(
+            'Without the −13910*T allele, people of European ancestry are usually lactase non-persistent (lactose intolerant as adults).',
+            '11788828',
+          ),
     ],
   };
 }
@@ -281,20 +426,44 @@ const ALDH2_2: VariantSpec = { rsid: 671, variant: 'A', other: 'G', role: 'ALDH2
 function aldh2(lookup: CallLookup): Finding {
   const markers = [readMarker(lookup, ALDH2_2)];
   const n = markers[0].copies;
-  const base = { code: 'aldh2' as const, name: 'ALDH2 alcohol flush', gene: 'ALDH2', clinical: false, markers, limits: CHIP_LIMITS('ALDH2') };
-  if (n === null) return { ...base, status: 'not_tested', result: null, summary: `Not determined: ${unreadable(markers[0])}.`, statements: [] };
+  const base = {
+    code: 'aldh2' as const,
+    name: 'ALDH2 alcohol flush',
+    gene: 'ALDH2',
+    clinical: false,
+    markers,
+    limits: CHIP_LIMITS('ALDH2'),
+  };
+  if (n === null)
+    return {
+      ...base,
+      status: 'not_tested',
+      result: null,
+      summary: `Not determined: ${unreadable(markers[0])}.`,
+      statements: [],
+    };
   const statements =
     n > 0
       ? [
-          say('ALDH2*2 lowers the activity of the enzyme that clears acetaldehyde, which causes facial flushing after alcohol.', '19320537'),
-          say('People with ALDH2*2 who drink alcohol regularly have a higher risk of oesophageal cancer than those without it.', '19320537', true),
+          say(
+            'ALDH2*2 lowers the activity of the enzyme that clears acetaldehyde, which causes facial flushing after alcohol.',
+            '19320537',
+          ),
+          say(
+            'People with ALDH2*2 who drink alcohol regularly have a higher risk of oesophageal cancer than those without it.',
+            '19320537',
+            true,
+          ),
         ]
       : [say('Without ALDH2*2, the alcohol flush caused by this variant is not expected.', '19320537')];
   return {
     ...base,
     status: 'determined',
     result: n === 0 ? 'No ALDH2*2' : copiesText(n, 'ALDH2*2'),
-    summary: n === 0 ? 'Your file shows no copy of ALDH2*2 at rs671.' : `Your file shows ${n === 1 ? 'one copy' : 'two copies'} of ALDH2*2 at rs671.`,
+    summary:
+      n === 0
+        ? 'Your file shows no copy of ALDH2*2 at rs671.'
+        : `Your file shows ${n === 1 ? 'one copy' : 'two copies'} of ALDH2*2 at rs671.`,
     statements,
   };
 }

@@ -4,14 +4,15 @@
  * trait carries its markers as parallel arrays so a reviewer can trace every number to
  * the study named in `source`.
  */
+import { POPULATIONS } from '../../shared/populations.js';
 import { recommendationTexts, type TextKind } from './recommendations.js';
 import type { TraitInfo } from './types.js';
 
 export const CATALOG_FORMAT = 2;
 export const CATALOG_FILE = 'catalog/catalog.json.gz';
 
-/** Reference-frequency columns, in the order of the profile ethnicity codes 1–5. */
-export const POPULATION_ORDER = ['EUR', 'AMR', 'AFR', 'EAS', 'SAS'] as const;
+/** Reference-frequency columns: the super-populations in their one order (src/shared/populations.ts). */
+export const POPULATION_ORDER = POPULATIONS;
 
 export type WeightScale = 'beta' | 'ln_or' | 'mixed';
 

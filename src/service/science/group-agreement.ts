@@ -23,6 +23,8 @@ export function groupAgreement(headlinePercentile: number, otherPercentiles: rea
   const others = otherPercentiles.length;
   const disagree = others - agree;
   const summary =
-    others === 0 ? 'No other study of this phenotype has a result for you.' : `${others} other ${others === 1 ? 'study' : 'studies'}: ${agree} agree${agree === 1 ? 's' : ''}, ${disagree} disagree${disagree === 1 ? 's' : ''}`;
+    others === 0
+      ? 'No other study of this phenotype has a result for you.'
+      : `${others} other ${others === 1 ? 'study' : 'studies'}: ${agree} agree${agree === 1 ? 's' : ''}, ${disagree} disagree${disagree === 1 ? 's' : ''}`;
   return { others, agree, disagree, summary };
 }

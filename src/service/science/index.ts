@@ -10,12 +10,13 @@ import { makeEngine, type ScienceEngineExt } from './engine.js';
 export function createScienceEngine(options: { resourcesDir: string }): ScienceEngineExt {
   const catalog = compileCatalog(readCatalogFile(options.resourcesDir).traits);
   const panel = loadAncestryPanel(options.resourcesDir);
-  return makeEngine([catalog], { inferAncestry: (g) => inferAncestry(panel, g), tables: loadTables(options.resourcesDir) });
+  return makeEngine([catalog], {
+    inferAncestry: (g) => inferAncestry(panel, g),
+    tables: loadTables(options.resourcesDir),
+  });
 }
 
 export type { ScienceEngineExt } from './engine.js';
-export { COVERAGE_THRESHOLD } from './engine.js';
 export { assessContext } from './assess-context.js';
-export { LEVEL_LABELS, LEVEL_UPPER_BOUNDS, levelForPercentile } from './levels.js';
-export type { CatalogTrait, CatalogTrait as CustomTraitDefinition } from './format.js';
+export type { CatalogTrait as CustomTraitDefinition } from './format.js';
 export type * from './types.js';

@@ -32,9 +32,9 @@ export interface KgVariant {
 
 export interface KgTable {
   size: number;
-  byRsid(rsid: number): KgVariant | undefined;
+  byRsid: (rsid: number) => KgVariant | undefined;
   /** GRCh37 chromosome ("1"–"22", "X") and position. */
-  byPosition(chrom: string, pos: number): KgVariant[];
+  byPosition: (chrom: string, pos: number) => KgVariant[];
 }
 
 const cache = new Map<string, KgTable>();

@@ -13,6 +13,7 @@ export const LEVEL_LABELS = [
 ] as const;
 
 export function levelForPercentile(percentile: number): 1 | 2 | 3 | 4 | 5 {
-  for (let i = 0; i < LEVEL_UPPER_BOUNDS.length; i++) if (percentile < LEVEL_UPPER_BOUNDS[i]) return (i + 1) as 1 | 2 | 3 | 4;
+  for (let i = 0; i < LEVEL_UPPER_BOUNDS.length; i++)
+    if (percentile < LEVEL_UPPER_BOUNDS[i]) return (i + 1) as 1 | 2 | 3 | 4;
   return 5;
 }

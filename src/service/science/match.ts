@@ -7,12 +7,18 @@
  *   complemented effect allele.
  * - Palindromic markers (A/T, C/G) cannot be strand-checked from letters: they match directly
  *   only, on the GRCh37 forward strand that consumer files and the catalog use; ambiguous ones
- *   (minor-allele frequency ≥ 0.4) were already left out of the catalog at build time.
+ *   (minor-allele frequency ≥ PALINDROME_MAF_LIMIT) were already left out of the catalog at build time.
  * - Anything else (other letters, indels, a third allele) does not match: the marker is
  *   excluded from the observed score and counted.
  * - Haploid calls (allele2 = 0, e.g. male X) count as homozygous (dosage 0 or 2), as PLINK does.
  */
 import { COMPLEMENT } from '../genotype/encoding.js';
+
+/**
+ * Palindromic (A/T, C/G) markers whose minor-allele frequency reaches this cannot be
+ * strand-resolved by frequency either: the catalog build and PGS imports leave them out.
+ */
+export const PALINDROME_MAF_LIMIT = 0.4;
 
 export const DOSAGE_MISSING = -1;
 export const DOSAGE_MISMATCH = -2;
@@ -26,7 +32,7 @@ export const FLIPPED = 4;
 export function matchDosage(call: number, effect: number, other: number): number {
   if (call === 0) return DOSAGE_MISSING;
   const a1 = call >> 4;
-  const a2 = (call & 0xf) || a1;
+  const a2 = call & 0xf || a1;
   if ((a1 === effect || a1 === other) && (a2 === effect || a2 === other)) {
     return (a1 === effect ? 1 : 0) + (a2 === effect ? 1 : 0);
   }

@@ -25,6 +25,7 @@ import { gunzipSync } from 'node:zlib';
 import { evidenceLabel } from './evidence.js';
 import { POPULATION_ORDER, type CatalogTrait } from './format.js';
 import { loadKgTable, type KgTable, type KgVariant } from './kg-table.js';
+import { PALINDROME_MAF_LIMIT } from './match.js';
 import { traitRevision } from './revision.js';
 import type { Connotation } from './types.js';
 
@@ -72,10 +73,21 @@ export type PgsImportResult = { ok: true; trait: CatalogTrait; report: PgsImport
 
 const COMP: Record<string, string> = { A: 'T', T: 'A', C: 'G', G: 'C' };
 const BASE = /^[ACGT]$/;
-const PALINDROME_MAF_LIMIT = 0.4;
 const POP_ALIASES: Record<string, (typeof POPULATION_ORDER)[number]> = {
-  eur: 'EUR', european: 'EUR', amr: 'AMR', american: 'AMR', hispanic: 'AMR', latino: 'AMR',
-  afr: 'AFR', african: 'AFR', eas: 'EAS', eastasian: 'EAS', east_asian: 'EAS', sas: 'SAS', southasian: 'SAS', south_asian: 'SAS',
+  eur: 'EUR',
+  european: 'EUR',
+  amr: 'AMR',
+  american: 'AMR',
+  hispanic: 'AMR',
+  latino: 'AMR',
+  afr: 'AFR',
+  african: 'AFR',
+  eas: 'EAS',
+  eastasian: 'EAS',
+  east_asian: 'EAS',
+  sas: 'SAS',
+  southasian: 'SAS',
+  south_asian: 'SAS',
 };
 
 function fail(error: string): PgsImportResult {
@@ -117,7 +129,10 @@ export function importPgsScoringFile(bytes: Uint8Array, options: PgsImportOption
     headerIndex = i;
     break;
   }
-  if (headerIndex < 0) return fail('This file has no column header row. A PGS Catalog scoring file has "#" metadata lines followed by a tab-separated header such as "rsID  chr_name  effect_allele  other_allele  effect_weight".');
+  if (headerIndex < 0)
+    return fail(
+      'This file has no column header row. A PGS Catalog scoring file has "#" metadata lines followed by a tab-separated header such as "rsID  chr_name  effect_allele  other_allele  effect_weight".',
+    );
   const header = lines[headerIndex].split('\t').map((h) => h.trim().replace(/^"|"$/g, ''));
   const col = (name: string) => header.findIndex((h) => h.toLowerCase() === name.toLowerCase());
   const c = {
@@ -146,14 +161,25 @@ export function importPgsScoringFile(bytes: Uint8Array, options: PgsImportOption
   const popFreqCols: Array<[number, number]> = [];
   header.forEach((h, i) => {
     const m = /^allelefrequency_effect_(.+)$/i.exec(h);
-    const pop = m ? POP_ALIASES[m[1].toLowerCase().replace(/[\s-]/g, '_')] ?? POP_ALIASES[m[1].toLowerCase().replace(/[\s_-]/g, '')] : undefined;
+    const pop = m
+      ? (POP_ALIASES[m[1].toLowerCase().replace(/[\s-]/g, '_')] ??
+        POP_ALIASES[m[1].toLowerCase().replace(/[\s_-]/g, '')])
+      : undefined;
     if (pop) popFreqCols.push([POPULATION_ORDER.indexOf(pop), i]);
   });
-  if (c.effect < 0) return fail('The file has no effect_allele column, so it cannot be scored. Use a PGS Catalog scoring file (https://www.pgscatalog.org/downloads/).');
+  if (c.effect < 0)
+    return fail(
+      'The file has no effect_allele column, so it cannot be scored. Use a PGS Catalog scoring file (https://www.pgscatalog.org/downloads/).',
+    );
   const hasDosage = c.d0 >= 0 && c.d1 >= 0 && c.d2 >= 0;
-  if (c.weight < 0 && !hasDosage && c.or < 0 && c.hr < 0) return fail('The file has no effect_weight column (nor dosage_0/1/2_weight or OR/HR columns), so there is nothing to score.');
+  if (c.weight < 0 && !hasDosage && c.or < 0 && c.hr < 0)
+    return fail(
+      'The file has no effect_weight column (nor dosage_0/1/2_weight or OR/HR columns), so there is nothing to score.',
+    );
   if (c.rsid < 0 && c.hmRsid < 0 && (c.chr < 0 || c.pos < 0) && (c.hmChr < 0 || c.hmPos < 0)) {
-    return fail('The file has neither an rsID column nor chromosome positions, so its variants cannot be matched to a genotype.');
+    return fail(
+      'The file has neither an rsID column nor chromosome positions, so its variants cannot be matched to a genotype.',
+    );
   }
 
   const build = (meta.genome_build ?? '').toLowerCase();
@@ -186,20 +212,33 @@ export function importPgsScoringFile(bytes: Uint8Array, options: PgsImportOption
     percentile_note: null,
     notes: [],
   };
-  if (weightsAreRatios) report.notes.push(`weight_type is "${meta.weight_type}": weights were converted to their natural logarithm.`);
+  if (weightsAreRatios)
+    report.notes.push(`weight_type is "${meta.weight_type}": weights were converted to their natural logarithm.`);
 
-  interface Row { rsid: number; effect: string; other: string; weight: number; dw: [number, number, number]; freq: number[] | null }
+  interface Row {
+    rsid: number;
+    effect: string;
+    other: string;
+    weight: number;
+    dw: [number, number, number];
+    freq: number[] | null;
+  }
   const rows = new Map<number, Row>();
   for (let li = headerIndex + 1; li < lines.length; li++) {
     const line = lines[li];
     if (line.trim() === '' || line.startsWith('#')) continue;
     report.variants++;
     const f = line.split('\t').map((x) => x.trim().replace(/^"|"$/g, ''));
-    const get = (i: number) => (i >= 0 ? f[i] ?? '' : '');
+    const get = (i: number) => (i >= 0 ? (f[i] ?? '') : '');
     if (isTrue(get(c.haplotype)) || isTrue(get(c.diplotype))) {
-      return fail(`Line ${li + 1} is a haplotype or diplotype (${get(c.effect) || 'no allele'}). Traitscope scores single SNPs only, so this score cannot be imported.`);
+      return fail(
+        `Line ${li + 1} is a haplotype or diplotype (${get(c.effect) || 'no allele'}). Traitscope scores single SNPs only, so this score cannot be imported.`,
+      );
     }
-    if (isTrue(get(c.interaction))) return fail(`Line ${li + 1} is an interaction term. Traitscope scores additive single-SNP effects only, so this score cannot be imported.`);
+    if (isTrue(get(c.interaction)))
+      return fail(
+        `Line ${li + 1} is an interaction term. Traitscope scores additive single-SNP effects only, so this score cannot be imported.`,
+      );
 
     // Weights.
     let dw: [number, number, number];
@@ -238,7 +277,7 @@ export function importPgsScoringFile(bytes: Uint8Array, options: PgsImportOption
     }
 
     // rsID.
-    let rsid = 0;
+    let rsid: number;
     let via: KgVariant | undefined;
     const idText = get(c.rsid);
     const hmText = get(c.hmRsid);
@@ -249,12 +288,19 @@ export function importPgsScoringFile(bytes: Uint8Array, options: PgsImportOption
       rsid = Number(hmText.slice(2));
       report.matched_by.hm_rsid++;
     } else {
-      const [chr, pos] = hmIs37 && c.hmChr >= 0 ? [get(c.hmChr), get(c.hmPos)] : fileIs37 ? [get(c.chr), get(c.pos)] : ['', ''];
+      const [chr, pos] =
+        hmIs37 && c.hmChr >= 0 ? [get(c.hmChr), get(c.hmPos)] : fileIs37 ? [get(c.chr), get(c.pos)] : ['', ''];
       const candidates = chr && pos ? kg.byPosition(chr.replace(/^chr/i, ''), Number(pos)) : [];
       via = candidates.find((v) => alleleSetMatches(v, effect, other));
       if (!via) {
         // Positions of another build cannot be matched: there is no liftover table offline.
-        drop(chr && pos ? 'position_not_in_1000_genomes_table' : get(c.chr) || get(c.hmChr) ? 'position_not_grch37' : 'no_rsid_or_position');
+        drop(
+          chr && pos
+            ? 'position_not_in_1000_genomes_table'
+            : get(c.chr) || get(c.hmChr)
+              ? 'position_not_grch37'
+              : 'no_rsid_or_position',
+        );
         continue;
       }
       rsid = via.rsid;
@@ -265,7 +311,8 @@ export function importPgsScoringFile(bytes: Uint8Array, options: PgsImportOption
     // Other allele, strand.
     if (other === '') {
       if (ref && (effect === ref.ref || effect === ref.alt)) other = effect === ref.ref ? ref.alt : ref.ref;
-      else if (ref && (COMP[effect] === ref.ref || COMP[effect] === ref.alt)) other = COMP[effect === COMP[ref.ref] ? ref.alt : ref.ref];
+      else if (ref && (COMP[effect] === ref.ref || COMP[effect] === ref.alt))
+        other = COMP[effect === COMP[ref.ref] ? ref.alt : ref.ref];
       else {
         drop('other_allele_unknown');
         continue;
@@ -328,7 +375,9 @@ export function importPgsScoringFile(bytes: Uint8Array, options: PgsImportOption
   if (report.variants === 0) return fail('The file has a header but no variant rows.');
   const minShare = options.minUsableShare ?? MIN_MATCHED_SHARE;
   if (rows.size === 0 || rows.size < minShare * report.variants) {
-    const reasons = Object.entries(dropped).map(([k, v]) => `${v} ${k.replaceAll('_', ' ')}`).join(', ');
+    const reasons = Object.entries(dropped)
+      .map(([k, v]) => `${v} ${k.replaceAll('_', ' ')}`)
+      .join(', ');
     return fail(
       `Only ${rows.size} of ${report.variants} variants could be matched (${reasons || 'no usable rows'}); at least ${Math.round(100 * minShare)} % are needed. ` +
         `Traitscope matches a variant by its rsID, or by a GRCh37 position found in its bundled 1000 Genomes table of ${kg.size.toLocaleString('en-US')} SNPs ` +
@@ -353,7 +402,12 @@ export function importPgsScoringFile(bytes: Uint8Array, options: PgsImportOption
   }
   report.usable = rows.size;
   const lost = report.variants - rows.size;
-  if (lost > 0) report.notes.push(`${lost} of the score's ${report.variants} variants are left out (${Object.entries(dropped).map(([k, v]) => `${v} ${k.replaceAll('_', ' ')}`).join(', ')}): this is not the published score as it stands.`);
+  if (lost > 0)
+    report.notes.push(
+      `${lost} of the score's ${report.variants} variants are left out (${Object.entries(dropped)
+        .map(([k, v]) => `${v} ${k.replaceAll('_', ' ')}`)
+        .join(', ')}): this is not the published score as it stands.`,
+    );
 
   const markers = [...rows.values()].sort((a, b) => a.rsid - b.rsid);
   const additive = markers.every((m) => m.dw[0] === 0 && m.dw[1] === m.weight && m.dw[2] === 2 * m.weight);
@@ -361,7 +415,12 @@ export function importPgsScoringFile(bytes: Uint8Array, options: PgsImportOption
   const traitName = meta.trait_reported || meta.pgs_name || 'Imported score';
   const yearMatch = /\((\d{4})\)/.exec(meta.citation ?? '');
   const year = yearMatch ? Number(yearMatch[1]) : null;
-  const code = options.code ?? `custom_${(pgsId || meta.pgs_name || 'score').toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '')}`;
+  const code =
+    options.code ??
+    `custom_${(pgsId || meta.pgs_name || 'score')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '_')
+      .replace(/^_|_$/g, '')}`;
   const citation = `${meta.citation || 'Citation not given in the file'}${pgsId ? `; ${pgsId}${meta.pgs_name ? ` (${meta.pgs_name})` : ''}` : ''}; imported from a PGS Catalog scoring file.`;
   const importedEvidence = evidenceLabel({
     markers: markers.length,
@@ -408,17 +467,30 @@ export function importPgsScoringFile(bytes: Uint8Array, options: PgsImportOption
       variance_explained: null,
     },
     revision: '',
-    weight_scale: weightType.includes('beta') ? 'beta' : weightsAreRatios || weightType.includes('log') ? 'ln_or' : 'beta',
+    weight_scale: weightType.includes('beta')
+      ? 'beta'
+      : weightsAreRatios || weightType.includes('log')
+        ? 'ln_or'
+        : 'beta',
     text_kind: options.connotation === 'risky' ? 'condition' : 'trait',
     phrase: `“${traitName}”`,
-    source: { dataset: 'PGS Catalog', study_id: pgsId ?? code, pmid: null, source_trait: traitName, source_rows: report.variants, dropped },
+    source: {
+      dataset: 'PGS Catalog',
+      study_id: pgsId ?? code,
+      pmid: null,
+      source_trait: traitName,
+      source_rows: report.variants,
+      dropped,
+    },
     markers: {
       rsid: markers.map((m) => m.rsid),
       effect: markers.map((m) => m.effect).join(''),
       other: markers.map((m) => m.other).join(''),
       weight: markers.map((m) => m.weight),
       // Unknown frequencies (raw-score-only traits) are stored as null.
-      freq: Object.fromEntries(POPULATION_ORDER.map((p, i) => [p, markers.map((m) => (m.freq ? m.freq[i] : null))])) as unknown as CatalogTrait['markers']['freq'],
+      freq: Object.fromEntries(
+        POPULATION_ORDER.map((p, i) => [p, markers.map((m) => (m.freq ? m.freq[i] : null))]),
+      ) as unknown as CatalogTrait['markers']['freq'],
       ...(additive ? {} : { dosage_weights: markers.flatMap((m) => m.dw) }),
     },
     ...(report.percentile ? {} : { raw_score_only: { reason: report.percentile_note! } }),
@@ -455,6 +527,8 @@ function sameSet(a: string, b: string, x: string, y: string): boolean {
 /** The variant's REF/ALT are the effect/other letters, on either strand (other may be unknown). */
 function alleleSetMatches(v: KgVariant, effect: string, other: string): boolean {
   const direct = (effect === v.ref || effect === v.alt) && (other === '' || other === v.ref || other === v.alt);
-  const comp = (COMP[effect] === v.ref || COMP[effect] === v.alt) && (other === '' || COMP[other] === v.ref || COMP[other] === v.alt);
+  const comp =
+    (COMP[effect] === v.ref || COMP[effect] === v.alt) &&
+    (other === '' || COMP[other] === v.ref || COMP[other] === v.alt);
   return direct || comp;
 }

@@ -36,7 +36,10 @@ function oneHot(p: Population): Record<Population, number> {
 export function cleanMixture(q: Record<Population, number>): Record<Population, number> {
   const kept = POPULATION_ORDER.map((p) => (q[p] >= MIXTURE_MIN_SHARE ? q[p] : 0));
   const sum = kept.reduce((a, b) => a + b, 0);
-  return Object.fromEntries(POPULATION_ORDER.map((p, i) => [p, sum > 0 ? kept[i] / sum : 0])) as Record<Population, number>;
+  return Object.fromEntries(POPULATION_ORDER.map((p, i) => [p, sum > 0 ? kept[i] / sum : 0])) as Record<
+    Population,
+    number
+  >;
 }
 
 function single(weights: Record<Population, number>): Population | null {
@@ -52,15 +55,39 @@ export function mixtureLabel(weights: Record<Population, number>): string {
 }
 
 function summary(a: AncestryInference | null): ReferencePopulation['ancestry'] {
-  return a ? { best: a.best, proportions: a.proportions, markers_used: a.markers_used, confidence: a.confidence, admixed: a.admixed, sufficient: a.sufficient } : null;
+  return a
+    ? {
+        best: a.best,
+        proportions: a.proportions,
+        markers_used: a.markers_used,
+        confidence: a.confidence,
+        admixed: a.admixed,
+        sufficient: a.sufficient,
+      }
+    : null;
 }
 
-function referenceOf(weights: Record<Population, number>, source: ReferencePopulation['source'], reason: string, ancestry: AncestryInference | null): ReferencePopulation {
+function referenceOf(
+  weights: Record<Population, number>,
+  source: ReferencePopulation['source'],
+  reason: string,
+  ancestry: AncestryInference | null,
+): ReferencePopulation {
   const pop = single(weights);
-  return { population: pop ?? 'MIXED', label: pop ? populationLabel(pop) : mixtureLabel(weights), source, weights, reason, ancestry: summary(ancestry) };
+  return {
+    population: pop ?? 'MIXED',
+    label: pop ? populationLabel(pop) : mixtureLabel(weights),
+    source,
+    weights,
+    reason,
+    ancestry: summary(ancestry),
+  };
 }
 
-export function chooseReference(ctx: Pick<AssessContext, 'ethnicity' | 'mixture'>, ancestry: AncestryInference | null): ReferencePopulation {
+export function chooseReference(
+  ctx: Pick<AssessContext, 'ethnicity' | 'mixture'>,
+  ancestry: AncestryInference | null,
+): ReferencePopulation {
   if (ctx.ethnicity >= 1 && ctx.ethnicity <= 5) {
     const p = POPULATION_ORDER[ctx.ethnicity - 1];
     return referenceOf(oneHot(p), 'ethnicity', `You chose ${populationLabel(p)} in the profile.`, ancestry);
@@ -75,9 +102,19 @@ export function chooseReference(ctx: Pick<AssessContext, 'ethnicity' | 'mixture'
     const markers = `${ancestry.markers_used.toLocaleString('en-US')} ancestry markers in your file`;
     if (ancestry.admixed) {
       const w = cleanMixture(ancestry.proportions);
-      return referenceOf(w, 'inferred', `Estimated from ${markers}: your DNA looks admixed, so each result is compared with a reference mixed in the same proportions.`, ancestry);
+      return referenceOf(
+        w,
+        'inferred',
+        `Estimated from ${markers}: your DNA looks admixed, so each result is compared with a reference mixed in the same proportions.`,
+        ancestry,
+      );
     }
-    return referenceOf(oneHot(ancestry.best), 'inferred', `Estimated from ${markers} (confidence ${Math.round(100 * ancestry.confidence)} %).`, ancestry);
+    return referenceOf(
+      oneHot(ancestry.best),
+      'inferred',
+      `Estimated from ${markers} (confidence ${Math.round(100 * ancestry.confidence)} %).`,
+      ancestry,
+    );
   }
   const why = ancestry?.reason ?? 'Your file holds too few ancestry-informative markers to estimate your ancestry.';
   return referenceOf(

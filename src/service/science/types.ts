@@ -2,10 +2,14 @@
  * The contract between the service (routes, storage, trait statuses) and the science
  * (catalog, scoring, percentiles, ancestry). The service only calls what is declared here.
  */
-import type { Genotype } from '../genotype/types.js';
+import type { Population } from '../../shared/populations.js';
+import type { AncestryInference, Genotype, GenotypeFacts } from '../genotype/types.js';
 
-/** 1000 Genomes phase 3 super-populations. */
-export type Population = 'EUR' | 'AMR' | 'AFR' | 'EAS' | 'SAS';
+/** 1000 Genomes phase 3 super-populations (src/shared/populations.ts). */
+export type { Population };
+/** Declared with the genotype they describe; part of the science's contract too. */
+export type { AncestryInference, GenotypeFacts };
+
 export type PricingType = 'free' | 'basic';
 export type Connotation = 'risky' | 'good' | 'neutral';
 
@@ -89,27 +93,6 @@ export interface AssessedMarker {
   use: 'observed' | 'imputed' | 'excluded';
 }
 
-/** What an ancestry estimate from the genotype found (docs/ancestry.md). */
-export interface AncestryInference {
-  method: string;
-  /** Most likely single super-population, null when no ancestry markers were found. */
-  best: Population | null;
-  posterior: Record<Population, number>;
-  /** Supervised admixture proportions, summing to 1. */
-  proportions: Record<Population, number>;
-  proportions_se: Record<Population, number> | null;
-  /** Markers of the file with reference frequencies and matching alleles. */
-  markers_used: number;
-  aisnps_used: number;
-  /** 0..1; documented in docs/ancestry.md. */
-  confidence: number;
-  admixed: boolean;
-  /** Enough evidence to use without asking the person. */
-  sufficient: boolean;
-  /** A sentence for the person when not sufficient (or admixed). */
-  reason: string | null;
-}
-
 /** The reference population a result was compared with, and how it was chosen. */
 export interface ReferencePopulation {
   /** A 1000 Genomes super-population, or MIXED for a reference built from proportions. */
@@ -123,7 +106,10 @@ export interface ReferencePopulation {
   /** How it was chosen, one or two sentences. */
   reason: string;
   /** The estimate from the file, when there is one. */
-  ancestry: Pick<AncestryInference, 'best' | 'proportions' | 'markers_used' | 'confidence' | 'admixed' | 'sufficient'> | null;
+  ancestry: Pick<
+    AncestryInference,
+    'best' | 'proportions' | 'markers_used' | 'confidence' | 'admixed' | 'sufficient'
+  > | null;
 }
 
 /** The person's sex as used for sex-specific traits and X-chromosome dosage. */
@@ -232,12 +218,6 @@ export interface ProfileFacts {
   reference_mixture?: Record<Population, number> | null;
 }
 
-/** What the stored genotype says about the person. */
-export interface GenotypeFacts {
-  ancestry: AncestryInference | null;
-  inferredSex: 'male' | 'female' | null;
-}
-
 export interface AssessOptions {
   /**
    * false: summaries only — no per-marker table and no plot density (`markers` empty,
@@ -255,28 +235,34 @@ export interface UnavailableReason {
 }
 
 /** The outcome of scoring one trait: an assessment, or the reason there is none. */
-export type TraitOutcome = { status: 'computed'; assessment: Assessment } | { status: 'unavailable'; reason: UnavailableReason };
+export type TraitOutcome =
+  { status: 'computed'; assessment: Assessment } | { status: 'unavailable'; reason: UnavailableReason };
 
 export interface ScienceEngine {
   /** Every built-in trait, in catalog order. */
   traits: readonly TraitInfo[];
-  trait(code: string): TraitInfo | undefined;
+  trait: (code: string) => TraitInfo | undefined;
   /** True when enough of the trait's markers are genotyped to compute it (whatever the person's sex). */
-  isComputable(code: string, genotype: Genotype): boolean;
+  isComputable: (code: string, genotype: Genotype) => boolean;
   /** Why the trait cannot be computed for this person, or null when it can. */
-  unavailableReason(code: string, genotype: Genotype, context: AssessContext): UnavailableReason | null;
+  unavailableReason: (code: string, genotype: Genotype, context: AssessContext) => UnavailableReason | null;
   /** The assessment, or null when the trait is not computable for this genotype. */
-  assess(code: string, genotype: Genotype, context: AssessContext): Assessment | null;
+  assess: (code: string, genotype: Genotype, context: AssessContext) => Assessment | null;
   /** Ancestry estimated from the genotype's ancestry-informative markers. */
-  inferAncestry(genotype: Genotype): AncestryInference;
+  inferAncestry: (genotype: Genotype) => AncestryInference;
   /** The reference population scoring uses for this person, and how it was chosen. */
-  reference(genotype: Genotype, context: AssessContext): ReferencePopulation;
+  reference: (genotype: Genotype, context: AssessContext) => ReferencePopulation;
   /** The person's sex as scoring uses it. */
-  sex(context: AssessContext): SexInfo;
+  sex: (context: AssessContext) => SexInfo;
   /**
    * Scores many traits of one genotype at once (all of the engine's traits when `codes` is
    * omitted); unknown codes are left out of the result. The one entry point for batch
    * scoring: processing, background scoring and recomputation all go through it.
    */
-  assessMany(genotype: Genotype, context: AssessContext, codes?: Iterable<string>, options?: AssessOptions): Map<string, TraitOutcome>;
+  assessMany: (
+    genotype: Genotype,
+    context: AssessContext,
+    codes?: Iterable<string>,
+    options?: AssessOptions,
+  ) => Map<string, TraitOutcome>;
 }

@@ -12,6 +12,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { crc32c } from '@node-rs/crc32';
+import { formatBytes } from '../../shared/format-bytes.js';
 import { makePrivateDir } from './private-files.js';
 
 export interface StoredUpload {
@@ -24,14 +25,10 @@ export interface StoredUpload {
 
 export class UploadTooLargeError extends Error {
   constructor(readonly limit: number) {
-    super(`The file is larger than the ${formatBytes(limit)} upload limit. Upload the raw data file itself, or a zip/gzip of it.`);
+    super(
+      `The file is larger than the ${formatBytes(limit)} upload limit. Upload the raw data file itself, or a zip/gzip of it.`,
+    );
   }
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(bytes % 1024 ** 3 ? 1 : 0)} GiB`;
-  if (bytes >= 1024 ** 2) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
-  return `${bytes} bytes`;
 }
 
 export function genotypesDir(dataDir: string): string {
@@ -42,7 +39,12 @@ export function storedFilePath(dataDir: string, fileName: string): string {
   return path.join(genotypesDir(dataDir), fileName);
 }
 
-export async function receiveUpload(dataDir: string, profileId: string, body: Readable, maxBytes: number): Promise<StoredUpload> {
+export async function receiveUpload(
+  dataDir: string,
+  profileId: string,
+  body: Readable,
+  maxBytes: number,
+): Promise<StoredUpload> {
   makePrivateDir(genotypesDir(dataDir));
   const fileName = `${profileId}.${Date.now()}.${randomBytes(6).toString('hex')}`;
   const target = storedFilePath(dataDir, fileName);
@@ -108,7 +110,9 @@ export async function removeAllStoredFiles(dataDir: string): Promise<void> {
 /** Removes every stored file of a profile (on profile deletion). */
 export async function removeProfileFiles(dataDir: string, profileId: string): Promise<void> {
   const names = await readdir(genotypesDir(dataDir)).catch(() => [] as string[]);
-  await Promise.all(names.filter((n) => n.startsWith(`${profileId}.`)).map((n) => rm(storedFilePath(dataDir, n), { force: true })));
+  await Promise.all(
+    names.filter((n) => n.startsWith(`${profileId}.`)).map((n) => rm(storedFilePath(dataDir, n), { force: true })),
+  );
 }
 
 /**

@@ -21,7 +21,8 @@ export function makePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   if (!POSIX) return;
   const st = statSync(dir);
-  if (!st.isDirectory()) throw new DataFolderError(`${dir} is not a folder. Choose a folder for Traitscope's data (--data-dir).`);
+  if (!st.isDirectory())
+    throw new DataFolderError(`${dir} is not a folder. Choose a folder for Traitscope's data (--data-dir).`);
   if ((st.mode & GROUP_OR_OTHER) === 0) return;
   try {
     chmodSync(dir, 0o700);

@@ -15,7 +15,9 @@ export interface UploadGrant {
 }
 
 function sign(key: Buffer, grant: UploadGrant): string {
-  return createHmac('sha256', key).update(`${grant.profileId}\n${grant.expires}\n${grant.contentType}`).digest('base64url');
+  return createHmac('sha256', key)
+    .update(`${grant.profileId}\n${grant.expires}\n${grant.contentType}`)
+    .digest('base64url');
 }
 
 export function uploadPath(profileId: string): string {
@@ -28,7 +30,7 @@ export function makeUploadUrl(origin: string, key: Buffer, grant: UploadGrant): 
     content_type: grant.contentType,
     signature: sign(key, grant),
   });
-  return `${origin}${uploadPath(grant.profileId)}?${query}`;
+  return `${origin}${uploadPath(grant.profileId)}?${query.toString()}`;
 }
 
 export type UploadCheck = { ok: true; grant: UploadGrant } | { ok: false; reason: string };
@@ -40,7 +42,12 @@ const SIGNATURE = /^[A-Za-z0-9_-]{43}$/;
 const REQUEST_NEW = 'Request a new one from GET /api/profiles/{profile_id}/genotype/upload/';
 
 /** Checks a storage request's path and query; `now` in epoch seconds. */
-export function checkUploadUrl(key: Buffer, profileId: string, query: Record<string, unknown>, now: number): UploadCheck {
+export function checkUploadUrl(
+  key: Buffer,
+  profileId: string,
+  query: Record<string, unknown>,
+  now: number,
+): UploadCheck {
   const { expires, content_type: contentType, signature } = query;
   if (typeof expires !== 'string' || typeof contentType !== 'string' || typeof signature !== 'string') {
     return {
@@ -57,10 +64,16 @@ export function checkUploadUrl(key: Buffer, profileId: string, query: Record<str
   const expected = Buffer.from(sign(key, grant));
   const given = Buffer.from(signature);
   if (!wellFormed || expected.length !== given.length || !timingSafeEqual(expected, given)) {
-    return { ok: false, reason: `This upload URL is not valid (its signature does not match). Use the URL exactly as returned, or ${REQUEST_NEW.replace('Request', 'request')}.` };
+    return {
+      ok: false,
+      reason: `This upload URL is not valid (its signature does not match). Use the URL exactly as returned, or ${REQUEST_NEW.replace('Request', 'request')}.`,
+    };
   }
   if (grant.expires < now) {
-    return { ok: false, reason: `This upload URL has expired (they are valid for a limited time). ${REQUEST_NEW} and upload again.` };
+    return {
+      ok: false,
+      reason: `This upload URL has expired (they are valid for a limited time). ${REQUEST_NEW} and upload again.`,
+    };
   }
   return { ok: true, grant };
 }

@@ -7,7 +7,7 @@
  * Also here: which non-free traits the profile's client asked for (pricing), and a version
  * per profile that changes with every change of its results (the trait list's ETag).
  */
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/db.js';
 import { namedStatements } from '../db/statements.js';
 import type { Assessment, TraitOutcome, UnavailableReason } from '../science/types.js';
 
@@ -71,7 +71,9 @@ const statements = namedStatements((db: Db) => ({
   upsertUnavailable: db.prepare<[string, string, string, string]>(
     'INSERT OR REPLACE INTO unavailable_traits (profile_id, trait_code, revision, reason) VALUES (?, ?, ?, ?)',
   ),
-  removeUnavailable: db.prepare<[string, string]>('DELETE FROM unavailable_traits WHERE profile_id = ? AND trait_code = ?'),
+  removeUnavailable: db.prepare<[string, string]>(
+    'DELETE FROM unavailable_traits WHERE profile_id = ? AND trait_code = ?',
+  ),
   removeAllUnavailable: db.prepare<[string]>('DELETE FROM unavailable_traits WHERE profile_id = ?'),
   revisions: db.prepare<[string, string], { trait_code: string; revision: string }>(
     'SELECT trait_code, revision FROM assessments WHERE profile_id = ? UNION ALL SELECT trait_code, revision FROM unavailable_traits WHERE profile_id = ?',
@@ -79,11 +81,12 @@ const statements = namedStatements((db: Db) => ({
   statuses: db.prepare<[string, string], { trait_code: string; revision: string; status: 'computed' | 'unavailable' }>(
     "SELECT trait_code, revision, 'computed' AS status FROM assessments WHERE profile_id = ? UNION ALL SELECT trait_code, revision, 'unavailable' FROM unavailable_traits WHERE profile_id = ?",
   ),
-  allRevisions: db.prepare<[], { profile_id: string; trait_code: string; revision: string }>(
-    'SELECT profile_id, trait_code, revision FROM assessments UNION ALL SELECT profile_id, trait_code, revision FROM unavailable_traits',
+  requested: db.prepare<[string], { trait_code: string }>(
+    'SELECT trait_code FROM requested_traits WHERE profile_id = ?',
   ),
-  requested: db.prepare<[string], { trait_code: string }>('SELECT trait_code FROM requested_traits WHERE profile_id = ?'),
-  request: db.prepare<[string, string, string]>('INSERT OR IGNORE INTO requested_traits (profile_id, trait_code, requested_at) VALUES (?, ?, ?)'),
+  request: db.prepare<[string, string, string]>(
+    'INSERT OR IGNORE INTO requested_traits (profile_id, trait_code, requested_at) VALUES (?, ?, ?)',
+  ),
   version: db.prepare<[string], { version: number }>('SELECT version FROM results_versions WHERE profile_id = ?'),
   bump: db.prepare<[string]>(
     'INSERT INTO results_versions (profile_id, version) VALUES (?, 1) ON CONFLICT (profile_id) DO UPDATE SET version = version + 1',
@@ -95,7 +98,13 @@ const statements = namedStatements((db: Db) => ({
 }));
 
 function toStored(row: Row): StoredAssessment {
-  return { code: row.trait_code, revision: row.revision, json: row.result, percentile: row.percentile, computedAt: row.computed_at };
+  return {
+    code: row.trait_code,
+    revision: row.revision,
+    json: row.result,
+    percentile: row.percentile,
+    computedAt: row.computed_at,
+  };
 }
 
 function summaryOf(assessment: Assessment): AssessmentSummary {
@@ -104,7 +113,11 @@ function summaryOf(assessment: Assessment): AssessmentSummary {
 }
 
 export function profileAssessments(db: Db, profileId: string): Map<string, StoredAssessment> {
-  return new Map(statements(db).forProfile.all(profileId).map((r) => [r.trait_code, toStored(r)]));
+  return new Map(
+    statements(db)
+      .forProfile.all(profileId)
+      .map((r) => [r.trait_code, toStored(r)]),
+  );
 }
 
 export function getAssessment(db: Db, profileId: string, code: string): StoredAssessment | undefined {
@@ -113,27 +126,37 @@ export function getAssessment(db: Db, profileId: string, code: string): StoredAs
 }
 
 export function unavailableTraits(db: Db, profileId: string): Map<string, StoredUnavailable> {
-  return new Map(statements(db).unavailable.all(profileId).map((r) => [r.trait_code, { revision: r.revision, reason: JSON.parse(r.reason) }]));
+  return new Map(
+    statements(db)
+      .unavailable.all(profileId)
+      .map((r) => [r.trait_code, { revision: r.revision, reason: JSON.parse(r.reason) as UnavailableReason }]),
+  );
 }
 
 export function getUnavailable(db: Db, profileId: string, code: string): StoredUnavailable | undefined {
   const row = statements(db).oneUnavailable.get(profileId, code);
-  return row ? { revision: row.revision, reason: JSON.parse(row.reason) } : undefined;
+  return row ? { revision: row.revision, reason: JSON.parse(row.reason) as UnavailableReason } : undefined;
 }
 
 /** The trait revision of every stored outcome (computed or unavailable) of the profile. */
 export function outcomeRevisions(db: Db, profileId: string): Map<string, string> {
-  return new Map(statements(db).revisions.all(profileId, profileId).map((r) => [r.trait_code, r.revision]));
+  return new Map(
+    statements(db)
+      .revisions.all(profileId, profileId)
+      .map((r) => [r.trait_code, r.revision]),
+  );
 }
 
 /** Which traits of the profile have a stored assessment and which are stored as unavailable, at which revision. */
-export function storedStatuses(db: Db, profileId: string): Map<string, { status: 'computed' | 'unavailable'; revision: string }> {
-  return new Map(statements(db).statuses.all(profileId, profileId).map((r) => [r.trait_code, { status: r.status, revision: r.revision }]));
-}
-
-/** Every stored outcome's (profile, trait, revision), to find what an updated catalog made stale. */
-export function allOutcomeRevisions(db: Db): Array<{ profileId: string; code: string; revision: string }> {
-  return statements(db).allRevisions.all().map((r) => ({ profileId: r.profile_id, code: r.trait_code, revision: r.revision }));
+export function storedStatuses(
+  db: Db,
+  profileId: string,
+): Map<string, { status: 'computed' | 'unavailable'; revision: string }> {
+  return new Map(
+    statements(db)
+      .statuses.all(profileId, profileId)
+      .map((r) => [r.trait_code, { status: r.status, revision: r.revision }]),
+  );
 }
 
 /** Serializes an outcome outside any transaction (JSON of 2,000 results takes tens of ms). */
@@ -185,7 +208,11 @@ export function saveAssessment(db: Db, profileId: string, code: string, assessme
 
 /** Non-free traits the profile's client asked for. */
 export function requestedCodes(db: Db, profileId: string): Set<string> {
-  return new Set(statements(db).requested.all(profileId).map((r) => r.trait_code));
+  return new Set(
+    statements(db)
+      .requested.all(profileId)
+      .map((r) => r.trait_code),
+  );
 }
 
 /** Records that the client asked for these traits; they are `computed` for it from now on. */

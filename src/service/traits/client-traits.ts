@@ -16,7 +16,10 @@ export function pricingFor(client: Pick<Client, 'freeTraits'>, trait: TraitInfo)
 }
 
 /** The client's configured traits in catalog order (codes no longer in the catalog are skipped). */
-export function clientTraits(client: Pick<Client, 'freeTraits' | 'traitCodes'>, engine: ScienceEngine): ClientTraitEntry[] {
+export function clientTraits(
+  client: Pick<Client, 'freeTraits' | 'traitCodes'>,
+  engine: ScienceEngine,
+): ClientTraitEntry[] {
   const traits = client.traitCodes
     ? client.traitCodes.map((code) => engine.trait(code)).filter((t): t is TraitInfo => t !== undefined)
     : engine.traits;

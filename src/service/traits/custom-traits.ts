@@ -2,7 +2,7 @@
  * Custom traits: PGS Catalog scoring files the user imported. Stored in the database in
  * the catalog's own trait format, so they are scored exactly like built-in traits.
  */
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/db.js';
 import { namedStatements } from '../db/statements.js';
 import { createScienceEngine, type CustomTraitDefinition, type ScienceEngineExt } from '../science/index.js';
 import { importPgsScoringFile, type PgsImportReport } from '../science/pgs-import.js';
@@ -32,19 +32,28 @@ interface Row {
 }
 
 const statements = namedStatements((db: Db) => ({
-  all: db.prepare<[], Row>('SELECT definition, report, file_name, imported_at FROM custom_traits ORDER BY imported_at, rowid'),
+  all: db.prepare<[], Row>(
+    'SELECT definition, report, file_name, imported_at FROM custom_traits ORDER BY imported_at, rowid',
+  ),
   exists: db.prepare<[string], { code: string }>('SELECT code FROM custom_traits WHERE code = ?'),
   insert: db.prepare<[string, string, string, string, string]>(
     'INSERT INTO custom_traits (code, definition, report, file_name, imported_at) VALUES (?, ?, ?, ?, ?)',
   ),
   remove: db.prepare<[string]>('DELETE FROM custom_traits WHERE code = ?'),
-  stamp: db.prepare<[], { n: number; last: string | null }>('SELECT count(*) AS n, max(imported_at) AS last FROM custom_traits'),
+  stamp: db.prepare<[], { n: number; last: string | null }>(
+    'SELECT count(*) AS n, max(imported_at) AS last FROM custom_traits',
+  ),
 }));
 
 export function listCustomTraits(db: Db): CustomTraitRecord[] {
   return statements(db)
     .all.all()
-    .map((r) => ({ trait: JSON.parse(r.definition), report: JSON.parse(r.report), fileName: r.file_name, importedAt: r.imported_at }));
+    .map((r) => ({
+      trait: JSON.parse(r.definition) as CustomTraitDefinition,
+      report: JSON.parse(r.report) as PgsImportReport,
+      fileName: r.file_name,
+      importedAt: r.imported_at,
+    }));
 }
 
 /** Turns a scoring file into a stored custom trait, or explains why it cannot be used. */
@@ -55,7 +64,8 @@ export function importCustomTrait(
   bytes: Uint8Array,
   options: { fileName: string; name?: string; code?: string },
 ): CustomTraitRecord {
-  if (bytes.length === 0) throw new CustomTraitError('The scoring file is empty. Download it again from the PGS Catalog.', 'invalid');
+  if (bytes.length === 0)
+    throw new CustomTraitError('The scoring file is empty. Download it again from the PGS Catalog.', 'invalid');
   const result = importPgsScoringFile(bytes, { resourcesDir, name: options.name, code: options.code });
   if (!result.ok) throw new CustomTraitError(result.error, 'invalid');
   const { trait, report } = result;

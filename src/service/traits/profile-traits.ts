@@ -11,12 +11,25 @@
  */
 import { createHash } from 'node:crypto';
 import type { Client } from '../auth/clients.js';
-import type { Db } from '../db/database.js';
-import { genotypeFacts, genotypeVersion, getGenotypeFile, loadGenotype, type StoredGenotype } from '../genotype/genotype-store.js';
+import type { Db } from '../db/db.js';
+import {
+  genotypeFacts,
+  genotypeVersion,
+  getGenotypeFile,
+  loadGenotype,
+  type StoredGenotype,
+} from '../genotype/genotype-store.js';
 import type { ProfileTrait, Trait, TraitStatus } from '../../shared/api.js';
 import { assessContext } from '../science/assess-context.js';
 import { groupAgreement } from '../science/group-agreement.js';
-import type { Assessment, ProfileFacts, ScienceEngine, TraitInfo, TraitOutcome, UnavailableReason } from '../science/types.js';
+import type {
+  Assessment,
+  ProfileFacts,
+  ScienceEngine,
+  TraitInfo,
+  TraitOutcome,
+  UnavailableReason,
+} from '../science/types.js';
 import {
   getAssessment,
   getUnavailable,
@@ -66,7 +79,7 @@ const traitTexts = new WeakMap<ScienceEngine, Map<string, string>>();
 
 function traitText(engine: ScienceEngine, trait: TraitInfo): string {
   let texts = traitTexts.get(engine);
-  if (!texts) traitTexts.set(engine, (texts = new Map()));
+  if (!texts) traitTexts.set(engine, (texts = new Map<string, string>()));
   let text = texts.get(trait.code);
   if (text === undefined) texts.set(trait.code, (text = JSON.stringify(traitJson(trait))));
   return text;
@@ -83,8 +96,15 @@ function traitField(engine: ScienceEngine, trait: TraitInfo, view: ListView): st
 }
 
 /** A list item with its status only (and why, when unavailable). */
-function statusItem(engine: ScienceEngine, trait: TraitInfo, status: TraitStatus, view: ListView, reason?: UnavailableReason | string): string {
-  const why = reason === undefined ? '' : `,"status_reason":${typeof reason === 'string' ? reason : JSON.stringify(reason)}`;
+function statusItem(
+  engine: ScienceEngine,
+  trait: TraitInfo,
+  status: TraitStatus,
+  view: ListView,
+  reason?: UnavailableReason | string,
+): string {
+  const why =
+    reason === undefined ? '' : `,"status_reason":${typeof reason === 'string' ? reason : JSON.stringify(reason)}`;
   return `{${traitField(engine, trait, view)},"status":"${status}"${why}}`;
 }
 
@@ -92,7 +112,13 @@ function statusItem(engine: ScienceEngine, trait: TraitInfo, status: TraitStatus
  * A list item of a computed trait: its status and the stored summary (a JSON object, spliced
  * in), and for the headline of a phenotype group how the group's other results agree.
  */
-function computedItem(engine: ScienceEngine, trait: TraitInfo, stored: StoredAssessment, view: ListView, others?: readonly number[]): string {
+function computedItem(
+  engine: ScienceEngine,
+  trait: TraitInfo,
+  stored: StoredAssessment,
+  view: ListView,
+  others?: readonly number[],
+): string {
   const fields = stored.json.length > 2 ? `,${stored.json.slice(1, -1)}` : '';
   const agreement =
     others && trait.group.headline && trait.group.size > 1 && stored.percentile !== null
@@ -104,7 +130,12 @@ function computedItem(engine: ScienceEngine, trait: TraitInfo, stored: StoredAss
 /** A single read: the stored summary with the per-marker details and the distribution recomputed. */
 function fullItem(trait: TraitInfo, stored: StoredAssessment, full: Assessment | undefined): ProfileTrait {
   const summary = JSON.parse(stored.json) as Omit<ProfileTrait, 'trait' | 'status'>;
-  const item: ProfileTrait = { trait: traitJson(trait), status: 'computed', ...summary, computed_at: stored.computedAt };
+  const item: ProfileTrait = {
+    trait: traitJson(trait),
+    status: 'computed',
+    ...summary,
+    computed_at: stored.computedAt,
+  };
   return full ? { ...item, match: full.match, distribution: full.distribution, markers: full.markers } : item;
 }
 
@@ -159,11 +190,21 @@ export function forgetGenotype(profileId: string): void {
 }
 
 /** One trait scored on read (for its per-marker table and distribution, or why it cannot be). */
-function scoreOne(ctx: TraitsContext, genotype: StoredGenotype, profile: ProfileFacts, code: string): TraitOutcome | undefined {
+function scoreOne(
+  ctx: TraitsContext,
+  genotype: StoredGenotype,
+  profile: ProfileFacts,
+  code: string,
+): TraitOutcome | undefined {
   return ctx.engine.assessMany(genotype.genotype, assessContext(profile, genotypeFacts(genotype)), [code]).get(code);
 }
 
-function fullAssessment(ctx: TraitsContext, genotype: StoredGenotype, profile: ProfileFacts, code: string): Assessment | undefined {
+function fullAssessment(
+  ctx: TraitsContext,
+  genotype: StoredGenotype,
+  profile: ProfileFacts,
+  code: string,
+): Assessment | undefined {
   const outcome = scoreOne(ctx, genotype, profile, code);
   return outcome?.status === 'computed' ? outcome.assessment : undefined;
 }
@@ -177,7 +218,14 @@ let nextEngineId = 1;
  * (stored results, requests, genotype, processing state, the client's configuration, the
  * traits known), and is the same otherwise, so an unchanged list answers 304.
  */
-export function profileTraitsTag(ctx: TraitsContext, client: Client, profileId: string, profile: ProfileFacts, scored: boolean, view: ListView = 'full'): string {
+export function profileTraitsTag(
+  ctx: TraitsContext,
+  client: Client,
+  profileId: string,
+  profile: ProfileFacts,
+  scored: boolean,
+  view: ListView = 'full',
+): string {
   let engineId = engineIds.get(ctx.engine);
   if (engineId === undefined) engineIds.set(ctx.engine, (engineId = nextEngineId++));
   const state = [
@@ -203,7 +251,14 @@ export function profileTraitsTag(ctx: TraitsContext, client: Client, profileId: 
  * GET /profiles/{id}/traits/: every client trait with its status, or only computed ones
  * with scores, as the JSON text of the response.
  */
-export function listProfileTraits(ctx: TraitsContext, client: Client, profileId: string, profile: ProfileFacts, scored: boolean, view: ListView = 'full'): string {
+export function listProfileTraits(
+  ctx: TraitsContext,
+  client: Client,
+  profileId: string,
+  profile: ProfileFacts,
+  scored: boolean,
+  view: ListView = 'full',
+): string {
   if (!isReady(ctx, profileId)) return '[]';
   const { engine } = ctx;
   const traits = clientTraits(client, engine);
@@ -219,9 +274,11 @@ export function listProfileTraits(ctx: TraitsContext, client: Client, profileId:
     const others = new Map<string, number[]>();
     for (const { trait } of shown) {
       const percentile = computed.get(trait.code)!.percentile;
-      if (!trait.group.headline && percentile !== null) others.set(trait.group.code, [...(others.get(trait.group.code) ?? []), percentile]);
+      if (!trait.group.headline && percentile !== null)
+        others.set(trait.group.code, [...(others.get(trait.group.code) ?? []), percentile]);
     }
-    for (const { trait } of shown) items.push(computedItem(engine, trait, computed.get(trait.code)!, view, others.get(trait.group.code) ?? []));
+    for (const { trait } of shown)
+      items.push(computedItem(engine, trait, computed.get(trait.code)!, view, others.get(trait.group.code) ?? []));
     return `[${items.join(',')}]`;
   }
   const stored = storedStatuses(ctx.db, profileId);
@@ -237,8 +294,12 @@ export function listProfileTraits(ctx: TraitsContext, client: Client, profileId:
     } else {
       // Not scored yet (the background is on its way): ask the engine.
       genotype ??= readyGenotype(ctx, profileId);
-      const why = genotype ? engine.unavailableReason(trait.code, genotype.genotype, assessContext(profile, genotypeFacts(genotype))) : null;
-      items.push(why ? statusItem(engine, trait, 'unavailable', view, why) : statusItem(engine, trait, 'available', view));
+      const why = genotype
+        ? engine.unavailableReason(trait.code, genotype.genotype, assessContext(profile, genotypeFacts(genotype)))
+        : null;
+      items.push(
+        why ? statusItem(engine, trait, 'unavailable', view, why) : statusItem(engine, trait, 'available', view),
+      );
     }
   }
   return `[${items.join(',')}]`;
@@ -250,7 +311,13 @@ export function listProfileTraits(ctx: TraitsContext, client: Client, profileId:
  * stored are taken as they are; only traits it has not reached are scored now, in the pool.
  * Unknown and unavailable codes are left out.
  */
-export async function computeProfileTraits(ctx: TraitsContext, client: Client, profileId: string, codes: string[], view: ListView = 'full'): Promise<string> {
+export async function computeProfileTraits(
+  ctx: TraitsContext,
+  client: Client,
+  profileId: string,
+  codes: string[],
+  view: ListView = 'full',
+): Promise<string> {
   if (!isReady(ctx, profileId)) return '[]';
   const engine = ctx.engine;
   const wanted = [...new Set(codes)].filter((code) => clientHasTrait(client, engine, code));
@@ -268,23 +335,39 @@ export async function computeProfileTraits(ctx: TraitsContext, client: Client, p
 }
 
 /** GET /profiles/{id}/traits/{code}/: the full assessment when computed for this client, else trait and status. */
-export function getProfileTrait(ctx: TraitsContext, client: Client, profileId: string, profile: ProfileFacts, code: string): ProfileTrait {
+export function getProfileTrait(
+  ctx: TraitsContext,
+  client: Client,
+  profileId: string,
+  profile: ProfileFacts,
+  code: string,
+): ProfileTrait {
   const trait = requireClientTrait(ctx, client, code);
   const genotype = readyGenotype(ctx, profileId);
   if (!genotype) return { trait: traitJson(trait), status: 'unavailable' };
   const stored = getAssessment(ctx.db, profileId, code);
   if (stored && stored.revision === trait.revision) {
-    if (!gets(client, trait, requestedCodes(ctx.db, profileId))) return { trait: traitJson(trait), status: 'available' };
+    if (!gets(client, trait, requestedCodes(ctx.db, profileId)))
+      return { trait: traitJson(trait), status: 'available' };
     return fullItem(trait, stored, fullAssessment(ctx, genotype, profile, code));
   }
   const unavailable = getUnavailable(ctx.db, profileId, code);
-  if (unavailable?.revision === trait.revision) return { trait: traitJson(trait), status: 'unavailable', status_reason: unavailable.reason };
+  if (unavailable?.revision === trait.revision)
+    return { trait: traitJson(trait), status: 'unavailable', status_reason: unavailable.reason };
   const why = ctx.engine.unavailableReason(code, genotype.genotype, assessContext(profile, genotypeFacts(genotype)));
-  return why ? { trait: traitJson(trait), status: 'unavailable', status_reason: why } : { trait: traitJson(trait), status: 'available' };
+  return why
+    ? { trait: traitJson(trait), status: 'unavailable', status_reason: why }
+    : { trait: traitJson(trait), status: 'available' };
 }
 
 /** PUT /profiles/{id}/traits/{code}/: computes (or takes the stored) full assessment. */
-export function computeProfileTrait(ctx: TraitsContext, client: Client, profileId: string, profile: ProfileFacts, code: string): ProfileTrait {
+export function computeProfileTrait(
+  ctx: TraitsContext,
+  client: Client,
+  profileId: string,
+  profile: ProfileFacts,
+  code: string,
+): ProfileTrait {
   const trait = requireClientTrait(ctx, client, code);
   const genotype = readyGenotype(ctx, profileId);
   if (!genotype) {
@@ -299,17 +382,21 @@ export function computeProfileTrait(ctx: TraitsContext, client: Client, profileI
   }
   // One trait is scored on the spot: the per-marker details are computed on every read anyway.
   const outcome = scoreOne(ctx, genotype, profile, code)!;
-  if (outcome.status !== 'computed') throw new TraitConflictError(`"${trait.name}" cannot be computed for this profile. ${outcome.reason.detail}`);
+  if (outcome.status !== 'computed')
+    throw new TraitConflictError(`"${trait.name}" cannot be computed for this profile. ${outcome.reason.detail}`);
   const full = outcome.assessment;
   const existing = getAssessment(ctx.db, profileId, code);
-  const stored = existing && existing.revision === trait.revision ? existing : saveAssessment(ctx.db, profileId, code, full);
+  const stored =
+    existing && existing.revision === trait.revision ? existing : saveAssessment(ctx.db, profileId, code, full);
   if (pricingFor(client, trait) !== 'free') markRequested(ctx.db, profileId, [code]);
   return fullItem(trait, stored, full);
 }
 
 function requireClientTrait(ctx: TraitsContext, client: Client, code: string): TraitInfo {
   if (!clientHasTrait(client, ctx.engine, code)) {
-    throw new UnknownTraitError(`There is no trait "${code}" for this client. GET /api/traits/ lists the trait codes you can use.`);
+    throw new UnknownTraitError(
+      `There is no trait "${code}" for this client. GET /api/traits/ lists the trait codes you can use.`,
+    );
   }
   return ctx.engine.trait(code)!;
 }

@@ -9,12 +9,18 @@ import { operations, type OperationId, type Operations } from './index.js';
 type ParamValues<P> = { [K in keyof P]: P[K] extends { schema: infer S extends z.ZodType } ? z.input<S> : never };
 
 /** The arguments of a call: `path` and `body` when the operation has them, optional `query`. */
-export type CallArgs<Id extends OperationId> = (Operations[Id] extends { params: infer P } ? { path: ParamValues<P> } : unknown) &
+export type CallArgs<Id extends OperationId> = (Operations[Id] extends { params: infer P }
+  ? { path: ParamValues<P> }
+  : unknown) &
   (Operations[Id] extends { query: infer Q } ? { query?: Partial<ParamValues<Q>> } : unknown) &
   (Operations[Id] extends { body: { schema: infer B extends z.ZodType } } ? { body: z.input<B> } : unknown);
 
 /** The body of the operation's success response. */
-export type ResponseBody<Id extends OperationId> = Operations[Id]['success'] extends { schema: infer S extends z.ZodType } ? z.output<S> : undefined;
+export type ResponseBody<Id extends OperationId> = Operations[Id]['success'] extends {
+  schema: infer S extends z.ZodType;
+}
+  ? z.output<S>
+  : undefined;
 
 interface LooseArgs {
   path?: Record<string, string>;

@@ -67,7 +67,10 @@ export type Responses = Record<string, ResponseSpec>;
 export type Operation<T extends OperationSpec = OperationSpec> = T & { responses: Responses };
 
 const bearerChallenge: Record<string, HeaderSpec> = {
-  'WWW-Authenticate': { description: 'Bearer challenge (RFC 6750), with error="invalid_token" for a bad token.', schema: { type: 'string' } },
+  'WWW-Authenticate': {
+    description: 'Bearer challenge (RFC 6750), with error="invalid_token" for a bad token.',
+    schema: { type: 'string' },
+  },
 };
 
 /**
@@ -83,14 +86,21 @@ export function operation<const T extends OperationSpec>(spec: T): Operation<T> 
     common[413] = d('The body is larger than this operation accepts.');
   }
   if (spec.scopes) {
-    common[401] = { ...d('No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.'), headers: bearerChallenge };
-    const needs = spec.scopes.includes(APP_SCOPE) ? 'the Traitscope app\'s own client (scope manage:app)' : `the ${spec.scopes.join(' and ')} scope`;
+    common[401] = {
+      ...d('No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.'),
+      headers: bearerChallenge,
+    };
+    const needs = spec.scopes.includes(APP_SCOPE)
+      ? "the Traitscope app's own client (scope manage:app)"
+      : `the ${spec.scopes.join(' and ')} scope`;
     common[403] = d(`The operation needs ${needs}, or the Host header is not this service's address.`);
   } else {
     common[403] = d("The Host header is not this service's address (127.0.0.1:<port> or localhost:<port>).");
   }
   if (spec.path.includes('{profile_id}')) common[404] = d('No profile with this id exists for this client.');
-  common[431] = d('The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).');
+  common[431] = d(
+    'The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).',
+  );
   const own: Responses = {};
   for (const [status, value] of Object.entries(spec.errors ?? {})) {
     if (value !== undefined) own[status] = typeof value === 'string' ? d(value) : value;

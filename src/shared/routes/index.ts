@@ -6,7 +6,17 @@
  */
 import { z } from 'zod';
 import { APP_SCOPE, Detail } from '../schemas/common.js';
-import { ApiClientInput, ApiClientList, AppInfo, CorsSettings, CorsSettingsInput, CreatedApiClient, CustomTrait, CustomTraitList, RevokedApiClient } from '../schemas/app.js';
+import {
+  ApiClientInput,
+  ApiClientList,
+  AppInfo,
+  CorsSettings,
+  CorsSettingsInput,
+  CreatedApiClient,
+  CustomTrait,
+  CustomTraitList,
+  RevokedApiClient,
+} from '../schemas/app.js';
 import {
   GenotypeMetadata,
   GenotypeSnpList,
@@ -33,14 +43,20 @@ import {
 import { operation, type ParamSpec } from './define.js';
 
 export { expressPath } from './define.js';
-export type { Method, Operation, OperationSpec, ParamSpec, ResponseSpec, Tag } from './define.js';
+export type { Operation, ParamSpec, ResponseSpec, Tag } from './define.js';
 
 const READ = ['read:profiles'] as const;
 const WRITE = ['write:profiles'] as const;
 const APP = [APP_SCOPE] as const;
 
-const profileId = { profile_id: { schema: z.uuid(), description: 'The profile id (from POST /api/profiles/).' } } satisfies Record<string, ParamSpec>;
-const traitCode = { schema: z.string(), description: 'A trait code from GET /api/traits/.', example: 'height' } satisfies ParamSpec;
+const profileId = {
+  profile_id: { schema: z.uuid(), description: 'The profile id (from POST /api/profiles/).' },
+} satisfies Record<string, ParamSpec>;
+const traitCode = {
+  schema: z.string(),
+  description: 'A trait code from GET /api/traits/.',
+  example: 'height',
+} satisfies ParamSpec;
 const profileAndTrait = { ...profileId, trait_code: traitCode };
 
 const view: ParamSpec = {
@@ -53,10 +69,19 @@ const ifNoneMatch: ParamSpec = {
   description: 'The ETag of a response you hold: the answer is 304 with no body while it is still current.',
   extension: true,
 };
-const etag = { ETag: { description: 'Identifies this response; send it back in If-None-Match.', schema: { type: 'string' as const } } };
-const notModified = { description: 'Not modified: the response held under If-None-Match is still current.', headers: etag };
+const etag = {
+  ETag: {
+    description: 'Identifies this response; send it back in If-None-Match.',
+    schema: { type: 'string' as const },
+  },
+};
+const notModified = {
+  description: 'Not modified: the response held under If-None-Match is still current.',
+  headers: etag,
+};
 const oauthError = (description: string) => ({ description, schema: OAuthError });
-const profileInvalid = 'Invalid profile input; the detail names the field (interface.md answers invalid input with 405).';
+const profileInvalid =
+  'Invalid profile input; the detail names the field (interface.md answers invalid input with 405).';
 
 export const operations = {
   // ---- Service -------------------------------------------------------------------------
@@ -64,7 +89,8 @@ export const operations = {
     method: 'get',
     path: '/api/version',
     summary: 'App, API and catalog versions',
-    description: 'What is running: the app version, the API version (this document\'s info.version) and the trait catalog revision. Needs no token.',
+    description:
+      "What is running: the app version, the API version (this document's info.version) and the trait catalog revision. Needs no token.",
     tags: ['Service'],
     scopes: null,
     extension: true,
@@ -74,10 +100,17 @@ export const operations = {
     method: 'get',
     path: '/api/openapi.json',
     summary: 'This OpenAPI document',
-    description: 'The OpenAPI 3.1 document of the API, generated from the route table the service runs on. Needs no token.',
+    description:
+      'The OpenAPI 3.1 document of the API, generated from the route table the service runs on. Needs no token.',
     tags: ['Service'],
     scopes: null,
-    success: { status: 200, schema: z.record(z.string(), z.unknown()).meta({ id: 'OpenApiDocument', description: 'An OpenAPI 3.1 document.' }), description: 'The document.' },
+    success: {
+      status: 200,
+      schema: z
+        .record(z.string(), z.unknown())
+        .meta({ id: 'OpenApiDocument', description: 'An OpenAPI 3.1 document.' }),
+      description: 'The document.',
+    },
   }),
   getApiReference: operation({
     method: 'get',
@@ -87,7 +120,12 @@ export const operations = {
     tags: ['Service'],
     scopes: null,
     extension: true,
-    success: { status: 200, contentType: 'text/html', schema: z.string().meta({ id: 'HtmlPage', description: 'An HTML page.' }), description: 'The page.' },
+    success: {
+      status: 200,
+      contentType: 'text/html',
+      schema: z.string().meta({ id: 'HtmlPage', description: 'An HTML page.' }),
+      description: 'The page.',
+    },
   }),
 
   // ---- Authentication ------------------------------------------------------------------
@@ -99,7 +137,11 @@ export const operations = {
       'OAuth 2.0 client credentials grant (RFC 6749 §4.4). The body is JSON or application/x-www-form-urlencoded; client_id and client_secret may instead come as HTTP Basic credentials. Errors follow RFC 6749 §5.2.',
     tags: ['Authentication'],
     scopes: null,
-    body: { schema: TokenRequest, contentTypes: ['application/json', 'application/x-www-form-urlencoded'], required: true },
+    body: {
+      schema: TokenRequest,
+      contentTypes: ['application/json', 'application/x-www-form-urlencoded'],
+      required: true,
+    },
     success: {
       status: 200,
       schema: TokenResponse,
@@ -107,14 +149,18 @@ export const operations = {
       headers: { 'Cache-Control': { description: 'no-store', schema: { type: 'string' } } },
     },
     errors: {
-      400: oauthError('invalid_request (missing grant_type or an unreadable body), unsupported_grant_type, invalid_target (missing or foreign audience) or invalid_scope.'),
+      400: oauthError(
+        'invalid_request (missing grant_type or an unreadable body), unsupported_grant_type, invalid_target (missing or foreign audience) or invalid_scope.',
+      ),
       401: {
         ...oauthError('invalid_client: unknown client, wrong secret, revoked client, or no credentials.'),
         headers: { 'WWW-Authenticate': { description: 'Basic realm="traitscope"', schema: { type: 'string' } } },
       },
       413: oauthError('invalid_request: the body is too large.'),
       429: {
-        ...oauthError('slow_down: too many failed requests for this client_id (10 a minute), or too many being checked at once.'),
+        ...oauthError(
+          'slow_down: too many failed requests for this client_id (10 a minute), or too many being checked at once.',
+        ),
         headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'string' } } },
       },
     },
@@ -124,14 +170,19 @@ export const operations = {
     path: '/oauth/sign-in',
     summary: 'Trade a one-time sign-in link for a token (web UI)',
     description:
-      'The headless web UI opens a link printed by `serve` (…/#signin=<code>) and trades its code here, once, for a token of the app\'s own client. Not for third-party tools.',
+      "The headless web UI opens a link printed by `serve` (…/#signin=<code>) and trades its code here, once, for a token of the app's own client. Not for third-party tools.",
     tags: ['Authentication'],
     scopes: null,
     internal: true,
     extension: true,
     body: { schema: SignInRequest, contentTypes: ['application/json'], required: true },
-    success: { status: 200, schema: TokenResponse, description: 'A token of the app\'s own client.' },
-    errors: { 400: oauthError('invalid_grant: the code was used, has expired or is unknown; or invalid_request: the body could not be read.'), 413: oauthError('invalid_request: the body is too large.') },
+    success: { status: 200, schema: TokenResponse, description: "A token of the app's own client." },
+    errors: {
+      400: oauthError(
+        'invalid_grant: the code was used, has expired or is unknown; or invalid_request: the body could not be read.',
+      ),
+      413: oauthError('invalid_request: the body is too large.'),
+    },
   }),
 
   // ---- Profiles ------------------------------------------------------------------------
@@ -148,7 +199,8 @@ export const operations = {
     method: 'post',
     path: '/api/profiles/',
     summary: 'Create a profile',
-    description: 'Creates a profile owned by this client. Omitted fields take their defaults ("", "", 0, null, 0); id, email and unknown keys are ignored.',
+    description:
+      'Creates a profile owned by this client. Omitted fields take their defaults ("", "", 0, null, 0); id, email and unknown keys are ignored.',
     tags: ['Profiles'],
     scopes: WRITE,
     body: { schema: ProfileInput, contentTypes: ['application/json'] },
@@ -206,7 +258,8 @@ export const operations = {
     method: 'get',
     path: '/api/profiles/{profile_id}/genotype/',
     summary: 'Get genotype metadata',
-    description: 'Metadata of the uploaded file with its processing state and parse summary, or {} when nothing was uploaded.',
+    description:
+      'Metadata of the uploaded file with its processing state and parse summary, or {} when nothing was uploaded.',
     tags: ['Genotype'],
     scopes: READ,
     params: profileId,
@@ -221,7 +274,12 @@ export const operations = {
     tags: ['Genotype'],
     scopes: READ,
     params: profileId,
-    query: { 'content-type': { schema: UploadContentType.default('text/plain'), description: 'The Content-Type the file will be sent with.' } },
+    query: {
+      'content-type': {
+        schema: UploadContentType.default('text/plain'),
+        description: 'The Content-Type the file will be sent with.',
+      },
+    },
     success: { status: 200, schema: UploadUrl, description: 'The upload URL.' },
     errors: { 400: 'content-type is not text/plain or application/zip.' },
   }),
@@ -237,7 +295,8 @@ export const operations = {
     query: {
       confirm_replace: {
         schema: z.enum(['true', 'false']),
-        description: 'true: the latest upload may replace the genotype in use although it is much smaller or stranger (docs/api.md).',
+        description:
+          'true: the latest upload may replace the genotype in use although it is much smaller or stranger (docs/api.md).',
         extension: true,
       },
     },
@@ -245,9 +304,15 @@ export const operations = {
     errors: {
       400: 'confirm_replace is not true or false.',
       401: {
-        description: 'No token (or a bad one), or nothing was uploaded for this profile yet (as interface.md specifies).',
+        description:
+          'No token (or a bad one), or nothing was uploaded for this profile yet (as interface.md specifies).',
         schema: Detail,
-        headers: { 'WWW-Authenticate': { description: 'Bearer challenge, when the token is the problem.', schema: { type: 'string' } } },
+        headers: {
+          'WWW-Authenticate': {
+            description: 'Bearer challenge, when the token is the problem.',
+            schema: { type: 'string' },
+          },
+        },
       },
       404: 'No profile with this id exists for this client, or it was deleted during processing.',
       422: 'The file could not be read, or waits for confirm_replace=true; the detail says why. The previous genotype stays in use.',
@@ -262,9 +327,19 @@ export const operations = {
     scopes: READ,
     extension: true,
     params: profileId,
-    query: { rsid: { schema: z.string(), required: true, description: 'Comma-separated rsIDs (the parameter may also repeat).', example: 'rs4988235,rs12913832' } },
+    query: {
+      rsid: {
+        schema: z.string(),
+        required: true,
+        description: 'Comma-separated rsIDs (the parameter may also repeat).',
+        example: 'rs4988235,rs12913832',
+      },
+    },
     success: { status: 200, schema: GenotypeSnpList, description: 'The markers found.' },
-    errors: { 400: `An entry is not an rsID, none was given, or more than ${MAX_SNP_LOOKUP} were.`, 409: 'The profile has no processed genotype yet.' },
+    errors: {
+      400: `An entry is not an rsID, none was given, or more than ${MAX_SNP_LOOKUP} were.`,
+      409: 'The profile has no processed genotype yet.',
+    },
   }),
   lookupSnpsInBody: operation({
     method: 'post',
@@ -277,7 +352,10 @@ export const operations = {
     params: profileId,
     body: { schema: SnpLookupRequest, contentTypes: ['application/json'], required: true },
     success: { status: 200, schema: GenotypeSnpList, description: 'The markers found.' },
-    errors: { 400: `The body is not a list of rsIDs, an entry is not an rsID, or more than ${MAX_SNP_LOOKUP} were given.`, 409: 'The profile has no processed genotype yet.' },
+    errors: {
+      400: `The body is not a list of rsIDs, an entry is not an rsID, or more than ${MAX_SNP_LOOKUP} were given.`,
+      409: 'The profile has no processed genotype yet.',
+    },
   }),
 
   getFindings: operation({
@@ -300,24 +378,38 @@ export const operations = {
     path: '/api/traits/',
     summary: "List the client's traits",
     description:
-      "Every trait configured for this client with its pricing type, in catalog order. Filters combine (AND). The response carries an ETag; send it back in If-None-Match to get 304 while nothing changed.",
+      'Every trait configured for this client with its pricing type, in catalog order. Filters combine (AND). The response carries an ETag; send it back in If-None-Match to get 304 while nothing changed.',
     tags: ['Traits'],
     scopes: READ,
     query: {
       q: { schema: z.string(), description: 'Keep traits whose code or name contains this (case-insensitive).' },
-      featured: { schema: z.boolean(), description: 'true: only the curated consumer set; false: only the generated GWAS set.', extension: true },
+      featured: {
+        schema: z.boolean(),
+        description: 'true: only the curated consumer set; false: only the generated GWAS set.',
+        extension: true,
+      },
       type: { schema: PricingType, description: 'Only traits of this pricing type.', extension: true },
-      category: { schema: z.string(), description: 'Only traits of this category (exact, case-insensitive).', extension: true, example: 'Appearance' },
+      category: {
+        schema: z.string(),
+        description: 'Only traits of this category (exact, case-insensitive).',
+        extension: true,
+        example: 'Appearance',
+      },
       view,
     },
     headers: { 'If-None-Match': ifNoneMatch },
-    success: { status: 200, schema: ClientTraitList, description: 'The traits (ClientTraitBrief elements with view=compact).', headers: etag },
+    success: {
+      status: 200,
+      schema: ClientTraitList,
+      description: 'The traits (ClientTraitBrief elements with view=compact).',
+      headers: etag,
+    },
     errors: { 304: notModified, 400: 'A filter has a value it cannot have (the detail says which).' },
   }),
   getClientTrait: operation({
     method: 'get',
     path: '/api/traits/{trait_code}/',
-    summary: 'Get one of the client\'s traits',
+    summary: "Get one of the client's traits",
     description: 'One trait of this client with its pricing type.',
     tags: ['Traits'],
     scopes: READ,
@@ -336,7 +428,11 @@ export const operations = {
     scopes: READ,
     params: profileId,
     query: {
-      score: { schema: z.string(), description: 'Present (with or without a value): the scored form.', allowEmptyValue: true },
+      score: {
+        schema: z.string(),
+        description: 'Present (with or without a value): the scored form.',
+        allowEmptyValue: true,
+      },
       view,
     },
     headers: { 'If-None-Match': ifNoneMatch },
@@ -360,7 +456,8 @@ export const operations = {
     method: 'get',
     path: '/api/profiles/{profile_id}/traits/{trait_code}/',
     summary: 'Get a trait assessment',
-    description: 'The full assessment when the trait is computed; otherwise the trait and its status (unavailable while no genotype is ready).',
+    description:
+      'The full assessment when the trait is computed; otherwise the trait and its status (unavailable while no genotype is ready).',
     tags: ['Traits'],
     scopes: READ,
     params: profileAndTrait,
@@ -398,7 +495,10 @@ export const operations = {
       signature: { schema: z.string(), required: true, description: 'HMAC signature, as issued.' },
     },
     body: {
-      schema: z.string().meta({ id: 'GenotypeFileBody', description: 'The raw genotype file: text (.txt, .csv, .tsv) or an archive (.zip, .gz, .tar.gz).' }),
+      schema: z.string().meta({
+        id: 'GenotypeFileBody',
+        description: 'The raw genotype file: text (.txt, .csv, .tsv) or an archive (.zip, .gz, .tar.gz).',
+      }),
       contentTypes: ['text/plain', 'application/zip'],
       required: true,
     },
@@ -407,7 +507,11 @@ export const operations = {
       400: 'The body was empty or the transfer broke off; nothing was changed.',
       403: "The URL is expired, incomplete or tampered with, the Content-Type is not the signed one, or the Host header is not this service's address.",
       404: 'The profile of this URL no longer exists.',
-      405: { description: 'Any method but PUT.', schema: Detail, headers: { Allow: { description: 'PUT', schema: { type: 'string' } } } },
+      405: {
+        description: 'Any method but PUT.',
+        schema: Detail,
+        headers: { Allow: { description: 'PUT', schema: { type: 'string' } } },
+      },
       413: 'The file is larger than the upload limit (1 GiB by default); nothing was changed.',
       429: {
         description: 'Too many uploads in progress (8 in all, 2 per profile).',
@@ -444,8 +548,19 @@ export const operations = {
     tags: ['Service'],
     scopes: null,
     extension: true,
-    query: { ticket: { schema: z.string(), description: 'A ticket from GET /api/events/url, instead of the Authorization header.', extension: true } },
-    success: { status: 200, contentType: 'text/event-stream', schema: z.string().meta({ id: 'EventStream', description: 'Server-Sent Events; see docs/api.md.' }), description: 'The stream.' },
+    query: {
+      ticket: {
+        schema: z.string(),
+        description: 'A ticket from GET /api/events/url, instead of the Authorization header.',
+        extension: true,
+      },
+    },
+    success: {
+      status: 200,
+      contentType: 'text/event-stream',
+      schema: z.string().meta({ id: 'EventStream', description: 'Server-Sent Events; see docs/api.md.' }),
+      description: 'The stream.',
+    },
     errors: { 401: { description: 'No valid token, or a used, expired or unknown ticket.', schema: Detail } },
   }),
 
@@ -454,13 +569,25 @@ export const operations = {
     method: 'get',
     path: '/api/app/diagnostics',
     summary: 'Event-loop delay, memory and the worker pool',
-    description: 'For the benchmarks and bug reports: the longest event-loop stall, memory use and pool state since the last ?reset.',
+    description:
+      'For the benchmarks and bug reports: the longest event-loop stall, memory use and pool state since the last ?reset.',
     tags: ['App'],
     scopes: APP,
     internal: true,
     extension: true,
-    query: { reset: { schema: z.string(), description: 'Present: start a new measurement window.', allowEmptyValue: true, extension: true } },
-    success: { status: 200, schema: z.record(z.string(), z.unknown()).meta({ id: 'Diagnostics' }), description: 'The measurements.' },
+    query: {
+      reset: {
+        schema: z.string(),
+        description: 'Present: start a new measurement window.',
+        allowEmptyValue: true,
+        extension: true,
+      },
+    },
+    success: {
+      status: 200,
+      schema: z.record(z.string(), z.unknown()).meta({ id: 'Diagnostics' }),
+      description: 'The measurements.',
+    },
   }),
   getAppInfo: operation({
     method: 'get',
@@ -477,7 +604,7 @@ export const operations = {
     method: 'get',
     path: '/api/app/clients/',
     summary: 'List API clients',
-    description: 'The credentials issued to third-party tools (the app\'s own client is not listed).',
+    description: "The credentials issued to third-party tools (the app's own client is not listed).",
     tags: ['App'],
     scopes: APP,
     internal: true,
@@ -500,15 +627,25 @@ export const operations = {
     method: 'delete',
     path: '/api/app/clients/{client_id}/',
     summary: 'Revoke an API client',
-    description: 'Its tokens and upload URLs stop working at once. With delete_data=true every profile it created is deleted too (also for a client revoked earlier).',
+    description:
+      'Its tokens and upload URLs stop working at once. With delete_data=true every profile it created is deleted too (also for a client revoked earlier).',
     tags: ['App'],
     scopes: APP,
     internal: true,
     extension: true,
     params: { client_id: { schema: z.string(), description: 'The client id.' } },
-    query: { delete_data: { schema: z.enum(['true', 'false']), description: 'true: also delete every profile the client created, with all their data.' } },
+    query: {
+      delete_data: {
+        schema: z.enum(['true', 'false']),
+        description: 'true: also delete every profile the client created, with all their data.',
+      },
+    },
     success: { status: 200, schema: RevokedApiClient, description: 'Revoked (and its profiles deleted, when asked).' },
-    errors: { 400: 'delete_data is not true or false.', 404: 'No such client.', 409: 'The client was already revoked (and delete_data was not true).' },
+    errors: {
+      400: 'delete_data is not true or false.',
+      404: 'No such client.',
+      409: 'The client was already revoked (and delete_data was not true).',
+    },
   }),
   listCustomTraits: operation({
     method: 'get',
@@ -525,7 +662,8 @@ export const operations = {
     method: 'post',
     path: '/api/app/traits/',
     summary: 'Import a PGS Catalog scoring file',
-    description: 'Adds the scoring file as a trait of every client that follows the catalog, priced basic unless the client\'s free traits say otherwise.',
+    description:
+      "Adds the scoring file as a trait of every client that follows the catalog, priced basic unless the client's free traits say otherwise.",
     tags: ['App'],
     scopes: APP,
     internal: true,
@@ -565,7 +703,8 @@ export const operations = {
     method: 'get',
     path: '/api/app/cors',
     summary: 'Allowed browser origins',
-    description: 'The origins browser-based tools may call the API from (CORS): the saved list and those fixed for this run.',
+    description:
+      'The origins browser-based tools may call the API from (CORS): the saved list and those fixed for this run.',
     tags: ['App'],
     scopes: APP,
     internal: true,
@@ -576,7 +715,8 @@ export const operations = {
     method: 'put',
     path: '/api/app/cors',
     summary: 'Set the allowed browser origins',
-    description: 'Replaces the saved list. Each entry is an origin: scheme, host and optional port, e.g. http://localhost:3000.',
+    description:
+      'Replaces the saved list. Each entry is an origin: scheme, host and optional port, e.g. http://localhost:3000.',
     tags: ['App'],
     scopes: APP,
     internal: true,
@@ -599,4 +739,3 @@ export const operations = {
 
 export type Operations = typeof operations;
 export type OperationId = keyof Operations;
-export const operationIds = Object.keys(operations) as OperationId[];

@@ -4,8 +4,13 @@ import { SCOPES } from './common.js';
 import { Trait } from './traits.js';
 
 export const FreeTraits = z
-  .union([z.enum(['default', 'all', 'none']), z.array(z.string())], { error: 'free_traits must be "default", "all", "none" or a list of trait codes' })
-  .meta({ id: 'FreeTraits', description: 'Which traits the client gets free: the catalog default, all, none, or a list of codes.' });
+  .union([z.enum(['default', 'all', 'none']), z.array(z.string())], {
+    error: 'free_traits must be "default", "all", "none" or a list of trait codes',
+  })
+  .meta({
+    id: 'FreeTraits',
+    description: 'Which traits the client gets free: the catalog default, all, none, or a list of codes.',
+  });
 
 export const ApiClient = z
   .object({
@@ -24,20 +29,35 @@ export const ApiClientList = z.array(ApiClient).meta({ id: 'ApiClientList' });
 export const RevokedApiClient = z
   .object({
     detail: z.string(),
-    deleted_profiles: z.int().min(0).describe('Profiles the client created that were deleted (delete_data=true), else 0.'),
+    deleted_profiles: z
+      .int()
+      .min(0)
+      .describe('Profiles the client created that were deleted (delete_data=true), else 0.'),
   })
   .meta({ id: 'RevokedApiClient', description: 'The client was revoked (and its profiles deleted, when asked).' });
 
 export const ApiClientInput = z
   .object({
-    name: z.string({ error: 'name must be a string' }).trim().min(1, { error: 'name is required' }).max(100, { error: 'name must be at most 100 characters' }),
-    scopes: z.array(z.enum(SCOPES, { error: `scopes must be a list of ${SCOPES.join(', ')}` })).min(1, { error: 'scopes needs at least one scope' }).optional(),
+    name: z
+      .string({ error: 'name must be a string' })
+      .trim()
+      .min(1, { error: 'name is required' })
+      .max(100, { error: 'name must be at most 100 characters' }),
+    scopes: z
+      .array(z.enum(SCOPES, { error: `scopes must be a list of ${SCOPES.join(', ')}` }))
+      .min(1, { error: 'scopes needs at least one scope' })
+      .optional(),
     free_traits: FreeTraits.optional(),
   })
-  .meta({ id: 'ApiClientInput', examples: [{ name: 'My analysis script', scopes: ['read:profiles'], free_traits: 'default' }] });
+  .meta({
+    id: 'ApiClientInput',
+    examples: [{ name: 'My analysis script', scopes: ['read:profiles'], free_traits: 'default' }],
+  });
 export type ApiClientInput = z.infer<typeof ApiClientInput>;
 
-export const CreatedApiClient = ApiClient.extend({ client_secret: z.string().describe('Shown once; only a hash is stored.') }).meta({ id: 'CreatedApiClient' });
+export const CreatedApiClient = ApiClient.extend({
+  client_secret: z.string().describe('Shown once; only a hash is stored.'),
+}).meta({ id: 'CreatedApiClient' });
 export type CreatedApiClient = z.infer<typeof CreatedApiClient>;
 
 export const AppInfo = z
@@ -78,11 +98,17 @@ export const CustomTraitList = z.array(CustomTrait).meta({ id: 'CustomTraitList'
 export const CorsSettings = z
   .object({
     origins: z.array(z.string()).describe('Origins allowed from Settings (stored in the data folder).'),
-    fixed: z.array(z.string()).describe('Origins allowed by TRAITSCOPE_CORS_ORIGINS or --cors-origin for this run; not editable here.'),
+    fixed: z
+      .array(z.string())
+      .describe('Origins allowed by TRAITSCOPE_CORS_ORIGINS or --cors-origin for this run; not editable here.'),
   })
   .meta({ id: 'CorsSettings', description: 'Browser origins allowed to call the API (CORS).' });
 export type CorsSettings = z.infer<typeof CorsSettings>;
 
 export const CorsSettingsInput = z
-  .object({ origins: z.array(z.string({ error: 'origins must be a list of strings' }), { error: 'origins must be a list of origins such as "http://localhost:3000"' }) })
+  .object({
+    origins: z.array(z.string({ error: 'origins must be a list of strings' }), {
+      error: 'origins must be a list of origins such as "http://localhost:3000"',
+    }),
+  })
   .meta({ id: 'CorsSettingsInput', examples: [{ origins: ['http://localhost:3000'] }] });

@@ -7,7 +7,11 @@ import { z } from 'zod';
 /** Every non-2xx body of /api and /storage. */
 export const Detail = z
   .object({ detail: z.string().describe('What happened, or what went wrong and how to fix it.') })
-  .meta({ id: 'Detail', description: 'A sentence for people: what happened, or what went wrong and how to fix it.', examples: [{ detail: 'No profile with id "…" exists for this client. GET /api/profiles/ lists your profiles.' }] });
+  .meta({
+    id: 'Detail',
+    description: 'A sentence for people: what happened, or what went wrong and how to fix it.',
+    examples: [{ detail: 'No profile with id "…" exists for this client. GET /api/profiles/ lists your profiles.' }],
+  });
 export type Detail = z.infer<typeof Detail>;
 
 export const SCOPES = ['read:profiles', 'write:profiles'] as const;
@@ -24,12 +28,12 @@ export const EXTENSION = 'x-traitscope-extension';
  * `x-traitscope-extension: true`). Adding such a field is this one call in its object.
  */
 export function ext<T extends z.ZodType>(schema: T, description?: string): T {
-  return schema.meta({ [EXTENSION]: true, ...(description ? { description } : {}) }) as T;
+  return schema.meta({ [EXTENSION]: true, ...(description ? { description } : {}) });
 }
 
 /** An integer enum whose values have names (documented as `x-enum-varnames`). */
 export function namedIntEnum<const N extends readonly string[]>(id: string, names: N, error: string) {
-  const values = names.map((_n, i) => i) as number[];
+  const values = names.map((_n, i) => i);
   return z.literal(values as [number, ...number[]], { error }).meta({
     id,
     description: names.map((n, i) => `${i} = ${n}`).join(', '),
@@ -38,4 +42,7 @@ export function namedIntEnum<const N extends readonly string[]>(id: string, name
   });
 }
 
-export const Rsid = z.string().regex(/^rs\d+$/).describe('A dbSNP reference SNP identifier, e.g. rs4988235.');
+export const Rsid = z
+  .string()
+  .regex(/^rs\d+$/)
+  .describe('A dbSNP reference SNP identifier, e.g. rs4988235.');

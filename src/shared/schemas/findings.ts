@@ -11,7 +11,9 @@ export const Finding = z
     name: z.string(),
     gene: z.string(),
     clinical: z.boolean().describe('About a disease risk: the desktop UI shows it only after the person opted in.'),
-    status: z.enum(['determined', 'partial', 'not_tested']).describe('determined: every marker read; partial: some; not_tested: none.'),
+    status: z
+      .enum(['determined', 'partial', 'not_tested'])
+      .describe('determined: every marker read; partial: some; not_tested: none.'),
     result: z.string().nullable().describe('The short answer, e.g. "ε3/ε4"; null when not determined.'),
     summary: z.string(),
     markers: z.array(
@@ -19,7 +21,10 @@ export const Finding = z
         rsid: z.string(),
         role: z.string(),
         genotype: z.string().nullable().describe('As in the file; null when the file lacks the marker.'),
-        copies: z.int().nullable().describe('Copies of the variant allele; null when missing, not called or not matching.'),
+        copies: z
+          .int()
+          .nullable()
+          .describe('Copies of the variant allele; null when missing, not called or not matching.'),
         state: z.enum(['called', 'missing', 'no_call', 'mismatch']),
         strand_flipped: z.boolean(),
       }),
@@ -27,7 +32,10 @@ export const Finding = z
     statements: z.array(FindingStatement),
     limits: z.array(FindingStatement).describe('What a consumer chip can and cannot tell about this finding.'),
   })
-  .meta({ id: 'Finding', description: 'A single-variant finding with curated, cited statements (docs/ui.md, "Single-variant findings").' });
+  .meta({
+    id: 'Finding',
+    description: 'A single-variant finding with curated, cited statements (docs/ui.md, "Single-variant findings").',
+  });
 export type Finding = z.infer<typeof Finding>;
 
 export const FindingsResponse = z

@@ -4,18 +4,25 @@ import { ext, Rsid } from './common.js';
 import { Population, ReferencePopulation } from './traits.js';
 
 export const UPLOAD_CONTENT_TYPES = ['text/plain', 'application/zip'] as const;
-export const UploadContentType = z.enum(UPLOAD_CONTENT_TYPES).meta({ id: 'UploadContentType', description: 'Content type of an upload.' });
+export const UploadContentType = z
+  .enum(UPLOAD_CONTENT_TYPES)
+  .meta({ id: 'UploadContentType', description: 'Content type of an upload.' });
 
-export const ProcessingStatus = z
-  .enum(['uploaded', 'processing', 'processed', 'failed'])
-  .meta({ id: 'ProcessingStatus', description: 'uploaded = waiting for a worker; processing; processed; failed (see `error`).' });
+export const ProcessingStatus = z.enum(['uploaded', 'processing', 'processed', 'failed']).meta({
+  id: 'ProcessingStatus',
+  description: 'uploaded = waiting for a worker; processing; processed; failed (see `error`).',
+});
 
 export const AncestryEstimate = z
   .object({
     method: z.string(),
-    best: Population.nullable().describe('Most likely single super-population; null when no ancestry markers were found.'),
+    best: Population.nullable().describe(
+      'Most likely single super-population; null when no ancestry markers were found.',
+    ),
     posterior: z.record(z.string(), z.number().min(0).max(1)),
-    proportions: z.record(z.string(), z.number().min(0).max(1)).describe('Supervised admixture proportions per super-population (EUR, AMR, AFR, EAS, SAS), summing to 1.'),
+    proportions: z
+      .record(z.string(), z.number().min(0).max(1))
+      .describe('Supervised admixture proportions per super-population (EUR, AMR, AFR, EAS, SAS), summing to 1.'),
     proportions_se: z
       .record(z.string(), z.number().nullable())
       .nullable()
@@ -26,15 +33,27 @@ export const AncestryEstimate = z
     admixed: z.boolean(),
     sufficient: z.boolean().describe('Enough evidence to use without asking the person.'),
     reason: z.string().nullable().describe('A sentence for the person when not sufficient (or admixed).'),
-    notes: z.array(z.string()).optional().describe('Markers left out and why (allele mismatches, likely genotyping errors).'),
+    notes: z
+      .array(z.string())
+      .optional()
+      .describe('Markers left out and why (allele mismatches, likely genotyping errors).'),
   })
   .meta({ id: 'AncestryEstimate', description: 'Ancestry inferred from the genotype (docs/ancestry.md).' });
 
 export const SexFacts = z
   .object({
-    value: z.enum(['male', 'female']).nullable().describe('The sex results use (sex-specific traits, X-chromosome dosage); null when unknown.'),
-    source: z.enum(['profile', 'dna']).nullable().describe('profile: the gender the person gave; dna: inferred from the file.'),
-    dna: z.enum(['male', 'female']).nullable().describe('What the DNA file says (X heterozygosity and Y calls), or null.'),
+    value: z
+      .enum(['male', 'female'])
+      .nullable()
+      .describe('The sex results use (sex-specific traits, X-chromosome dosage); null when unknown.'),
+    source: z
+      .enum(['profile', 'dna'])
+      .nullable()
+      .describe('profile: the gender the person gave; dna: inferred from the file.'),
+    dna: z
+      .enum(['male', 'female'])
+      .nullable()
+      .describe('What the DNA file says (X heterozygosity and Y calls), or null.'),
     mismatch: z.boolean().describe('The profile and the DNA disagree.'),
   })
   .meta({ id: 'SexFacts', description: 'The sex results are computed for, and where it comes from.' });
@@ -50,7 +69,9 @@ export const GenotypeProcessing = z
     needs_confirmation: z
       .literal(true)
       .optional()
-      .describe('The latest file was read but is much smaller or stranger than the genotype in use: it replaces it only after POST …/genotype/upload/?confirm_replace=true.'),
+      .describe(
+        'The latest file was read but is much smaller or stranger than the genotype in use: it replaces it only after POST …/genotype/upload/?confirm_replace=true.',
+      ),
     format: z.string().optional().describe('Detected format: 23andme, ancestrydna, ftdna, myheritage, vcf, generic, …'),
     vendor: z.string().optional().describe('Vendor name, e.g. "23andMe"; "Unknown" for generic text.'),
     container: z.string().optional().describe('plain, gzip, zip or tar.gz.'),
@@ -60,10 +81,21 @@ export const GenotypeProcessing = z
     no_calls: z.int().min(0).optional(),
     call_rate: z.number().min(0).max(1).optional(),
     skipped_lines: z.int().min(0).optional(),
-    skipped_by_reason: z.record(z.string(), z.int().min(0)).optional().describe('Lines that could not be used, by reason.'),
+    skipped_by_reason: z
+      .record(z.string(), z.int().min(0))
+      .optional()
+      .describe('Lines that could not be used, by reason.'),
     duplicates: z.int().min(0).optional(),
-    binary_tail_bytes: z.int().min(0).optional().describe('Bytes of binary data at the end of the text (a damaged or appended-to file); 0 for clean text.'),
-    inferred_sex: z.enum(['male', 'female']).nullable().optional().describe('From X heterozygosity and Y calls; null when undecidable.'),
+    binary_tail_bytes: z
+      .int()
+      .min(0)
+      .optional()
+      .describe('Bytes of binary data at the end of the text (a damaged or appended-to file); 0 for clean text.'),
+    inferred_sex: z
+      .enum(['male', 'female'])
+      .nullable()
+      .optional()
+      .describe('From X heterozygosity and Y calls; null when undecidable.'),
     parse_ms: z.number().min(0).optional(),
     notes: z.array(z.string()).optional(),
     ancestry: AncestryEstimate.nullable().optional(),
@@ -72,7 +104,11 @@ export const GenotypeProcessing = z
     ),
     sex: SexFacts.optional(),
   })
-  .meta({ id: 'GenotypeProcessing', description: 'Processing state and parse summary of the genotype in use.', [`x-traitscope-extension`]: true });
+  .meta({
+    id: 'GenotypeProcessing',
+    description: 'Processing state and parse summary of the genotype in use.',
+    [`x-traitscope-extension`]: true,
+  });
 
 export const GenotypeFile = z
   .object({
@@ -86,7 +122,10 @@ export const GenotypeFile = z
   })
   .meta({ id: 'GenotypeFile', description: 'The uploaded genotype file.' });
 
-export const NoGenotype = z.object({}).strict().meta({ id: 'NoGenotype', description: 'No file was uploaded: an empty object.' });
+export const NoGenotype = z
+  .object({})
+  .strict()
+  .meta({ id: 'NoGenotype', description: 'No file was uploaded: an empty object.' });
 
 export const GenotypeMetadata = z.union([GenotypeFile, NoGenotype]).meta({
   id: 'GenotypeMetadata',
@@ -95,8 +134,19 @@ export const GenotypeMetadata = z.union([GenotypeFile, NoGenotype]).meta({
 export type GenotypeMetadata = z.infer<typeof GenotypeMetadata>;
 
 export const UploadUrl = z
-  .object({ url: z.url().describe('PUT the file here (no Authorization), with the Content-Type it was issued for, before it expires.') })
-  .meta({ id: 'UploadUrl', examples: [{ url: 'http://127.0.0.1:4780/storage/genotypes/3f1c2a4e-8d2b-4c7e-9a51-0b6f4d2e7c10?expires=1767225600&content_type=text%2Fplain&signature=Zm9v' }] });
+  .object({
+    url: z
+      .url()
+      .describe('PUT the file here (no Authorization), with the Content-Type it was issued for, before it expires.'),
+  })
+  .meta({
+    id: 'UploadUrl',
+    examples: [
+      {
+        url: 'http://127.0.0.1:4780/storage/genotypes/3f1c2a4e-8d2b-4c7e-9a51-0b6f4d2e7c10?expires=1767225600&content_type=text%2Fplain&signature=Zm9v',
+      },
+    ],
+  });
 export type UploadUrl = z.infer<typeof UploadUrl>;
 
 export const UploadReceipt = z
@@ -118,7 +168,10 @@ export const GenotypeSnp = z
   .meta({ id: 'GenotypeSnp' });
 export type GenotypeSnp = z.infer<typeof GenotypeSnp>;
 
-export const GenotypeSnpList = z.array(GenotypeSnp).meta({ id: 'GenotypeSnpList', description: 'The requested markers found in the genotype, in request order; absent markers are left out.' });
+export const GenotypeSnpList = z.array(GenotypeSnp).meta({
+  id: 'GenotypeSnpList',
+  description: 'The requested markers found in the genotype, in request order; absent markers are left out.',
+});
 
 export const MAX_SNP_LOOKUP = 10_000;
 

@@ -16,5 +16,8 @@ export const VersionInfo = z
       traits: z.int().min(0).describe('Traits in the catalog, imported ones included.'),
     }),
   })
-  .meta({ id: 'VersionInfo', examples: [{ version: '0.1.0', api_version: API_VERSION, catalog: { revision: '9c1e0f4a2b7d3e51', traits: 2049 } }] });
+  .meta({
+    id: 'VersionInfo',
+    examples: [{ version: '0.1.0', api_version: API_VERSION, catalog: { revision: '9c1e0f4a2b7d3e51', traits: 2049 } }],
+  });
 export type VersionInfo = z.infer<typeof VersionInfo>;

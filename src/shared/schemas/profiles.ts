@@ -12,8 +12,16 @@ export const ETHNICITIES = [
   'South Asian',
 ] as const;
 
-export const Gender = namedIntEnum('Gender', GENDERS, 'gender must be an integer from 0 to 2 (0 = Unknown, 1 = Male, 2 = Female)');
-export const Ethnicity = namedIntEnum('Ethnicity', ETHNICITIES, 'ethnicity must be an integer from 0 to 5 (see the Ethnicity enum)');
+export const Gender = namedIntEnum(
+  'Gender',
+  GENDERS,
+  'gender must be an integer from 0 to 2 (0 = Unknown, 1 = Male, 2 = Female)',
+);
+export const Ethnicity = namedIntEnum(
+  'Ethnicity',
+  ETHNICITIES,
+  'ethnicity must be an integer from 0 to 5 (see the Ethnicity enum)',
+);
 
 const share = z
   .number({ error: 'each share of reference_mixture must be a number from 0 to 1' })
@@ -27,15 +35,30 @@ const share = z
  */
 export const ReferenceMixture = z
   .strictObject(
-    { EUR: share.optional(), AMR: share.optional(), AFR: share.optional(), EAS: share.optional(), SAS: share.optional() },
-    { error: 'reference_mixture must be an object of shares by super-population, e.g. {"AFR": 0.6, "EUR": 0.4}, with keys among EUR, AMR, AFR, EAS, SAS' },
+    {
+      EUR: share.optional(),
+      AMR: share.optional(),
+      AFR: share.optional(),
+      EAS: share.optional(),
+      SAS: share.optional(),
+    },
+    {
+      error:
+        'reference_mixture must be an object of shares by super-population, e.g. {"AFR": 0.6, "EUR": 0.4}, with keys among EUR, AMR, AFR, EAS, SAS',
+    },
   )
   .refine((m) => Math.abs(Object.values(m).reduce((a: number, b) => a + (b ?? 0), 0) - 1) <= 0.01, {
     error: 'the shares of reference_mixture must add up to 1 (e.g. {"AFR": 0.6, "EUR": 0.4})',
   })
   .transform((m) => {
     const total = Object.values(m).reduce((a: number, b) => a + (b ?? 0), 0);
-    return { EUR: (m.EUR ?? 0) / total, AMR: (m.AMR ?? 0) / total, AFR: (m.AFR ?? 0) / total, EAS: (m.EAS ?? 0) / total, SAS: (m.SAS ?? 0) / total };
+    return {
+      EUR: (m.EUR ?? 0) / total,
+      AMR: (m.AMR ?? 0) / total,
+      AFR: (m.AFR ?? 0) / total,
+      EAS: (m.EAS ?? 0) / total,
+      SAS: (m.SAS ?? 0) / total,
+    };
   })
   .meta({ id: 'ReferenceMixture', examples: [{ AFR: 0.6, EUR: 0.4 }] });
 export type ReferenceMixture = z.output<typeof ReferenceMixture>;
@@ -61,7 +84,10 @@ export const ProfileInput = z
     gender: Gender.optional(),
     age: age.nullable().optional(),
     ethnicity: Ethnicity.optional(),
-    reference_mixture: ext(ReferenceMixture.nullable().optional(), `Compare results with a reference mixed from several super-populations. ${MIXTURE_RULE}`),
+    reference_mixture: ext(
+      ReferenceMixture.nullable().optional(),
+      `Compare results with a reference mixed from several super-populations. ${MIXTURE_RULE}`,
+    ),
   })
   .meta({
     id: 'ProfileInput',
@@ -87,8 +113,21 @@ export const Profile = z
   })
   .meta({
     id: 'Profile',
-    examples: [{ id: '3f1c2a4e-8d2b-4c7e-9a51-0b6f4d2e7c10', email: '', first_name: 'Ada', last_name: 'Lovelace', gender: 2, age: 36, ethnicity: 1, reference_mixture: null }],
+    examples: [
+      {
+        id: '3f1c2a4e-8d2b-4c7e-9a51-0b6f4d2e7c10',
+        email: '',
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        gender: 2,
+        age: 36,
+        ethnicity: 1,
+        reference_mixture: null,
+      },
+    ],
   });
 export type Profile = z.infer<typeof Profile>;
 
-export const ProfileList = z.array(Profile).meta({ id: 'ProfileList', description: 'Profiles of the calling client, oldest first.' });
+export const ProfileList = z
+  .array(Profile)
+  .meta({ id: 'ProfileList', description: 'Profiles of the calling client, oldest first.' });

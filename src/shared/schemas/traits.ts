@@ -10,30 +10,45 @@
  */
 import { z } from 'zod';
 import { ext, Rsid } from './common.js';
+import { POPULATIONS } from '../populations.js';
 
-export const Connotation = z
-  .enum(['risky', 'good', 'neutral'])
-  .meta({ id: 'Connotation', description: 'Whether a higher predisposition is a risk (risky), desirable (good) or neither (neutral).' });
-export const PricingType = z.enum(['free', 'basic']).meta({ id: 'PricingType', description: 'free: computed automatically; basic: charged, computed on request.' });
-export const TraitStatus = z
-  .enum(['available', 'unavailable', 'computed'])
-  .meta({ id: 'TraitStatus', description: 'available: can be computed on request; unavailable: cannot be computed for this profile; computed: can be read.' });
+export const Connotation = z.enum(['risky', 'good', 'neutral']).meta({
+  id: 'Connotation',
+  description: 'Whether a higher predisposition is a risk (risky), desirable (good) or neither (neutral).',
+});
+export const PricingType = z
+  .enum(['free', 'basic'])
+  .meta({ id: 'PricingType', description: 'free: computed automatically; basic: charged, computed on request.' });
+export const TraitStatus = z.enum(['available', 'unavailable', 'computed']).meta({
+  id: 'TraitStatus',
+  description:
+    'available: can be computed on request; unavailable: cannot be computed for this profile; computed: can be read.',
+});
 export type TraitStatus = z.infer<typeof TraitStatus>;
-const POPULATIONS = ['EUR', 'AMR', 'AFR', 'EAS', 'SAS'] as const;
-export const Population = z
-  .enum(POPULATIONS)
-  .meta({ id: 'Population', description: '1000 Genomes super-population: European, Admixed American, African, East Asian, South Asian.' });
-export const ReferencePopulationCode = z
-  .enum([...POPULATIONS, 'MIXED'])
-  .meta({ id: 'ReferencePopulationCode', description: 'A super-population, or MIXED for a reference built from ancestry proportions.' });
-export const PopulationSource = z
-  .enum(['ethnicity', 'inferred', 'assumed'])
-  .meta({ id: 'PopulationSource', description: 'ethnicity: chosen by the person; inferred: from the DNA file; assumed: too little evidence.' });
+export const Population = z.enum(POPULATIONS).meta({
+  id: 'Population',
+  description: '1000 Genomes super-population: European, Admixed American, African, East Asian, South Asian.',
+});
+export const ReferencePopulationCode = z.enum([...POPULATIONS, 'MIXED']).meta({
+  id: 'ReferencePopulationCode',
+  description: 'A super-population, or MIXED for a reference built from ancestry proportions.',
+});
+export const PopulationSource = z.enum(['ethnicity', 'inferred', 'assumed']).meta({
+  id: 'PopulationSource',
+  description: 'ethnicity: chosen by the person; inferred: from the DNA file; assumed: too little evidence.',
+});
 const Proportions = z
-  .object(Object.fromEntries(POPULATIONS.map((p) => [p, z.number().min(0).max(1)])) as Record<(typeof POPULATIONS)[number], z.ZodNumber>)
+  .object(
+    Object.fromEntries(POPULATIONS.map((p) => [p, z.number().min(0).max(1)])) as Record<
+      (typeof POPULATIONS)[number],
+      z.ZodNumber
+    >,
+  )
   .meta({ id: 'PopulationProportions', description: 'A share per super-population.' });
 export const EvidenceLabel = z.enum(['strong', 'moderate', 'limited', 'suggestive']).meta({ id: 'EvidenceLabel' });
-const VarianceExplained = z.object({ value: z.number(), description: z.string(), source: z.string() }).meta({ id: 'VarianceExplained' });
+const VarianceExplained = z
+  .object({ value: z.number(), description: z.string(), source: z.string() })
+  .meta({ id: 'VarianceExplained' });
 
 export const TraitEvidence = z
   .object({
@@ -54,7 +69,10 @@ export const TraitGroup = z
     size: z.int().min(1),
     headline: z.boolean().describe("This trait is the group's headline result."),
   })
-  .meta({ id: 'TraitGroup', description: 'Studies of one phenotype; one headline result (docs/science.md, "Phenotype groups").' });
+  .meta({
+    id: 'TraitGroup',
+    description: 'Studies of one phenotype; one headline result (docs/science.md, "Phenotype groups").',
+  });
 
 export const ReferencePopulation = z
   .object({
@@ -74,7 +92,10 @@ export const ReferencePopulation = z
       })
       .nullable(),
   })
-  .meta({ id: 'ReferencePopulation', description: 'The reference population a result was compared with, and how it was chosen.' });
+  .meta({
+    id: 'ReferencePopulation',
+    description: 'The reference population a result was compared with, and how it was chosen.',
+  });
 
 export const ResultEvidence = z
   .object({
@@ -95,7 +116,8 @@ export const StatusReason = z
   .meta({ id: 'StatusReason', description: 'Why the trait is unavailable for this profile.' });
 export const AssessmentLevel = z.literal([1, 2, 3, 4, 5]).meta({
   id: 'AssessmentLevel',
-  description: '1 = much lower than average genetic predisposition, 2 = lower, 3 = average, 4 = higher, 5 = much higher.',
+  description:
+    '1 = much lower than average genetic predisposition, 2 = lower, 3 = average, 4 = higher, 5 = much higher.',
   'x-enum-varnames': ['MuchLower', 'Lower', 'Average', 'Higher', 'MuchHigher'],
 });
 
@@ -104,7 +126,9 @@ export const TraitQuality = z
     markers: z.int().min(0),
     sample_size: z.number().min(0).nullable(),
     publication_year: z.int().nullable(),
-    evidence: z.string().describe('strong, moderate or limited: how much the study supports the score (docs/science.md).'),
+    evidence: z
+      .string()
+      .describe('strong, moderate or limited: how much the study supports the score (docs/science.md).'),
     study_id: z.string().nullable(),
     pmid: z.string().nullable(),
     first_author: z.string().nullable(),
@@ -132,14 +156,26 @@ export type Trait = z.infer<typeof Trait>;
 
 /** The compact trait: everything but the long texts. */
 export const TraitBrief = z
-  .object({ code: traitFields.code, name: traitFields.name, connotation: Connotation, category: traitFields.category, featured: traitFields.featured })
-  .meta({ id: 'TraitBrief', description: 'A trait without overview and quality (view=compact).', [`x-traitscope-extension`]: true });
+  .object({
+    code: traitFields.code,
+    name: traitFields.name,
+    connotation: Connotation,
+    category: traitFields.category,
+    featured: traitFields.featured,
+  })
+  .meta({
+    id: 'TraitBrief',
+    description: 'A trait without overview and quality (view=compact).',
+    [`x-traitscope-extension`]: true,
+  });
 
 export const ClientTrait = z.object({ trait: Trait, type: PricingType }).meta({ id: 'ClientTrait' });
 export type ClientTrait = z.infer<typeof ClientTrait>;
-export const ClientTraitBrief = z
-  .object({ trait: TraitBrief, type: PricingType })
-  .meta({ id: 'ClientTraitBrief', description: 'A client trait in the compact view.', [`x-traitscope-extension`]: true });
+export const ClientTraitBrief = z.object({ trait: TraitBrief, type: PricingType }).meta({
+  id: 'ClientTraitBrief',
+  description: 'A client trait in the compact view.',
+  [`x-traitscope-extension`]: true,
+});
 export const ClientTraitList = z
   .array(z.union([ClientTrait, ClientTraitBrief]))
   .meta({ id: 'ClientTraitList', description: 'ClientTrait elements; ClientTraitBrief with view=compact.' });
@@ -158,13 +194,17 @@ export const MatchReport = z
   .meta({ id: 'MatchReport', description: "How the trait's markers matched the genotype." });
 
 export const AssessmentSummary = z.object({
-  assessment_level: AssessmentLevel.nullable().describe('null only for imported scores without reference frequencies (raw score only).'),
+  assessment_level: AssessmentLevel.nullable().describe(
+    'null only for imported scores without reference frequencies (raw score only).',
+  ),
   percentile: z
     .number()
     .min(0)
     .max(100)
     .nullable()
-    .describe("0–100 (mid-rank): the profile's genetic score among the reference population. null only for imported scores without reference frequencies (raw score only)."),
+    .describe(
+      "0–100 (mid-rank): the profile's genetic score among the reference population. null only for imported scores without reference frequencies (raw score only).",
+    ),
   recommendations: z.string().describe('Plain text for the level.'),
   snps: z.array(Rsid).describe('The rsIDs whose genotype entered the score.'),
   level_label: ext(z.string(), 'The level in words, e.g. "Higher than average".'),
@@ -174,14 +214,23 @@ export const AssessmentSummary = z.object({
   reference: ext(ReferencePopulation.optional()),
   evidence: ext(ResultEvidence.optional()),
   percentile_text: ext(z.string().optional(), 'The percentile in words.'),
-  percentile_bound: ext(z.enum(['below_0.1', 'above_99.9']).nullable().optional(), 'Set when the percentile is beyond what the reference can resolve.'),
-  reachable_levels: ext(z.array(z.int().min(1).max(5)).optional(), 'The levels this genotype could reach given its coverage.'),
+  percentile_bound: ext(
+    z.enum(['below_0.1', 'above_99.9']).nullable().optional(),
+    'Set when the percentile is beyond what the reference can resolve.',
+  ),
+  reachable_levels: ext(
+    z.array(z.int().min(1).max(5)).optional(),
+    'The levels this genotype could reach given its coverage.',
+  ),
   group_agreement: ext(
     z.object({ others: z.int(), agree: z.int(), disagree: z.int(), summary: z.string() }).optional(),
-    'Headline results of a phenotype group (lists with score): how the group\'s other studies agree.',
+    "Headline results of a phenotype group (lists with score): how the group's other studies agree.",
   ),
   score: ext(z.number(), 'Raw polygenic score: Σ weight × effect-allele dosage.'),
-  match: ext(MatchReport.optional(), "How the trait's markers matched the genotype (the match rate: observed / markers)."),
+  match: ext(
+    MatchReport.optional(),
+    "How the trait's markers matched the genotype (the match rate: observed / markers).",
+  ),
   computed_at: ext(z.iso.datetime(), 'When the assessment was computed (UTC).'),
 });
 
@@ -203,15 +252,23 @@ export const ScoreDistribution = z
     sd: z.number().min(0),
     min: z.number(),
     max: z.number(),
-    method: z.enum(['exact', 'grid', 'normal']).describe('exact: enumerated; grid: large markers on a fine grid plus a smooth part; normal: corrected normal.'),
-    source: z.enum(['table', 'computed']).describe("table: the catalog's precomputed table; computed: built for this person."),
-    density: z.array(z.tuple([z.number(), z.number()])).describe('[score, probability or density] pairs of the reference distribution, for plots.'),
+    method: z
+      .enum(['exact', 'grid', 'normal'])
+      .describe('exact: enumerated; grid: large markers on a fine grid plus a smooth part; normal: corrected normal.'),
+    source: z
+      .enum(['table', 'computed'])
+      .describe("table: the catalog's precomputed table; computed: built for this person."),
+    density: z
+      .array(z.tuple([z.number(), z.number()]))
+      .describe('[score, probability or density] pairs of the reference distribution, for plots.'),
   })
   .meta({ id: 'ScoreDistribution', description: "Reference distribution of the score in the profile's population." });
 
 const statusReason = ext(StatusReason.optional());
 
-export const ProfileTraitStatus = z.object({ trait: Trait, status: TraitStatus, status_reason: statusReason }).meta({ id: 'ProfileTraitStatus', description: 'A trait and its status for the profile.' });
+export const ProfileTraitStatus = z
+  .object({ trait: Trait, status: TraitStatus, status_reason: statusReason })
+  .meta({ id: 'ProfileTraitStatus', description: 'A trait and its status for the profile.' });
 
 export const TraitNotComputed = z
   .object({ trait: Trait, status: z.enum(['available', 'unavailable']), status_reason: statusReason })
@@ -224,15 +281,26 @@ export const TraitAssessment = z
 export const FullTraitAssessment = TraitAssessment.extend({
   markers: ext(z.array(AssessedMarker)),
   distribution: ext(ScoreDistribution.nullable(), 'null only for imported scores without reference frequencies.'),
-}).meta({ id: 'FullTraitAssessment', description: 'A computed trait with the full assessment: summary, markers, reference distribution and match report.' });
+}).meta({
+  id: 'FullTraitAssessment',
+  description: 'A computed trait with the full assessment: summary, markers, reference distribution and match report.',
+});
 
 export const ProfileTraitStatusCompact = z
   .object({ trait_code: z.string(), status: TraitStatus, status_reason: statusReason })
-  .meta({ id: 'ProfileTraitStatusCompact', description: 'A trait status naming the trait by code (view=compact).', [`x-traitscope-extension`]: true });
+  .meta({
+    id: 'ProfileTraitStatusCompact',
+    description: 'A trait status naming the trait by code (view=compact).',
+    [`x-traitscope-extension`]: true,
+  });
 
 export const TraitAssessmentCompact = z
   .object({ trait_code: z.string(), status: z.literal('computed'), ...AssessmentSummary.shape })
-  .meta({ id: 'TraitAssessmentCompact', description: 'An assessment summary naming the trait by code (view=compact).', [`x-traitscope-extension`]: true });
+  .meta({
+    id: 'TraitAssessmentCompact',
+    description: 'An assessment summary naming the trait by code (view=compact).',
+    [`x-traitscope-extension`]: true,
+  });
 
 export const ProfileTraitList = z
   .array(z.union([ProfileTraitStatus, TraitAssessment, ProfileTraitStatusCompact, TraitAssessmentCompact]))
@@ -242,18 +310,22 @@ export const ProfileTraitList = z
       'Without `score`: every client trait as ProfileTraitStatus. With `score`: only computed traits, as TraitAssessment. With view=compact the elements name the trait by code (the Compact shapes). [] while no genotype is ready.',
   });
 
-export const TraitAssessmentList = z
-  .array(z.union([TraitAssessment, TraitAssessmentCompact]))
-  .meta({ id: 'TraitAssessmentList', description: 'Every requested trait that is computed after the call (TraitAssessmentCompact with view=compact).' });
+export const TraitAssessmentList = z.array(z.union([TraitAssessment, TraitAssessmentCompact])).meta({
+  id: 'TraitAssessmentList',
+  description: 'Every requested trait that is computed after the call (TraitAssessmentCompact with view=compact).',
+});
 
-export const ProfileTraitDetail = z
-  .union([FullTraitAssessment, TraitNotComputed])
-  .meta({ id: 'ProfileTraitDetail', description: 'The full assessment when the trait is computed, otherwise the trait and its status.' });
+export const ProfileTraitDetail = z.union([FullTraitAssessment, TraitNotComputed]).meta({
+  id: 'ProfileTraitDetail',
+  description: 'The full assessment when the trait is computed, otherwise the trait and its status.',
+});
 
 /** POST /profiles/{id}/traits/ accepts both documented shapes. */
-export const ComputeRequest = z
-  .union([z.array(z.string()), z.object({ trait_codes: z.array(z.string()) })])
-  .meta({ id: 'ComputeRequest', description: 'A JSON array of trait codes, or {"trait_codes": [...]}.', examples: [['height', 'freckles']] });
+export const ComputeRequest = z.union([z.array(z.string()), z.object({ trait_codes: z.array(z.string()) })]).meta({
+  id: 'ComputeRequest',
+  description: 'A JSON array of trait codes, or {"trait_codes": [...]}.',
+  examples: [['height', 'freckles']],
+});
 
 export type TraitAssessment = z.infer<typeof TraitAssessment>;
 export type FullTraitAssessment = z.infer<typeof FullTraitAssessment>;

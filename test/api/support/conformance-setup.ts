@@ -20,7 +20,7 @@ globalThis.fetch = async function checkedFetch(input: RequestInfo | URL, init?: 
   // openapi-fetch sends a Request object: read its body before it is consumed.
   const requestBody = request ? await request.clone().text() : bodyText(init?.body);
   const res = await plainFetch(input, init);
-  const url = new URL(request ? request.url : String(input));
+  const url = new URL(input instanceof Request ? input.url : input);
   const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
   if (!isApiUrl(url) || method === 'OPTIONS' || method === 'HEAD') return res;
   const headers = new Headers(init?.headers ?? request?.headers);
@@ -32,7 +32,9 @@ globalThis.fetch = async function checkedFetch(input: RequestInfo | URL, init?: 
     status: res.status,
     responseType: res.headers.get('content-type') ?? '',
     // A Server-Sent Events stream does not end: its type and status are checked, not its body.
-    responseText: (res.headers.get('content-type') ?? '').startsWith('text/event-stream') ? '' : await res.clone().text(),
+    responseText: (res.headers.get('content-type') ?? '').startsWith('text/event-stream')
+      ? ''
+      : await res.clone().text(),
     responseHeaders: res.headers,
   });
   if (problems.length > 0) {

@@ -43,9 +43,20 @@ class Conformance {
     this.responses.addSchema({ ...closed(this.doc), $id: 'closed' });
     this.requests.addSchema({ ...this.doc, $id: 'open' });
     for (const [path, item] of Object.entries(this.doc.paths as Json)) {
-      const pattern = new RegExp(`^${path.replace(/\./g, '\\.').replace(/\{[a-z_]+\}/g, '[^/]+').replace(/\/$/, '')}/?$`);
+      const pattern = new RegExp(
+        `^${path
+          .replace(/\./g, '\\.')
+          .replace(/\{[a-z_]+\}/g, '[^/]+')
+          .replace(/\/$/, '')}/?$`,
+      );
       for (const [method, op] of Object.entries(item as Json)) {
-        this.operations.push({ id: op.operationId, method: method.toUpperCase(), pattern, pointer: `/paths/${escape(path)}/${method}`, op });
+        this.operations.push({
+          id: op.operationId,
+          method: method.toUpperCase(),
+          pattern,
+          pointer: `/paths/${escape(path)}/${method}`,
+          op,
+        });
       }
     }
   }
@@ -64,11 +75,22 @@ class Conformance {
   private check(which: 'closed' | 'open', pointer: string, value: unknown, what: string): string[] {
     const fn = this.validator(which, pointer);
     if (fn(value)) return [];
-    return [`${what} does not match ${pointer.replace(/~1/g, '/')}: ${this.responses.errorsText(fn.errors, { separator: '; ' })}`];
+    return [
+      `${what} does not match ${pointer.replace(/~1/g, '/')}: ${this.responses.errorsText(fn.errors, { separator: '; ' })}`,
+    ];
   }
 
   /** Problems with one exchange; empty when it conforms. */
-  problems(exchange: { method: string; url: URL; requestType?: string; requestBody?: string; status: number; responseType: string; responseText: string; responseHeaders?: Headers }): string[] {
+  problems(exchange: {
+    method: string;
+    url: URL;
+    requestType?: string;
+    requestBody?: string;
+    status: number;
+    responseType: string;
+    responseText: string;
+    responseHeaders?: Headers;
+  }): string[] {
     const { method, url, status } = exchange;
     const label = `${method} ${url.pathname}${url.search} → ${status}`;
     const operation = this.operations.find((o) => o.method === method && o.pattern.test(url.pathname));
@@ -82,7 +104,10 @@ class Conformance {
     if (!operation) {
       // Not an operation: only an error, with the error body of its area.
       if (status < 400) return [`${label}: a success response from an undocumented operation`];
-      const schema = url.pathname.startsWith('/oauth/') && json && body && typeof body === 'object' && 'error' in body ? 'OAuthError' : 'Detail';
+      const schema =
+        url.pathname.startsWith('/oauth/') && json && body && typeof body === 'object' && 'error' in body
+          ? 'OAuthError'
+          : 'Detail';
       return this.check('closed', `/components/schemas/${schema}`, body, label);
     }
     const responses = operation.op.responses as Json;
@@ -96,23 +121,50 @@ class Conformance {
       if (exchange.responseText) out.push(`${label}: ${operation.id} documents no body for ${key}, but one was sent`);
     } else {
       const mediaType = Object.keys(content).find((t) => exchange.responseType.startsWith(t));
-      if (!mediaType) out.push(`${label}: Content-Type "${exchange.responseType}" is not documented (${Object.keys(content).join(', ')})`);
-      else if (mediaType === 'application/json') out.push(...this.check('closed', `${operation.pointer}/responses/${key}/content/${escape(mediaType)}/schema`, body, `${label} (${operation.id})`));
+      if (!mediaType)
+        out.push(
+          `${label}: Content-Type "${exchange.responseType}" is not documented (${Object.keys(content).join(', ')})`,
+        );
+      else if (mediaType === 'application/json')
+        out.push(
+          ...this.check(
+            'closed',
+            `${operation.pointer}/responses/${key}/content/${escape(mediaType)}/schema`,
+            body,
+            `${label} (${operation.id})`,
+          ),
+        );
     }
     // Documented headers are sent (a 401 on processGenotype without a token problem has no challenge).
     for (const header of Object.keys((response.headers as Json | undefined) ?? {})) {
       if (header === 'WWW-Authenticate' && operation.id === 'processGenotype') continue;
-      if (exchange.responseHeaders && !exchange.responseHeaders.has(header)) out.push(`${label}: the documented header ${header} is missing`);
+      if (exchange.responseHeaders && !exchange.responseHeaders.has(header))
+        out.push(`${label}: the documented header ${header} is missing`);
     }
     // A request the service accepted must be one the document accepts.
     if (status < 300 && exchange.requestBody !== undefined && operation.op.requestBody) {
       const types = Object.keys(operation.op.requestBody.content as Json);
       const sent = (exchange.requestType ?? '').split(';')[0].trim().toLowerCase();
-      const mediaType = types.find((t) => t === sent) ?? (types.includes('application/json') && sent === '' ? 'application/json' : undefined);
-      if (!mediaType) out.push(`${label}: the request Content-Type "${sent}" is not documented for ${operation.id} (${types.join(', ')})`);
+      const mediaType =
+        types.find((t) => t === sent) ??
+        (types.includes('application/json') && sent === '' ? 'application/json' : undefined);
+      if (!mediaType)
+        out.push(
+          `${label}: the request Content-Type "${sent}" is not documented for ${operation.id} (${types.join(', ')})`,
+        );
       else if (mediaType === 'application/json' || mediaType === 'application/x-www-form-urlencoded') {
-        const value = mediaType === 'application/json' ? JSON.parse(exchange.requestBody) : Object.fromEntries(new URLSearchParams(exchange.requestBody));
-        out.push(...this.check('open', `${operation.pointer}/requestBody/content/${escape(mediaType)}/schema`, value, `${label}: the accepted request body`));
+        const value =
+          mediaType === 'application/json'
+            ? JSON.parse(exchange.requestBody)
+            : Object.fromEntries(new URLSearchParams(exchange.requestBody));
+        out.push(
+          ...this.check(
+            'open',
+            `${operation.pointer}/requestBody/content/${escape(mediaType)}/schema`,
+            value,
+            `${label}: the accepted request body`,
+          ),
+        );
       }
     }
     return out;

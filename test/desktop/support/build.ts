@@ -10,7 +10,11 @@ const BUILD_OUTPUT = ['out/main/index.js', 'out/main/service.js', 'out/preload/i
 
 export function ensureBuilt(): void {
   if (BUILD_OUTPUT.every((file) => existsSync(path.join(ROOT, file)))) return;
-  const res = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], { cwd: ROOT, encoding: 'utf8' });
+  const res = spawnSync(
+    process.execPath,
+    [path.join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
   if (res.status !== 0) throw new Error(`npm run build failed:\n${res.stdout}\n${res.stderr}`);
 }
 

@@ -29,7 +29,11 @@ export function moduleImports(file: string): ModuleImports {
 export function workerEntries(dir: string): string[] {
   return readdirSync(dir)
     .filter((name) => name.endsWith('.js'))
-    .filter((name) => /import\s*\{[^}]*\bparentPort\b[^}]*\}\s*from\s*"node:worker_threads"/.test(readFileSync(path.join(dir, name), 'utf8')));
+    .filter((name) =>
+      /import\s*\{[^}]*\bparentPort\b[^}]*\}\s*from\s*"node:worker_threads"/.test(
+        readFileSync(path.join(dir, name), 'utf8'),
+      ),
+    );
 }
 
 /**

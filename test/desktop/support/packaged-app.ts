@@ -38,12 +38,15 @@ export interface InspectableCopy {
 function run(command: string, args: string[], options: { cwd?: string } = {}): string {
   const result = spawnSync(command, args, { encoding: 'utf8', cwd: options.cwd, maxBuffer: 64 * 1024 * 1024 });
   if (result.status !== 0) {
-    throw new Error(`${command} ${args.join(' ')} failed (${result.status ?? result.error?.message}):\n${result.stdout}\n${result.stderr}`);
+    throw new Error(
+      `${command} ${args.join(' ')} failed (${result.status ?? result.error?.message}):\n${result.stdout}\n${result.stderr}`,
+    );
   }
   return result.stdout;
 }
 
-const asRoot = (command: string, args: string[]) => (process.getuid?.() === 0 ? run(command, args) : run('sudo', ['-n', command, ...args]));
+const asRoot = (command: string, args: string[]) =>
+  process.getuid?.() === 0 ? run(command, args) : run('sudo', ['-n', command, ...args]);
 
 function powershell(script: string): string {
   return run('powershell.exe', ['-NoProfile', '-NonInteractive', '-Command', script]);
@@ -52,7 +55,12 @@ function powershell(script: string): string {
 /** Whether `target` is an installer (as opposed to an unpacked package's executable). */
 export function isInstaller(target: string): boolean {
   const name = path.basename(target).toLowerCase();
-  return name.endsWith('.dmg') || name.endsWith('.appimage') || name.endsWith('.deb') || (name.endsWith('.exe') && name.includes('setup'));
+  return (
+    name.endsWith('.dmg') ||
+    name.endsWith('.appimage') ||
+    name.endsWith('.deb') ||
+    (name.endsWith('.exe') && name.includes('setup'))
+  );
 }
 
 /** Installs `target` (an installer, or an executable / .app of an unpacked package) and says where it is. */
@@ -82,7 +90,12 @@ export function install(target: string): InstalledApp {
       if (!bundle) throw new Error(`${file} holds no .app`);
       run('ditto', [path.join(mount, bundle), path.join(work, bundle)]);
       const app = path.join(work, bundle);
-      return { kind: 'dmg', executable: path.join(app, 'Contents', 'MacOS', 'Traitscope'), installDir: app, uninstall: () => rmSync(app, { recursive: true, force: true }) };
+      return {
+        kind: 'dmg',
+        executable: path.join(app, 'Contents', 'MacOS', 'Traitscope'),
+        installDir: app,
+        uninstall: () => rmSync(app, { recursive: true, force: true }),
+      };
     } finally {
       run('hdiutil', ['detach', mount]);
     }
@@ -93,11 +106,22 @@ export function install(target: string): InstalledApp {
   }
   if (ext === '.deb') {
     asRoot('apt-get', ['install', '-y', '--no-install-recommends', file]);
-    return { kind: 'deb', executable: '/opt/Traitscope/traitscope', installDir: '/opt/Traitscope', uninstall: () => asRoot('apt-get', ['remove', '-y', 'traitscope']) };
+    return {
+      kind: 'deb',
+      executable: '/opt/Traitscope/traitscope',
+      installDir: '/opt/Traitscope',
+      uninstall: () => asRoot('apt-get', ['remove', '-y', 'traitscope']),
+    };
   }
   // An unpacked package (electron-builder --dir): Traitscope.exe, traitscope, or Traitscope.app.
   const app = file.endsWith('.app') ? file : file.includes('.app/') ? file.slice(0, file.indexOf('.app/') + 4) : null;
-  if (app) return { kind: 'dir', executable: path.join(app, 'Contents', 'MacOS', 'Traitscope'), installDir: app, uninstall: () => undefined };
+  if (app)
+    return {
+      kind: 'dir',
+      executable: path.join(app, 'Contents', 'MacOS', 'Traitscope'),
+      installDir: app,
+      uninstall: () => undefined,
+    };
   return { kind: 'dir', executable: file, installDir: path.dirname(file), uninstall: () => undefined };
 }
 
@@ -133,8 +157,14 @@ export async function inspectableCopy(app: InstalledApp): Promise<InspectableCop
 export const PLATFORM_ARGS = process.platform === 'linux' ? ['--no-sandbox'] : [];
 
 /** Starts the app as a user would, without Playwright; its output is collected. */
-export function spawnApp(executable: string, args: string[]): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(executable, [...PLATFORM_ARGS, ...args], { stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
+export function spawnApp(
+  executable: string,
+  args: string[],
+): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(executable, [...PLATFORM_ARGS, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: process.platform !== 'win32',
+  });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -192,7 +222,9 @@ export function listeningAddresses(pids: number[]): string[] {
       .map((line) => line.trim().split(/\s+/)[3]);
   }
   if (process.platform === 'darwin') {
-    const result = spawnSync('lsof', ['-nP', '-iTCP', '-sTCP:LISTEN', '-a', '-p', pids.join(',')], { encoding: 'utf8' });
+    const result = spawnSync('lsof', ['-nP', '-iTCP', '-sTCP:LISTEN', '-a', '-p', pids.join(',')], {
+      encoding: 'utf8',
+    });
     return result.stdout
       .split('\n')
       .slice(1)
@@ -222,7 +254,11 @@ export function otherLocalAddresses(): string[] {
 export function windowOnScreen(title: string, pid: number): boolean {
   if (process.platform === 'linux') return run('xwininfo', ['-root', '-tree']).includes(`"${title}"`);
   if (process.platform === 'win32') {
-    return powershell(`Get-Process | Where-Object { $_.MainWindowTitle -eq '${title.replace(/'/g, "''")}' } | ForEach-Object { $_.Id }`).trim() !== '';
+    return (
+      powershell(
+        `Get-Process | Where-Object { $_.MainWindowTitle -eq '${title.replace(/'/g, "''")}' } | ForEach-Object { $_.Id }`,
+      ).trim() !== ''
+    );
   }
   const jxa = `ObjC.import('CoreGraphics');
     const list = ObjC.deepUnwrap(ObjC.castRefToObject($.CGWindowListCopyWindowInfo($.kCGWindowListOptionOnScreenOnly, 0)));
@@ -248,22 +284,36 @@ export function screenshotDesktop(file: string): void {
 export function registeredExtensions(app: InstalledApp, inspectable: InspectableCopy, candidates: string[]): string[] {
   if (app.kind === 'nsis') {
     return candidates.filter(
-      (ext) => spawnSync('reg', ['query', `HKCU\\Software\\Classes\\.${ext}\\OpenWithProgids`, '/v', 'Traitscope.DNARawData']).status === 0,
+      (ext) =>
+        spawnSync('reg', ['query', `HKCU\\Software\\Classes\\.${ext}\\OpenWithProgids`, '/v', 'Traitscope.DNARawData'])
+          .status === 0,
     );
   }
   if (process.platform === 'darwin') {
-    const plist = JSON.parse(run('plutil', ['-convert', 'json', '-o', '-', path.join(app.installDir!, 'Contents', 'Info.plist')])) as {
+    const plist = JSON.parse(
+      run('plutil', ['-convert', 'json', '-o', '-', path.join(app.installDir!, 'Contents', 'Info.plist')]),
+    ) as {
       CFBundleDocumentTypes?: Array<{ CFBundleTypeExtensions?: string[] }>;
     };
     const declared = (plist.CFBundleDocumentTypes ?? []).flatMap((t) => t.CFBundleTypeExtensions ?? []);
     return candidates.filter((ext) => declared.includes(ext));
   }
   // Linux: the desktop entry's MIME types, mapped back to the extensions they stand for.
-  const desktopFile = app.kind === 'deb' ? '/usr/share/applications/traitscope.desktop' : path.join(inspectable.dir, 'traitscope.desktop');
+  const desktopFile =
+    app.kind === 'deb'
+      ? '/usr/share/applications/traitscope.desktop'
+      : path.join(inspectable.dir, 'traitscope.desktop');
   const entry = readFileSync(desktopFile, 'utf8');
   const exec = /^Exec=.*$/m.exec(entry)?.[0] ?? '';
   if (!/%[UuFf]/.test(exec)) return []; // files would not reach the app
   const mime = (/^MimeType=(.*)$/m.exec(entry)?.[1] ?? '').split(';');
-  const byMime: Record<string, string> = { 'text/plain': 'txt', 'text/csv': 'csv', 'text/tab-separated-values': 'tsv', 'text/x-vcf': 'vcf', 'application/zip': 'zip', 'application/gzip': 'gz' };
+  const byMime: Record<string, string> = {
+    'text/plain': 'txt',
+    'text/csv': 'csv',
+    'text/tab-separated-values': 'tsv',
+    'text/x-vcf': 'vcf',
+    'application/zip': 'zip',
+    'application/gzip': 'gz',
+  };
   return candidates.filter((ext) => mime.some((m) => byMime[m] === ext));
 }

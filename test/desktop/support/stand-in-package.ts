@@ -38,12 +38,14 @@ export interface StandInPackage {
 }
 
 function electronVersion(): string {
-  return JSON.parse(readFileSync(path.join(ROOT, 'node_modules', 'electron', 'package.json'), 'utf8')).version as string;
+  return JSON.parse(readFileSync(path.join(ROOT, 'node_modules', 'electron', 'package.json'), 'utf8'))
+    .version as string;
 }
 
 function stageProject(dir: string): void {
   for (const file of ['package.json', 'electron-builder.yml']) cpSync(path.join(ROOT, file), path.join(dir, file));
-  for (const part of ['main', 'preload', 'renderer']) cpSync(path.join(ROOT, 'out', part), path.join(dir, 'out', part), { recursive: true });
+  for (const part of ['main', 'preload', 'renderer'])
+    cpSync(path.join(ROOT, 'out', part), path.join(dir, 'out', part), { recursive: true });
   cpSync(path.join(ROOT, 'resources'), path.join(dir, 'resources'), { recursive: true });
   const nodeBuild = path.join(ROOT, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
   mkdirSync(path.join(dir, 'out', 'native'), { recursive: true });
@@ -54,8 +56,16 @@ function stageProject(dir: string): void {
 
 function standInElectron(dir: string): void {
   mkdirSync(path.join(dir, 'resources'), { recursive: true });
-  const wire = Buffer.concat([Buffer.from(FUSE_SENTINEL), Buffer.from([1, ELECTRON_DEFAULT_FUSES.length]), Buffer.from(ELECTRON_DEFAULT_FUSES)]);
-  writeFileSync(path.join(dir, 'electron'), Buffer.concat([Buffer.from('#!/bin/sh\necho "stand-in for the Electron binary (test/desktop)"; exit 1\n'), wire]), { mode: 0o755 });
+  const wire = Buffer.concat([
+    Buffer.from(FUSE_SENTINEL),
+    Buffer.from([1, ELECTRON_DEFAULT_FUSES.length]),
+    Buffer.from(ELECTRON_DEFAULT_FUSES),
+  ]);
+  writeFileSync(
+    path.join(dir, 'electron'),
+    Buffer.concat([Buffer.from('#!/bin/sh\necho "stand-in for the Electron binary (test/desktop)"; exit 1\n'), wire]),
+    { mode: 0o755 },
+  );
   writeFileSync(path.join(dir, 'LICENSE'), 'stand-in\n');
 }
 
@@ -69,12 +79,17 @@ export async function packWithStandInElectron(): Promise<StandInPackage> {
   standInElectron(electronDist);
   const request = JSON.stringify({ project, electronDist, output, electronVersion: electronVersion() });
   const log = await new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, [TSX, fileURLToPath(import.meta.url), request], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [TSX, fileURLToPath(import.meta.url), request], {
+      cwd: project,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`electron-builder failed (exit ${code}):\n${out}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`electron-builder failed (exit ${code}):\n${out}`)),
+    );
   });
   const appDir = path.join(output, 'linux-unpacked');
   const resourcesDir = path.join(appDir, 'resources');
@@ -89,12 +104,21 @@ export async function packWithStandInElectron(): Promise<StandInPackage> {
 }
 
 /** Child process: runs electron-builder on the staged project. */
-async function runElectronBuilder(request: { project: string; electronDist: string; output: string; electronVersion: string }): Promise<void> {
+async function runElectronBuilder(request: {
+  project: string;
+  electronDist: string;
+  output: string;
+  electronVersion: string;
+}): Promise<void> {
   const { build, Platform, Arch } = await import('electron-builder');
   await build({
     projectDir: request.project,
     targets: Platform.LINUX.createTarget('dir', Arch.x64),
-    config: { electronDist: request.electronDist, electronVersion: request.electronVersion, directories: { output: request.output } },
+    config: {
+      electronDist: request.electronDist,
+      electronVersion: request.electronVersion,
+      directories: { output: request.output },
+    },
     publish: 'never',
   });
 }

@@ -51,7 +51,9 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-export async function openBrowser(options: { colorScheme?: 'light' | 'dark'; width?: number; height?: number; bypassCSP?: boolean } = {}): Promise<Browser> {
+export async function openBrowser(
+  options: { colorScheme?: 'light' | 'dark'; width?: number; height?: number; bypassCSP?: boolean } = {},
+): Promise<Browser> {
   const profileDir = mkdtempSync(path.join(tmpdir(), 'traitscope-chromium-'));
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: CHROMIUM,
@@ -127,12 +129,18 @@ export async function dropFiles(
 export async function uploadThroughApi(app: RunningApp, profileId: string, content: string): Promise<void> {
   const events = await openEvents({ api: `${app.origin}/api` }, app.token);
   try {
-    const { body } = await app.api<{ url: string }>('GET', `/profiles/${profileId}/genotype/upload/?content-type=text/plain`);
+    const { body } = await app.api<{ url: string }>(
+      'GET',
+      `/profiles/${profileId}/genotype/upload/?content-type=text/plain`,
+    );
     const put = await fetch(body.url, { method: 'PUT', headers: { 'Content-Type': 'text/plain' }, body: content });
     if (!put.ok) throw new Error(`upload failed: ${put.status} ${await put.text()}`);
     const done = await app.api<{ detail: string }>('POST', `/profiles/${profileId}/genotype/upload/`);
     if (done.status !== 200) throw new Error(`processing failed: ${JSON.stringify(done.body)}`);
-    await events.next((e) => e.event === 'job' && e.data.profile_id === profileId && e.data.kind === 'scoring' && e.data.state === 'done');
+    await events.next(
+      (e) =>
+        e.event === 'job' && e.data.profile_id === profileId && e.data.kind === 'scoring' && e.data.state === 'done',
+    );
   } finally {
     events.close();
   }
@@ -151,7 +159,9 @@ export async function unlabeledControls(page: Page): Promise<string[]> {
       if ((el as HTMLInputElement).labels?.length) return true;
       return (el.textContent ?? '').trim().length > 0;
     };
-    for (const el of document.querySelectorAll('button, a[href], input:not([type=hidden]), select, textarea, [role=button]')) {
+    for (const el of document.querySelectorAll(
+      'button, a[href], input:not([type=hidden]), select, textarea, [role=button]',
+    )) {
       if (el.closest('[aria-hidden=true]') || (el as HTMLElement).dataset.testid === 'file-input') continue;
       if (!named(el)) problems.push(el.outerHTML.slice(0, 120));
     }
@@ -168,11 +178,30 @@ const AXE_SOURCE = path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js');
 export async function axeViolations(page: Page, context = 'body'): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_SOURCE });
   return page.evaluate(async (selector) => {
-    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[]; failureSummary: string }> }> }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            ctx: unknown,
+            opts: unknown,
+          ): Promise<{
+            violations: Array<{
+              id: string;
+              impact: string;
+              nodes: Array<{ target: string[]; failureSummary: string }>;
+            }>;
+          }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(selector, { resultTypes: ['violations'] });
     return result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .flatMap((v) => v.nodes.slice(0, 3).map((n) => `${v.id}: ${n.target.join(' ')} (${n.failureSummary.replace(/\s+/g, ' ').slice(0, 160)})`));
+      .flatMap((v) =>
+        v.nodes
+          .slice(0, 3)
+          .map((n) => `${v.id}: ${n.target.join(' ')} (${n.failureSummary.replace(/\s+/g, ' ').slice(0, 160)})`),
+      );
   }, context);
 }
 
@@ -195,9 +224,23 @@ export async function axeBothThemes(page: Page, context = 'body'): Promise<strin
  */
 export async function waitForAllResults(page: Page, app: RunningApp, profileId: string): Promise<number> {
   // Re-read on each of the service's `traits` events for the profile, until nothing is left to compute.
-  await traitsWhen({ api: `${app.origin}/api` }, app.token, profileId, (list: Array<{ status: string }>) => list.length > 0 && !list.some((t) => t.status === 'available'), '');
-  const scored = (await app.api<Array<{ trait: { code: string; group?: { code: string } } }>>('GET', `/profiles/${profileId}/traits/?score`)).body;
+  await traitsWhen(
+    { api: `${app.origin}/api` },
+    app.token,
+    profileId,
+    (list: Array<{ status: string }>) => list.length > 0 && !list.some((t) => t.status === 'available'),
+    '',
+  );
+  const scored = (
+    await app.api<Array<{ trait: { code: string; group?: { code: string } } }>>(
+      'GET',
+      `/profiles/${profileId}/traits/?score`,
+    )
+  ).body;
   const phenotypes = new Set(scored.map((r) => r.trait.group?.code ?? r.trait.code)).size;
-  await page.getByTestId('trait-browser').getByText(`${phenotypes.toLocaleString('en-US')} phenotypes with a result`).waitFor({ timeout: 60_000 });
+  await page
+    .getByTestId('trait-browser')
+    .getByText(`${phenotypes.toLocaleString('en-US')} phenotypes with a result`)
+    .waitFor({ timeout: 60_000 });
   return phenotypes;
 }

@@ -89,7 +89,11 @@ async function send(method: string, path: string, body: unknown, retry = true): 
       return send(method, path, body, false);
     }
     const err = await errorFrom(res);
-    onSignedOut?.(s.renewable ? err.message : 'Your sign-in has expired. Open the sign-in link that `npm run serve` printed in the terminal again.');
+    onSignedOut?.(
+      s.renewable
+        ? err.message
+        : 'Your sign-in has expired. Open the sign-in link that `npm run serve` printed in the terminal again.',
+    );
     throw err;
   }
   if (!res.ok) throw await errorFrom(res);
@@ -113,16 +117,26 @@ export const api = {
   updateProfile: (id: string, input: ProfileInput) => call('replaceProfile', { path: { profile_id: id }, body: input }),
   deleteProfile: (id: string): Promise<Detail> => call('deleteProfile', { path: { profile_id: id } }),
   genotype: (id: string) => call('getGenotypeMetadata', { path: { profile_id: id } }),
-  uploadUrl: (id: string, contentType: 'text/plain' | 'application/zip') => call('getUploadUrl', { path: { profile_id: id }, query: { 'content-type': contentType } }),
+  uploadUrl: (id: string, contentType: 'text/plain' | 'application/zip') =>
+    call('getUploadUrl', { path: { profile_id: id }, query: { 'content-type': contentType } }),
 
   // The catalog in full (once per session); profile lists name traits by code, as the
   // embedded trait objects would be most of their megabytes (state/traits.ts joins them).
   clientTraits: () => call('listClientTraits', {}) as Promise<ClientTrait[]>,
-  profileTraits: (id: string) => call('listProfileTraits', { path: { profile_id: id }, query: { view: 'compact' } }) as Promise<CompactProfileTrait[]>,
-  scoredTraits: (id: string) => call('listProfileTraits', { path: { profile_id: id }, query: { score: '', view: 'compact' } }) as Promise<CompactProfileTrait[]>,
-  computeTraits: (id: string, codes: string[]) => call('computeTraits', { path: { profile_id: id }, body: codes }) as Promise<TraitAssessment[]>,
-  assessment: (id: string, code: string): Promise<ProfileTrait> => call('getTraitAssessment', { path: { profile_id: id, trait_code: code } }),
-  computeTrait: (id: string, code: string): Promise<ProfileTrait> => call('computeTrait', { path: { profile_id: id, trait_code: code } }),
+  profileTraits: (id: string) =>
+    call('listProfileTraits', { path: { profile_id: id }, query: { view: 'compact' } }) as Promise<
+      CompactProfileTrait[]
+    >,
+  scoredTraits: (id: string) =>
+    call('listProfileTraits', { path: { profile_id: id }, query: { score: '', view: 'compact' } }) as Promise<
+      CompactProfileTrait[]
+    >,
+  computeTraits: (id: string, codes: string[]) =>
+    call('computeTraits', { path: { profile_id: id }, body: codes }) as Promise<TraitAssessment[]>,
+  assessment: (id: string, code: string): Promise<ProfileTrait> =>
+    call('getTraitAssessment', { path: { profile_id: id, trait_code: code } }),
+  computeTrait: (id: string, code: string): Promise<ProfileTrait> =>
+    call('computeTrait', { path: { profile_id: id, trait_code: code } }),
 
   findings: (id: string) => call('getFindings', { path: { profile_id: id } }),
   /** Many rsIDs travel in the body; URLs stay short. */
@@ -132,7 +146,9 @@ export const api = {
   listClients: () => call('listApiClients', {}),
   createClient: (input: ApiClientInput) => call('createApiClient', { body: input }),
   revokeClient: (clientId: string, deleteData = false) =>
-    call('revokeApiClient', { path: { client_id: clientId }, query: deleteData ? { delete_data: 'true' } : {} }).then(() => undefined),
+    call('revokeApiClient', { path: { client_id: clientId }, query: deleteData ? { delete_data: 'true' } : {} }).then(
+      () => undefined,
+    ),
   deleteAllData: () => call('deleteAllData', {}).then(() => undefined),
   corsSettings: (): Promise<CorsSettings> => call('getCorsSettings', {}),
   saveCorsSettings: (origins: string[]): Promise<CorsSettings> => call('updateCorsSettings', { body: { origins } }),

@@ -57,7 +57,9 @@ async function connectForever(): Promise<void> {
 
 async function readStream(onOpen: () => void): Promise<void> {
   const session = await currentSession();
-  const res = await fetch(`${session.baseUrl}/api/events`, { headers: { Authorization: `Bearer ${session.token}`, Accept: 'text/event-stream' } });
+  const res = await fetch(`${session.baseUrl}/api/events`, {
+    headers: { Authorization: `Bearer ${session.token}`, Accept: 'text/event-stream' },
+  });
   if (!res.ok || !res.body) throw new Error(`events: HTTP ${res.status}`);
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
@@ -76,8 +78,10 @@ async function readStream(onOpen: () => void): Promise<void> {
         connected = true;
         onOpen();
         dispatch({ type: 'ready' });
-      } else if (type === 'job' || type === 'traits') {
-        dispatch({ type, data: JSON.parse(data) } as ServiceEvent);
+      } else if (type === 'job') {
+        dispatch({ type, data: JSON.parse(data) as JobEvent });
+      } else if (type === 'traits') {
+        dispatch({ type, data: JSON.parse(data) as TraitsEvent });
       }
     }
   }

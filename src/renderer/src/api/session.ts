@@ -28,10 +28,17 @@ function signInCodeFromAddress(): string | null {
 }
 
 async function exchangeSignInCode(code: string): Promise<string> {
-  const res = await fetch('/oauth/sign-in', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ code }) });
+  const res = await fetch('/oauth/sign-in', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ code }),
+  });
   const body = (await res.json().catch(() => ({}))) as { access_token?: string; error_description?: string };
   if (!res.ok || !body.access_token) {
-    throw new NoSessionError(body.error_description ?? 'This sign-in link could not be used. Get a new one with `npm run cli -- sign-in-link`.');
+    throw new NoSessionError(
+      body.error_description ??
+        'This sign-in link could not be used. Get a new one with `npm run cli -- sign-in-link`.',
+    );
   }
   return body.access_token;
 }
@@ -48,8 +55,4 @@ export async function obtainSession(): Promise<Session> {
     );
   }
   return { baseUrl: window.location.origin, token, renewable: false };
-}
-
-export function forgetStoredToken(): void {
-  sessionStorage.removeItem(STORAGE_KEY);
 }

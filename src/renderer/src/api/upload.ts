@@ -6,10 +6,15 @@ import { ApiError, OFFLINE_MESSAGE } from './client.js';
 
 export interface UploadHandle {
   done: Promise<void>;
-  cancel(): void;
+  cancel: () => void;
 }
 
-export function uploadFile(url: string, file: Blob, contentType: string, onProgress: (fraction: number) => void): UploadHandle {
+export function uploadFile(
+  url: string,
+  file: Blob,
+  contentType: string,
+  onProgress: (fraction: number) => void,
+): UploadHandle {
   const xhr = new XMLHttpRequest();
   const done = new Promise<void>((resolve, reject) => {
     xhr.open('PUT', url);

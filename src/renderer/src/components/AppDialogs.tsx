@@ -1,5 +1,6 @@
 /** The dialogs any screen (or the application menu) can open. */
-import { formatBytes, profileName } from '../lib/format.js';
+import { formatBytes } from '../../../shared/format-bytes.js';
+import { profileName } from '../lib/format.js';
 import { useDialogs } from '../state/dialogs.js';
 import { useJobs } from '../state/jobs.js';
 import { useProfiles } from '../state/profiles.js';
@@ -28,7 +29,8 @@ export function AppDialogs() {
           title={`Delete ${profileName(p)}?`}
           description={
             <p>
-              This permanently removes the profile, its DNA file and all its results from this computer. It cannot be undone.
+              This permanently removes the profile, its DNA file and all its results from this computer. It cannot be
+              undone.
             </p>
           }
           confirmLabel="Delete profile"
@@ -53,9 +55,12 @@ export function AppDialogs() {
           description={
             <>
               <p>
-                Traitscope will read <strong>{dialog.file.name}</strong> ({formatBytes(dialog.file.size)}) and recompute {name}’s results from it.
+                Traitscope will read <strong>{dialog.file.name}</strong> ({formatBytes(dialog.file.size)}) and recompute{' '}
+                {name}’s results from it.
               </p>
-              <p className="muted">If the file can’t be read, nothing changes: the current DNA data and results stay.</p>
+              <p className="muted">
+                If the file can’t be read, nothing changes: the current DNA data and results stay.
+              </p>
             </>
           }
           confirmLabel="Replace DNA file"

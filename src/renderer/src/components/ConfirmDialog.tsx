@@ -10,14 +10,24 @@ export interface ConfirmDialogProps {
   tone?: 'default' | 'danger';
   /** When set, the confirm button stays disabled until this exact word is typed. */
   typeToConfirm?: string;
-  onConfirm(): Promise<void> | void;
-  onClose(): void;
+  onConfirm: () => Promise<void> | void;
+  onClose: () => void;
   /** Extra buttons between Cancel and confirm (e.g. "Create a new profile instead"). */
   extra?: ReactNode;
   testId?: string;
 }
 
-export function ConfirmDialog({ title, description, confirmLabel, tone = 'danger', typeToConfirm, onConfirm, onClose, extra, testId }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  title,
+  description,
+  confirmLabel,
+  tone = 'danger',
+  typeToConfirm,
+  onConfirm,
+  onClose,
+  extra,
+  testId,
+}: ConfirmDialogProps) {
   const [typed, setTyped] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -51,7 +61,13 @@ export function ConfirmDialog({ title, description, confirmLabel, tone = 'danger
             Cancel
           </button>
           {extra}
-          <button type="button" className={`button ${tone === 'danger' ? 'button-danger' : 'button-primary'}`} onClick={confirm} disabled={!ready || busy} data-autofocus={tone !== 'danger' && !typeToConfirm ? true : undefined}>
+          <button
+            type="button"
+            className={`button ${tone === 'danger' ? 'button-danger' : 'button-primary'}`}
+            onClick={() => void confirm()}
+            disabled={!ready || busy}
+            data-autofocus={tone !== 'danger' && !typeToConfirm ? true : undefined}
+          >
             {busy ? <Spinner size={14} /> : null}
             {confirmLabel}
           </button>
@@ -69,7 +85,13 @@ export function ConfirmDialog({ title, description, confirmLabel, tone = 'danger
             <span className="field-label">
               Type <strong className="mono">{typeToConfirm}</strong> to confirm
             </span>
-            <input className="input" value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" spellCheck={false} />
+            <input
+              className="input"
+              value={typed}
+              onChange={(e) => setTyped(e.target.value)}
+              autoComplete="off"
+              spellCheck={false}
+            />
           </label>
         ) : null}
         {error ? (

@@ -41,8 +41,8 @@ export function CorsOrigins() {
     <div data-testid="cors-origins">
       <h3 className="subheading">Browser access</h3>
       <p className="muted">
-        Web pages may call the API only from the origins listed here (for example a notebook at <code>http://localhost:8888</code>). They still need a
-        client’s credentials.
+        Web pages may call the API only from the origins listed here (for example a notebook at{' '}
+        <code>http://localhost:8888</code>). They still need a client’s credentials.
       </p>
       {settings ? (
         <ul className="cors-list">
@@ -65,7 +65,9 @@ export function CorsOrigins() {
               </button>
             </li>
           ))}
-          {settings.fixed.length + settings.origins.length === 0 ? <li className="muted">No origins: no web page can call the API.</li> : null}
+          {settings.fixed.length + settings.origins.length === 0 ? (
+            <li className="muted">No origins: no web page can call the API.</li>
+          ) : null}
         </ul>
       ) : null}
       <form className="cors-add" onSubmit={(e) => void add(e)}>

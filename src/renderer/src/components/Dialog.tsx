@@ -8,7 +8,7 @@ import { XIcon } from './icons.js';
 export interface DialogProps {
   title: string;
   description?: ReactNode;
-  onClose(): void;
+  onClose: () => void;
   children: ReactNode;
   footer?: ReactNode;
   size?: 'small' | 'medium' | 'large';
@@ -18,7 +18,17 @@ export interface DialogProps {
   testId?: string;
 }
 
-export function Dialog({ title, description, onClose, children, footer, size = 'medium', tone = 'default', busy, testId }: DialogProps) {
+export function Dialog({
+  title,
+  description,
+  onClose,
+  children,
+  footer,
+  size = 'medium',
+  tone = 'default',
+  busy,
+  testId,
+}: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const descId = useId();

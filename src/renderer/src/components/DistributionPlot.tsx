@@ -47,9 +47,25 @@ function quantiles(points: Array<[number, number]>, fractions: number[]): number
   });
 }
 
-const LEVEL_NAMES = ['Much lower than average', 'Lower than average', 'Average', 'Higher than average', 'Much higher than average'];
+const LEVEL_NAMES = [
+  'Much lower than average',
+  'Lower than average',
+  'Average',
+  'Higher than average',
+  'Much higher than average',
+];
 
-export function DistributionPlot({ density, score, percentile, level, traitName, bound, reachableLevels, referenceText, bounds = [10, 30, 70, 90] }: Props) {
+export function DistributionPlot({
+  density,
+  score,
+  percentile,
+  level,
+  traitName,
+  bound,
+  reachableLevels,
+  referenceText,
+  bounds = [10, 30, 70, 90],
+}: Props) {
   const titleId = useId();
   const descId = useId();
   const geom = useMemo(() => {
@@ -65,7 +81,10 @@ export function DistributionPlot({ density, score, percentile, level, traitName,
     const line = pts.map(([x, y], i) => `${i ? 'L' : 'M'}${sx(x).toFixed(1)},${sy(y).toFixed(1)}`).join('');
     const base = PAD.top + ih;
     const area = `${line}L${sx(xMax).toFixed(1)},${base}L${sx(xMin).toFixed(1)},${base}Z`;
-    const cuts = quantiles(pts, bounds.map((b) => b / 100)).map(sx);
+    const cuts = quantiles(
+      pts,
+      bounds.map((b) => b / 100),
+    ).map(sx);
     const edges = [PAD.left, ...cuts, PAD.left + iw];
     const clamped = Math.min(xMax, Math.max(xMin, score));
     const px = sx(clamped);
@@ -94,17 +113,36 @@ export function DistributionPlot({ density, score, percentile, level, traitName,
   const labelW = 132;
   const labelX = Math.min(W - PAD.right - labelW, Math.max(PAD.left, px - labelW / 2));
   const words = percentileWords({ percentile, percentile_bound: bound });
-  const lower = bound === 'above_99.9' ? 'more than 99.9' : bound === 'below_0.1' ? 'fewer than 0.1' : `about ${Math.round(percentile)}`;
+  const lower =
+    bound === 'above_99.9'
+      ? 'more than 99.9'
+      : bound === 'below_0.1'
+        ? 'fewer than 0.1'
+        : `about ${Math.round(percentile)}`;
   const reachable = (reachableLevels?.length ? reachableLevels : [1, 2, 3, 4, 5]).filter((l) => l >= 1 && l <= 5);
   const captionId = `${titleId}-caption`;
 
   return (
     <figure className="plot" data-testid="distribution-plot" aria-labelledby={captionId}>
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${titleId} ${descId}`} preserveAspectRatio="xMidYMid meet">
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        role="img"
+        aria-labelledby={`${titleId} ${descId}`}
+        preserveAspectRatio="xMidYMid meet"
+      >
         <title id={titleId}>{`Distribution of ${traitName} genetic scores in the reference population`}</title>
-        <desc id={descId}>{`Your score is at the ${words.replace(/^the /, '')}: higher than ${lower} out of 100 people in the reference population.`}</desc>
+        <desc
+          id={descId}
+        >{`Your score is at the ${words.replace(/^the /, '')}: higher than ${lower} out of 100 people in the reference population.`}</desc>
         {edges.slice(0, -1).map((x0, i) => (
-          <rect key={i} className={`plot-band band-${i + 1} ${i + 1 === level ? 'is-current' : ''}`} x={x0} y={PAD.top - 8} width={Math.max(0, edges[i + 1] - x0)} height={base - PAD.top + 8} />
+          <rect
+            key={i}
+            className={`plot-band band-${i + 1} ${i + 1 === level ? 'is-current' : ''}`}
+            x={x0}
+            y={PAD.top - 8}
+            width={Math.max(0, edges[i + 1] - x0)}
+            height={base - PAD.top + 8}
+          />
         ))}
         <path className="plot-area" d={area} />
         {left ? <path className="plot-area-left" d={left} /> : null}
@@ -135,11 +173,13 @@ export function DistributionPlot({ density, score, percentile, level, traitName,
       </svg>
       <figcaption className="plot-caption" id={captionId}>
         <span className="plot-caption-text">
-          Genetic scores of {traitName} in the reference population{referenceText ? ` (${referenceText})` : ''}; yours is at the {words.replace(/^the /, '')}.
+          Genetic scores of {traitName} in the reference population{referenceText ? ` (${referenceText})` : ''}; yours
+          is at the {words.replace(/^the /, '')}.
         </span>
         <span className="plot-legend">
           <span>
-            <span className="legend-swatch swatch-left" aria-hidden="true" /> People with a lower score than you ({lower.replace('about ', '')} %)
+            <span className="legend-swatch swatch-left" aria-hidden="true" /> People with a lower score than you (
+            {lower.replace('about ', '')} %)
           </span>
           <span>
             <span className="legend-swatch swatch-band" aria-hidden="true" /> Your level’s range

@@ -21,7 +21,10 @@ export function DropLayer() {
   const depth = useRef(0);
   const route = useRouter((s) => s.route);
   const profiles = useProfiles((s) => s.profiles);
-  const openProfile = route.name === 'profile' || route.name === 'trait' || route.name === 'report' ? profiles.find((p) => p.id === route.id) : undefined;
+  const openProfile =
+    route.name === 'profile' || route.name === 'trait' || route.name === 'report'
+      ? profiles.find((p) => p.id === route.id)
+      : undefined;
   // A profile without a DNA file simply receives the file; one with a file is asked first.
   const openHasFile = useProfiles((s) => (openProfile ? hasFile(s.genotypes[openProfile.id]) : false));
   const targetRef = useRef({ profile: openProfile, hasFile: openHasFile });
@@ -83,7 +86,11 @@ export function DropLayer() {
     <div className="drop-layer" data-testid="drop-layer">
       <div className={`drop-zones ${openProfile ? 'two' : ''}`}>
         {openProfile ? (
-          <div className={`drop-zone ${hoverZone === 'replace' ? 'is-hover' : ''}`} data-drop-zone="replace" data-testid="drop-replace">
+          <div
+            className={`drop-zone ${hoverZone === 'replace' ? 'is-hover' : ''}`}
+            data-drop-zone="replace"
+            data-testid="drop-replace"
+          >
             <FileIcon size={40} />
             {openHasFile ? (
               <>
@@ -98,10 +105,17 @@ export function DropLayer() {
             )}
           </div>
         ) : null}
-        <div className={`drop-zone ${hoverZone === 'new' ? 'is-hover' : ''}`} data-drop-zone="new" data-testid="drop-new">
+        <div
+          className={`drop-zone ${hoverZone === 'new' ? 'is-hover' : ''}`}
+          data-drop-zone="new"
+          data-testid="drop-new"
+        >
           {openProfile ? <PlusIcon size={40} /> : <UploadIcon size={40} />}
           <strong>{openProfile ? 'Create new profiles' : 'Drop to analyze'}</strong>
-          <span>Each file becomes a profile, named after the file. 23andMe, AncestryDNA, MyHeritage, FamilyTreeDNA, VCF, zip or gz.</span>
+          <span>
+            Each file becomes a profile, named after the file. 23andMe, AncestryDNA, MyHeritage, FamilyTreeDNA, VCF, zip
+            or gz.
+          </span>
         </div>
       </div>
     </div>

@@ -33,14 +33,28 @@ export function useFindings(profileId: string): { data: FindingsResponse | null;
 
 function Pmid({ pmid, sources }: { pmid: string; sources: Record<string, string> }) {
   return (
-    <a className="pmid" href={`https://pubmed.ncbi.nlm.nih.gov/${pmid}/`} target="_blank" rel="noopener noreferrer" title={sources[pmid]}>
+    <a
+      className="pmid"
+      href={`https://pubmed.ncbi.nlm.nih.gov/${pmid}/`}
+      target="_blank"
+      rel="noopener noreferrer"
+      title={sources[pmid]}
+    >
       PMID {pmid}
       <ExternalIcon size={12} />
     </a>
   );
 }
 
-export function FindingCard({ finding, sources, showClinical }: { finding: Finding; sources: Record<string, string>; showClinical: boolean }) {
+export function FindingCard({
+  finding,
+  sources,
+  showClinical,
+}: {
+  finding: Finding;
+  sources: Record<string, string>;
+  showClinical: boolean;
+}) {
   const statements = finding.statements.filter((s) => showClinical || !s.clinical);
   return (
     <li className={`finding finding-${finding.status}`} data-testid={`finding-${finding.code}`}>
@@ -82,7 +96,9 @@ export function FindingCard({ finding, sources, showClinical }: { finding: Findi
           ))}
         </ul>
       ) : null}
-      {finding.statements.length > statements.length ? <p className="muted small">A statement about disease or cancer risk is hidden, as chosen for this profile.</p> : null}
+      {finding.statements.length > statements.length ? (
+        <p className="muted small">A statement about disease or cancer risk is hidden, as chosen for this profile.</p>
+      ) : null}
       <ul className="finding-limits">
         {finding.limits.map((s) => (
           <li key={s.text} className="muted small">
@@ -95,13 +111,19 @@ export function FindingCard({ finding, sources, showClinical }: { finding: Findi
 }
 
 /** rsIDs in a query ("rs429358, rs7412"), or the rsIDs of a finding gene ("APOE"). */
-function markersFor(query: string, genes: Record<string, string[]>): { rsids: string[]; gene: string | null } | { error: string } {
+function markersFor(
+  query: string,
+  genes: Record<string, string[]>,
+): { rsids: string[]; gene: string | null } | { error: string } {
   const words = query.split(/[\s,;]+/).filter(Boolean);
   if (words.length === 0) return { error: 'Type an rsID such as rs4988235, or a gene such as APOE.' };
-  if (words.every((w) => /^rs\d{1,10}$/i.test(w))) return { rsids: words.map((w) => w.toLowerCase()).slice(0, 200), gene: null };
+  if (words.every((w) => /^rs\d{1,10}$/i.test(w)))
+    return { rsids: words.map((w) => w.toLowerCase()).slice(0, 200), gene: null };
   const gene = Object.keys(genes).find((g) => g.toLowerCase() === query.trim().toLowerCase());
   if (gene) return { rsids: genes[gene], gene };
-  return { error: `“${query.trim()}” is neither an rsID (like rs4988235) nor a gene with findings (${Object.keys(genes).join(', ')}). For another gene, look up its rsIDs (for example in dbSNP) and search for those.` };
+  return {
+    error: `“${query.trim()}” is neither an rsID (like rs4988235) nor a gene with findings (${Object.keys(genes).join(', ')}). For another gene, look up its rsIDs (for example in dbSNP) and search for those.`,
+  };
 }
 
 function MarkerSearch({ profileId, genes }: { profileId: string; genes: Record<string, string[]> }) {
@@ -144,7 +166,13 @@ function MarkerSearch({ profileId, genes }: { profileId: string; genes: Record<s
         <label className="search">
           <SearchIcon size={16} />
           <span className="visually-hidden">rsID or gene</span>
-          <input className="search-input" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="rs4988235, or APOE" aria-describedby={error ? 'marker-search-error' : undefined} />
+          <input
+            className="search-input"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            placeholder="rs4988235, or APOE"
+            aria-describedby={error ? 'marker-search-error' : undefined}
+          />
         </label>
         <button type="submit" className="button" disabled={busy}>
           {busy ? <Spinner size={14} /> : null} Look up
@@ -177,13 +205,18 @@ function MarkerSearch({ profileId, genes }: { profileId: string; genes: Record<s
                     </th>
                     <td>{snp?.chromosome ?? '—'}</td>
                     <td className="tabular">{snp?.position ?? '—'}</td>
-                    <td className="mono">{snp ? (snp.genotype === '--' ? 'no-call (--)' : snp.genotype) : 'not in your file'}</td>
+                    <td className="mono">
+                      {snp ? (snp.genotype === '--' ? 'no-call (--)' : snp.genotype) : 'not in your file'}
+                    </td>
                   </tr>
                 );
               })}
             </tbody>
           </table>
-          <p className="muted small">Genotypes are given as the file reports them (forward strand for most companies). A marker not in the file was not tested by your chip.</p>
+          <p className="muted small">
+            Genotypes are given as the file reports them (forward strand for most companies). A marker not in the file
+            was not tested by your chip.
+          </p>
         </div>
       ) : null}
     </div>
@@ -206,7 +239,9 @@ export function Findings({ profileId, showClinical }: { profileId: string; showC
       <header className="card-header">
         <div>
           <h2 id="findings-title">Single-variant findings</h2>
-          <p className="muted small">Well-studied variants your chip reads directly. Every statement names the study it rests on.</p>
+          <p className="muted small">
+            Well-studied variants your chip reads directly. Every statement names the study it rests on.
+          </p>
         </div>
       </header>
       {error ? (
@@ -237,7 +272,8 @@ export function Findings({ profileId, showClinical }: { profileId: string; showC
           </p>
         ) : (
           <p className="small">
-            {hidden > 0 ? `${hidden} findings about disease risk (APOE, Factor V Leiden, HFE) and ` : ''}disease, cancer and psychiatric results are hidden for this profile.{' '}
+            {hidden > 0 ? `${hidden} findings about disease risk (APOE, Factor V Leiden, HFE) and ` : ''}disease, cancer
+            and psychiatric results are hidden for this profile.{' '}
             <button type="button" className="link-button" onClick={() => setSensitive(profileId, 'show')}>
               Show them
             </button>

@@ -5,7 +5,8 @@
  */
 import { useState } from 'react';
 import type { Profile } from '../../../shared/api.js';
-import { formatBytes, formatDate, formatInt, formatPercent, populationName, vendorName } from '../lib/format.js';
+import { formatBytes } from '../../../shared/format-bytes.js';
+import { formatDate, formatInt, formatPercent, populationName, vendorName } from '../lib/format.js';
 import { comparedWith, mixtureText, type Reference } from '../lib/reference.js';
 import type { GenotypeInfo } from '../state/profiles.js';
 import { AlertIcon, ChevronDown, ChevronRight } from './icons.js';
@@ -14,9 +15,10 @@ const BUILD_NAMES: Record<string, string> = { '36': 'GRCh36 (hg18)', '37': 'GRCh
 
 export function buildName(build: unknown): string {
   if (build === null || build === undefined || build === '') return 'Unknown';
-  const key = String(build).replace(/^(grch|hg|build\s*)/i, '');
+  const text = typeof build === 'string' || typeof build === 'number' ? String(build) : JSON.stringify(build);
+  const key = text.replace(/^(grch|hg|build\s*)/i, '');
   if (key === '19') return BUILD_NAMES['37'];
-  return BUILD_NAMES[key] ?? String(build);
+  return BUILD_NAMES[key] ?? text;
 }
 
 const SEX_WORD: Record<string, string> = { female: 'Female', male: 'Male' };
@@ -33,10 +35,16 @@ export interface SexFacts {
 export function sexFacts(profile: Profile, metadata: Record<string, unknown>): SexFacts {
   const given = metadata.sex as Partial<SexFacts> | undefined;
   const dna = (given?.dna ?? metadata.inferred_sex ?? null) as SexFacts['dna'];
-  if (given && 'value' in given) return { value: given.value ?? null, source: given.source ?? null, dna, mismatch: !!given.mismatch };
+  if (given && 'value' in given)
+    return { value: given.value ?? null, source: given.source ?? null, dna, mismatch: !!given.mismatch };
   const declared = profile.gender === 1 ? 'male' : profile.gender === 2 ? 'female' : null;
   const value = declared ?? dna;
-  return { value, source: declared ? 'profile' : dna ? 'dna' : null, dna, mismatch: !!declared && !!dna && declared !== dna };
+  return {
+    value,
+    source: declared ? 'profile' : dna ? 'dna' : null,
+    dna,
+    mismatch: !!declared && !!dna && declared !== dna,
+  };
 }
 
 export function sexText(s: SexFacts): string {
@@ -49,13 +57,20 @@ export function fileWarnings(m: Record<string, unknown>, cutLine?: string | null
   const out: string[] = [];
   const snps = typeof m.snp_count === 'number' ? m.snp_count : null;
   if (snps !== null && snps < 200_000) {
-    out.push(`Only ${formatInt(snps)} markers were read. Files from testing companies hold 500,000 or more: check that this is the complete raw-data download, not an excerpt.`);
+    out.push(
+      `Only ${formatInt(snps)} markers were read. Files from testing companies hold 500,000 or more: check that this is the complete raw-data download, not an excerpt.`,
+    );
   }
-  if (cutLine) out.push(`The file ends in the middle of a line (“${cutLine.slice(0, 60)}”): the download may have been cut off. Download it again if results are missing.`);
+  if (cutLine)
+    out.push(
+      `The file ends in the middle of a line (“${cutLine.slice(0, 60)}”): the download may have been cut off. Download it again if results are missing.`,
+    );
   const skipped = (m.skipped_by_reason ?? {}) as Record<string, number>;
   const malformed = skipped.malformed ?? 0;
-  if (malformed > 0) out.push(`${formatInt(malformed)} ${malformed === 1 ? 'line was' : 'lines were'} incomplete and skipped.`);
-  for (const note of Array.isArray(m.notes) ? (m.notes as unknown[]) : []) if (typeof note === 'string' && /binary|damaged|cut|truncat|incomplete/i.test(note)) out.push(note);
+  if (malformed > 0)
+    out.push(`${formatInt(malformed)} ${malformed === 1 ? 'line was' : 'lines were'} incomplete and skipped.`);
+  for (const note of Array.isArray(m.notes) ? (m.notes as unknown[]) : [])
+    if (typeof note === 'string' && /binary|damaged|cut|truncat|incomplete/i.test(note)) out.push(note);
   return out;
 }
 
@@ -72,17 +87,36 @@ interface Props {
 export function GenotypeCard({ profile, genotype, reference, compact, cutLine }: Props) {
   const [open, setOpen] = useState(false);
   const m = genotype.metadata as Record<string, unknown> & GenotypeInfo['metadata'];
-  const ancestry = m.ancestry as { best?: string | null; proportions?: Record<string, number>; markers_used?: number; confidence?: number; sufficient?: boolean } | null | undefined;
+  const ancestry = m.ancestry as
+    | {
+        best?: string | null;
+        proportions?: Record<string, number>;
+        markers_used?: number;
+        confidence?: number;
+        sufficient?: boolean;
+      }
+    | null
+    | undefined;
   const callRate = typeof m.call_rate === 'number' ? m.call_rate : null;
   const sex = sexFacts(profile, m);
   const warnings = fileWarnings(m, cutLine);
-  const line = [vendorName(m.vendor), buildName(m.build), typeof m.snp_count === 'number' ? `${formatInt(m.snp_count)} markers` : null, callRate !== null ? `call rate ${formatPercent(callRate, 1)}` : null, sexText(sex)]
+  const line = [
+    vendorName(m.vendor),
+    buildName(m.build),
+    typeof m.snp_count === 'number' ? `${formatInt(m.snp_count)} markers` : null,
+    callRate !== null ? `call rate ${formatPercent(callRate, 1)}` : null,
+    sexText(sex),
+  ]
     .filter(Boolean)
     .join(' · ');
   const expanded = !compact || open;
 
   return (
-    <section className={`card genotype-card ${expanded ? '' : 'is-compact'}`} aria-labelledby="genotype-title" data-testid="genotype-card">
+    <section
+      className={`card genotype-card ${expanded ? '' : 'is-compact'}`}
+      aria-labelledby="genotype-title"
+      data-testid="genotype-card"
+    >
       <header className="card-header">
         <h2 id="genotype-title">DNA file</h2>
         {compact ? (
@@ -95,8 +129,8 @@ export function GenotypeCard({ profile, genotype, reference, compact, cutLine }:
       {!expanded ? <p className="genotype-line">{line}</p> : null}
       {sex.mismatch ? (
         <p className="inline-warning" data-testid="sex-mismatch">
-          <AlertIcon size={16} /> Your profile says {SEX_WORD[sex.value ?? ''] ?? 'unknown'}, but the DNA file looks {SEX_WORD[sex.dna ?? ''] ?? 'unknown'}. Results use the profile’s sex; check it
-          with Edit if it is wrong.
+          <AlertIcon size={16} /> Your profile says {SEX_WORD[sex.value ?? ''] ?? 'unknown'}, but the DNA file looks{' '}
+          {SEX_WORD[sex.dna ?? ''] ?? 'unknown'}. Results use the profile’s sex; check it with Edit if it is wrong.
         </p>
       ) : null}
       {warnings.length > 0 ? (
@@ -143,10 +177,14 @@ export function GenotypeCard({ profile, genotype, reference, compact, cutLine }:
           </dl>
           <div className="ancestry">
             <h3>Reference population and ancestry</h3>
-            <p className="small">{reference ? <>Results are compared with: {comparedWith({ reference })}.</> : 'No results yet.'}</p>
+            <p className="small">
+              {reference ? <>Results are compared with: {comparedWith({ reference })}.</> : 'No results yet.'}
+            </p>
             {ancestry?.proportions && Object.keys(ancestry.proportions).length ? (
               <p className="muted small">
-                Ancestry estimate from {typeof ancestry.markers_used === 'number' ? `${formatInt(ancestry.markers_used)} markers` : 'the file'}: {mixtureText(ancestry.proportions)}
+                Ancestry estimate from{' '}
+                {typeof ancestry.markers_used === 'number' ? `${formatInt(ancestry.markers_used)} markers` : 'the file'}
+                : {mixtureText(ancestry.proportions)}
                 {ancestry.best ? ` (closest: ${populationName(ancestry.best)})` : ''}
                 {typeof ancestry.confidence === 'number' ? `, confidence ${formatPercent(ancestry.confidence)}` : ''}
                 {ancestry.sufficient === false ? '; too little evidence to rely on.' : '.'}

@@ -3,11 +3,6 @@ import type { ProfileTrait } from '../../../shared/api.js';
 import { formatPercent } from '../lib/format.js';
 import { informativeness, informativenessLevel, varianceExplained } from '../lib/notable.js';
 
-export function infoMeterText(r: ProfileTrait): string {
-  const { label } = informativenessLevel(informativeness(r));
-  return `How much this tells you: ${label.toLowerCase()}`;
-}
-
 /** Why the meter reads what it reads, in one line. */
 export function infoMeterBasis(r: ProfileTrait): string {
   const label = r.evidence?.label ?? r.trait.evidence?.label ?? 'limited';
@@ -32,7 +27,11 @@ export function InfoMeter({ result, compact }: { result: ProfileTrait; compact?:
         ))}
       </span>
       <span className="info-meter-label">
-        {compact ? <span className="visually-hidden">How much this tells you: </span> : <span className="info-meter-caption">How much this tells you: </span>}
+        {compact ? (
+          <span className="visually-hidden">How much this tells you: </span>
+        ) : (
+          <span className="info-meter-caption">How much this tells you: </span>
+        )}
         {label}
       </span>
     </span>

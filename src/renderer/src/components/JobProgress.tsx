@@ -13,7 +13,10 @@ export function JobProgress({ job, large }: { job: Job; large?: boolean }) {
       aria-valuemax={determinate ? 100 : undefined}
       aria-valuenow={determinate ? Math.round(job.progress * 100) : undefined}
     >
-      <span className="progress-bar" style={determinate ? { width: `${Math.max(2, job.progress * 100)}%` } : undefined} />
+      <span
+        className="progress-bar"
+        style={determinate ? { width: `${Math.max(2, job.progress * 100)}%` } : undefined}
+      />
     </div>
   );
 }

@@ -4,7 +4,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { pickFiles } from '../lib/file-picker.js';
-import { formatBytes } from '../lib/format.js';
+import { formatBytes } from '../../../shared/format-bytes.js';
 import { openDialog } from '../state/dialogs.js';
 import { hasUsableGenotype, useProfiles } from '../state/profiles.js';
 import { useJobs, type Job } from '../state/jobs.js';
@@ -41,7 +41,8 @@ async function chooseAnother(job: Job): Promise<void> {
     return;
   }
   useJobs.getState().dismiss(job.id);
-  if (hasUsableGenotype(useProfiles.getState().genotypes[job.profileId])) openDialog({ kind: 'replace-genotype', profileId: job.profileId, file });
+  if (hasUsableGenotype(useProfiles.getState().genotypes[job.profileId]))
+    openDialog({ kind: 'replace-genotype', profileId: job.profileId, file });
   else useJobs.getState().replaceGenotype(job.profileId, file);
 }
 
@@ -111,7 +112,13 @@ export function JobTray() {
         {jobs.map((job) => (
           <li key={job.id} className={`job job-${job.stage}`}>
             <span className="job-icon" aria-hidden="true">
-              {job.stage === 'done' ? <CheckIcon size={16} /> : job.stage === 'failed' ? <AlertIcon size={16} /> : <FileIcon size={16} />}
+              {job.stage === 'done' ? (
+                <CheckIcon size={16} />
+              ) : job.stage === 'failed' ? (
+                <AlertIcon size={16} />
+              ) : (
+                <FileIcon size={16} />
+              )}
             </span>
             <div className="job-main">
               <div className="job-title">
@@ -124,11 +131,19 @@ export function JobTray() {
                 <span className={job.stage === 'failed' ? 'job-error-title' : undefined}>{stageText(job)}</span>
                 {job.stage === 'failed' && job.error ? <span className="job-error">{job.error}</span> : null}
               </div>
-              {job.stage === 'uploading' || job.stage === 'processing' || job.stage === 'creating' ? <JobProgress job={job} /> : null}
-              {job.cutLine && job.stage !== 'failed' ? <span className="job-warning">The file ends mid-line: it may be cut off.</span> : null}
+              {job.stage === 'uploading' || job.stage === 'processing' || job.stage === 'creating' ? (
+                <JobProgress job={job} />
+              ) : null}
+              {job.cutLine && job.stage !== 'failed' ? (
+                <span className="job-warning">The file ends mid-line: it may be cut off.</span>
+              ) : null}
               <div className="job-actions">
                 {job.stage === 'done' && job.profileId && !(route.name === 'profile' && route.id === job.profileId) ? (
-                  <button type="button" className="link-button" onClick={() => navigate({ name: 'profile', id: job.profileId! })}>
+                  <button
+                    type="button"
+                    className="link-button"
+                    onClick={() => navigate({ name: 'profile', id: job.profileId! })}
+                  >
                     Open {job.profileName}
                   </button>
                 ) : null}
@@ -139,7 +154,11 @@ export function JobTray() {
                 ) : null}
                 {job.stage === 'duplicate' && job.duplicateOf ? (
                   <>
-                    <button type="button" className="link-button" onClick={() => (dismiss(job.id), navigate({ name: 'profile', id: job.duplicateOf!.id }))}>
+                    <button
+                      type="button"
+                      className="link-button"
+                      onClick={() => (dismiss(job.id), navigate({ name: 'profile', id: job.duplicateOf!.id }))}
+                    >
                       Open {job.duplicateOf.name}
                     </button>
                     <button type="button" className="link-button" onClick={() => importAnyway(job.id)}>
@@ -148,7 +167,7 @@ export function JobTray() {
                   </>
                 ) : null}
                 {job.stage === 'failed' && job.failure === 'unreadable' ? (
-                  <button type="button" className="link-button" onClick={() => chooseAnother(job)}>
+                  <button type="button" className="link-button" onClick={() => void chooseAnother(job)}>
                     Choose another file
                   </button>
                 ) : null}

@@ -9,8 +9,8 @@ import { Spinner } from './icons.js';
 
 interface Props {
   profile?: Profile;
-  onClose(): void;
-  onSaved?(profile: Profile): void;
+  onClose: () => void;
+  onSaved?: (profile: Profile) => void;
 }
 
 type Errors = Partial<Record<'first_name' | 'last_name' | 'age' | 'form', string>>;
@@ -54,7 +54,10 @@ export function ProfileDialog({ profile, onClose, onSaved }: Props) {
       const next: Errors = {};
       for (const issue of parsed.error.issues) {
         const field = issue.path[0] as keyof Errors;
-        next[field] ??= issue.message.replace(/^(first_name|last_name|age)/, (f) => ({ first_name: 'First name', last_name: 'Last name', age: 'Age' })[f] ?? f);
+        next[field] ??= issue.message.replace(
+          /^(first_name|last_name|age)/,
+          (f) => ({ first_name: 'First name', last_name: 'Last name', age: 'Age' })[f] ?? f,
+        );
       }
       setErrors(next);
       // The first invalid field takes focus, so its message (aria-describedby) is read once.
@@ -110,7 +113,9 @@ export function ProfileDialog({ profile, onClose, onSaved }: Props) {
         }}
       >
         <div className="field">
-          <label className="field-label" htmlFor="pf-first_name">First name</label>
+          <label className="field-label" htmlFor="pf-first_name">
+            First name
+          </label>
           <input
             id="pf-first_name"
             className="input"
@@ -124,7 +129,9 @@ export function ProfileDialog({ profile, onClose, onSaved }: Props) {
           {fieldError('first_name')}
         </div>
         <div className="field">
-          <label className="field-label" htmlFor="pf-last_name">Last name</label>
+          <label className="field-label" htmlFor="pf-last_name">
+            Last name
+          </label>
           <input
             id="pf-last_name"
             className="input"
@@ -143,17 +150,30 @@ export function ProfileDialog({ profile, onClose, onSaved }: Props) {
           <div className="segmented" role="radiogroup" aria-label="Sex">
             {GENDERS.map((label, value) => (
               <label key={label} className={`segment ${gender === value ? 'is-selected' : ''}`}>
-                <input type="radio" name="gender" value={value} checked={gender === value} onChange={() => setGender(value)} />
+                <input
+                  type="radio"
+                  name="gender"
+                  value={value}
+                  checked={gender === value}
+                  onChange={() => setGender(value)}
+                />
                 {value === 0 ? 'Not specified' : label}
               </label>
             ))}
           </div>
-          <p className="field-hint">Used for sex-specific results (for example prostate or ovarian cancer). Not specified: the DNA file decides.</p>
+          <p className="field-hint">
+            Used for sex-specific results (for example prostate or ovarian cancer). Not specified: the DNA file decides.
+          </p>
         </fieldset>
 
         <label className="field">
           <span className="field-label">Ethnicity</span>
-          <select className="input select" value={ethnicity} onChange={(e) => setEthnicity(Number(e.target.value))} aria-describedby="pf-eth-hint">
+          <select
+            className="input select"
+            value={ethnicity}
+            onChange={(e) => setEthnicity(Number(e.target.value))}
+            aria-describedby="pf-eth-hint"
+          >
             {ETHNICITIES.map((label, value) => (
               <option key={label} value={value}>
                 {value === 0 ? 'Not specified' : label}
@@ -162,7 +182,8 @@ export function ProfileDialog({ profile, onClose, onSaved }: Props) {
           </select>
         </label>
         <p className="field-hint field-wide" id="pf-eth-hint">
-          Ethnicity chooses the reference population that percentiles compare with. {ethnicity === 0 ? unspecifiedHint(profile) : ''}
+          Ethnicity chooses the reference population that percentiles compare with.{' '}
+          {ethnicity === 0 ? unspecifiedHint(profile) : ''}
         </p>
 
         {errors.form ? (

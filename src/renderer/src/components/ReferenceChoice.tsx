@@ -5,7 +5,8 @@
 import { useState } from 'react';
 import type { Profile } from '../../../shared/api.js';
 import { formatInt, formatPercent, POPULATION_NAMES } from '../lib/format.js';
-import { ETHNICITY_OF, mixtureText, POPULATIONS, referenceName, type Mixture, type Population, type Reference } from '../lib/reference.js';
+import { POPULATIONS, type Population } from '../../../shared/populations.js';
+import { ETHNICITY_OF, mixtureText, referenceName, type Mixture, type Reference } from '../lib/reference.js';
 import { saveProfileChange, type ProfileChange } from '../state/profile-changes.js';
 import { Dialog } from './Dialog.js';
 import { AlertIcon, Spinner } from './icons.js';
@@ -21,14 +22,22 @@ export interface AncestryEstimate {
   reason?: string | null;
 }
 
-export function AssumedReferenceBanner({ reference, onChoose }: { reference: Reference; onChoose(): void }) {
+export function AssumedReferenceBanner({ reference, onChoose }: { reference: Reference; onChoose: () => void }) {
   return (
     <div className="banner banner-warn" role="region" aria-labelledby="assumed-title" data-testid="assumed-banner">
       <AlertIcon size={20} />
       <div>
-        <strong id="assumed-title">Your results are compared with the {referenceName(reference)} reference, but that was only assumed.</strong>
-        <p>{reference.reason || 'Your DNA file holds too little ancestry evidence to estimate which reference population fits you.'}</p>
-        <p>Percentiles depend on the reference. Choose the population (or mixture) that fits your ancestry, or accept the estimate from your DNA.</p>
+        <strong id="assumed-title">
+          Your results are compared with the {referenceName(reference)} reference, but that was only assumed.
+        </strong>
+        <p>
+          {reference.reason ||
+            'Your DNA file holds too little ancestry evidence to estimate which reference population fits you.'}
+        </p>
+        <p>
+          Percentiles depend on the reference. Choose the population (or mixture) that fits your ancestry, or accept the
+          estimate from your DNA.
+        </p>
       </div>
       <div className="banner-actions">
         <button type="button" className="button button-primary" onClick={onChoose}>
@@ -44,15 +53,39 @@ type Choice = { kind: 'estimate' } | { kind: 'single'; population: Population } 
 function estimateChange(estimate: AncestryEstimate): ProfileChange {
   const props = Object.entries(estimate.proportions).filter(([, v]) => (v ?? 0) > 0);
   const dominant = estimate.best && (estimate.proportions[estimate.best] ?? 0) >= 0.9;
-  if (dominant || props.length <= 1) return { ethnicity: ETHNICITY_OF[estimate.best ?? (props[0]?.[0] as Population)], reference_mixture: null };
-  return { ethnicity: 0, reference_mixture: Object.fromEntries(POPULATIONS.map((p) => [p, estimate.proportions[p] ?? 0])) as Mixture };
+  if (dominant || props.length <= 1)
+    return { ethnicity: ETHNICITY_OF[estimate.best ?? (props[0]?.[0] as Population)], reference_mixture: null };
+  return {
+    ethnicity: 0,
+    reference_mixture: Object.fromEntries(POPULATIONS.map((p) => [p, estimate.proportions[p] ?? 0])) as Mixture,
+  };
 }
 
-export function ReferenceDialog({ profile, estimate, current, onClose }: { profile: Profile; estimate: AncestryEstimate | null; current?: Reference; onClose(): void }) {
+export function ReferenceDialog({
+  profile,
+  estimate,
+  current,
+  onClose,
+}: {
+  profile: Profile;
+  estimate: AncestryEstimate | null;
+  current?: Reference;
+  onClose: () => void;
+}) {
   const mixtureSupported = 'reference_mixture' in profile;
   const hasEstimate = !!estimate && !!estimate.best;
-  const [choice, setChoice] = useState<Choice>(hasEstimate ? { kind: 'estimate' } : { kind: 'single', population: (current?.population !== 'MIXED' && current?.population) || 'EUR' });
-  const [mix, setMix] = useState<Record<Population, string>>(() => Object.fromEntries(POPULATIONS.map((p) => [p, p === 'EUR' ? '50' : p === 'AFR' ? '50' : '0'])) as Record<Population, string>);
+  const [choice, setChoice] = useState<Choice>(
+    hasEstimate
+      ? { kind: 'estimate' }
+      : { kind: 'single', population: (current?.population !== 'MIXED' && current?.population) || 'EUR' },
+  );
+  const [mix, setMix] = useState<Record<Population, string>>(
+    () =>
+      Object.fromEntries(POPULATIONS.map((p) => [p, p === 'EUR' ? '50' : p === 'AFR' ? '50' : '0'])) as Record<
+        Population,
+        string
+      >,
+  );
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const total = POPULATIONS.reduce((s, p) => s + (Number(mix[p]) || 0), 0);
@@ -60,12 +93,16 @@ export function ReferenceDialog({ profile, estimate, current, onClose }: { profi
   const submit = async () => {
     let change: ProfileChange;
     if (choice.kind === 'estimate' && estimate) change = estimateChange(estimate);
-    else if (choice.kind === 'single') change = { ethnicity: ETHNICITY_OF[choice.population], ...(mixtureSupported ? { reference_mixture: null } : {}) };
+    else if (choice.kind === 'single')
+      change = { ethnicity: ETHNICITY_OF[choice.population], ...(mixtureSupported ? { reference_mixture: null } : {}) };
     else {
       const bad = POPULATIONS.find((p) => !/^\d{1,3}$/.test(mix[p].trim() || '0') || Number(mix[p]) > 100);
       if (bad) return setError(`${POPULATION_NAMES[bad]} must be a whole number from 0 to 100.`);
       if (total !== 100) return setError(`The shares add up to ${total} %; they must add up to 100 %.`);
-      change = { ethnicity: 0, reference_mixture: Object.fromEntries(POPULATIONS.map((p) => [p, (Number(mix[p]) || 0) / 100])) as Mixture };
+      change = {
+        ethnicity: 0,
+        reference_mixture: Object.fromEntries(POPULATIONS.map((p) => [p, (Number(mix[p]) || 0) / 100])) as Mixture,
+      };
     }
     setBusy(true);
     setError(null);
@@ -81,7 +118,12 @@ export function ReferenceDialog({ profile, estimate, current, onClose }: { profi
   return (
     <Dialog
       title="Choose the reference population"
-      description={<p>Each result is a percentile among people of the reference population. Choose the one that fits your ancestry best; every result is recalculated.</p>}
+      description={
+        <p>
+          Each result is a percentile among people of the reference population. Choose the one that fits your ancestry
+          best; every result is recalculated.
+        </p>
+      }
       onClose={onClose}
       busy={busy}
       testId="reference-dialog"
@@ -109,20 +151,34 @@ export function ReferenceDialog({ profile, estimate, current, onClose }: { profi
           <legend className="field-label">Reference</legend>
           {hasEstimate && estimate ? (
             <label className="choice">
-              <input type="radio" name="reference" checked={choice.kind === 'estimate'} onChange={() => setChoice({ kind: 'estimate' })} />
+              <input
+                type="radio"
+                name="reference"
+                checked={choice.kind === 'estimate'}
+                onChange={() => setChoice({ kind: 'estimate' })}
+              />
               <span>
                 <strong>The estimate from your DNA: {mixtureText(estimate.proportions)}</strong>
                 <span className="muted small">
-                  {estimate.markers_used !== undefined ? `From ${formatInt(estimate.markers_used)} ancestry markers` : 'From your DNA file'}
+                  {estimate.markers_used !== undefined
+                    ? `From ${formatInt(estimate.markers_used)} ancestry markers`
+                    : 'From your DNA file'}
                   {typeof estimate.confidence === 'number' ? `, confidence ${formatPercent(estimate.confidence)}` : ''}
-                  {estimate.sufficient === false ? '. Too little evidence to rely on by itself: accept it only if it matches what you know.' : '.'}
+                  {estimate.sufficient === false
+                    ? '. Too little evidence to rely on by itself: accept it only if it matches what you know.'
+                    : '.'}
                 </span>
               </span>
             </label>
           ) : null}
           {POPULATIONS.map((p) => (
             <label key={p} className="choice">
-              <input type="radio" name="reference" checked={choice.kind === 'single' && choice.population === p} onChange={() => setChoice({ kind: 'single', population: p })} />
+              <input
+                type="radio"
+                name="reference"
+                checked={choice.kind === 'single' && choice.population === p}
+                onChange={() => setChoice({ kind: 'single', population: p })}
+              />
               <span>
                 <strong>
                   {POPULATION_NAMES[p]} ({p})
@@ -132,10 +188,17 @@ export function ReferenceDialog({ profile, estimate, current, onClose }: { profi
           ))}
           {mixtureSupported ? (
             <label className="choice">
-              <input type="radio" name="reference" checked={choice.kind === 'mixture'} onChange={() => setChoice({ kind: 'mixture' })} />
+              <input
+                type="radio"
+                name="reference"
+                checked={choice.kind === 'mixture'}
+                onChange={() => setChoice({ kind: 'mixture' })}
+              />
               <span>
                 <strong>A mixture</strong>
-                <span className="muted small">For mixed ancestry: the reference is built from the shares you give.</span>
+                <span className="muted small">
+                  For mixed ancestry: the reference is built from the shares you give.
+                </span>
               </span>
             </label>
           ) : null}
@@ -146,7 +209,12 @@ export function ReferenceDialog({ profile, estimate, current, onClose }: { profi
             {POPULATIONS.map((p) => (
               <label key={p} className="field">
                 <span className="field-label">{POPULATION_NAMES[p]} %</span>
-                <input className="input" inputMode="numeric" value={mix[p]} onChange={(e) => setMix({ ...mix, [p]: e.target.value })} />
+                <input
+                  className="input"
+                  inputMode="numeric"
+                  value={mix[p]}
+                  onChange={(e) => setMix({ ...mix, [p]: e.target.value })}
+                />
               </label>
             ))}
             <p className={`small ${total === 100 ? 'muted' : 'warn-text'}`} aria-live="polite">

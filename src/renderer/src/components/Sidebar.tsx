@@ -10,12 +10,16 @@ import { navigate, useRouter } from '../state/router.js';
 import { Avatar } from './Avatar.js';
 import { GearIcon, Logo, MoreIcon, PlusIcon, ShieldIcon, Spinner, UploadIcon } from './icons.js';
 
-function profileSubtitle(g: GenotypeMetadata | undefined, uploading: boolean): { text: string; tone?: 'busy' | 'error' } {
+function profileSubtitle(
+  g: GenotypeMetadata | undefined,
+  uploading: boolean,
+): { text: string; tone?: 'busy' | 'error' } {
   if (uploading) return { text: 'Importing…', tone: 'busy' };
   if (!hasFile(g)) return { text: g ? 'No DNA file yet' : '…' };
   const m = g.metadata;
   if (m.status === 'uploaded' || m.status === 'processing') return { text: 'Reading DNA file…', tone: 'busy' };
-  if (m.status === 'failed' && typeof m.snp_count !== 'number') return { text: 'File could not be read', tone: 'error' };
+  if (m.status === 'failed' && typeof m.snp_count !== 'number')
+    return { text: 'File could not be read', tone: 'error' };
   const count = typeof m.snp_count === 'number' ? `${formatInt(m.snp_count)} markers` : '';
   return { text: [vendorName(m.vendor), count].filter(Boolean).join(' · ') };
 }
@@ -45,68 +49,83 @@ export function Sidebar() {
           <Logo size={28} />
           <span className="brand-name">Traitscope</span>
         </a>
-        <button type="button" className="button button-small sidebar-toggle" aria-expanded={open} aria-controls="sidebar-menu" onClick={() => setOpen(!open)}>
+        <button
+          type="button"
+          className="button button-small sidebar-toggle"
+          aria-expanded={open}
+          aria-controls="sidebar-menu"
+          onClick={() => setOpen(!open)}
+        >
           <MoreIcon size={16} /> Menu
         </button>
       </div>
       <div className="sidebar-collapsible" id="sidebar-menu">
+        <button type="button" className="button button-primary sidebar-cta" onClick={() => void addFiles()}>
+          <UploadIcon size={16} />
+          Add DNA file
+        </button>
 
-      <button type="button" className="button button-primary sidebar-cta" onClick={addFiles}>
-        <UploadIcon size={16} />
-        Add DNA file
-      </button>
-
-      <div className="sidebar-section">
-        <div className="sidebar-heading">
-          <h2 id="profiles-heading">Profiles</h2>
-          <button type="button" className="icon-button small" aria-label="New profile" title="New profile" onClick={() => openDialog({ kind: 'new-profile' })}>
-            <PlusIcon size={16} />
-          </button>
-        </div>
-        {loaded && profiles.length === 0 ? <p className="sidebar-empty">No profiles yet. Drop a DNA file anywhere to create one.</p> : null}
-        <ul className="profile-list" aria-labelledby="profiles-heading">
-          {profiles.map((p: Profile) => {
-            const uploading = jobs.some((j) => j.profileId === p.id && (j.stage === 'uploading' || j.stage === 'creating'));
-            const sub = profileSubtitle(genotypes[p.id], uploading);
-            const busy = uploading || isBusy(genotypes[p.id]);
-            return (
-              <li key={p.id}>
-                <a
-                  href={`#/profiles/${p.id}`}
-                  className={`profile-link ${activeId === p.id ? 'is-active' : ''}`}
-                  aria-current={activeId === p.id ? 'page' : undefined}
-                  onClick={(e) => (e.preventDefault(), navigate({ name: 'profile', id: p.id }))}
-                >
-                  <Avatar profile={p} size={32} />
-                  <span className="profile-link-text">
-                    <span className="profile-link-name">{profileName(p)}</span>
-                    <span className={`profile-link-sub ${sub.tone ? `tone-${sub.tone}` : ''}`}>
-                      {busy ? <Spinner size={10} /> : null}
-                      {sub.text}
+        <div className="sidebar-section">
+          <div className="sidebar-heading">
+            <h2 id="profiles-heading">Profiles</h2>
+            <button
+              type="button"
+              className="icon-button small"
+              aria-label="New profile"
+              title="New profile"
+              onClick={() => openDialog({ kind: 'new-profile' })}
+            >
+              <PlusIcon size={16} />
+            </button>
+          </div>
+          {loaded && profiles.length === 0 ? (
+            <p className="sidebar-empty">No profiles yet. Drop a DNA file anywhere to create one.</p>
+          ) : null}
+          <ul className="profile-list" aria-labelledby="profiles-heading">
+            {profiles.map((p: Profile) => {
+              const uploading = jobs.some(
+                (j) => j.profileId === p.id && (j.stage === 'uploading' || j.stage === 'creating'),
+              );
+              const sub = profileSubtitle(genotypes[p.id], uploading);
+              const busy = uploading || isBusy(genotypes[p.id]);
+              return (
+                <li key={p.id}>
+                  <a
+                    href={`#/profiles/${p.id}`}
+                    className={`profile-link ${activeId === p.id ? 'is-active' : ''}`}
+                    aria-current={activeId === p.id ? 'page' : undefined}
+                    onClick={(e) => (e.preventDefault(), navigate({ name: 'profile', id: p.id }))}
+                  >
+                    <Avatar profile={p} size={32} />
+                    <span className="profile-link-text">
+                      <span className="profile-link-name">{profileName(p)}</span>
+                      <span className={`profile-link-sub ${sub.tone ? `tone-${sub.tone}` : ''}`}>
+                        {busy ? <Spinner size={10} /> : null}
+                        {sub.text}
+                      </span>
                     </span>
-                  </span>
-                </a>
-              </li>
-            );
-          })}
-        </ul>
-      </div>
+                  </a>
+                </li>
+              );
+            })}
+          </ul>
+        </div>
 
-      <div className="sidebar-footer">
-        <a
-          href="#/settings"
-          className={`nav-link ${route.name === 'settings' ? 'is-active' : ''}`}
-          aria-current={route.name === 'settings' ? 'page' : undefined}
-          onClick={(e) => (e.preventDefault(), navigate({ name: 'settings' }))}
-        >
-          <GearIcon size={17} />
-          Settings
-        </a>
-        <p className="privacy-note">
-          <ShieldIcon size={15} />
-          Offline. Your DNA stays on this computer.
-        </p>
-      </div>
+        <div className="sidebar-footer">
+          <a
+            href="#/settings"
+            className={`nav-link ${route.name === 'settings' ? 'is-active' : ''}`}
+            aria-current={route.name === 'settings' ? 'page' : undefined}
+            onClick={(e) => (e.preventDefault(), navigate({ name: 'settings' }))}
+          >
+            <GearIcon size={17} />
+            Settings
+          </a>
+          <p className="privacy-note">
+            <ShieldIcon size={15} />
+            Offline. Your DNA stays on this computer.
+          </p>
+        </div>
       </div>
     </nav>
   );

@@ -31,7 +31,10 @@ export interface CantTell {
 }
 
 /** What this file cannot tell, from the results themselves and the limits of chips. */
-export function cantTellItems(rows: PhenotypeRow[], opts: { sexLabel: string | null; assumed: boolean; hiddenSensitive: number }): CantTell[] {
+export function cantTellItems(
+  rows: PhenotypeRow[],
+  opts: { sexLabel: string | null; assumed: boolean; hiddenSensitive: number },
+): CantTell[] {
   let lowCoverage = 0;
   let notApplicable = 0;
   let unknownExplained = 0;
@@ -44,17 +47,51 @@ export function cantTellItems(rows: PhenotypeRow[], opts: { sexLabel: string | n
     else lowCoverage++;
   }
   const items: CantTell[] = [];
-  if (opts.assumed) items.push({ key: 'reference', text: 'Which reference population fits you: your file holds too little ancestry evidence, so a reference was assumed (see the notice above).' });
-  if (lowCoverage) items.push({ key: 'coverage', text: `${formatInt(lowCoverage)} phenotypes: your file lacks too many of their markers (a score needs at least 75 % of them).` });
-  if (notApplicable) items.push({ key: 'sex', text: `${formatInt(notApplicable)} phenotypes do not apply${opts.sexLabel ? ` to a ${opts.sexLabel.toLowerCase()} profile` : ' to this profile’s sex'}.` });
-  if (unknownExplained) items.push({ key: 'explained', text: `How much ${formatInt(unknownExplained)} of your ${formatInt(results)} results explain: nobody published how much of the trait their score accounts for.` });
-  if (opts.hiddenSensitive) items.push({ key: 'hidden', text: `${formatInt(opts.hiddenSensitive)} disease, cancer and psychiatric phenotypes, hidden as chosen for this profile.` });
-  items.push({ key: 'rare', text: 'Rare variants with large effects (for example in BRCA1 and BRCA2): a chip reads selected positions only and cannot rule them out.' });
-  items.push({ key: 'fate', text: 'What will happen: a genetic score describes a tendency in large groups. Lifestyle, environment and chance often matter more.' });
+  if (opts.assumed)
+    items.push({
+      key: 'reference',
+      text: 'Which reference population fits you: your file holds too little ancestry evidence, so a reference was assumed (see the notice above).',
+    });
+  if (lowCoverage)
+    items.push({
+      key: 'coverage',
+      text: `${formatInt(lowCoverage)} phenotypes: your file lacks too many of their markers (a score needs at least 75 % of them).`,
+    });
+  if (notApplicable)
+    items.push({
+      key: 'sex',
+      text: `${formatInt(notApplicable)} phenotypes do not apply${opts.sexLabel ? ` to a ${opts.sexLabel.toLowerCase()} profile` : ' to this profile’s sex'}.`,
+    });
+  if (unknownExplained)
+    items.push({
+      key: 'explained',
+      text: `How much ${formatInt(unknownExplained)} of your ${formatInt(results)} results explain: nobody published how much of the trait their score accounts for.`,
+    });
+  if (opts.hiddenSensitive)
+    items.push({
+      key: 'hidden',
+      text: `${formatInt(opts.hiddenSensitive)} disease, cancer and psychiatric phenotypes, hidden as chosen for this profile.`,
+    });
+  items.push({
+    key: 'rare',
+    text: 'Rare variants with large effects (for example in BRCA1 and BRCA2): a chip reads selected positions only and cannot rule them out.',
+  });
+  items.push({
+    key: 'fate',
+    text: 'What will happen: a genetic score describes a tendency in large groups. Lifestyle, environment and chance often matter more.',
+  });
   return items;
 }
 
-export function Summary({ profileId, items, cantTell }: { profileId: string; items: NotableItem[]; cantTell: CantTell[] }) {
+export function Summary({
+  profileId,
+  items,
+  cantTell,
+}: {
+  profileId: string;
+  items: NotableItem[];
+  cantTell: CantTell[];
+}) {
   return (
     <section className="card summary-card" aria-labelledby="summary-title" data-testid="summary">
       <header className="card-header">
@@ -63,13 +100,15 @@ export function Summary({ profileId, items, cantTell }: { profileId: string; ite
             Your notable results
           </h2>
           <p className="muted small">
-            Ranked by how far from average each result is, times how much it tells you (evidence, markers read, how much the score explains); one per
-            phenotype, featured traits first, at most 10.
+            Ranked by how far from average each result is, times how much it tells you (evidence, markers read, how much
+            the score explains); one per phenotype, featured traits first, at most 10.
           </p>
         </div>
       </header>
       {items.length === 0 ? (
-        <p className="muted">None of your results stands out: they are close to average, or tell too little to single out.</p>
+        <p className="muted">
+          None of your results stands out: they are close to average, or tell too little to single out.
+        </p>
       ) : (
         <ol className="notable-list">
           {items.map(({ row, result }) => (
@@ -87,12 +126,17 @@ export function Summary({ profileId, items, cantTell }: { profileId: string; ite
                   {row.name}
                 </a>
                 <span className="notable-result">
-                  <LevelMeter level={result.assessment_level ?? 3} label={`Level ${result.assessment_level ?? 3} of 5`} />
+                  <LevelMeter
+                    level={result.assessment_level ?? 3}
+                    label={`Level ${result.assessment_level ?? 3} of 5`}
+                  />
                   <LevelBadge level={result.assessment_level ?? 3} label={result.level_label ?? ''} />
                   <span className="muted small tabular">{percentileWords(result)}</span>
                 </span>
               </div>
-              {result.recommendations ? <p className="notable-meaning muted small">{firstSentence(result.recommendations)}</p> : null}
+              {result.recommendations ? (
+                <p className="notable-meaning muted small">{firstSentence(result.recommendations)}</p>
+              ) : null}
               <InfoMeter result={result} />
             </li>
           ))}

@@ -8,7 +8,13 @@ export function Toasts() {
     <div className="toasts" role="status" aria-live="polite">
       {toasts.map((t) => (
         <div key={t.id} className={`toast toast-${t.kind}`} role={t.kind === 'error' ? 'alert' : undefined}>
-          {t.kind === 'success' ? <CheckIcon size={16} /> : t.kind === 'error' ? <AlertIcon size={16} /> : <InfoIcon size={16} />}
+          {t.kind === 'success' ? (
+            <CheckIcon size={16} />
+          ) : t.kind === 'error' ? (
+            <AlertIcon size={16} />
+          ) : (
+            <InfoIcon size={16} />
+          )}
           <span>{t.message}</span>
           <button type="button" className="icon-button small" aria-label="Dismiss" onClick={() => dismiss(t.id)}>
             <XIcon size={14} />

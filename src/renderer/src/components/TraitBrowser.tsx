@@ -7,7 +7,17 @@ import { useDeferredValue, useMemo } from 'react';
 import type { ProfileTrait } from '../../../shared/api.js';
 import { capitalise, formatInt, formatPercent, percentileWords } from '../lib/format.js';
 import { comparedWith } from '../lib/reference.js';
-import { categoriesOf, evidenceLabel, isSensitive, rowMatches, sortRows, type PhenotypeRow, type ShowKey, type SortKey, type Study } from '../lib/results.js';
+import {
+  categoriesOf,
+  evidenceLabel,
+  isSensitive,
+  rowMatches,
+  sortRows,
+  type PhenotypeRow,
+  type ShowKey,
+  type SortKey,
+  type Study,
+} from '../lib/results.js';
 import { PAGE, useBrowser } from '../state/browser.js';
 import { navigate } from '../state/router.js';
 import { useTraits } from '../state/traits.js';
@@ -42,7 +52,15 @@ function reasonText(s: Study): string {
   return s.status === 'available' ? 'Being computed…' : 'Not enough of its markers in your file';
 }
 
-export function TraitBrowser({ profileId, rows, hideSensitive }: { profileId: string; rows: PhenotypeRow[]; hideSensitive: boolean }) {
+export function TraitBrowser({
+  profileId,
+  rows,
+  hideSensitive,
+}: {
+  profileId: string;
+  rows: PhenotypeRow[];
+  hideSensitive: boolean;
+}) {
   const { query, sort, show, evidence, category, shown, set, showMore } = useBrowser();
   const deferredQuery = useDeferredValue(query);
   const scoring = useTraits((s) => s.computing[profileId]);
@@ -61,7 +79,10 @@ export function TraitBrowser({ profileId, rows, hideSensitive }: { profileId: st
       sort,
     );
   }, [rows, deferredQuery, show, evidence, hideSensitive, category, sort]);
-  const hiddenSensitive = useMemo(() => (hideSensitive ? rows.filter((r) => isSensitive(r.main.trait)).length : 0), [rows, hideSensitive]);
+  const hiddenSensitive = useMemo(
+    () => (hideSensitive ? rows.filter((r) => isSensitive(r.main.trait)).length : 0),
+    [rows, hideSensitive],
+  );
 
   const limit = shown[profileId] ?? PAGE;
   const visible = filtered.slice(0, limit);
@@ -72,13 +93,16 @@ export function TraitBrowser({ profileId, rows, hideSensitive }: { profileId: st
         <div>
           <h2 id="traits-title">All results</h2>
           <p className="muted small">
-            {formatInt(counts.results)} phenotypes with a result · {formatInt(counts.unavailable)} not available · one row per phenotype, other studies under it
+            {formatInt(counts.results)} phenotypes with a result · {formatInt(counts.unavailable)} not available · one
+            row per phenotype, other studies under it
           </p>
         </div>
         {scoring ? (
           <div className="compute-progress" role="status">
             <Spinner size={14} />
-            <span>{scoring.total ? `Computing ${formatInt(scoring.done)} of ${formatInt(scoring.total)}…` : 'Computing…'}</span>
+            <span>
+              {scoring.total ? `Computing ${formatInt(scoring.done)} of ${formatInt(scoring.total)}…` : 'Computing…'}
+            </span>
           </div>
         ) : null}
       </header>
@@ -87,9 +111,20 @@ export function TraitBrowser({ profileId, rows, hideSensitive }: { profileId: st
         <label className="search">
           <SearchIcon size={16} />
           <span className="visually-hidden">Search results</span>
-          <input type="search" className="search-input" placeholder="Search, e.g. caffeine, height, cholesterol" value={query} onChange={(e) => set({ query: e.target.value })} />
+          <input
+            type="search"
+            className="search-input"
+            placeholder="Search, e.g. caffeine, height, cholesterol"
+            value={query}
+            onChange={(e) => set({ query: e.target.value })}
+          />
           {query ? (
-            <button type="button" className="icon-button small" aria-label="Clear search" onClick={() => set({ query: '' })}>
+            <button
+              type="button"
+              className="icon-button small"
+              aria-label="Clear search"
+              onClick={() => set({ query: '' })}
+            >
               <XIcon size={14} />
             </button>
           ) : null}
@@ -120,7 +155,13 @@ export function TraitBrowser({ profileId, rows, hideSensitive }: { profileId: st
         <div className="segmented compact" role="radiogroup" aria-label="Show">
           {SHOWS.map(([value, label]) => (
             <label key={value} className={`segment ${show === value ? 'is-selected' : ''}`}>
-              <input type="radio" name="result-show" value={value} checked={show === value} onChange={() => set({ show: value })} />
+              <input
+                type="radio"
+                name="result-show"
+                value={value}
+                checked={show === value}
+                onChange={() => set({ show: value })}
+              />
               {label} <span className="segment-count">{formatInt(counts[value])}</span>
             </label>
           ))}
@@ -132,7 +173,9 @@ export function TraitBrowser({ profileId, rows, hideSensitive }: { profileId: st
               <input
                 type="checkbox"
                 checked={evidence.includes(e)}
-                onChange={(ev) => set({ evidence: ev.target.checked ? [...evidence, e] : evidence.filter((x) => x !== e) })}
+                onChange={(ev) =>
+                  set({ evidence: ev.target.checked ? [...evidence, e] : evidence.filter((x) => x !== e) })
+                }
               />
               {capitalise(e)}
             </label>
@@ -141,13 +184,16 @@ export function TraitBrowser({ profileId, rows, hideSensitive }: { profileId: st
       </div>
       {hiddenSensitive > 0 ? (
         <p className="muted small hidden-note">
-          {formatInt(hiddenSensitive)} disease, cancer and psychiatric phenotypes are hidden, as chosen for this profile (change it under “Disease results” above).
+          {formatInt(hiddenSensitive)} disease, cancer and psychiatric phenotypes are hidden, as chosen for this profile
+          (change it under “Disease results” above).
         </p>
       ) : null}
 
       {filtered.length === 0 ? (
         <div className="empty-inline">
-          <strong>{query.trim() ? `No phenotype matches “${query.trim()}”.` : 'Nothing to show with these filters.'}</strong>
+          <strong>
+            {query.trim() ? `No phenotype matches “${query.trim()}”.` : 'Nothing to show with these filters.'}
+          </strong>
           <span className="muted">Try a shorter word, another category, or show all.</span>
         </div>
       ) : (
@@ -162,10 +208,18 @@ export function TraitBrowser({ profileId, rows, hideSensitive }: { profileId: st
           </ul>
           {filtered.length > limit ? (
             <div className="show-more">
-              <button type="button" className="button button-ghost" onClick={() => showMore(profileId, limit + PAGE * 4)}>
+              <button
+                type="button"
+                className="button button-ghost"
+                onClick={() => showMore(profileId, limit + PAGE * 4)}
+              >
                 Show {formatInt(Math.min(PAGE * 4, filtered.length - limit))} more
               </button>
-              <button type="button" className="button button-ghost" onClick={() => showMore(profileId, filtered.length)}>
+              <button
+                type="button"
+                className="button button-ghost"
+                onClick={() => showMore(profileId, filtered.length)}
+              >
                 Show all {formatInt(filtered.length)}
               </button>
               <span className="muted small">
@@ -181,7 +235,8 @@ export function TraitBrowser({ profileId, rows, hideSensitive }: { profileId: st
 
 function StudyResult({ study }: { study: Study }) {
   const r = study.result;
-  if (r && !r.assessment_level) return <span className="row-reason">Raw score only: no reference frequencies for a percentile</span>;
+  if (r && !r.assessment_level)
+    return <span className="row-reason">Raw score only: no reference frequencies for a percentile</span>;
   if (!r || !r.assessment_level) return <span className="row-reason">{reasonText(study)}</span>;
   return (
     <span className="trait-result-text">
@@ -205,7 +260,14 @@ function ResultRow({ profileId, row }: { profileId: string; row: PhenotypeRow })
   const panelId = `studies-${row.key}`;
 
   return (
-    <li className={`trait-row status-${status}`} data-testid={`trait-${main.trait.code}`} data-status={r ? 'computed' : main.status} data-group={row.key} data-category={row.category} data-percentile={r?.percentile}>
+    <li
+      className={`trait-row status-${status}`}
+      data-testid={`trait-${main.trait.code}`}
+      data-status={r ? 'computed' : main.status}
+      data-group={row.key}
+      data-category={row.category}
+      data-percentile={r?.percentile}
+    >
       <div className="trait-row-main">
         <div className="trait-row-title">
           <a
@@ -219,7 +281,9 @@ function ResultRow({ profileId, row }: { profileId: string; row: PhenotypeRow })
           >
             {row.name}
           </a>
-          <span className={`evidence-pill evidence-${evidenceLabel(main)}`}>{capitalise(evidenceLabel(main))} evidence</span>
+          <span className={`evidence-pill evidence-${evidenceLabel(main)}`}>
+            {capitalise(evidenceLabel(main))} evidence
+          </span>
         </div>
         <p className="trait-line">
           {main.trait.study_label ? <span>Study: {main.trait.study_label}</span> : null}
@@ -229,7 +293,13 @@ function ResultRow({ profileId, row }: { profileId: string; row: PhenotypeRow })
         {r ? <InfoMeter result={r} compact /> : null}
         {row.others.length > 0 ? (
           <div className="row-studies">
-            <button type="button" className="link-button" aria-expanded={open} aria-controls={panelId} onClick={() => toggle(openKey)}>
+            <button
+              type="button"
+              className="link-button"
+              aria-expanded={open}
+              aria-controls={panelId}
+              onClick={() => toggle(openKey)}
+            >
               {open ? <ChevronDown size={14} /> : <ChevronRight size={14} />}
               {agreement && agreement.others > 0
                 ? agreement.summary
@@ -241,7 +311,11 @@ function ResultRow({ profileId, row }: { profileId: string; row: PhenotypeRow })
                   <li key={s.trait.code} className={s.result ? undefined : 'is-dim'}>
                     <a
                       href={`#/profiles/${profileId}/traits/${encodeURIComponent(s.trait.code)}`}
-                      aria-label={resultLinkName(s.trait.study_label ?? s.trait.name, s.result, s.result ? undefined : reasonText(s))}
+                      aria-label={resultLinkName(
+                        s.trait.study_label ?? s.trait.name,
+                        s.result,
+                        s.result ? undefined : reasonText(s),
+                      )}
                       onClick={(e) => {
                         e.preventDefault();
                         navigate({ name: 'trait', id: profileId, code: s.trait.code });

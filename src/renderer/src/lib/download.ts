@@ -1,3 +1,5 @@
+import { fileNameFrom } from '../../../shared/file-names.js';
+
 /** Saves generated text as a file through the browser's (or Electron's) download flow. */
 export function downloadText(fileName: string, text: string, type: string): void {
   const url = URL.createObjectURL(new Blob([text], { type }));
@@ -12,7 +14,7 @@ export function downloadText(fileName: string, text: string, type: string): void
 }
 
 export function safeFileStem(text: string): string {
-  return text.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80) || 'traitscope';
+  return fileNameFrom(text, 80) || 'traitscope';
 }
 
 export async function copyText(text: string): Promise<boolean> {
@@ -28,7 +30,7 @@ export async function copyText(text: string): Promise<boolean> {
     area.style.opacity = '0';
     document.body.append(area);
     area.select();
-    let ok = false;
+    let ok: boolean;
     try {
       ok = document.execCommand('copy');
     } catch {

@@ -38,7 +38,8 @@ export function orderedResults(results: ProfileTrait[]): ProfileTrait[] {
 function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
-  let s = String(value);
+  // Values come from the API's JSON: strings as they are, booleans and objects as JSON.
+  let s = typeof value === 'string' ? value : JSON.stringify(value);
   // A cell starting with = + - @ would run as a formula in a spreadsheet.
   if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;

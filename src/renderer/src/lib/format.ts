@@ -21,22 +21,12 @@ export function percentileText(p: number): string {
   return `${ordinal(Math.min(99, Math.max(1, p)))} percentile`;
 }
 
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB'];
-  let v = bytes / 1024;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
-}
-
 export function formatDate(iso: string | undefined | null): string {
   if (!iso) return '';
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '' : d.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+  return Number.isNaN(d.getTime())
+    ? ''
+    : d.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
 export function formatDateTime(iso: string | undefined | null): string {
@@ -121,7 +111,10 @@ export function firstSentence(text: string | undefined): string {
  * A result's percentile in words, never past the scale: "beyond the 99.9th percentile"
  * for scores off the top, "below the 0.1st percentile" off the bottom.
  */
-export function percentileWords(r: { percentile?: number | null; percentile_bound?: 'below_0.1' | 'above_99.9' | null }): string {
+export function percentileWords(r: {
+  percentile?: number | null;
+  percentile_bound?: 'below_0.1' | 'above_99.9' | null;
+}): string {
   if (r.percentile_bound === 'above_99.9') return 'beyond the 99.9th percentile';
   if (r.percentile_bound === 'below_0.1') return 'below the 0.1st percentile';
   if (typeof r.percentile !== 'number') return 'no percentile (no reference frequencies)';
@@ -129,7 +122,10 @@ export function percentileWords(r: { percentile?: number | null; percentile_boun
 }
 
 /** The big figure of a result: "62nd", ">99.9th", "<0.1st". */
-export function percentileFigure(r: { percentile?: number | null; percentile_bound?: 'below_0.1' | 'above_99.9' | null }): string {
+export function percentileFigure(r: {
+  percentile?: number | null;
+  percentile_bound?: 'below_0.1' | 'above_99.9' | null;
+}): string {
   if (r.percentile_bound === 'above_99.9') return '>99.9th';
   if (r.percentile_bound === 'below_0.1') return '<0.1st';
   return typeof r.percentile === 'number' ? ordinal(Math.min(99, Math.max(1, r.percentile))) : '—';

@@ -3,7 +3,8 @@
  * Lovelace" rather than "genome_Ada_Lovelace_v5_Full_20240314". The user can edit it.
  */
 
-const VENDOR_WORDS = /^(genome|ancestry|ancestrydna|dna|raw|data|myheritage|ftdna|familytreedna|livingdna|23andme|export|file|full|v\d+|build\d*|grch\d+|hg\d+|autosomal|o|x|results?)$/i;
+const VENDOR_WORDS =
+  /^(genome|ancestry|ancestrydna|dna|raw|data|myheritage|ftdna|familytreedna|livingdna|23andme|export|file|full|v\d+|build\d*|grch\d+|hg\d+|autosomal|o|x|results?)$/i;
 
 export function nameFromFileName(fileName: string): { first_name: string; last_name: string } {
   const base = fileName

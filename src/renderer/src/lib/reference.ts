@@ -3,26 +3,33 @@
  * reference did to the results.
  */
 import type { ProfileTrait } from '../../../shared/api.js';
+import type { Population } from '../../../shared/populations.js';
 import { formatInt, formatPercent, POPULATION_NAMES } from './format.js';
 
 export type Reference = NonNullable<ProfileTrait['reference']>;
-export const POPULATIONS = ['EUR', 'AMR', 'AFR', 'EAS', 'SAS'] as const;
-export type Population = (typeof POPULATIONS)[number];
 export type Mixture = Record<Population, number>;
 
 /** Ethnicity codes of the API (1–5) for each super-population. */
 export const ETHNICITY_OF: Record<Population, number> = { EUR: 1, AMR: 2, AFR: 3, EAS: 4, SAS: 5 };
 
-const SOURCE_WORD: Record<string, string> = { ethnicity: 'chosen by you', inferred: 'estimated from your DNA', assumed: 'assumed' };
+const SOURCE_WORD: Record<string, string> = {
+  ethnicity: 'chosen by you',
+  inferred: 'estimated from your DNA',
+  assumed: 'assumed',
+};
 
 export function sourceWord(source: string | undefined): string {
   return (source && SOURCE_WORD[source]) || source || '';
 }
 
 /** "European (EUR)", or "Mixed: 60 % African, 40 % European" for a mixture. */
-export function referenceName(ref: Pick<Reference, 'population' | 'label' | 'weights'> | undefined, fallback?: string): string {
+export function referenceName(
+  ref: Pick<Reference, 'population' | 'label' | 'weights'> | undefined,
+  fallback?: string,
+): string {
   if (!ref) return fallback ? `${POPULATION_NAMES[fallback] ?? fallback} (${fallback})` : 'the reference population';
-  if (ref.population !== 'MIXED') return ref.label || `${POPULATION_NAMES[ref.population] ?? ref.population} (${ref.population})`;
+  if (ref.population !== 'MIXED')
+    return ref.label || `${POPULATION_NAMES[ref.population] ?? ref.population} (${ref.population})`;
   return `mixed: ${mixtureText(ref.weights)}`;
 }
 
@@ -48,7 +55,10 @@ export function commonReference(results: ProfileTrait[]): Reference | undefined 
 }
 
 /** How many results differ between two snapshots (new percentile, level or result), by code. */
-export function changedResults(before: Record<string, ProfileTrait>, after: Record<string, ProfileTrait>): { changed: number; levels: number } {
+export function changedResults(
+  before: Record<string, ProfileTrait>,
+  after: Record<string, ProfileTrait>,
+): { changed: number; levels: number } {
   let changed = 0;
   let levels = 0;
   const codes = new Set([...Object.keys(before), ...Object.keys(after)]);
@@ -59,7 +69,10 @@ export function changedResults(before: Record<string, ProfileTrait>, after: Reco
       changed++;
       continue;
     }
-    const moved = Math.abs((a.percentile ?? 0) - (b.percentile ?? 0)) >= 0.05 || a.assessment_level !== b.assessment_level || a.percentile_bound !== b.percentile_bound;
+    const moved =
+      Math.abs((a.percentile ?? 0) - (b.percentile ?? 0)) >= 0.05 ||
+      a.assessment_level !== b.assessment_level ||
+      a.percentile_bound !== b.percentile_bound;
     if (moved) changed++;
     if (a.assessment_level !== b.assessment_level) levels++;
   }

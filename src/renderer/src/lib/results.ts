@@ -38,7 +38,10 @@ export function evidenceLabel(s: Pick<Study, 'trait' | 'result'>): string {
 }
 
 function byStrength(a: Study, b: Study): number {
-  return (EVIDENCE_RANK[evidenceLabel(a)] ?? 9) - (EVIDENCE_RANK[evidenceLabel(b)] ?? 9) || (b.trait.quality?.markers ?? 0) - (a.trait.quality?.markers ?? 0);
+  return (
+    (EVIDENCE_RANK[evidenceLabel(a)] ?? 9) - (EVIDENCE_RANK[evidenceLabel(b)] ?? 9) ||
+    (b.trait.quality?.markers ?? 0) - (a.trait.quality?.markers ?? 0)
+  );
 }
 
 export interface TraitSnapshot {
@@ -52,7 +55,12 @@ export function phenotypeRows(catalog: ClientTrait[], data: TraitSnapshot): Phen
   const groups = new Map<string, Study[]>();
   for (const { trait } of catalog) {
     const code = trait.group?.code ?? trait.code;
-    const study: Study = { trait, status: data.statuses[trait.code] ?? 'unavailable', result: data.results[trait.code], reason: data.reasons[trait.code] };
+    const study: Study = {
+      trait,
+      status: data.statuses[trait.code] ?? 'unavailable',
+      result: data.results[trait.code],
+      reason: data.reasons[trait.code],
+    };
     if (!study.result) study.status = study.status === 'computed' ? 'available' : study.status;
     else study.status = 'computed';
     const list = groups.get(code);
@@ -61,10 +69,13 @@ export function phenotypeRows(catalog: ClientTrait[], data: TraitSnapshot): Phen
   }
   const rows: PhenotypeRow[] = [];
   for (const [key, studies] of groups) {
-    const headline = studies.find((s) => s.trait.group?.headline) ?? studies.find((s) => s.trait.code === key) ?? studies[0];
+    const headline =
+      studies.find((s) => s.trait.group?.headline) ?? studies.find((s) => s.trait.code === key) ?? studies[0];
     const withResult = studies.filter((s) => s.result).sort(byStrength);
     const main = headline.result ? headline : (withResult[0] ?? headline);
-    const others = studies.filter((s) => s !== main).sort((a, b) => Number(!!b.result) - Number(!!a.result) || byStrength(a, b));
+    const others = studies
+      .filter((s) => s !== main)
+      .sort((a, b) => Number(!!b.result) - Number(!!a.result) || byStrength(a, b));
     const name = headline.trait.group?.name ?? headline.trait.name;
     rows.push({
       key,
@@ -73,7 +84,13 @@ export function phenotypeRows(catalog: ClientTrait[], data: TraitSnapshot): Phen
       featured: studies.some((s) => s.trait.featured),
       main,
       others,
-      haystack: [name, ...studies.map((s) => `${s.trait.name} ${s.trait.code} ${s.trait.study_label ?? ''}`), headline.trait.category ?? ''].join(' ').toLowerCase(),
+      haystack: [
+        name,
+        ...studies.map((s) => `${s.trait.name} ${s.trait.code} ${s.trait.study_label ?? ''}`),
+        headline.trait.category ?? '',
+      ]
+        .join(' ')
+        .toLowerCase(),
     });
   }
   return rows;
@@ -82,8 +99,20 @@ export function phenotypeRows(catalog: ClientTrait[], data: TraitSnapshot): Phen
 // ---- What a row is about -----------------------------------------------------------------
 
 /** Categories whose traits are diseases or conditions (docs/ui.md, "Filters"). */
-const DISEASE_CATEGORIES = new Set(['Disease', 'Cancer', 'Autoimmune', 'Cardiometabolic', 'Neurological', 'Psychiatric', 'Digestive', 'Kidney', 'Eyes', 'Allergy and respiratory']);
-const PSYCHIATRIC = /schizo|bipolar|depress|autis|adhd|attention deficit|anorexia|anxiety|psychiatr|psychos|neurotic|suicid|obsessive|post-traumatic|ptsd|alcohol dependence|substance/i;
+const DISEASE_CATEGORIES = new Set([
+  'Disease',
+  'Cancer',
+  'Autoimmune',
+  'Cardiometabolic',
+  'Neurological',
+  'Psychiatric',
+  'Digestive',
+  'Kidney',
+  'Eyes',
+  'Allergy and respiratory',
+]);
+const PSYCHIATRIC =
+  /schizo|bipolar|depress|autis|adhd|attention deficit|anorexia|anxiety|psychiatr|psychos|neurotic|suicid|obsessive|post-traumatic|ptsd|alcohol dependence|substance/i;
 const CANCER = /cancer|carcinoma|melanoma|lymphoma|leuk(a)?emia|myeloma|glioma|tumou?r|neoplasm|sarcoma/i;
 
 export function isPsychiatric(t: Trait): boolean {
@@ -142,7 +171,8 @@ export function sortRows(rows: PhenotypeRow[], key: SortKey): PhenotypeRow[] {
       return out.sort((a, b) => {
         const pa = pct(a);
         const pb = pct(b);
-        if (pa === undefined || pb === undefined) return (pa === undefined ? 1 : 0) - (pb === undefined ? 1 : 0) || byName(a, b);
+        if (pa === undefined || pb === undefined)
+          return (pa === undefined ? 1 : 0) - (pb === undefined ? 1 : 0) || byName(a, b);
         return sign * (pa - pb) || byName(a, b);
       });
     }
@@ -156,5 +186,7 @@ export function sortRows(rows: PhenotypeRow[], key: SortKey): PhenotypeRow[] {
 }
 
 export function categoriesOf(rows: PhenotypeRow[]): string[] {
-  return [...new Set(rows.map((r) => r.category))].sort((a, b) => (a === 'Other' ? 1 : b === 'Other' ? -1 : a.localeCompare(b)));
+  return [...new Set(rows.map((r) => r.category))].sort((a, b) =>
+    a === 'Other' ? 1 : b === 'Other' ? -1 : a.localeCompare(b),
+  );
 }

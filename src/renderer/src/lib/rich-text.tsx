@@ -28,12 +28,12 @@ function convert(node: Node, key: number): ReactNode {
 }
 
 export function RichText({ html, className }: { html: string; className?: string }) {
-  if (!/[<&]/.test(html)) return <div className={className}><p>{html}</p></div>;
+  if (!/[<&]/.test(html))
+    return (
+      <div className={className}>
+        <p>{html}</p>
+      </div>
+    );
   const doc = new DOMParser().parseFromString(`<body>${html}</body>`, 'text/html');
   return <div className={className}>{Array.from(doc.body.childNodes).map((n, i) => convert(n, i))}</div>;
-}
-
-export function plainText(html: string): string {
-  if (!/[<&]/.test(html)) return html;
-  return new DOMParser().parseFromString(`<body>${html}</body>`, 'text/html').body.textContent ?? '';
 }

@@ -19,10 +19,10 @@ interface BrowserState {
   open: Record<string, boolean>;
   /** Scroll position of the main area per address, restored on back. */
   scroll: Record<string, number>;
-  set(patch: Partial<Pick<BrowserState, 'query' | 'sort' | 'show' | 'evidence' | 'category'>>): void;
-  showMore(profileId: string, count: number): void;
-  toggle(key: string): void;
-  rememberScroll(hash: string, top: number): void;
+  set: (patch: Partial<Pick<BrowserState, 'query' | 'sort' | 'show' | 'evidence' | 'category'>>) => void;
+  showMore: (profileId: string, count: number) => void;
+  toggle: (key: string) => void;
+  rememberScroll: (hash: string, top: number) => void;
 }
 
 export const useBrowser = create<BrowserState>((set, get) => ({

@@ -10,8 +10,8 @@ export type OpenDialog =
 
 interface DialogState {
   dialog: OpenDialog | null;
-  open(dialog: OpenDialog): void;
-  close(): void;
+  open: (dialog: OpenDialog) => void;
+  close: () => void;
 }
 
 export const useDialogs = create<DialogState>((set) => ({

@@ -49,20 +49,21 @@ export interface Job {
 interface JobsState {
   jobs: Job[];
   /** Starts one job per file; the first new profile is opened. */
-  analyzeFiles(files: File[]): void;
+  analyzeFiles: (files: File[]) => void;
   /** Replaces the genotype of an existing profile. */
-  replaceGenotype(profileId: string, file: File): void;
-  retry(jobId: number): void;
+  replaceGenotype: (profileId: string, file: File) => void;
+  retry: (jobId: number) => void;
   /** Imports a file recognised as already imported, as a new profile all the same. */
-  importAnyway(jobId: number): void;
-  dismiss(jobId: number): void;
-  clearFinished(): void;
+  importAnyway: (jobId: number) => void;
+  dismiss: (jobId: number) => void;
+  clearFinished: () => void;
 }
 
 let nextId = 1;
 
 export const useJobs = create<JobsState>((set, get) => {
-  const update = (id: number, patch: Partial<Job>) => set({ jobs: get().jobs.map((j) => (j.id === id ? { ...j, ...patch } : j)) });
+  const update = (id: number, patch: Partial<Job>) =>
+    set({ jobs: get().jobs.map((j) => (j.id === id ? { ...j, ...patch } : j)) });
   const job = (id: number) => get().jobs.find((j) => j.id === id);
 
   /** The profile whose genotype is this very file, if any (same MD5 as the service stored). */
@@ -245,7 +246,7 @@ function waitForProcessing(profileId: string): Promise<GenotypeMetadata> {
       (meta) => {
         if (!isBusy(meta)) finish(Promise.resolve(meta));
       },
-      (err: unknown) => finish(Promise.reject(err)),
+      (err: unknown) => finish(Promise.reject(err instanceof Error ? err : new Error(String(err)))),
     );
   });
 }
@@ -265,18 +266,23 @@ function onServiceEvent(event: ServiceEvent): void {
   if (event.type === 'traits') return reloadTraits(event.data.profile_id);
   if (event.type === 'ready') {
     // (Re)connected: an end of scoring may have been missed while the stream was down.
-    for (const [profileId, progress] of Object.entries(useTraits.getState().computing)) if (progress) setScoring(profileId, undefined);
+    for (const [profileId, progress] of Object.entries(useTraits.getState().computing))
+      if (progress) setScoring(profileId, undefined);
     return;
   }
   if (event.type !== 'job') return;
   const job = event.data;
   if (job.kind === 'processing' && (job.state === 'done' || job.state === 'failed')) {
-    void useProfiles.getState().refreshGenotype(job.profile_id).catch(() => undefined);
+    void useProfiles
+      .getState()
+      .refreshGenotype(job.profile_id)
+      .catch(() => undefined);
   }
   if (job.kind === 'scoring') {
     // From the moment it is queued: the worker reads the genotype before it reports a total.
     const before = useTraits.getState().computing[job.profile_id];
-    if (job.state === 'queued' || job.state === 'running') setScoring(job.profile_id, { done: job.done ?? before?.done ?? 0, total: job.total ?? before?.total ?? 0 });
+    if (job.state === 'queued' || job.state === 'running')
+      setScoring(job.profile_id, { done: job.done ?? before?.done ?? 0, total: job.total ?? before?.total ?? 0 });
     else setScoring(job.profile_id, undefined);
   }
 }

@@ -20,8 +20,8 @@ function read(): Record<string, SensitiveChoice> {
 
 interface PreferencesState {
   sensitive: Record<string, SensitiveChoice>;
-  setSensitive(profileId: string, choice: SensitiveChoice): void;
-  forget(profileId: string): void;
+  setSensitive: (profileId: string, choice: SensitiveChoice) => void;
+  forget: (profileId: string) => void;
 }
 
 export const usePreferences = create<PreferencesState>((set, get) => {

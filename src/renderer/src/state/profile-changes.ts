@@ -21,7 +21,7 @@ export interface Recalculation {
 interface ChangesState {
   /** The latest recalculation message per profile (shown until dismissed). */
   notices: Record<string, Recalculation | undefined>;
-  dismiss(profileId: string): void;
+  dismiss: (profileId: string) => void;
 }
 
 export const useProfileChanges = create<ChangesState>((set, get) => ({
@@ -45,7 +45,9 @@ export function profileInput(p: Profile): ProfileChange {
 const movesResults = (before: Profile, input: ProfileChange) =>
   (input.ethnicity !== undefined && input.ethnicity !== before.ethnicity) ||
   (input.gender !== undefined && input.gender !== before.gender) ||
-  ('reference_mixture' in input && JSON.stringify(input.reference_mixture ?? null) !== JSON.stringify((before as { reference_mixture?: unknown }).reference_mixture ?? null));
+  ('reference_mixture' in input &&
+    JSON.stringify(input.reference_mixture ?? null) !==
+      JSON.stringify((before as { reference_mixture?: unknown }).reference_mixture ?? null));
 
 /**
  * Saves the change (PUT with every field). When it moves results, reloads the profile's
@@ -56,15 +58,31 @@ export async function saveProfileChange(profile: Profile, change: ProfileChange)
   const moves = movesResults(profile, input);
   const traits = useTraits.getState();
   const before = { ...(traits.byProfile[profile.id]?.results ?? {}) };
-  const saved = await useProfiles.getState().update(profile.id, input as ProfileInput);
+  const saved = await useProfiles.getState().update(profile.id, input);
   if (!moves || !hasUsableGenotype(useProfiles.getState().genotypes[profile.id])) return saved;
-  await Promise.all([useTraits.getState().loadProfileTraits(profile.id, { changed: true }), useProfiles.getState().refreshGenotype(profile.id).catch(() => undefined)]);
+  await Promise.all([
+    useTraits.getState().loadProfileTraits(profile.id, { changed: true }),
+    useProfiles
+      .getState()
+      .refreshGenotype(profile.id)
+      .catch(() => undefined),
+  ]);
   // Open assessments were computed against the old reference: read them again when opened.
-  useTraits.setState({ assessments: Object.fromEntries(Object.entries(useTraits.getState().assessments).filter(([k]) => !k.startsWith(`${profile.id}/`))) });
+  useTraits.setState({
+    assessments: Object.fromEntries(
+      Object.entries(useTraits.getState().assessments).filter(([k]) => !k.startsWith(`${profile.id}/`)),
+    ),
+  });
   const after = useTraits.getState().byProfile[profile.id]?.results ?? {};
   const ref = commonReference(Object.values(after));
-  const name = !ref ? 'new' : ref.population === 'MIXED' ? `mixed (${mixtureText(ref.weights)})` : (POPULATION_NAMES[ref.population] ?? ref.population);
+  const name = !ref
+    ? 'new'
+    : ref.population === 'MIXED'
+      ? `mixed (${mixtureText(ref.weights)})`
+      : (POPULATION_NAMES[ref.population] ?? ref.population);
   const message = recalculatedText(name, changedResults(before, after));
-  useProfileChanges.setState({ notices: { ...useProfileChanges.getState().notices, [profile.id]: { profileId: profile.id, message } } });
+  useProfileChanges.setState({
+    notices: { ...useProfileChanges.getState().notices, [profile.id]: { profileId: profile.id, message } },
+  });
   return saved;
 }

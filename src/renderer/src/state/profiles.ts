@@ -4,7 +4,6 @@ import type { GenotypeMetadata, Profile, ProfileInput } from '../../../shared/ap
 import { api } from '../api/client.js';
 
 export type GenotypeInfo = Extract<GenotypeMetadata, { metadata: unknown }>;
-export type GenotypeStatus = GenotypeInfo['metadata']['status'];
 
 export function hasFile(g: GenotypeMetadata | undefined): g is GenotypeInfo {
   return !!g && 'metadata' in g;
@@ -26,15 +25,15 @@ interface ProfilesState {
   genotypes: Record<string, GenotypeMetadata | undefined>;
   /** Failed uploads the user has acknowledged, by profile: the updated_at they dismissed. */
   dismissedFailures: Record<string, string>;
-  load(): Promise<void>;
-  create(input: ProfileInput): Promise<Profile>;
-  update(id: string, input: ProfileInput): Promise<Profile>;
-  remove(id: string): Promise<void>;
-  refreshGenotype(id: string): Promise<GenotypeMetadata>;
+  load: () => Promise<void>;
+  create: (input: ProfileInput) => Promise<Profile>;
+  update: (id: string, input: ProfileInput) => Promise<Profile>;
+  remove: (id: string) => Promise<void>;
+  refreshGenotype: (id: string) => Promise<GenotypeMetadata>;
   /** Polls the genotype until processing ends; resolves with the final metadata. */
-  watchProcessing(id: string): Promise<GenotypeMetadata>;
-  dismissFailure(id: string): void;
-  clear(): void;
+  watchProcessing: (id: string) => Promise<GenotypeMetadata>;
+  dismissFailure: (id: string) => void;
+  clear: () => void;
 }
 
 const watches = new Map<string, Promise<GenotypeMetadata>>();
@@ -53,7 +52,9 @@ export const useProfiles = create<ProfilesState>((set, get) => ({
       set({ profiles, loaded: true, loadError: null });
       await Promise.all(
         profiles.map(async (p) => {
-          const g = await get().refreshGenotype(p.id).catch(() => undefined);
+          const g = await get()
+            .refreshGenotype(p.id)
+            .catch(() => undefined);
           if (isBusy(g)) void get().watchProcessing(p.id);
         }),
       );

@@ -47,7 +47,7 @@ export function routeHash(route: Route): string {
 
 interface RouterState {
   route: Route;
-  navigate(route: Route, options?: { replace?: boolean }): void;
+  navigate: (route: Route, options?: { replace?: boolean }) => void;
 }
 
 export const useRouter = create<RouterState>((set) => ({
@@ -71,4 +71,5 @@ function followAddress(): void {
 window.addEventListener('popstate', followAddress);
 window.addEventListener('hashchange', followAddress);
 
-export const navigate = (route: Route, options?: { replace?: boolean }) => useRouter.getState().navigate(route, options);
+export const navigate = (route: Route, options?: { replace?: boolean }) =>
+  useRouter.getState().navigate(route, options);

@@ -8,11 +8,11 @@ interface SettingsState {
   infoError: string | null;
   clients: ApiClient[] | null;
   clientsError: string | null;
-  loadInfo(): Promise<void>;
-  loadClients(): Promise<void>;
-  createClient(input: ApiClientInput): Promise<CreatedApiClient>;
+  loadInfo: () => Promise<void>;
+  loadClients: () => Promise<void>;
+  createClient: (input: ApiClientInput) => Promise<CreatedApiClient>;
   /** Revokes a client; with deleteData also deletes every profile it created. */
-  revokeClient(clientId: string, deleteData?: boolean): Promise<void>;
+  revokeClient: (clientId: string, deleteData?: boolean) => Promise<void>;
 }
 
 export const useSettings = create<SettingsState>((set, get) => ({

@@ -9,8 +9,8 @@ export interface Toast {
 
 interface ToastState {
   toasts: Toast[];
-  show(kind: Toast['kind'], message: string): void;
-  dismiss(id: number): void;
+  show: (kind: Toast['kind'], message: string) => void;
+  dismiss: (id: number) => void;
 }
 
 let nextId = 1;

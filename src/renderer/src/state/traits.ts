@@ -31,22 +31,22 @@ interface TraitsState {
   computing: Record<string, ComputeProgress | undefined>;
   /** Codes being computed one at a time, "profile/code". */
   computingOne: Record<string, boolean>;
-  loadCatalog(): Promise<void>;
+  loadCatalog: () => Promise<void>;
   /**
    * Loads a profile's lists. `changed`: its results changed just now (the service said so,
    * or a request of ours changed them), so a load sent before this moment will not do.
    */
-  loadProfileTraits(id: string, options?: { changed?: boolean }): Promise<void>;
+  loadProfileTraits: (id: string, options?: { changed?: boolean }) => Promise<void>;
   /**
    * Traits being computed for a profile, or undefined when that ended; loads asked for
    * meanwhile wait for the end (see loadProfileTraits).
    */
-  setComputing(id: string, progress: ComputeProgress | undefined): void;
-  computeMany(id: string, codes: string[]): Promise<number>;
-  computeOne(id: string, code: string): Promise<ProfileTrait>;
-  loadAssessment(id: string, code: string): Promise<ProfileTrait>;
-  forget(id: string): void;
-  clear(): void;
+  setComputing: (id: string, progress: ComputeProgress | undefined) => void;
+  computeMany: (id: string, codes: string[]) => Promise<number>;
+  computeOne: (id: string, code: string) => Promise<ProfileTrait>;
+  loadAssessment: (id: string, code: string) => Promise<ProfileTrait>;
+  forget: (id: string) => void;
+  clear: () => void;
 }
 
 export const assessmentKey = (id: string, code: string) => `${id}/${code}`;
@@ -70,7 +70,8 @@ let catalogLoad: Promise<void> | null = null;
 let traitIndex: { catalog: ClientTrait[]; byCode: Map<string, Trait> } | null = null;
 
 function traitsByCode(catalog: ClientTrait[]): Map<string, Trait> {
-  if (traitIndex?.catalog !== catalog) traitIndex = { catalog, byCode: new Map(catalog.map((c) => [c.trait.code, c.trait])) };
+  if (traitIndex?.catalog !== catalog)
+    traitIndex = { catalog, byCode: new Map(catalog.map((c) => [c.trait.code, c.trait])) };
   return traitIndex.byCode;
 }
 
@@ -231,7 +232,9 @@ export const useTraits = create<TraitsState>((set, get) => {
     forget(id) {
       const byProfile = { ...get().byProfile };
       delete byProfile[id];
-      const assessments = Object.fromEntries(Object.entries(get().assessments).filter(([k]) => !k.startsWith(`${id}/`)));
+      const assessments = Object.fromEntries(
+        Object.entries(get().assessments).filter(([k]) => !k.startsWith(`${id}/`)),
+      );
       set({ byProfile, assessments });
     },
 

@@ -9,7 +9,15 @@ import { AlertIcon, ArrowLeft, BeakerIcon, ExternalIcon, Spinner } from '../comp
 import { LevelBadge, LevelMeter } from '../components/LevelMeter.js';
 import { InfoMeter, infoMeterBasis } from '../components/InfoMeter.js';
 import { useDocumentTitle } from '../lib/document-title.js';
-import { capitalise, formatDateTime, formatInt, formatPercent, percentileFigure, percentileWords, profileName } from '../lib/format.js';
+import {
+  capitalise,
+  formatDateTime,
+  formatInt,
+  formatPercent,
+  percentileFigure,
+  percentileWords,
+  profileName,
+} from '../lib/format.js';
 import { varianceExplained } from '../lib/notable.js';
 import { comparedWith } from '../lib/reference.js';
 import { RichText } from '../lib/rich-text.js';
@@ -73,7 +81,9 @@ export function AssessmentView({ id, code }: { id: string; code: string }) {
 
       <header className="page-header">
         <div>
-          <p className="eyebrow">{[trait?.category, trait?.featured ? 'Featured' : null].filter(Boolean).join(' · ')}</p>
+          <p className="eyebrow">
+            {[trait?.category, trait?.featured ? 'Featured' : null].filter(Boolean).join(' · ')}
+          </p>
           <h1 id="trait-title">{title}</h1>
           {trait?.study_label ? <p className="muted">Study: {trait.study_label}</p> : null}
         </div>
@@ -100,8 +110,10 @@ export function AssessmentView({ id, code }: { id: string; code: string }) {
           {full.status === 'available' ? (
             <>
               <h2>Not computed yet</h2>
-              <p className="muted">{name}’s DNA file has enough of this trait’s markers. Compute it to see where {name} stands.</p>
-              <button type="button" className="button button-primary" onClick={compute} disabled={busy}>
+              <p className="muted">
+                {name}’s DNA file has enough of this trait’s markers. Compute it to see where {name} stands.
+              </p>
+              <button type="button" className="button button-primary" onClick={() => void compute()} disabled={busy}>
                 {busy ? <Spinner size={14} /> : <BeakerIcon size={16} />} Compute {trait?.name}
               </button>
             </>
@@ -134,10 +146,15 @@ function Computed({ a }: { a: ProfileTrait }) {
   const percentile = a.percentile ?? 50;
   const ve = varianceExplained(a);
   const ev = a.evidence;
-  const markers = useMemo(() => [...(a.markers ?? [])].sort((x, y) => Math.abs(y.weight) - Math.abs(x.weight)), [a.markers]);
+  const markers = useMemo(
+    () => [...(a.markers ?? [])].sort((x, y) => Math.abs(y.weight) - Math.abs(x.weight)),
+    [a.markers],
+  );
   const [showAll, setShowAll] = useState(false);
   // The service's match report when it sends one; otherwise counted from the markers.
-  const match = (a as { match?: { markers: number; observed: number; imputed: number; excluded: number; strand_flipped: number } }).match;
+  const match = (
+    a as { match?: { markers: number; observed: number; imputed: number; excluded: number; strand_flipped: number } }
+  ).match;
   const observed = match?.observed ?? markers.filter((m) => m.use === 'observed').length;
   const total = match?.markers ?? a.trait.quality?.markers ?? markers.length;
 
@@ -159,15 +176,18 @@ function Computed({ a }: { a: ProfileTrait }) {
           <p className="result-explain">
             {a.percentile_bound === 'above_99.9' ? (
               <>
-                A higher genetic score than <strong>more than 99.9 of 100</strong> people in the reference population: beyond the 99.9th percentile.
+                A higher genetic score than <strong>more than 99.9 of 100</strong> people in the reference population:
+                beyond the 99.9th percentile.
               </>
             ) : a.percentile_bound === 'below_0.1' ? (
               <>
-                A lower genetic score than <strong>more than 99.9 of 100</strong> people in the reference population: below the 0.1st percentile.
+                A lower genetic score than <strong>more than 99.9 of 100</strong> people in the reference population:
+                below the 0.1st percentile.
               </>
             ) : (
               <>
-                A higher genetic score than about <strong>{Math.round(percentile)} of 100</strong> people in the reference population.
+                A higher genetic score than about <strong>{Math.round(percentile)} of 100</strong> people in the
+                reference population.
               </>
             )}
           </p>
@@ -215,7 +235,9 @@ function Computed({ a }: { a: ProfileTrait }) {
             <dd className="stat-sub">
               {formatInt(observed)} of {formatInt(total)} markers genotyped
               {match && match.imputed > 0 ? `, ${formatInt(match.imputed)} filled with the population average` : ''}
-              {match && match.strand_flipped > 0 ? `, ${formatInt(match.strand_flipped)} read on the opposite strand` : ''}
+              {match && match.strand_flipped > 0
+                ? `, ${formatInt(match.strand_flipped)} read on the opposite strand`
+                : ''}
             </dd>
             {typeof a.coverage === 'number' ? (
               <div className="meter" aria-hidden="true">
@@ -231,16 +253,24 @@ function Computed({ a }: { a: ProfileTrait }) {
           <div className="stat">
             <dt>How much the score explains</dt>
             <dd>{ve === null ? 'Unknown' : formatPercent(ve, ve < 0.1 ? 1 : 0)}</dd>
-            <dd className="stat-sub">{ve === null ? 'Not published for this score' : 'of the differences between people in this trait'}</dd>
+            <dd className="stat-sub">
+              {ve === null ? 'Not published for this score' : 'of the differences between people in this trait'}
+            </dd>
           </div>
           <div className="stat">
             <dt>Largest single marker</dt>
-            <dd className="tabular">{formatPercent(ev?.top_marker_share ?? a.trait.evidence?.top_marker_share ?? 0)}</dd>
+            <dd className="tabular">
+              {formatPercent(ev?.top_marker_share ?? a.trait.evidence?.top_marker_share ?? 0)}
+            </dd>
             <dd className="stat-sub">of the score’s weight</dd>
           </div>
           <div className="stat">
             <dt>Genome-wide significant markers</dt>
-            <dd className="tabular">{(ev?.genome_wide_markers ?? a.trait.evidence?.genome_wide_markers) == null ? 'Unknown' : formatInt((ev?.genome_wide_markers ?? a.trait.evidence?.genome_wide_markers)!)}</dd>
+            <dd className="tabular">
+              {(ev?.genome_wide_markers ?? a.trait.evidence?.genome_wide_markers) == null
+                ? 'Unknown'
+                : formatInt((ev?.genome_wide_markers ?? a.trait.evidence?.genome_wide_markers)!)}
+            </dd>
           </div>
           <div className="stat">
             <dt>Genetic score</dt>
@@ -263,7 +293,8 @@ function Computed({ a }: { a: ProfileTrait }) {
           <header className="card-header">
             <h2 id="markers-title">Markers used</h2>
             <span className="muted small">
-              {formatInt(markers.length)} markers, strongest effect first. Weight is the effect of each copy of the effect allele.
+              {formatInt(markers.length)} markers, strongest effect first. Weight is the effect of each copy of the
+              effect allele.
             </span>
           </header>
           <div className="table-wrap">
@@ -284,16 +315,28 @@ function Computed({ a }: { a: ProfileTrait }) {
                 {(showAll ? markers : markers.slice(0, MARKER_PAGE)).map((m) => (
                   <tr key={m.rsid} className={m.use !== 'observed' ? 'is-dim' : ''}>
                     <th scope="row">
-                      <a className="mono" href={`https://www.ncbi.nlm.nih.gov/snp/${m.rsid}`} target="_blank" rel="noopener noreferrer">
+                      <a
+                        className="mono"
+                        href={`https://www.ncbi.nlm.nih.gov/snp/${m.rsid}`}
+                        target="_blank"
+                        rel="noopener noreferrer"
+                      >
                         {m.rsid}
                       </a>
                     </th>
                     <td className="mono">{m.genotype && m.genotype !== '--' ? m.genotype : 'not tested'}</td>
                     <td className="mono">{m.effect_allele}</td>
-                    <td className="tabular">{m.use === 'observed' ? m.dosage : m.use === 'imputed' ? `${m.dosage.toFixed(2)} (average)` : '—'}</td>
-                    <td className="num tabular mono">{m.weight > 0 ? '+' : ''}{m.weight.toPrecision(3)}</td>
+                    <td className="tabular">
+                      {m.use === 'observed' ? m.dosage : m.use === 'imputed' ? `${m.dosage.toFixed(2)} (average)` : '—'}
+                    </td>
+                    <td className="num tabular mono">
+                      {m.weight > 0 ? '+' : ''}
+                      {m.weight.toPrecision(3)}
+                    </td>
                     <td>
-                      <span className={`use use-${m.use}`}>{m.use === 'observed' ? 'Measured' : m.use === 'imputed' ? 'Population average' : 'Excluded'}</span>
+                      <span className={`use use-${m.use}`}>
+                        {m.use === 'observed' ? 'Measured' : m.use === 'imputed' ? 'Population average' : 'Excluded'}
+                      </span>
                     </td>
                   </tr>
                 ))}
@@ -323,7 +366,11 @@ function OtherStudies({ profileId, trait }: { profileId: string; trait: ProfileT
   return (
     <section className="card" aria-labelledby="studies-title" data-testid="other-studies">
       <h2 id="studies-title">Other studies of {group.name}</h2>
-      <p className="muted small">{group.headline ? 'This is the headline study: the one with the most power (sample size, established markers, curation).' : 'The headline study is listed first.'}</p>
+      <p className="muted small">
+        {group.headline
+          ? 'This is the headline study: the one with the most power (sample size, established markers, curation).'
+          : 'The headline study is listed first.'}
+      </p>
       <ul className="study-list">
         {studies
           .sort((x, y) => Number(!!y.trait.group?.headline) - Number(!!x.trait.group?.headline))
@@ -331,11 +378,16 @@ function OtherStudies({ profileId, trait }: { profileId: string; trait: ProfileT
             const r = results?.[c.trait.code];
             return (
               <li key={c.trait.code}>
-                <a href={`#/profiles/${profileId}/traits/${encodeURIComponent(c.trait.code)}`} onClick={(e) => (e.preventDefault(), navigate({ name: 'trait', id: profileId, code: c.trait.code }))}>
+                <a
+                  href={`#/profiles/${profileId}/traits/${encodeURIComponent(c.trait.code)}`}
+                  onClick={(e) => (e.preventDefault(), navigate({ name: 'trait', id: profileId, code: c.trait.code }))}
+                >
                   {c.trait.study_label ?? c.trait.name}
                   {c.trait.group?.headline ? ' (headline)' : ''}
                 </a>{' '}
-                <span className="muted small">{r ? `${r.level_label}, ${percentileWords(r)}` : 'no result for you'}</span>
+                <span className="muted small">
+                  {r ? `${r.level_label}, ${percentileWords(r)}` : 'no result for you'}
+                </span>
               </li>
             );
           })}
@@ -356,7 +408,9 @@ function Evidence({ trait }: { trait: NonNullable<ProfileTrait['trait']> }) {
             <div className="stat">
               <dt>Evidence</dt>
               <dd>
-                <span className={`evidence evidence-${trait.evidence?.label ?? q.evidence}`}>{capitalise(trait.evidence?.label ?? q.evidence)}</span>
+                <span className={`evidence evidence-${trait.evidence?.label ?? q.evidence}`}>
+                  {capitalise(trait.evidence?.label ?? q.evidence)}
+                </span>
               </dd>
               <dd className="stat-sub">{EVIDENCE_TEXT[trait.evidence?.label ?? q.evidence] ?? ''}</dd>
             </div>
@@ -377,7 +431,12 @@ function Evidence({ trait }: { trait: NonNullable<ProfileTrait['trait']> }) {
             <h3>Source</h3>
             <p>{q.citation}</p>
             {q.pmid ? (
-              <a className="button button-small" href={`https://pubmed.ncbi.nlm.nih.gov/${q.pmid}/`} target="_blank" rel="noopener noreferrer">
+              <a
+                className="button button-small"
+                href={`https://pubmed.ncbi.nlm.nih.gov/${q.pmid}/`}
+                target="_blank"
+                rel="noopener noreferrer"
+              >
                 Read on PubMed (PMID {q.pmid}) <ExternalIcon size={14} />
               </a>
             ) : null}
@@ -385,8 +444,8 @@ function Evidence({ trait }: { trait: NonNullable<ProfileTrait['trait']> }) {
         </>
       ) : null}
       <p className="disclaimer">
-        Genetic scores describe tendencies in large groups, not certainties for one person. They are not a diagnosis. Talk to a doctor or genetic counsellor
-        before acting on a health-related result.
+        Genetic scores describe tendencies in large groups, not certainties for one person. They are not a diagnosis.
+        Talk to a doctor or genetic counsellor before acting on a health-related result.
       </p>
     </section>
   );

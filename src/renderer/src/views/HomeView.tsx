@@ -26,9 +26,11 @@ export function DropCard({ title, compact, profileId }: { title?: string; compac
         <UploadIcon size={compact ? 22 : 28} />
       </div>
       <h2>{title ?? 'Drop your DNA raw-data file here'}</h2>
-      <p className="muted">Or choose it from your computer. Zip and gz files are fine, there's no need to unpack them.</p>
+      <p className="muted">
+        Or choose it from your computer. Zip and gz files are fine, there's no need to unpack them.
+      </p>
       <div className="drop-card-actions">
-        <button type="button" className="button button-primary" onClick={choose}>
+        <button type="button" className="button button-primary" onClick={() => void choose()}>
           <FileIcon size={16} />
           Choose file…
         </button>
@@ -60,8 +62,9 @@ export function HomeView() {
       <section className="hero">
         <h1 id="home-title">Your genome, read privately</h1>
         <p className="hero-lead">
-          Traitscope reads the raw data file from your DNA test and shows what published research says about {traitCountText(traitCount)}, from
-          height to cholesterol. Everything runs on this computer: nothing is sent anywhere.
+          Traitscope reads the raw data file from your DNA test and shows what published research says about{' '}
+          {traitCountText(traitCount)}, from height to cholesterol. Everything runs on this computer: nothing is sent
+          anywhere.
         </p>
         <p className="hero-trust">
           <ShieldIcon size={16} /> Works offline · No account · Delete everything at any time
@@ -84,13 +87,19 @@ export function HomeView() {
               const m = hasFile(g) ? g.metadata : null;
               return (
                 <li key={p.id}>
-                  <a className="profile-card" href={`#/profiles/${p.id}`} onClick={(e) => (e.preventDefault(), navigate({ name: 'profile', id: p.id }))}>
+                  <a
+                    className="profile-card"
+                    href={`#/profiles/${p.id}`}
+                    onClick={(e) => (e.preventDefault(), navigate({ name: 'profile', id: p.id }))}
+                  >
                     <Avatar profile={p} size={40} />
                     <span className="profile-card-text">
                       <strong>{profileName(p)}</strong>
                       <span className="muted">{profileFacts(p) || 'No details yet'}</span>
                       <span className="muted small">
-                        {m && typeof m.snp_count === 'number' ? `${vendorName(m.vendor)} · ${formatInt(m.snp_count)} markers` : 'No DNA file yet'}
+                        {m && typeof m.snp_count === 'number'
+                          ? `${vendorName(m.vendor)} · ${formatInt(m.snp_count)} markers`
+                          : 'No DNA file yet'}
                       </span>
                     </span>
                   </a>
@@ -104,8 +113,8 @@ export function HomeView() {
           <h2 id="howto-title">Where do I get my raw data?</h2>
           <ol>
             <li>
-              Sign in to your DNA testing service and look for <em>Download raw data</em> (23andMe: Settings › 23andMe data; AncestryDNA: Settings › Download
-              DNA data).
+              Sign in to your DNA testing service and look for <em>Download raw data</em> (23andMe: Settings › 23andMe
+              data; AncestryDNA: Settings › Download DNA data).
             </li>
             <li>Save the file they send you. It is usually a .zip or .txt file of 5 to 30 MB.</li>
             <li>Drop it on this window. Traitscope creates a profile and shows results in under a minute.</li>

@@ -46,7 +46,8 @@ export function ProfileView({ id }: { id: string }) {
 
   const rows = useMemo(() => (catalog && entry?.loaded ? phenotypeRows(catalog, entry) : []), [catalog, entry]);
   const metadata = hasFile(genotype) ? (genotype.metadata as Record<string, unknown>) : {};
-  const reference = (metadata.reference as Reference | undefined) ?? commonReference(Object.values(entry?.results ?? {}));
+  const reference =
+    (metadata.reference as Reference | undefined) ?? commonReference(Object.values(entry?.results ?? {}));
   const estimate = (metadata.ancestry as AncestryEstimate | null | undefined) ?? reference?.ancestry ?? null;
   const hasResults = rows.some((r) => r.main.result);
 
@@ -55,11 +56,23 @@ export function ProfileView({ id }: { id: string }) {
     if (usable && !busy) void useTraits.getState().loadProfileTraits(id);
   }, [id, usable, busy, processedAt]);
 
-  if (!profile) return loaded ? <NotFound what="profile" /> : <main className="page loading-page"><Spinner size={22} label="Loading" /></main>;
+  if (!profile)
+    return loaded ? (
+      <NotFound what="profile" />
+    ) : (
+      <main className="page loading-page">
+        <Spinner size={22} label="Loading" />
+      </main>
+    );
 
   const name = profileName(profile);
-  const failed = hasFile(genotype) && genotype.metadata.status === 'failed' && dismissed !== genotype.updated_at && !(job && job.stage !== 'done' && job.stage !== 'failed');
-  const activeJob = job && (job.stage === 'creating' || job.stage === 'uploading' || job.stage === 'processing') ? job : null;
+  const failed =
+    hasFile(genotype) &&
+    genotype.metadata.status === 'failed' &&
+    dismissed !== genotype.updated_at &&
+    !(job && job.stage !== 'done' && job.stage !== 'failed');
+  const activeJob =
+    job && (job.stage === 'creating' || job.stage === 'uploading' || job.stage === 'processing') ? job : null;
 
   const replace = async () => {
     const [file] = await pickFiles({ multiple: false });
@@ -77,12 +90,14 @@ export function ProfileView({ id }: { id: string }) {
           <Avatar profile={profile} size={48} />
           <div>
             <h1 id="profile-title">{name}</h1>
-            <p className="muted">{profileFacts(profile) || 'Add sex and ethnicity with Edit for better comparisons.'}</p>
+            <p className="muted">
+              {profileFacts(profile) || 'Add sex and ethnicity with Edit for better comparisons.'}
+            </p>
           </div>
         </div>
         <div className="page-actions">
           {hasFile(genotype) ? (
-            <button type="button" className="button" onClick={replace} disabled={busy}>
+            <button type="button" className="button" onClick={() => void replace()} disabled={busy}>
               <FileIcon size={16} /> Replace DNA file
             </button>
           ) : null}
@@ -92,7 +107,13 @@ export function ProfileView({ id }: { id: string }) {
           <button type="button" className="button" onClick={() => openDialog({ kind: 'edit-profile', profile })}>
             <PencilIcon size={16} /> Edit
           </button>
-          <button type="button" className="icon-button bordered danger" aria-label={`Delete ${name}`} title="Delete profile" onClick={() => openDialog({ kind: 'delete-profile', profile })}>
+          <button
+            type="button"
+            className="icon-button bordered danger"
+            aria-label={`Delete ${name}`}
+            title="Delete profile"
+            onClick={() => openDialog({ kind: 'delete-profile', profile })}
+          >
             <TrashIcon size={17} />
           </button>
         </div>
@@ -101,7 +122,11 @@ export function ProfileView({ id }: { id: string }) {
       {activeJob ? (
         <section className="card job-card" aria-live="polite" data-testid="job-card">
           <div className="job-card-text">
-            <strong>{activeJob.mode === 'replace' && usable ? `Replacing the DNA file with ${activeJob.file.name}` : `Analyzing ${activeJob.file.name}`}</strong>
+            <strong>
+              {activeJob.mode === 'replace' && usable
+                ? `Replacing the DNA file with ${activeJob.file.name}`
+                : `Analyzing ${activeJob.file.name}`}
+            </strong>
             <span className="muted">{stageText(activeJob)}</span>
           </div>
           <JobProgress job={activeJob} large />
@@ -136,10 +161,15 @@ export function ProfileView({ id }: { id: string }) {
             </p>
           </div>
           <div className="banner-actions">
-            <button type="button" className="button button-small" onClick={replace}>
+            <button type="button" className="button button-small" onClick={() => void replace()}>
               Choose another file
             </button>
-            <button type="button" className="icon-button small" aria-label="Dismiss" onClick={() => useProfiles.getState().dismissFailure(id)}>
+            <button
+              type="button"
+              className="icon-button small"
+              aria-label="Dismiss"
+              onClick={() => useProfiles.getState().dismissFailure(id)}
+            >
               <XIcon size={14} />
             </button>
           </div>
@@ -161,10 +191,21 @@ export function ProfileView({ id }: { id: string }) {
         </div>
       ) : null}
 
-      {genotype && !hasFile(genotype) && !activeJob ? <DropCard title={`Add ${name}’s DNA raw-data file`} compact profileId={id} /> : null}
+      {genotype && !hasFile(genotype) && !activeJob ? (
+        <DropCard title={`Add ${name}’s DNA raw-data file`} compact profileId={id} />
+      ) : null}
 
-      {usable && reference?.source === 'assumed' ? <AssumedReferenceBanner reference={reference} onChoose={() => setChoosingReference(true)} /> : null}
-      {choosingReference ? <ReferenceDialog profile={profile} estimate={estimate} current={reference} onClose={() => setChoosingReference(false)} /> : null}
+      {usable && reference?.source === 'assumed' ? (
+        <AssumedReferenceBanner reference={reference} onChoose={() => setChoosingReference(true)} />
+      ) : null}
+      {choosingReference ? (
+        <ReferenceDialog
+          profile={profile}
+          estimate={estimate}
+          current={reference}
+          onClose={() => setChoosingReference(false)}
+        />
+      ) : null}
 
       {notice ? (
         <div className="banner banner-info" role="status" data-testid="recalculated">
@@ -172,7 +213,12 @@ export function ProfileView({ id }: { id: string }) {
             <strong>{notice.message}</strong>
           </div>
           <div className="banner-actions">
-            <button type="button" className="icon-button small" aria-label="Dismiss" onClick={() => useProfileChanges.getState().dismiss(id)}>
+            <button
+              type="button"
+              className="icon-button small"
+              aria-label="Dismiss"
+              onClick={() => useProfileChanges.getState().dismiss(id)}
+            >
               <XIcon size={14} />
             </button>
           </div>
@@ -180,7 +226,13 @@ export function ProfileView({ id }: { id: string }) {
       ) : null}
 
       {usable && hasFile(genotype) ? (
-        <GenotypeCard profile={profile} genotype={genotype} reference={reference} compact={hasResults} cutLine={job?.cutLine} />
+        <GenotypeCard
+          profile={profile}
+          genotype={genotype}
+          reference={reference}
+          compact={hasResults}
+          cutLine={job?.cutLine}
+        />
       ) : null}
 
       {usable && !busy && hasResults && !choice ? <SensitiveQuestion profileId={id} name={name} /> : null}
@@ -212,7 +264,11 @@ export function ProfileView({ id }: { id: string }) {
               <p>{entry.error}</p>
             </div>
             <div className="banner-actions">
-              <button type="button" className="button button-small" onClick={() => void useTraits.getState().loadProfileTraits(id)}>
+              <button
+                type="button"
+                className="button button-small"
+                onClick={() => void useTraits.getState().loadProfileTraits(id)}
+              >
                 Try again
               </button>
             </div>

@@ -16,10 +16,26 @@ import { sexFacts, sexText, buildName } from '../components/GenotypeCard.js';
 import { useDocumentTitle } from '../lib/document-title.js';
 import { downloadText, safeFileStem } from '../lib/download.js';
 import { resultsCsv, resultsJson, type ReportData } from '../lib/export.js';
-import { capitalise, firstSentence, formatDate, formatInt, formatPercent, percentileWords, profileName, vendorName } from '../lib/format.js';
+import {
+  capitalise,
+  firstSentence,
+  formatDate,
+  formatInt,
+  formatPercent,
+  percentileWords,
+  profileName,
+  vendorName,
+} from '../lib/format.js';
 import { informativeness, informativenessLevel } from '../lib/notable.js';
 import { comparedWith, commonReference, type Reference } from '../lib/reference.js';
-import { categoriesOf, evidenceLabel, isSensitive, phenotypeRows, sortRows, type PhenotypeRow } from '../lib/results.js';
+import {
+  categoriesOf,
+  evidenceLabel,
+  isSensitive,
+  phenotypeRows,
+  sortRows,
+  type PhenotypeRow,
+} from '../lib/results.js';
 import { copyReportHtml } from '../lib/report-html.js';
 import { desktopBridge } from '../platform/bridge.js';
 import { useSensitiveChoice } from '../state/preferences.js';
@@ -82,7 +98,14 @@ export function ReportView({ id }: { id: string }) {
   const choice = useSensitiveChoice(id);
   const paper = useRef<HTMLDivElement>(null);
   const [saving, setSaving] = useState(false);
-  const [options, setOptions] = useState<ReportOptions>({ plots: true, findings: true, results: true, otherStudies: false, sensitive: choice === 'show', dnaFile: true });
+  const [options, setOptions] = useState<ReportOptions>({
+    plots: true,
+    findings: true,
+    results: true,
+    otherStudies: false,
+    sensitive: choice === 'show',
+    dnaFile: true,
+  });
   const [plots, setPlots] = useState<Record<string, ProfileTrait>>({});
   const [csvBusy, setCsvBusy] = useState(false);
   const { data: findings } = useFindings(id);
@@ -162,17 +185,40 @@ export function ReportView({ id }: { id: string }) {
             <p className="muted">Choose what goes in. Everything below is what the PDF or printout contains.</p>
           </div>
           <div className="page-actions">
-            <button type="button" className="button button-primary" onClick={savePdf} disabled={!data || saving}>
+            <button
+              type="button"
+              className="button button-primary"
+              onClick={() => void savePdf()}
+              disabled={!data || saving}
+            >
               {saving ? <Spinner size={14} /> : <PrinterIcon size={16} />}
               {bridge ? 'Save as PDF…' : 'Print or save as PDF…'}
             </button>
-            <button type="button" className="button" disabled={!data} onClick={() => paper.current && data && downloadText(`${stem}.html`, copyReportHtml(paper.current, reportTitle(name), pageMarginCss(name, data.generatedAt)), 'text/html')}>
+            <button
+              type="button"
+              className="button"
+              disabled={!data}
+              onClick={() =>
+                paper.current &&
+                data &&
+                downloadText(
+                  `${stem}.html`,
+                  copyReportHtml(paper.current, reportTitle(name), pageMarginCss(name, data.generatedAt)),
+                  'text/html',
+                )
+              }
+            >
               <DownloadIcon size={16} /> HTML
             </button>
-            <button type="button" className="button" disabled={!data || csvBusy} onClick={saveCsv}>
+            <button type="button" className="button" disabled={!data || csvBusy} onClick={() => void saveCsv()}>
               {csvBusy ? <Spinner size={14} /> : <DownloadIcon size={16} />} CSV
             </button>
-            <button type="button" className="button" disabled={!data} onClick={() => data && downloadText(`${stem}.json`, resultsJson(data), 'application/json')}>
+            <button
+              type="button"
+              className="button"
+              disabled={!data}
+              onClick={() => data && downloadText(`${stem}.json`, resultsJson(data), 'application/json')}
+            >
               <DownloadIcon size={16} /> JSON
             </button>
           </div>
@@ -181,7 +227,11 @@ export function ReportView({ id }: { id: string }) {
           <legend>Sections (the summary and “How to read” always come first)</legend>
           {OPTION_LABELS.map(([key, label, hint]) => (
             <label key={key} className="check report-option">
-              <input type="checkbox" checked={options[key]} onChange={(e) => setOptions({ ...options, [key]: e.target.checked })} />
+              <input
+                type="checkbox"
+                checked={options[key]}
+                onChange={(e) => setOptions({ ...options, [key]: e.target.checked })}
+              />
               <span>
                 {label}
                 <span className="muted small"> · {hint}</span>
@@ -215,7 +265,11 @@ export function ReportView({ id }: { id: string }) {
 }
 
 function LevelCell({ r }: { r: ProfileTrait }) {
-  return <span className={`rt-level rt-lvl-${r.assessment_level ?? 3}`}>{r.level_label ?? `Level ${r.assessment_level}`}</span>;
+  return (
+    <span className={`rt-level rt-lvl-${r.assessment_level ?? 3}`}>
+      {r.level_label ?? `Level ${r.assessment_level}`}
+    </span>
+  );
 }
 
 function ResultTable({ rows, otherStudies }: { rows: PhenotypeRow[]; otherStudies: boolean }) {
@@ -247,7 +301,9 @@ function ResultTable({ rows, otherStudies }: { rows: PhenotypeRow[]; otherStudie
                     {i === 0 ? row.name : <span className="rt-indent">Other study</span>}
                     <span className="rt-meaning">
                       {s.trait.study_label ?? ''}
-                      {i === 0 && r.group_agreement && r.group_agreement.others > 0 ? ` · ${r.group_agreement.summary}` : ''}
+                      {i === 0 && r.group_agreement && r.group_agreement.others > 0
+                        ? ` · ${r.group_agreement.summary}`
+                        : ''}
                     </span>
                   </th>
                   <td>
@@ -292,7 +348,9 @@ function ReportFindings({ findings, sensitive }: { findings: FindingsResponse; s
           </ul>
         </div>
       ))}
-      {!sensitive && list.length < findings.findings.length ? <p className="rt-muted">Findings about disease risk were left out of this report.</p> : null}
+      {!sensitive && list.length < findings.findings.length ? (
+        <p className="rt-muted">Findings about disease risk were left out of this report.</p>
+      ) : null}
     </section>
   );
 }
@@ -309,11 +367,22 @@ export interface ReportDocumentProps {
   generatedAt: Date;
 }
 
-export function ReportDocument({ profile, genotype, rows, notable, plots, findings, options, appVersion, generatedAt }: ReportDocumentProps) {
+export function ReportDocument({
+  profile,
+  genotype,
+  rows,
+  notable,
+  plots,
+  findings,
+  options,
+  appVersion,
+  generatedAt,
+}: ReportDocumentProps) {
   const name = profileName(profile);
   const m = hasFile(genotype) ? (genotype.metadata as Record<string, unknown>) : null;
   const shownRows = rows.filter((r) => r.main.result && (options.sensitive || !isSensitive(r.main.trait)));
-  const reference: Reference | undefined = (m?.reference as Reference | undefined) ?? commonReference(shownRows.map((r) => r.main.result!));
+  const reference: Reference | undefined =
+    (m?.reference as Reference | undefined) ?? commonReference(shownRows.map((r) => r.main.result!));
   const assumed = reference?.source === 'assumed';
   const refText = reference ? comparedWith({ reference }) : 'no reference (no results yet)';
   const cantTell: CantTell[] = cantTellItems(rows, {
@@ -321,7 +390,16 @@ export function ReportDocument({ profile, genotype, rows, notable, plots, findin
     assumed,
     hiddenSensitive: options.sensitive ? 0 : rows.filter((r) => isSensitive(r.main.trait)).length,
   });
-  const byCategory = categoriesOf(shownRows).map((c) => [c, sortRows(shownRows.filter((r) => r.category === c), 'name')] as const);
+  const byCategory = categoriesOf(shownRows).map(
+    (c) =>
+      [
+        c,
+        sortRows(
+          shownRows.filter((r) => r.category === c),
+          'name',
+        ),
+      ] as const,
+  );
   useDocumentCss(pageMarginCss(name, generatedAt));
 
   return (
@@ -331,21 +409,26 @@ export function ReportDocument({ profile, genotype, rows, notable, plots, findin
         <h1>Genetic trait report</h1>
         <p className="rt-person">{name}</p>
         <p className="rt-meta">
-          {[sexText(sexFacts(profile, m ?? {})), `Generated ${formatDate(generatedAt.toISOString())}`].filter(Boolean).join(' · ')}
+          {[sexText(sexFacts(profile, m ?? {})), `Generated ${formatDate(generatedAt.toISOString())}`]
+            .filter(Boolean)
+            .join(' · ')}
         </p>
         <p className="rt-reference" data-testid="report-reference">
           Results compared with: <strong>{refText}</strong>
-          {assumed ? ' — the DNA file holds too little ancestry evidence, so this reference was assumed, not chosen or estimated.' : ''}
+          {assumed
+            ? ' — the DNA file holds too little ancestry evidence, so this reference was assumed, not chosen or estimated.'
+            : ''}
         </p>
       </header>
 
       <section className="rt-section rt-howto" data-testid="report-howto">
         <h2>How to read this report</h2>
         <p>
-          Each result compares {name}’s genetic score for a trait with the scores of the reference population named above. The percentile is the share of that
-          population with a lower score; levels group percentiles into five bands (lowest 10 %, next 20 %, middle 40 %, next 20 %, highest 10 %). “How much this
-          tells you” combines the evidence behind the score, the share of its markers read, and how much of the trait it explains. Genetic scores describe
-          tendencies in large groups, not certainties for one person, and are not a diagnosis.
+          Each result compares {name}’s genetic score for a trait with the scores of the reference population named
+          above. The percentile is the share of that population with a lower score; levels group percentiles into five
+          bands (lowest 10 %, next 20 %, middle 40 %, next 20 %, highest 10 %). “How much this tells you” combines the
+          evidence behind the score, the share of its markers read, and how much of the trait it explains. Genetic
+          scores describe tendencies in large groups, not certainties for one person, and are not a diagnosis.
         </p>
       </section>
 
@@ -471,7 +554,8 @@ export function ReportDocument({ profile, genotype, rows, notable, plots, findin
 
       <footer className="rt-footer">
         <p>
-          Every percentile compares {name}’s score with the {reference ? comparedWith({ reference }) : 'reference'} reference population.
+          Every percentile compares {name}’s score with the {reference ? comparedWith({ reference }) : 'reference'}{' '}
+          reference population.
           {assumed
             ? ' That reference was assumed, not chosen or estimated from the DNA: if it does not match this person’s ancestry, percentiles can be far off.'
             : reference?.source === 'inferred'
@@ -481,10 +565,14 @@ export function ReportDocument({ profile, genotype, rows, notable, plots, findin
                 : ''}
         </p>
         <p>
-          Genetic scores describe tendencies in large groups, not certainties for one person, and are not a medical diagnosis. Lifestyle, environment and variants
-          not measured by consumer tests often matter more. Discuss health-related results with a doctor or genetic counsellor.
+          Genetic scores describe tendencies in large groups, not certainties for one person, and are not a medical
+          diagnosis. Lifestyle, environment and variants not measured by consumer tests often matter more. Discuss
+          health-related results with a doctor or genetic counsellor.
         </p>
-        <p className="rt-small">Computed offline by Traitscope{appVersion ? ` ${appVersion}` : ''}. Sources: the studies cited by PubMed ID (PMID).</p>
+        <p className="rt-small">
+          Computed offline by Traitscope{appVersion ? ` ${appVersion}` : ''}. Sources: the studies cited by PubMed ID
+          (PMID).
+        </p>
       </footer>
     </article>
   );

@@ -9,7 +9,16 @@ import { api } from '../api/client.js';
 import { ConfirmDialog } from '../components/ConfirmDialog.js';
 import { CorsOrigins } from '../components/CorsOrigins.js';
 import { Dialog } from '../components/Dialog.js';
-import { AlertIcon, CheckIcon, CopyIcon, FolderIcon, KeyIcon, PlusIcon, Spinner, TrashIcon } from '../components/icons.js';
+import {
+  AlertIcon,
+  CheckIcon,
+  CopyIcon,
+  FolderIcon,
+  KeyIcon,
+  PlusIcon,
+  Spinner,
+  TrashIcon,
+} from '../components/icons.js';
 import { copyText } from '../lib/download.js';
 import { formatDate, formatInt } from '../lib/format.js';
 import { desktopBridge } from '../platform/bridge.js';
@@ -32,20 +41,22 @@ function freeTraitsText(f: ApiClient['free_traits']): string {
   return f.length === 1 ? '1 trait' : `${f.length} traits`;
 }
 
-export function CopyButton({ text, label, onCopied }: { text: string; label: string; onCopied?(): void }) {
+export function CopyButton({ text, label, onCopied }: { text: string; label: string; onCopied?: () => void }) {
   const [copied, setCopied] = useState(false);
   return (
     <button
       type="button"
       className="button button-small"
       aria-label={copied ? `${label} copied` : `Copy ${label}`}
-      onClick={async () => {
-        if (await copyText(text)) {
-          setCopied(true);
-          onCopied?.();
-          setTimeout(() => setCopied(false), 1800);
-        } else toast.error('Copying was refused. Select the text and copy it with the keyboard instead.');
-      }}
+      onClick={() =>
+        void copyText(text).then((ok) => {
+          if (ok) {
+            setCopied(true);
+            onCopied?.();
+            setTimeout(() => setCopied(false), 1800);
+          } else toast.error('Copying was refused. Select the text and copy it with the keyboard instead.');
+        })
+      }
     >
       {copied ? <CheckIcon size={14} /> : <CopyIcon size={14} />}
       {copied ? 'Copied' : 'Copy'}
@@ -53,7 +64,7 @@ export function CopyButton({ text, label, onCopied }: { text: string; label: str
   );
 }
 
-function CodeBlock({ code, label, onCopied }: { code: string; label: string; onCopied?(): void }) {
+function CodeBlock({ code, label, onCopied }: { code: string; label: string; onCopied?: () => void }) {
   return (
     <div className="code-block">
       <pre tabIndex={0} aria-label={label}>
@@ -128,7 +139,11 @@ export function SettingsView() {
               <button
                 type="button"
                 className="button button-small"
-                onClick={() => bridge.revealDataFolder().catch((err: Error) => toast.error(`The folder could not be opened: ${err.message}`))}
+                onClick={() =>
+                  void bridge
+                    .revealDataFolder()
+                    .catch((err: Error) => toast.error(`The folder could not be opened: ${err.message}`))
+                }
               >
                 Show folder
               </button>
@@ -139,8 +154,8 @@ export function SettingsView() {
           <div>
             <h3>Delete all my data</h3>
             <p className="muted">
-              Removes every profile with its DNA file and results ({formatInt(profileCount)} {profileCount === 1 ? 'profile' : 'profiles'}). API clients stay.
-              This cannot be undone.
+              Removes every profile with its DNA file and results ({formatInt(profileCount)}{' '}
+              {profileCount === 1 ? 'profile' : 'profiles'}). API clients stay. This cannot be undone.
             </p>
           </div>
           <button type="button" className="button button-danger" onClick={() => setDeletingAll(true)}>
@@ -154,7 +169,8 @@ export function SettingsView() {
           <div>
             <h2 id="api-title">API access</h2>
             <p className="muted">
-              Programs on this computer can use Traitscope’s API with their own credentials. Each one sees only the profiles it creates, never yours.
+              Programs on this computer can use Traitscope’s API with their own credentials. Each one sees only the
+              profiles it creates, never yours.
             </p>
           </div>
           <button type="button" className="button button-primary" onClick={() => setCreating(true)}>
@@ -208,7 +224,9 @@ export function SettingsView() {
           <div className="empty-inline">
             <KeyIcon size={22} />
             <strong>No API clients yet.</strong>
-            <span className="muted">Create one for each program that should use Traitscope, so you can revoke them one by one.</span>
+            <span className="muted">
+              Create one for each program that should use Traitscope, so you can revoke them one by one.
+            </span>
           </div>
         ) : (
           <ClientTable clients={active} onRevoke={setRevoking} />
@@ -232,13 +250,13 @@ export function SettingsView() {
         ) : null}
       </section>
 
-
       {info ? (
         <section className="card about" aria-labelledby="about-title">
           <h2 id="about-title">About</h2>
           <p className="muted">
-            Traitscope {info.version} · {formatInt(info.catalog.traits)} traits in the catalog, {formatInt(info.catalog.featured)} featured. Every effect size
-            comes from a published study, cited with each trait.
+            Traitscope {info.version} · {formatInt(info.catalog.traits)} traits in the catalog,{' '}
+            {formatInt(info.catalog.featured)} featured. Every effect size comes from a published study, cited with each
+            trait.
           </p>
         </section>
       ) : null}
@@ -252,16 +270,30 @@ export function SettingsView() {
           }}
         />
       ) : null}
-      {created && info ? <SecretDialog client={created} baseUrl={info.base_url} authUrl={info.auth_url} onClose={() => setCreated(null)} /> : null}
+      {created && info ? (
+        <SecretDialog
+          client={created}
+          baseUrl={info.base_url}
+          authUrl={info.auth_url}
+          onClose={() => setCreated(null)}
+        />
+      ) : null}
       {revoking ? (
         <ConfirmDialog
           testId="revoke-dialog"
           title={`Revoke “${revoking.name}”?`}
           description={
             <>
-              <p>The program using this client loses access at once: its tokens and upload links stop working and its secret can’t be used again.</p>
+              <p>
+                The program using this client loses access at once: its tokens and upload links stop working and its
+                secret can’t be used again.
+              </p>
               <label className="check">
-                <input type="checkbox" checked={revokeDeletesData} onChange={(e) => setRevokeDeletesData(e.target.checked)} />
+                <input
+                  type="checkbox"
+                  checked={revokeDeletesData}
+                  onChange={(e) => setRevokeDeletesData(e.target.checked)}
+                />
                 <span>Also permanently delete every profile it created, with their DNA files and results</span>
               </label>
             </>
@@ -273,7 +305,11 @@ export function SettingsView() {
           }}
           onConfirm={async () => {
             await useSettings.getState().revokeClient(revoking.client_id, revokeDeletesData);
-            toast.success(revokeDeletesData ? `${revoking.name} can no longer use the API, and its profiles were deleted.` : `${revoking.name} can no longer use the API.`);
+            toast.success(
+              revokeDeletesData
+                ? `${revoking.name} can no longer use the API, and its profiles were deleted.`
+                : `${revoking.name} can no longer use the API.`,
+            );
           }}
         />
       ) : null}
@@ -284,7 +320,8 @@ export function SettingsView() {
           description={
             <>
               <p>
-                This permanently deletes <strong>every profile, every DNA file and every result</strong> stored by Traitscope on this computer.
+                This permanently deletes <strong>every profile, every DNA file and every result</strong> stored by
+                Traitscope on this computer.
               </p>
               <p className="muted">There is no undo and no backup. Export reports first if you want to keep them.</p>
             </>
@@ -346,7 +383,12 @@ function ClientTable({ clients, onRevoke }: { clients: ApiClient[]; onRevoke?: (
               <td>{formatDate(onRevoke ? c.created_at : c.revoked_at)}</td>
               {onRevoke ? (
                 <td className="actions">
-                  <button type="button" className="button button-small button-danger-ghost" onClick={() => onRevoke(c)} aria-label={`Revoke ${c.name}`}>
+                  <button
+                    type="button"
+                    className="button button-small button-danger-ghost"
+                    onClick={() => onRevoke(c)}
+                    aria-label={`Revoke ${c.name}`}
+                  >
                     Revoke
                   </button>
                 </td>
@@ -361,7 +403,7 @@ function ClientTable({ clients, onRevoke }: { clients: ApiClient[]; onRevoke?: (
 
 type FreeChoice = 'default' | 'all' | 'none' | 'list';
 
-function CreateClientDialog({ onClose, onCreated }: { onClose(): void; onCreated(c: CreatedApiClient): void }) {
+function CreateClientDialog({ onClose, onCreated }: { onClose: () => void; onCreated: (c: CreatedApiClient) => void }) {
   const catalog = useTraits((s) => s.catalog);
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<string[]>([...SCOPES]);
@@ -383,7 +425,8 @@ function CreateClientDialog({ onClose, onCreated }: { onClose(): void; onCreated
       else if (catalog) {
         const known = new Set(catalog.map((c) => c.trait.code));
         const unknown = list.filter((c) => !known.has(c));
-        if (unknown.length) next.codes = `Unknown trait ${unknown.length === 1 ? 'code' : 'codes'}: ${unknown.slice(0, 5).join(', ')}.`;
+        if (unknown.length)
+          next.codes = `Unknown trait ${unknown.length === 1 ? 'code' : 'codes'}: ${unknown.slice(0, 5).join(', ')}.`;
       }
     }
     setErrors(next);
@@ -451,7 +494,11 @@ function CreateClientDialog({ onClose, onCreated }: { onClose(): void; onCreated
           <legend className="field-label">Permissions</legend>
           {SCOPES.map((s) => (
             <label key={s} className="check">
-              <input type="checkbox" checked={scopes.includes(s)} onChange={(e) => setScopes(e.target.checked ? [...scopes, s] : scopes.filter((x) => x !== s))} />
+              <input
+                type="checkbox"
+                checked={scopes.includes(s)}
+                onChange={(e) => setScopes(e.target.checked ? [...scopes, s] : scopes.filter((x) => x !== s))}
+              />
               <span>
                 <code>{s}</code>
                 <span className="muted small">{SCOPE_TEXT[s]}</span>
@@ -467,7 +514,9 @@ function CreateClientDialog({ onClose, onCreated }: { onClose(): void; onCreated
 
         <fieldset className="field">
           <legend className="field-label">Free traits</legend>
-          <p className="field-hint">Free traits are computed automatically for this client’s profiles; the others when it asks.</p>
+          <p className="field-hint">
+            Free traits are computed automatically for this client’s profiles; the others when it asks.
+          </p>
           {(
             [
               ['default', 'Catalog default', 'The traits the catalog marks as free'],
@@ -477,7 +526,13 @@ function CreateClientDialog({ onClose, onCreated }: { onClose(): void; onCreated
             ] as Array<[FreeChoice, string, string]>
           ).map(([value, label, hint]) => (
             <label key={value} className="check">
-              <input type="radio" name="free-traits" value={value} checked={free === value} onChange={() => setFree(value)} />
+              <input
+                type="radio"
+                name="free-traits"
+                value={value}
+                checked={free === value}
+                onChange={() => setFree(value)}
+              />
               <span>
                 {label}
                 <span className="muted small">{hint}</span>
@@ -511,7 +566,17 @@ function CreateClientDialog({ onClose, onCreated }: { onClose(): void; onCreated
   );
 }
 
-function SecretDialog({ client, baseUrl, authUrl, onClose }: { client: CreatedApiClient; baseUrl: string; authUrl: string; onClose(): void }) {
+function SecretDialog({
+  client,
+  baseUrl,
+  authUrl,
+  onClose,
+}: {
+  client: CreatedApiClient;
+  baseUrl: string;
+  authUrl: string;
+  onClose: () => void;
+}) {
   // The secret is shown once: closing before it was copied asks first.
   const [copied, setCopied] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -535,7 +600,10 @@ function SecretDialog({ client, baseUrl, authUrl, onClose }: { client: CreatedAp
           </>
         }
       >
-        <p>The secret of “{client.name}” has not been copied. It cannot be shown again: without it, the program cannot sign in, and you will have to revoke this client and create a new one.</p>
+        <p>
+          The secret of “{client.name}” has not been copied. It cannot be shown again: without it, the program cannot
+          sign in, and you will have to revoke this client and create a new one.
+        </p>
       </Dialog>
     );
   }
@@ -562,7 +630,8 @@ function SecretDialog({ client, baseUrl, authUrl, onClose }: { client: CreatedAp
         <div>
           <dt>Client ID</dt>
           <dd>
-            <code data-testid="new-client-id">{client.client_id}</code> <CopyButton text={client.client_id} label="client ID" />
+            <code data-testid="new-client-id">{client.client_id}</code>{' '}
+            <CopyButton text={client.client_id} label="client ID" />
           </dd>
         </div>
         <div>
@@ -576,7 +645,11 @@ function SecretDialog({ client, baseUrl, authUrl, onClose }: { client: CreatedAp
         </div>
       </dl>
       <h3 className="subheading">Ready to paste</h3>
-      <CodeBlock code={curlExample(baseUrl, authUrl, client.client_id, client.client_secret)} label="curl example with these credentials" onCopied={() => setCopied(true)} />
+      <CodeBlock
+        code={curlExample(baseUrl, authUrl, client.client_id, client.client_secret)}
+        label="curl example with these credentials"
+        onCopied={() => setCopied(true)}
+      />
     </Dialog>
   );
 }

@@ -8,10 +8,8 @@
  * occurrence counts as one duplicate; occurrences whose calls disagree (ignoring allele
  * order) are also counted as conflicting.
  */
-import type { Genotype } from '../types.js';
 import { fail } from './errors.js';
-import type { SexEvidence } from './sex.js';
-import { ParseCore, RECORD_BYTES, RECORD_WORDS } from './wasm/core.js';
+import { ParseCore, RECORD_BYTES, RECORD_WORDS, type Collected } from './wasm/core.js';
 
 /**
  * 10 million markers. Array exports have under 2 million, whole-genome VCFs about 5
@@ -38,16 +36,6 @@ export function tooManyMarkers(maxMarkers: number): never {
       'every marker is held in memory while the file is read. Upload the raw data from a genotyping test, or a VCF ' +
       `with at most ${maxMarkers.toLocaleString('en-US')} variants (for example one chromosome set or the variants of a panel).`,
   );
-}
-
-export interface Collected {
-  genotype: Genotype;
-  /** Extra occurrences of an rsID, and rsIDs whose called occurrences disagree. */
-  duplicates: number;
-  conflicting: number;
-  /** Kept markers without a call, and the sex evidence (sex.ts) of the kept markers. */
-  noCalls: number;
-  sex: SexEvidence;
 }
 
 export class GenotypeCollector {

@@ -7,6 +7,7 @@
 import type { Writable } from 'node:stream';
 import { createGunzip, createInflateRaw } from 'node:zlib';
 import { fail, ParseError } from './errors.js';
+import { formatBytes } from '../../../shared/format-bytes.js';
 import { isJunkMemberName } from './members.js';
 import type { ByteSink } from './text.js';
 import { concat } from './text.js';
@@ -74,11 +75,17 @@ export function rejectKnownBinary(b: Uint8Array): void {
   ];
   for (const [sig, name] of other)
     if (startsWith(b, sig))
-      fail(`This file is compressed with ${name}, which Traitscope cannot open. Extract it and upload the text file inside, or compress it as .zip or .gz.`);
+      fail(
+        `This file is compressed with ${name}, which Traitscope cannot open. Extract it and upload the text file inside, or compress it as .zip or .gz.`,
+      );
   if (startsWith(b, ascii('BAM\u0001')) || startsWith(b, ascii('CRAM')))
-    fail('This is a sequencing alignment file (BAM/CRAM), not a genotype file. Upload a VCF or the raw data text download instead.');
+    fail(
+      'This is a sequencing alignment file (BAM/CRAM), not a genotype file. Upload a VCF or the raw data text download instead.',
+    );
   if (startsWith(b, [0xd0, 0xcf, 0x11, 0xe0]))
-    fail('This is a Microsoft Office document, not genotype data. If your genotypes are in a spreadsheet, save it as CSV or tab-separated text and upload that.');
+    fail(
+      'This is a Microsoft Office document, not genotype data. If your genotypes are in a spreadsheet, save it as CSV or tab-separated text and upload that.',
+    );
 }
 
 const SNIFF = 512;
@@ -88,7 +95,8 @@ const SNIFF = 512;
  * tar → its genotype member, zip inside a stream → refuse, text → `text`.
  */
 export async function route(chunks: Chunks, ctx: ContainerContext, depth: number, text: ByteSink): Promise<void> {
-  if (depth > 3) fail('The file is wrapped in too many layers of compression. Extract it and upload the text file inside.');
+  if (depth > 3)
+    fail('The file is wrapped in too many layers of compression. Extract it and upload the text file inside.');
   const it = chunks[Symbol.asyncIterator]();
   const head: Uint8Array[] = [];
   let headLen = 0;
@@ -127,7 +135,9 @@ export async function route(chunks: Chunks, ctx: ContainerContext, depth: number
     return route(tarMember(rest, ctx), ctx, depth + 1, text);
   }
   if (isZip(first))
-    fail('This file holds a .zip archive inside another archive. Extract it and upload the genotype text file or the inner .zip directly.');
+    fail(
+      'This file holds a .zip archive inside another archive. Extract it and upload the genotype text file or the inner .zip directly.',
+    );
   rejectKnownBinary(first);
   for await (const chunk of rest) text.push(chunk);
   text.end();
@@ -191,8 +201,12 @@ export async function* inflate(input: Chunks, ctx: ContainerContext, kind: 'gzip
     const err = e as NodeJS.ErrnoException;
     const name = kind === 'gzip' ? 'gzip' : 'zip';
     if (err?.code === 'Z_BUF_ERROR' || /unexpected end/i.test(err?.message ?? ''))
-      fail(`The ${name} file is truncated (it ends before its compressed data does): the download or copy was incomplete. Download the file again and upload the complete file.`);
-    fail(`The ${name} data is corrupt (${err?.message ?? String(e)}). Download the file again and upload it unchanged.`);
+      fail(
+        `The ${name} file is truncated (it ends before its compressed data does): the download or copy was incomplete. Download the file again and upload the complete file.`,
+      );
+    fail(
+      `The ${name} data is corrupt (${err?.message ?? String(e)}). Download the file again and upload it unchanged.`,
+    );
   } finally {
     z.destroy();
     await feeding;
@@ -214,12 +228,6 @@ function drained(stream: Writable): Promise<void> {
 
 /** One turn of the event loop, so that finished thread-pool work is picked up. */
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-export function formatBytes(n: number): string {
-  if (n >= 1 << 30) return `${(n / (1 << 30)).toFixed(n % (1 << 30) === 0 ? 0 : 1)} GiB`;
-  if (n >= 1 << 20) return `${(n / (1 << 20)).toFixed(n % (1 << 20) === 0 ? 0 : 1)} MiB`;
-  return `${n} bytes`;
-}
 
 /**
  * Minimal streaming reader of ustar/GNU tar: reads 512-byte headers, skips everything but
@@ -269,7 +277,8 @@ export async function* tarMember(input: Chunks, ctx: ContainerContext): Chunks {
       if (take > 0) {
         const part = chunk.subarray(i, i + take);
         if (mode === 'member') yield part;
-        else if (mode === 'longname' && longName.length < 4096) longName.push(...part.subarray(0, 4096 - longName.length));
+        else if (mode === 'longname' && longName.length < 4096)
+          longName.push(...part.subarray(0, 4096 - longName.length));
         remaining -= take;
         i += take;
       }
@@ -289,7 +298,9 @@ export async function* tarMember(input: Chunks, ctx: ContainerContext): Chunks {
     }
   }
   if (mode === 'member' && remaining > 0)
-    fail('The .tar archive is truncated inside the genotype file. Download the file again and upload the complete file.');
+    fail(
+      'The .tar archive is truncated inside the genotype file. Download the file again and upload the complete file.',
+    );
   noMember(seen);
 }
 
@@ -309,7 +320,9 @@ function readTarHeader(h: Uint8Array, longName: string | null): TarEntry {
   let sum = 0;
   for (let k = 0; k < 512; k++) sum += k >= 148 && k < 156 ? 0x20 : h[k];
   if (parseOctal(h, 148, 8) !== sum)
-    fail('The .tar archive is corrupt (a header checksum does not match). Download the file again and upload it unchanged.');
+    fail(
+      'The .tar archive is corrupt (a header checksum does not match). Download the file again and upload it unchanged.',
+    );
   let name = cString(h, 0, 100);
   if (isTar(h)) {
     const prefix = cString(h, 345, 155);
@@ -344,7 +357,7 @@ function parseTarSize(h: Uint8Array): number {
     return v;
   }
   const v = parseOctal(h, 124, 12);
-  if (v < 0) fail('The .tar archive is corrupt (an entry size is unreadable). Download the file again and upload it unchanged.');
+  if (v < 0)
+    fail('The .tar archive is corrupt (an entry size is unreadable). Download the file again and upload it unchanged.');
   return v;
 }
-

@@ -29,14 +29,28 @@ export function detect(lines: string[]): Detection {
   // VCF: a ##fileformat=VCF line or a #CHROM header.
   const chromLine = lines.find((l) => /^#CHROM\b/i.test(l));
   if (/^##fileformat=vcf/i.test(lines[firstContent]) || chromLine) {
-    if (!chromLine) fail('This VCF file has no "#CHROM" column header line, so its sample columns cannot be found. Export the VCF again with its full header.');
+    if (!chromLine)
+      fail(
+        'This VCF file has no "#CHROM" column header line, so its sample columns cannot be found. Export the VCF again with its full header.',
+      );
     const cols = chromLine.split('\t');
     const samples = cols.slice(9).filter((c) => c.length > 0);
     if (samples.length === 0)
-      fail('This VCF file has no sample column, so it holds no one\'s genotypes (it lists sites only). Export a VCF that includes your sample.');
-    if (samples.length > 1) notes.push(`The VCF file holds ${samples.length} samples; the first sample, "${samples[0]}", was read.`);
+      fail(
+        "This VCF file has no sample column, so it holds no one's genotypes (it lists sites only). Export a VCF that includes your sample.",
+      );
+    if (samples.length > 1)
+      notes.push(`The VCF file holds ${samples.length} samples; the first sample, "${samples[0]}", was read.`);
     const header = lines.filter((l) => l.startsWith('##')).join('\n');
-    return { kind: 'vcf', format: 'vcf', vendor: vcfVendor(header), layout: null, headerBuild: buildFromHeader(header), preambleLines: 0, notes };
+    return {
+      kind: 'vcf',
+      format: 'vcf',
+      vendor: vcfVendor(header),
+      layout: null,
+      headerBuild: buildFromHeader(header),
+      preambleLines: 0,
+      notes,
+    };
   }
 
   // Illumina report ([Header] ... [Data]): the line after [Data] is the column header.
@@ -82,14 +96,20 @@ export function detect(lines: string[]): Detection {
     const headerLike = firstData >= 0 && looksLikeHeader(firstLine);
     layout = inferLayout((headerLike ? dataLines.slice(1) : dataLines).slice(0, 200));
     if (!layout) noGenotypes();
-    if (headerLike) layout.headerFirstCell = firstLine.split(/[\s,;"']+/).filter((c) => c.length > 0)[0].toLowerCase();
+    if (headerLike)
+      layout.headerFirstCell = firstLine
+        .split(/[\s,;"']+/)
+        .filter((c) => c.length > 0)[0]
+        .toLowerCase();
   }
   if (layout.note) notes.push(layout.note);
 
   const vendor =
     detectVendor(headerText + '\n' + firstLine, columnsLine) ??
     // PLINK transposed text: chromosome, rsID, cM, position, alleles.
-    (layout.rsid === 1 && layout.chrom === 0 ? { format: 'plink', vendor: 'PLINK' } : { format: 'generic', vendor: 'Unknown' });
+    (layout.rsid === 1 && layout.chrom === 0
+      ? { format: 'plink', vendor: 'PLINK' }
+      : { format: 'generic', vendor: 'Unknown' });
   return {
     kind: 'table',
     format: vendor.format,

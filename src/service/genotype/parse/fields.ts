@@ -17,7 +17,13 @@ export const RSID_BAD = -2;
 export function parseRsid(buf: Uint8Array, s: number, e: number): number {
   if (e - s < 3 || (buf[s] | 0x20) !== R || (buf[s + 1] | 0x20) !== S) {
     // Illumina GSA names some markers "GSA-rs123": the same rsID behind a product prefix.
-    if (e - s > 6 && (buf[s] | 0x20) === 0x67 && (buf[s + 1] | 0x20) === S && (buf[s + 2] | 0x20) === 0x61 && buf[s + 3] === DASH)
+    if (
+      e - s > 6 &&
+      (buf[s] | 0x20) === 0x67 &&
+      (buf[s + 1] | 0x20) === S &&
+      (buf[s + 2] | 0x20) === 0x61 &&
+      buf[s + 3] === DASH
+    )
       return parseRsid(buf, s + 4, e);
     return RSID_NOT_RS;
   }
@@ -49,12 +55,7 @@ export function parseUint(buf: Uint8Array, s: number, e: number): number {
  * "0" (PLINK's unplaced) gives 0. Returns -1 for anything else.
  */
 export function parseChrom(buf: Uint8Array, s: number, e: number): number {
-  if (
-    e - s > 3 &&
-    (buf[s] | 0x20) === 0x63 &&
-    (buf[s + 1] | 0x20) === 0x68 &&
-    (buf[s + 2] | 0x20) === 0x72
-  ) {
+  if (e - s > 3 && (buf[s] | 0x20) === 0x63 && (buf[s + 1] | 0x20) === 0x68 && (buf[s + 2] | 0x20) === 0x72) {
     s += 3;
     if (buf[s] === 0x5f || buf[s] === 0x2d) s++; // "chr_1", "chr-1"
   }

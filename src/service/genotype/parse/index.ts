@@ -10,7 +10,8 @@
  */
 import type { ParseResult, ParseSummary } from '../types.js';
 import { buildFromPositions } from './build.js';
-import { formatBytes, isZip, route, type ContainerContext } from './containers.js';
+import { formatBytes } from '../../../shared/format-bytes.js';
+import { isZip, route, type ContainerContext } from './containers.js';
 import { ParseError, fail } from './errors.js';
 import { LineSplitter } from './lines.js';
 import { heterozygosity, refuseNonGenotypeContent } from './nongenome.js';
@@ -74,9 +75,15 @@ async function parseSource(src: ByteSource, options: ParseOptions | undefined, s
   } catch (e) {
     if (e instanceof ParseError) return { ok: false, reason: e.message };
     if (e instanceof RangeError && /allocation|memory|Array buffer/i.test(e.message))
-      return { ok: false, reason: 'The file is too large to read into memory. Upload the raw data download from your testing company.' };
+      return {
+        ok: false,
+        reason: 'The file is too large to read into memory. Upload the raw data download from your testing company.',
+      };
     const detail = e instanceof Error ? e.message : String(e);
-    return { ok: false, reason: `The file could not be read because of an unexpected error (${detail}). Please report this, with the kind of file you uploaded.` };
+    return {
+      ok: false,
+      reason: `The file could not be read because of an unexpected error (${detail}). Please report this, with the kind of file you uploaded.`,
+    };
   }
 }
 
@@ -114,7 +121,9 @@ async function run(src: ByteSource, options: ParseOptions | undefined, started: 
     const skipped = parser.skips.byReason();
     const nonRs = skipped.non_rs_id ?? 0;
     if (nonRs > 0 && nonRs === parser.skips.total())
-      fail('No usable genotype lines found: none of the markers has an rsID (identifiers beginning with "rs"). Traitscope needs rsIDs; export the raw data with rsIDs.');
+      fail(
+        'No usable genotype lines found: none of the markers has an rsID (identifiers beginning with "rs"). Traitscope needs rsIDs; export the raw data with rsIDs.',
+      );
     fail(
       'No genotype lines found: expected rsid, chromosome, position and genotype columns. ' +
         'Is this the raw data download from your testing company?',
@@ -148,12 +157,16 @@ async function run(src: ByteSource, options: ParseOptions | undefined, started: 
     build = fromPositions;
     buildSource = build ? 'positions' : null;
   } else if (fromPositions && fromPositions !== build) {
-    notes.push(`The header names build ${build}, but the positions of known markers match build ${fromPositions}; the header's build was kept.`);
+    notes.push(
+      `The header names build ${build}, but the positions of known markers match build ${fromPositions}; the header's build was kept.`,
+    );
   }
   if (duplicates > 0)
     notes.push(`${duplicates} duplicate lines: for each rsID the first occurrence with a call was kept.`);
   if (conflicting > 0)
-    notes.push(`${conflicting} rsIDs appeared more than once with different calls; the first called occurrence was kept.`);
+    notes.push(
+      `${conflicting} rsIDs appeared more than once with different calls; the first called occurrence was kept.`,
+    );
   const summary: ParseSummary = {
     format: detection.format,
     vendor: detection.vendor,

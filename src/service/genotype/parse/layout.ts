@@ -74,10 +74,6 @@ const ROLE_BY_NAME: Record<string, Role> = {
 /** Illumina allele columns by strand, best first: plus (reference) strand, forward, top. */
 const STRANDED = ['plus', 'forward', 'top'];
 
-export interface HeaderMapping {
-  layout: TableLayout;
-}
-
 /**
  * Maps a column-header line to a layout, or null when the line is not a header (it has
  * no rsID column, or one of its cells is itself an rsID).
@@ -85,7 +81,9 @@ export interface HeaderMapping {
 export function layoutFromHeader(line: string, fromComment = false): TableLayout | null {
   const text = line.replace(/^#+\s*/, '');
   const tabOnly = text.includes('\t') && /[^\t ] [^\t ]/.test(text.replace(/^\s+|\s+$/g, ''));
-  const cells = (tabOnly ? text.split('\t') : text.split(/[\s,;"']+/)).map((c) => c.trim()).filter((c) => c.length > 0 || tabOnly);
+  const cells = (tabOnly ? text.split('\t') : text.split(/[\s,;"']+/))
+    .map((c) => c.trim())
+    .filter((c) => c.length > 0 || tabOnly);
   if (cells.some((c) => /^rs\d+$/i.test(c.replace(/["']/g, '')))) return null;
   const idx: Partial<Record<Role, number>> = {};
   const stranded: Record<string, { a1?: number; a2?: number }> = {};

@@ -5,11 +5,11 @@
  * buffered: the sink is told, and the rest of that line is dropped as it streams by.
  */
 export interface LineSink {
-  line(buf: Uint8Array, start: number, end: number): void;
+  line: (buf: Uint8Array, start: number, end: number) => void;
   /** Every complete line of buf[start, end), which ends just after a line feed. */
-  lines(buf: Uint8Array, start: number, end: number): void;
+  lines: (buf: Uint8Array, start: number, end: number) => void;
   /** A line exceeded the limit; it is dropped. May throw to reject the whole file. */
-  longLine(): void;
+  longLine: () => void;
 }
 
 const LF = 0x0a;

@@ -3,8 +3,32 @@
  * text file, sometimes with macOS resource forks (__MACOSX/, ._name), a README or a PDF.
  */
 const JUNK_EXTENSIONS = new Set([
-  'pdf', 'html', 'htm', 'jpg', 'jpeg', 'png', 'gif', 'svg', 'webp', 'md', 'rtf', 'doc', 'docx',
-  'xls', 'xlsx', 'json', 'xml', 'ds_store', 'exe', 'dll', 'sig', 'asc', 'md5', 'sha256', 'tbi', 'csi',
+  'pdf',
+  'html',
+  'htm',
+  'jpg',
+  'jpeg',
+  'png',
+  'gif',
+  'svg',
+  'webp',
+  'md',
+  'rtf',
+  'doc',
+  'docx',
+  'xls',
+  'xlsx',
+  'json',
+  'xml',
+  'ds_store',
+  'exe',
+  'dll',
+  'sig',
+  'asc',
+  'md5',
+  'sha256',
+  'tbi',
+  'csi',
 ]);
 
 export function isJunkMemberName(path: string): boolean {

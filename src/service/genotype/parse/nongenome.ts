@@ -18,24 +18,102 @@ function normalise(cell: string): string {
 
 /** Column names only statistics and score files have. One of these is enough. */
 const STATS_STRONG = new Set([
-  'beta', 'pval', 'pvalue', 'logp', 'log10p', 'mlog10p', 'neglog10pval', 'oddsratio', 'zscore', 'stderr', 'standarderror',
-  'effectallele', 'otherallele', 'noneffectallele', 'effectweight', 'effectalleleweight',
+  'beta',
+  'pval',
+  'pvalue',
+  'logp',
+  'log10p',
+  'mlog10p',
+  'neglog10pval',
+  'oddsratio',
+  'zscore',
+  'stderr',
+  'standarderror',
+  'effectallele',
+  'otherallele',
+  'noneffectallele',
+  'effectweight',
+  'effectalleleweight',
 ]);
 /** Short or generic names: two of these make a statistics table. */
 const STATS_WEAK = new Set([
-  'b', 'se', 'p', 'or', 'z', 'hr', 'eaf', 'af', 'maf', 'freq', 'frq', 'freq1', 'info', 'n', 'ncase', 'ncases', 'ncontrol',
-  'ncontrols', 'neff', 'weight', 'weights', 'effect', 'tstat', 'chisq', 'direction', 'hetp', 'i2',
+  'b',
+  'se',
+  'p',
+  'or',
+  'z',
+  'hr',
+  'eaf',
+  'af',
+  'maf',
+  'freq',
+  'frq',
+  'freq1',
+  'info',
+  'n',
+  'ncase',
+  'ncases',
+  'ncontrol',
+  'ncontrols',
+  'neff',
+  'weight',
+  'weights',
+  'effect',
+  'tstat',
+  'chisq',
+  'direction',
+  'hetp',
+  'i2',
 ]);
 const SCORE_NAMES = new Set(['effectweight', 'effectalleleweight', 'weight', 'weights']);
 const VARIANT_ALLELES = new Set(['ref', 'alt', 'refallele', 'altallele', 'reference', 'alternate', 'alternative']);
 /** Names of marker and location columns, shared by genotype and statistics tables. */
 const LOCATION_NAMES = new Set([
-  'rsid', 'rs', 'snp', 'snpid', 'snpname', 'id', 'marker', 'markername', 'name', 'variantid', 'variant', 'hmrsid',
-  'chr', 'chrom', 'chromosome', 'chrname', 'hmchr', 'bp', 'pos', 'position', 'chrposition', 'basepairlocation', 'hmpos', 'cm',
-  'samplesize', 'effectallelefrequency', 'allelefrequencyeffect', 'ci', 'lowerci', 'upperci', 'locusname',
+  'rsid',
+  'rs',
+  'snp',
+  'snpid',
+  'snpname',
+  'id',
+  'marker',
+  'markername',
+  'name',
+  'variantid',
+  'variant',
+  'hmrsid',
+  'chr',
+  'chrom',
+  'chromosome',
+  'chrname',
+  'hmchr',
+  'bp',
+  'pos',
+  'position',
+  'chrposition',
+  'basepairlocation',
+  'hmpos',
+  'cm',
+  'samplesize',
+  'effectallelefrequency',
+  'allelefrequencyeffect',
+  'ci',
+  'lowerci',
+  'upperci',
+  'locusname',
 ]);
 const GENOTYPE_NAMES = new Set([
-  'genotype', 'genotypes', 'result', 'call', 'gt', 'alleles', 'allele1', 'allele2', 'a1', 'a2', 'allelea', 'alleleb',
+  'genotype',
+  'genotypes',
+  'result',
+  'call',
+  'gt',
+  'alleles',
+  'allele1',
+  'allele2',
+  'a1',
+  'a2',
+  'allelea',
+  'alleleb',
 ]);
 
 /** Header cells, split as layout.ts does: tab-separated headers may have spaces inside cells ("B Allele Freq"). */
@@ -54,7 +132,7 @@ function cellsOf(line: string): string[] {
 export function refuseNonGenotypeHeader(comments: string[], firstLine: string): void {
   if (comments.some((c) => /^#+\s*(PGS CATALOG SCORING FILE|pgs_id=)/i.test(c))) {
     fail(
-      'This is a PGS Catalog scoring file: it lists variants with effect weights, not a person\'s genotypes. ' +
+      "This is a PGS Catalog scoring file: it lists variants with effect weights, not a person's genotypes. " +
         `To add it as a trait, import it under Settings (or POST /api/app/traits/). ${UPLOAD_GENOME}`,
     );
   }
@@ -64,7 +142,14 @@ export function refuseNonGenotypeHeader(comments: string[], firstLine: string): 
     if (cells.length < 3) continue;
     const names = cells.map(normalise);
     // A column header, not prose that happens to contain "or" or "effect": mostly known column names.
-    const known = names.filter((n) => STATS_STRONG.has(n) || STATS_WEAK.has(n) || LOCATION_NAMES.has(n) || GENOTYPE_NAMES.has(n) || VARIANT_ALLELES.has(n));
+    const known = names.filter(
+      (n) =>
+        STATS_STRONG.has(n) ||
+        STATS_WEAK.has(n) ||
+        LOCATION_NAMES.has(n) ||
+        GENOTYPE_NAMES.has(n) ||
+        VARIANT_ALLELES.has(n),
+    );
     if (known.length * 2 < names.length) continue;
     const strong = cells.filter((_c, i) => STATS_STRONG.has(names[i]));
     const weak = cells.filter((_c, i) => STATS_WEAK.has(names[i]));
@@ -121,7 +206,7 @@ export function refuseNonGenotypeContent(f: ContentFacts): void {
   if (f.diploidCalls >= MIN_CALLS_FOR_HETEROZYGOSITY && f.heterozygous >= f.diploidCalls * MAX_HETEROZYGOUS_SHARE) {
     fail(
       `Every marker in this file names two different alleles (${f.heterozygous.toLocaleString('en-US')} of ${f.diploidCalls.toLocaleString('en-US')}), ` +
-        'which no person\'s genotype does: it looks like a list of variants (a PLINK .bim file, summary statistics or a score file), not raw genotype data. ' +
+        "which no person's genotype does: it looks like a list of variants (a PLINK .bim file, summary statistics or a score file), not raw genotype data. " +
         UPLOAD_GENOME,
     );
   }

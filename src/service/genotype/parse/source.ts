@@ -8,8 +8,8 @@ import { open, type FileHandle } from 'node:fs/promises';
 export interface ByteSource {
   readonly size: number;
   /** Up to `length` bytes at `offset`, in a fresh buffer the caller may keep. */
-  read(offset: number, length: number): Promise<Uint8Array>;
-  close(): Promise<void>;
+  read: (offset: number, length: number) => Promise<Uint8Array>;
+  close: () => Promise<void>;
 }
 
 export const READ_CHUNK = 1 << 20;
@@ -18,7 +18,10 @@ export async function openFileSource(path: string): Promise<ByteSource> {
   const fh: FileHandle = await open(path, 'r');
   try {
     const st = await fh.stat();
-    if (!st.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: st.isDirectory() ? 'EISDIR' : 'ENOTFILE' });
+    if (!st.isFile())
+      throw Object.assign(new Error(`${path} is not a regular file`), {
+        code: st.isDirectory() ? 'EISDIR' : 'ENOTFILE',
+      });
     const size = st.size;
     return {
       size,

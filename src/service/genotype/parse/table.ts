@@ -32,14 +32,14 @@ const CR = 0x0d;
 
 export interface DataLineParser {
   /** Parses one non-empty line that is not a comment. */
-  line(buf: Uint8Array, start: number, end: number): void;
+  line: (buf: Uint8Array, start: number, end: number) => void;
   /** Parses every line of buf[start, end), which ends just after a line feed. */
-  lines(buf: Uint8Array, start: number, end: number): void;
+  lines: (buf: Uint8Array, start: number, end: number) => void;
 }
 
 /** Every line of buf[start, end) to `line`, one by one (the general path). */
 export function eachLine(p: DataLineParser, buf: Uint8Array, start: number, end: number): void {
-  for (let s = start; s < end; ) {
+  for (let s = start; s < end;) {
     let nl = buf.indexOf(LF, s);
     if (nl < 0 || nl >= end) nl = end;
     let e = nl;
@@ -70,7 +70,8 @@ export class TableParser implements DataLineParser {
   ) {
     this.maxFields = layout.flexible ? 6 : Math.max(layout.rsid, layout.chrom, layout.pos, layout.gt, layout.a2) + 1;
     this.header = layout.headerFirstCell ? new TextEncoder().encode(layout.headerFirstCell) : null;
-    const standard = layout.sep === SEP_ANY && layout.rsid === 0 && layout.chrom === 1 && layout.pos === 2 && layout.gt === 3;
+    const standard =
+      layout.sep === SEP_ANY && layout.rsid === 0 && layout.chrom === 1 && layout.pos === 2 && layout.gt === 3;
     this.fast = layout.flexible
       ? FAST_FLEXIBLE
       : !standard
@@ -213,7 +214,7 @@ export class TableParser implements DataLineParser {
     const e = this.f.ends;
     let chrom = 0;
     let pos = 0;
-    let call = CALL_BAD;
+    let call: number;
     if (n === 2) {
       call = parseCombinedCall(buf, s[1], e[1]);
     } else if (n === 3) {

@@ -8,8 +8,8 @@
 import { fail } from './errors.js';
 
 export interface ByteSink {
-  push(chunk: Uint8Array): void;
-  end(): void;
+  push: (chunk: Uint8Array) => void;
+  end: () => void;
 }
 
 const SNIFF_BYTES = 4096;

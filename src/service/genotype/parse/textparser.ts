@@ -129,7 +129,7 @@ export class TextGenotypeParser implements LineSink {
       this.detection.kind === 'vcf'
         ? new VcfParser(this.collector, this.skips)
         : new TableParser(this.detection.layout!, this.collector, this.skips);
-    for (let s = 0; s < sample.length; ) {
+    for (let s = 0; s < sample.length;) {
       const nl = sample.indexOf(0x0a, s);
       this.line(sample, s, nl);
       s = nl + 1;

@@ -171,7 +171,8 @@ export class VcfParser implements DataLineParser {
     }
     // Same-length multi-base alleles (MNPs) cannot be written as one letter.
     let lengthsDiffer = false;
-    for (let j = 0; j < alleles; j++) if (aE[j] - aS[j] !== len && buf[aS[j]] !== 0x3c && buf[aS[j]] !== 0x2a) lengthsDiffer = true;
+    for (let j = 0; j < alleles; j++)
+      if (aE[j] - aS[j] !== len && buf[aS[j]] !== 0x3c && buf[aS[j]] !== 0x2a) lengthsDiffer = true;
     if (!lengthsDiffer) return -2;
     return len === minLen ? ALLELE_DEL : ALLELE_INS;
   }

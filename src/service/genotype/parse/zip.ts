@@ -53,9 +53,12 @@ export async function listZip(src: ByteSource): Promise<Entry[]> {
   const cdSize = u32(tail, eocd + 12);
   const cdOffset = u32(tail, eocd + 16);
   if (count === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff)
-    fail('This .zip archive uses the ZIP64 format, which is only needed for files far larger than a genotype download. Extract it and upload the text file inside.');
+    fail(
+      'This .zip archive uses the ZIP64 format, which is only needed for files far larger than a genotype download. Extract it and upload the text file inside.',
+    );
   if (count === 0) fail('The .zip archive is empty. Upload the raw data file from your testing company.');
-  if (count > MAX_ENTRIES || cdSize > 16 << 20 || cdOffset + cdSize > src.size) corrupt('its table of contents is out of range');
+  if (count > MAX_ENTRIES || cdSize > 16 << 20 || cdOffset + cdSize > src.size)
+    corrupt('its table of contents is out of range');
   const cd = await src.read(cdOffset, cdSize);
   const entries: Entry[] = [];
   const decoder = new TextDecoder('utf-8');
@@ -83,14 +86,19 @@ export async function listZip(src: ByteSource): Promise<Entry[]> {
 export function chooseMember(entries: Entry[]): Entry {
   const files = entries.filter((e) => !e.name.endsWith('/'));
   if (files.some((e) => e.name === 'xl/workbook.xml'))
-    fail('This is an Excel workbook, not a genotype text file. Save the sheet as CSV or tab-separated text and upload that.');
+    fail(
+      'This is an Excel workbook, not a genotype text file. Save the sheet as CSV or tab-separated text and upload that.',
+    );
   if (files.some((e) => e.name === 'word/document.xml'))
     fail('This is a Word document, not a genotype file. Upload the raw data text file from your testing company.');
   const candidates = files.filter((e) => !isJunkMemberName(e.name) && e.size > 0);
   if (candidates.length === 0) {
     const listed = files.filter((e) => !e.name.includes('__MACOSX')).map((e) => e.name);
-    const shown = listed.length > 0 ? ` (it contains: ${listed.slice(0, 5).join(', ')}${listed.length > 5 ? ', …' : ''})` : '';
-    fail(`The .zip archive holds no genotype file${shown}. Upload the zip you downloaded from your testing company, or the raw data text file itself.`);
+    const shown =
+      listed.length > 0 ? ` (it contains: ${listed.slice(0, 5).join(', ')}${listed.length > 5 ? ', …' : ''})` : '';
+    fail(
+      `The .zip archive holds no genotype file${shown}. Upload the zip you downloaded from your testing company, or the raw data text file itself.`,
+    );
   }
   candidates.sort((a, b) => memberRank(b.name) - memberRank(a.name) || b.size - a.size);
   return candidates[0];
@@ -101,7 +109,9 @@ export async function* zipMember(src: ByteSource, entry: Entry, ctx: ContainerCo
   if (entry.flags & 1)
     fail('The .zip archive is password-protected. Extract it with its password and upload the text file inside.');
   if (entry.method !== 0 && entry.method !== 8)
-    fail(`The .zip archive uses a compression method Traitscope cannot read (method ${entry.method}). Extract it and upload the text file inside, or re-create the zip with standard compression.`);
+    fail(
+      `The .zip archive uses a compression method Traitscope cannot read (method ${entry.method}). Extract it and upload the text file inside, or re-create the zip with standard compression.`,
+    );
   const loc = await src.read(entry.localOffset, 30);
   if (loc.length < 30 || u32(loc, 0) !== LOC_SIG) corrupt('a member header is missing');
   const start = entry.localOffset + 30 + u16(loc, 26) + u16(loc, 28);
@@ -119,7 +129,9 @@ export async function* zipMember(src: ByteSource, entry: Entry, ctx: ContainerCo
   }
   // 0xffffffff: the real size is in a zip64 extra field; the checksum still covers it.
   if ((entry.size !== 0xffffffff && size !== entry.size) || crc !== entry.crc32)
-    corrupt(`the genotype file "${entry.name}" inside it does not match its recorded checksum, so some of its data is wrong`);
+    corrupt(
+      `the genotype file "${entry.name}" inside it does not match its recorded checksum, so some of its data is wrong`,
+    );
 }
 
 async function* stored(raw: Chunks, ctx: ContainerContext): Chunks {

@@ -13,11 +13,24 @@ import { origin, type ServiceContext } from '../context.js';
 import { HttpError } from '../errors.js';
 import { operationRouter } from '../router.js';
 import { parseBody } from '../validate.js';
-import { CustomTraitError, listCustomTraits, removeCustomTrait, type CustomTraitRecord } from '../../traits/custom-traits.js';
+import {
+  CustomTraitError,
+  listCustomTraits,
+  removeCustomTrait,
+  type CustomTraitRecord,
+} from '../../traits/custom-traits.js';
 import { traitJson } from '../../traits/profile-traits.js';
 
 function apiClientJson(c: Client): ApiClient {
-  return { client_id: c.id, name: c.name, scopes: c.scopes, free_traits: c.freeTraits, created_at: c.createdAt, revoked_at: c.revokedAt, is_app: c.isApp };
+  return {
+    client_id: c.id,
+    name: c.name,
+    scopes: c.scopes,
+    free_traits: c.freeTraits,
+    created_at: c.createdAt,
+    revoked_at: c.revokedAt,
+    is_app: c.isApp,
+  };
 }
 
 const version = appVersion();
@@ -42,7 +55,11 @@ export function appRoutes(ctx: ServiceContext): Router {
   });
 
   on('listApiClients', (_req, res) => {
-    res.json(listClients(ctx.db).filter((c) => !c.isApp).map(apiClientJson));
+    res.json(
+      listClients(ctx.db)
+        .filter((c) => !c.isApp)
+        .map(apiClientJson),
+    );
   });
 
   on('createApiClient', (req, res) => {
@@ -51,7 +68,11 @@ export function appRoutes(ctx: ServiceContext): Router {
       const unknown = input.free_traits.filter((code) => !ctx.engine.trait(code));
       if (unknown.length > 0) throw new HttpError(400, `Unknown trait code(s) in free_traits: ${unknown.join(', ')}.`);
     }
-    const { client, secret } = createClient(ctx.db, { name: input.name, scopes: input.scopes, freeTraits: input.free_traits });
+    const { client, secret } = createClient(ctx.db, {
+      name: input.name,
+      scopes: input.scopes,
+      freeTraits: input.free_traits,
+    });
     res.status(201).json({ ...apiClientJson(client), client_secret: secret });
   });
 
@@ -62,12 +83,19 @@ export function appRoutes(ctx: ServiceContext): Router {
     if (!client || client.isApp) throw new HttpError(404, `No API client with id "${id}".`);
     const deleteData = req.query.delete_data;
     if (deleteData !== undefined && deleteData !== 'true' && deleteData !== 'false') {
-      throw new HttpError(400, `delete_data must be true or false (got "${String(deleteData)}").`);
+      throw new HttpError(400, `delete_data must be true or false (got ${JSON.stringify(deleteData)}).`);
     }
     const revoked = revokeClient(ctx.db, id);
     if (deleteData !== 'true') {
-      if (!revoked) throw new HttpError(409, `The client "${client.name}" was already revoked. Add ?delete_data=true to delete the profiles it created.`);
-      res.json({ detail: `Client "${client.name}" was revoked; its tokens and upload URLs no longer work. Its profiles stay stored.`, deleted_profiles: 0 });
+      if (!revoked)
+        throw new HttpError(
+          409,
+          `The client "${client.name}" was already revoked. Add ?delete_data=true to delete the profiles it created.`,
+        );
+      res.json({
+        detail: `Client "${client.name}" was revoked; its tokens and upload URLs no longer work. Its profiles stay stored.`,
+        deleted_profiles: 0,
+      });
       return;
     }
     const deleted = await eraseClientProfiles(ctx.db, ctx.config.dataDir, id);
@@ -78,7 +106,12 @@ export function appRoutes(ctx: ServiceContext): Router {
   });
 
   // Custom traits from PGS Catalog scoring files.
-  const customJson = (r: CustomTraitRecord) => ({ trait: traitJson(r.trait), report: r.report, file_name: r.fileName, imported_at: r.importedAt });
+  const customJson = (r: CustomTraitRecord) => ({
+    trait: traitJson(r.trait),
+    report: r.report,
+    file_name: r.fileName,
+    imported_at: r.importedAt,
+  });
   const customError = (err: unknown) => {
     if (!(err instanceof CustomTraitError)) return err;
     return new HttpError(err.kind === 'conflict' ? 409 : err.kind === 'missing' ? 404 : 422, err.message);
@@ -90,10 +123,14 @@ export function appRoutes(ctx: ServiceContext): Router {
 
   on('importCustomTrait', async (req, res) => {
     if (!Buffer.isBuffer(req.body)) {
-      throw new HttpError(415, 'Send the scoring file itself as the body with Content-Type: application/octet-stream (or application/gzip for .gz files).');
+      throw new HttpError(
+        415,
+        'Send the scoring file itself as the body with Content-Type: application/octet-stream (or application/gzip for .gz files).',
+      );
     }
     const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
-    if (req.body.length === 0) throw new HttpError(422, 'The scoring file is empty. Download it again from the PGS Catalog.');
+    if (req.body.length === 0)
+      throw new HttpError(422, 'The scoring file is empty. Download it again from the PGS Catalog.');
     // Reading and matching the file is CPU work: it runs in the worker pool.
     const outcome = await ctx.processor.importTrait({
       bytes: req.body,
@@ -101,7 +138,8 @@ export function appRoutes(ctx: ServiceContext): Router {
       name: str(req.query.name),
       code: str(req.query.code),
     });
-    if (outcome.kind === 'failed') throw new HttpError(500, `The scoring file could not be imported: ${outcome.reason}`);
+    if (outcome.kind === 'failed')
+      throw new HttpError(500, `The scoring file could not be imported: ${outcome.reason}`);
     if (outcome.kind === 'refused') throw new HttpError(outcome.problem === 'conflict' ? 409 : 422, outcome.reason);
     res.status(201).json(customJson(outcome.record));
   });
@@ -112,7 +150,7 @@ export function appRoutes(ctx: ServiceContext): Router {
     } catch (err) {
       throw customError(err);
     }
-    res.json({ detail: `The imported trait "${req.params.trait_code}" and its assessments were removed.` });
+    res.json({ detail: `The imported trait "${String(req.params.trait_code)}" and its assessments were removed.` });
   });
 
   on('deleteAllData', async (_req, res) => {

@@ -50,7 +50,9 @@ export function eventRoutes(ctx: ServiceContext): Router {
 
   on('getEventsUrl', (_req, res) => {
     const ticket = tickets.issue(clientOf(res).id);
-    res.set('Cache-Control', 'no-store').json({ url: `${origin(ctx)}/api/events?ticket=${ticket}`, expires_in: TICKET_TTL_MS / 1000 });
+    res
+      .set('Cache-Control', 'no-store')
+      .json({ url: `${origin(ctx)}/api/events?ticket=${ticket}`, expires_in: TICKET_TTL_MS / 1000 });
   });
 
   // No token check by the table: the stream takes a token or a ticket.
@@ -60,9 +62,13 @@ export function eventRoutes(ctx: ServiceContext): Router {
     const clientId = tickets.redeem(ticket);
     const client = clientId ? getClient(ctx.db, clientId) : undefined;
     if (!client || client.revokedAt) {
-      throw new HttpError(401, 'This events URL was already used or has expired (each works once, within 60 s). Get a new one with GET /api/events/url.', {
-        'WWW-Authenticate': 'Bearer realm="traitscope", error="invalid_token"',
-      });
+      throw new HttpError(
+        401,
+        'This events URL was already used or has expired (each works once, within 60 s). Get a new one with GET /api/events/url.',
+        {
+          'WWW-Authenticate': 'Bearer realm="traitscope", error="invalid_token"',
+        },
+      );
     }
     res.locals.client = client;
     stream(ctx, req, res);

@@ -14,7 +14,11 @@ export function findingRoutes(ctx: ServiceContext): Router {
   on('getFindings', (req, res) => {
     const profile = requireProfile(ctx, req, res);
     const stored = loadGenotype(ctx.db, profile.id);
-    if (!stored) throw new HttpError(409, 'This profile has no processed genotype yet. Upload a file and wait for processing to finish.');
+    if (!stored)
+      throw new HttpError(
+        409,
+        'This profile has no processed genotype yet. Upload a file and wait for processing to finish.',
+      );
     const { rsids, calls } = stored.genotype;
     const findings = findingsFor((rsid) => {
       const i = findRsid(rsids, rsid);

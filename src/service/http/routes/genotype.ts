@@ -3,7 +3,13 @@
  * synchronous processing, and marker look-ups for third-party tools.
  */
 import type { Router } from 'express';
-import { MAX_SNP_LOOKUP, SnpLookupRequest, UPLOAD_CONTENT_TYPES, type GenotypeMetadata, type GenotypeSnp } from '../../../shared/api.js';
+import {
+  MAX_SNP_LOOKUP,
+  SnpLookupRequest,
+  UPLOAD_CONTENT_TYPES,
+  type GenotypeMetadata,
+  type GenotypeSnp,
+} from '../../../shared/api.js';
 import { callToString, chromToString, findRsid } from '../../genotype/encoding.js';
 import { confirmReplacement, genotypeSummary, getGenotypeFile, loadGenotype } from '../../genotype/genotype-store.js';
 import { assessContext } from '../../science/assess-context.js';
@@ -61,7 +67,10 @@ export function genotypeRoutes(ctx: ServiceContext): Router {
     const requested = req.query['content-type'] ?? req.query['content_type'];
     const contentType = requested === undefined || requested === '' ? 'text/plain' : requested;
     if (typeof contentType !== 'string' || !(UPLOAD_CONTENT_TYPES as readonly string[]).includes(contentType)) {
-      throw new HttpError(400, `content-type must be one of ${UPLOAD_CONTENT_TYPES.join(', ')} (got "${String(contentType)}").`);
+      throw new HttpError(
+        400,
+        `content-type must be one of ${UPLOAD_CONTENT_TYPES.join(', ')} (got ${JSON.stringify(contentType)}).`,
+      );
     }
     const expires = Math.floor(Date.now() / 1000) + ctx.config.uploadUrlTtlSeconds;
     res.json({ url: makeUploadUrl(origin(ctx), ctx.uploadKey, { profileId: profile.id, expires, contentType }) });
@@ -70,29 +79,40 @@ export function genotypeRoutes(ctx: ServiceContext): Router {
   on('processGenotype', async (req, res) => {
     const profile = requireProfile(ctx, req, res);
     if (!getGenotypeFile(ctx.db, profile.id)) {
-      throw new HttpError(401, 'No genetic data has been uploaded for this profile yet. Upload a file to the URL from GET .../genotype/upload/ first.');
+      throw new HttpError(
+        401,
+        'No genetic data has been uploaded for this profile yet. Upload a file to the URL from GET .../genotype/upload/ first.',
+      );
     }
     const confirm = req.query.confirm_replace;
     if (confirm !== undefined && confirm !== 'true' && confirm !== 'false') {
-      throw new HttpError(400, `confirm_replace must be true or false (got "${String(confirm)}").`);
+      throw new HttpError(400, `confirm_replace must be true or false (got ${JSON.stringify(confirm)}).`);
     }
     if (confirm === 'true') confirmReplacement(ctx.db, profile.id);
     let outcome = await ctx.processor.process(profile.id);
     // A newer upload replaced the file mid-way: process the newest one.
-    if (outcome.kind === 'superseded' && getGenotypeFile(ctx.db, profile.id)) outcome = await ctx.processor.process(profile.id);
+    if (outcome.kind === 'superseded' && getGenotypeFile(ctx.db, profile.id))
+      outcome = await ctx.processor.process(profile.id);
     if (outcome.kind === 'failed') throw new HttpError(422, outcome.reason);
-    if (outcome.kind === 'superseded') throw new HttpError(404, 'The profile was deleted while its file was being processed.');
+    if (outcome.kind === 'superseded')
+      throw new HttpError(404, 'The profile was deleted while its file was being processed.');
     res.json({ detail: `Processing finished: ${outcome.snpCount} markers read.` });
   });
 
   /** The genotypes of the requested rsIDs in the genotype in use, in request order. */
   const lookUp = (profileId: string, ids: string[]): GenotypeSnp[] => {
-    if (ids.length === 0) throw new HttpError(400, 'Give the markers to look up: ?rsid=rs4988235,rs12913832 (or POST ["rs4988235", ...]).');
-    if (ids.length > MAX_SNP_LOOKUP) throw new HttpError(400, `At most ${MAX_SNP_LOOKUP} markers per request (got ${ids.length}); split the list.`);
+    if (ids.length === 0)
+      throw new HttpError(400, 'Give the markers to look up: ?rsid=rs4988235,rs12913832 (or POST ["rs4988235", ...]).');
+    if (ids.length > MAX_SNP_LOOKUP)
+      throw new HttpError(400, `At most ${MAX_SNP_LOOKUP} markers per request (got ${ids.length}); split the list.`);
     const bad = ids.find((id) => !/^rs\d{1,10}$/i.test(id));
     if (bad !== undefined) throw new HttpError(400, `"${bad}" is not an rsID; rsIDs look like rs4988235.`);
     const stored = loadGenotype(ctx.db, profileId);
-    if (!stored) throw new HttpError(409, 'This profile has no processed genotype yet. Upload a file and wait for processing to finish.');
+    if (!stored)
+      throw new HttpError(
+        409,
+        'This profile has no processed genotype yet. Upload a file and wait for processing to finish.',
+      );
     const { rsids, calls, chroms, positions } = stored.genotype;
     const out: GenotypeSnp[] = [];
     for (const id of ids) {
@@ -111,17 +131,33 @@ export function genotypeRoutes(ctx: ServiceContext): Router {
   on('lookupSnps', (req, res) => {
     const profile = requireProfile(ctx, req, res);
     const raw = ([] as unknown[]).concat(req.query.rsid ?? []);
-    res.json(lookUp(profile.id, raw.flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter(Boolean)));
+    res.json(
+      lookUp(
+        profile.id,
+        raw
+          .flatMap((v) => String(v).split(','))
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    );
   });
 
   on('lookupSnpsInBody', (req, res) => {
     const profile = requireProfile(ctx, req, res);
     const parsed = SnpLookupRequest.safeParse(req.body);
     if (!parsed.success) {
-      throw new HttpError(400, `The body must be a JSON array of at most ${MAX_SNP_LOOKUP} rsIDs, or {"rsids": [...]}, e.g. ["rs4988235", "rs12913832"].`);
+      throw new HttpError(
+        400,
+        `The body must be a JSON array of at most ${MAX_SNP_LOOKUP} rsIDs, or {"rsids": [...]}, e.g. ["rs4988235", "rs12913832"].`,
+      );
     }
     const ids = Array.isArray(parsed.data) ? parsed.data : parsed.data.rsids;
-    res.json(lookUp(profile.id, ids.map((s) => s.trim())));
+    res.json(
+      lookUp(
+        profile.id,
+        ids.map((s) => s.trim()),
+      ),
+    );
   });
 
   return router;

@@ -43,7 +43,9 @@ export function basicCredentials(header: string | undefined): { id: string; secr
 function audienceMatches(ctx: ServiceContext, audience: string): boolean {
   const port = ctx.port();
   const normalized = audience.replace(/\/+$/, '');
-  return normalized === `http://127.0.0.1:${port}/api/profiles` || normalized === `http://localhost:${port}/api/profiles`;
+  return (
+    normalized === `http://127.0.0.1:${port}/api/profiles` || normalized === `http://localhost:${port}/api/profiles`
+  );
 }
 
 export function oauthRoutes(ctx: ServiceContext): Router {
@@ -55,22 +57,38 @@ export function oauthRoutes(ctx: ServiceContext): Router {
     express.urlencoded({ extended: false, limit: '16kb' }),
     async (req, res) => {
       const body = (req.body ?? {}) as Record<string, unknown>;
-      const str = (k: string) => (typeof body[k] === 'string' ? (body[k] as string) : undefined);
+      const str = (k: string) => (typeof body[k] === 'string' ? body[k] : undefined);
       const basic = basicCredentials(req.headers.authorization);
       if (basic === 'malformed') {
-        return oauthError(res, 401, 'invalid_client', 'The Authorization header is not valid HTTP Basic credentials (base64 of client_id:client_secret).');
+        return oauthError(
+          res,
+          401,
+          'invalid_client',
+          'The Authorization header is not valid HTTP Basic credentials (base64 of client_id:client_secret).',
+        );
       }
       const clientId = basic?.id ?? str('client_id');
       const clientSecret = basic?.secret ?? str('client_secret');
       const grantType = str('grant_type');
       const audience = str('audience');
 
-      if (!grantType) return oauthError(res, 400, 'invalid_request', 'grant_type is required; use "client_credentials".');
+      if (!grantType)
+        return oauthError(res, 400, 'invalid_request', 'grant_type is required; use "client_credentials".');
       if (grantType !== 'client_credentials') {
-        return oauthError(res, 400, 'unsupported_grant_type', `grant_type "${grantType}" is not supported; use "client_credentials".`);
+        return oauthError(
+          res,
+          400,
+          'unsupported_grant_type',
+          `grant_type "${grantType}" is not supported; use "client_credentials".`,
+        );
       }
       if (!clientId || !clientSecret) {
-        return oauthError(res, 401, 'invalid_client', 'client_id and client_secret are required (in the body or as HTTP Basic credentials).');
+        return oauthError(
+          res,
+          401,
+          'invalid_client',
+          'client_id and client_secret are required (in the body or as HTTP Basic credentials).',
+        );
       }
       const admission = attempts.admit(clientId);
       if (!admission.ok) {
@@ -90,9 +108,15 @@ export function oauthRoutes(ctx: ServiceContext): Router {
         return oauthError(res, 401, 'invalid_client', 'Unknown client, wrong secret, or the client was revoked.');
       }
       attempts.succeeded(clientId);
-      if (!audience) return oauthError(res, 400, 'invalid_target', `audience is required: "${origin(ctx)}/api/profiles".`);
+      if (!audience)
+        return oauthError(res, 400, 'invalid_target', `audience is required: "${origin(ctx)}/api/profiles".`);
       if (!audienceMatches(ctx, audience)) {
-        return oauthError(res, 400, 'invalid_target', `audience "${audience}" is not this service; use "${origin(ctx)}/api/profiles".`);
+        return oauthError(
+          res,
+          400,
+          'invalid_target',
+          `audience "${audience}" is not this service; use "${origin(ctx)}/api/profiles".`,
+        );
       }
       let scopes = client.scopes;
       const requested = str('scope');
@@ -100,12 +124,19 @@ export function oauthRoutes(ctx: ServiceContext): Router {
         const asked = requested.split(/\s+/).filter(Boolean);
         const unknown = asked.filter((s) => !client.scopes.includes(s));
         if (unknown.length > 0) {
-          return oauthError(res, 400, 'invalid_scope', `Scope ${unknown.join(', ')} is not granted to this client (it has: ${client.scopes.join(' ')}).`);
+          return oauthError(
+            res,
+            400,
+            'invalid_scope',
+            `Scope ${unknown.join(', ')} is not granted to this client (it has: ${client.scopes.join(' ')}).`,
+          );
         }
         scopes = client.scopes.filter((s) => asked.includes(s));
       }
       const { token, expiresIn } = issueToken(ctx.db, { clientId: client.id, scopes }, ctx.config.tokenTtlSeconds);
-      res.set('Cache-Control', 'no-store').json({ access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope: scopes.join(' ') });
+      res
+        .set('Cache-Control', 'no-store')
+        .json({ access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope: scopes.join(' ') });
     },
   );
   // The web UI's one-time sign-in link: its code becomes an access token of the app's own client.
@@ -120,8 +151,14 @@ export function oauthRoutes(ctx: ServiceContext): Router {
       );
     }
     const app = ensureAppClient(ctx.db);
-    const { token, expiresIn } = issueToken(ctx.db, { clientId: app.id, scopes: app.scopes }, ctx.config.tokenTtlSeconds);
-    res.set('Cache-Control', 'no-store').json({ access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope: app.scopes.join(' ') });
+    const { token, expiresIn } = issueToken(
+      ctx.db,
+      { clientId: app.id, scopes: app.scopes },
+      ctx.config.tokenTtlSeconds,
+    );
+    res
+      .set('Cache-Control', 'no-store')
+      .json({ access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope: app.scopes.join(' ') });
   });
 
   router.all('/oauth/token', (_req, res) => {
@@ -131,7 +168,12 @@ export function oauthRoutes(ctx: ServiceContext): Router {
   // Unreadable bodies answer in the token endpoint's own (RFC 6749) error format.
   router.use('/oauth', ((err, _req, res, _next) => {
     const tooLarge = (err as { type?: string }).type === 'entity.too.large';
-    oauthError(res, tooLarge ? 413 : 400, 'invalid_request', tooLarge ? 'The request body is too large.' : `The request body could not be read: ${(err as Error).message}.`);
+    oauthError(
+      res,
+      tooLarge ? 413 : 400,
+      'invalid_request',
+      tooLarge ? 'The request body is too large.' : `The request body could not be read: ${(err as Error).message}.`,
+    );
   }) as ErrorRequestHandler);
   return router;
 }

@@ -11,7 +11,10 @@ import { operationRouter } from '../router.js';
 import { isUuid, parseBody } from '../validate.js';
 
 function profileNotFound(id: string): HttpError {
-  return new HttpError(404, `No profile with id "${id}" exists for this client. GET /api/profiles/ lists your profiles.`);
+  return new HttpError(
+    404,
+    `No profile with id "${id}" exists for this client. GET /api/profiles/ lists your profiles.`,
+  );
 }
 
 /** The calling client's profile named in the path, or 404. */
@@ -38,7 +41,10 @@ export function profileRoutes(ctx: ServiceContext): Router {
     res.json(requireProfile(ctx, req, res));
   });
 
-  for (const [id, mode] of [['replaceProfile', 'replace'], ['updateProfile', 'merge']] as const) {
+  for (const [id, mode] of [
+    ['replaceProfile', 'replace'],
+    ['updateProfile', 'merge'],
+  ] as const) {
     on(id, async (req, res) => {
       const profile = requireProfile(ctx, req, res);
       const input = parseBody(ProfileInput, req.body, 405, 'profile input');

@@ -26,7 +26,11 @@ export function catalogRevision(engine: ScienceEngine): string {
 }
 
 function pageHeaders(res: express.Response): void {
-  res.set({ 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Frame-Options': 'DENY', 'Cache-Control': 'no-cache' });
+  res.set({
+    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+    'X-Frame-Options': 'DENY',
+    'Cache-Control': 'no-cache',
+  });
 }
 
 export function serviceRoutes(ctx: ServiceContext): Router {
@@ -35,7 +39,11 @@ export function serviceRoutes(ctx: ServiceContext): Router {
 
   on('getVersion', (_req, res) => {
     const engine = ctx.engine;
-    const body: VersionInfo = { version, api_version: API_VERSION, catalog: { revision: catalogRevision(engine), traits: engine.traits.length } };
+    const body: VersionInfo = {
+      version,
+      api_version: API_VERSION,
+      catalog: { revision: catalogRevision(engine), traits: engine.traits.length },
+    };
     res.json(body);
   });
 

@@ -10,7 +10,8 @@ import type { Router } from 'express';
 import { getClient } from '../../auth/clients.js';
 import { recordUpload } from '../../genotype/genotype-store.js';
 import { profileOwner } from '../../profiles/profiles.js';
-import { formatBytes, receiveUpload, removeStoredFile, UploadTooLargeError } from '../../storage/file-store.js';
+import { formatBytes } from '../../../shared/format-bytes.js';
+import { receiveUpload, removeStoredFile, UploadTooLargeError } from '../../storage/file-store.js';
 import { checkUploadUrl } from '../../storage/upload-url.js';
 import { QueueFullError } from '../../processing/processor.js';
 import type { ServiceContext } from '../context.js';
@@ -48,7 +49,7 @@ export function storageRoutes(ctx: ServiceContext): Router {
 
   on('uploadGenotypeFile', async (req, res) => {
     const profileId = String(req.params.profile_id);
-    const check = checkUploadUrl(ctx.uploadKey, profileId, req.query as Record<string, unknown>, Math.floor(Date.now() / 1000));
+    const check = checkUploadUrl(ctx.uploadKey, profileId, req.query, Math.floor(Date.now() / 1000));
     if (!check.ok) throw new HttpError(403, check.reason);
     const sent = mediaType(req.headers['content-type']);
     if (sent !== check.grant.contentType) {
@@ -59,12 +60,18 @@ export function storageRoutes(ctx: ServiceContext): Router {
     }
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > ctx.config.maxUploadBytes) {
-      throw new HttpError(413, `The file (${formatBytes(declared)}) is larger than the ${formatBytes(ctx.config.maxUploadBytes)} upload limit.`);
+      throw new HttpError(
+        413,
+        `The file (${formatBytes(declared)}) is larger than the ${formatBytes(ctx.config.maxUploadBytes)} upload limit.`,
+      );
     }
     const owner = profileOwner(ctx.db, profileId);
     if (!owner) throw new HttpError(404, 'The profile of this upload URL no longer exists.');
     if (getClient(ctx.db, owner.clientId)?.revokedAt) {
-      throw new HttpError(403, "This upload URL belongs to an API client whose access was revoked; it no longer works.");
+      throw new HttpError(
+        403,
+        'This upload URL belongs to an API client whose access was revoked; it no longer works.',
+      );
     }
     // Refused before the body is read: a full queue would only keep the file waiting.
     if (ctx.processor.isFull()) throw new QueueFullError(ctx.processor.retryAfterSeconds());
@@ -83,7 +90,10 @@ export function storageRoutes(ctx: ServiceContext): Router {
         res.set('Connection', 'close');
         throw new HttpError(413, err.message);
       }
-      throw new HttpError(400, `The upload did not complete (${(err as Error).message}). Nothing was changed; try again.`);
+      throw new HttpError(
+        400,
+        `The upload did not complete (${(err as Error).message}). Nothing was changed; try again.`,
+      );
     } finally {
       slots.give(profileId);
     }
@@ -97,19 +107,31 @@ export function storageRoutes(ctx: ServiceContext): Router {
     } catch (err) {
       // The profile was deleted during the transfer (foreign key): drop the file.
       await removeStoredFile(ctx.config.dataDir, stored.fileName);
-      if (!profileOwner(ctx.db, profileId)) throw new HttpError(404, 'The profile of this upload URL was deleted during the upload.');
+      if (!profileOwner(ctx.db, profileId))
+        throw new HttpError(404, 'The profile of this upload URL was deleted during the upload.');
       throw err;
     }
     // The previous upload, unless it is the source of the genotype in use (kept until this one has parsed).
     if (obsolete) await removeStoredFile(ctx.config.dataDir, obsolete).catch(() => undefined);
     void ctx.processor.process(profileId);
-    res.json({ detail: `Received ${stored.size} bytes; processing has started.`, size: String(stored.size), md5_hash: stored.md5, crc32c: stored.crc32c });
+    res.json({
+      detail: `Received ${stored.size} bytes; processing has started.`,
+      size: String(stored.size),
+      md5_hash: stored.md5,
+      crc32c: stored.crc32c,
+    });
   });
 
   router.all('/storage/genotypes/:profile_id', (req) => {
-    throw new HttpError(405, `${req.method} is not allowed here: upload the file with PUT to this URL, with the Content-Type it was issued for.`, { Allow: 'PUT' });
+    throw new HttpError(
+      405,
+      `${req.method} is not allowed here: upload the file with PUT to this URL, with the Content-Type it was issued for.`,
+      { Allow: 'PUT' },
+    );
   });
 
-  router.use('/storage', (_req, _res, next) => next(new HttpError(404, 'No such storage object. Request an upload URL from the API.')));
+  router.use('/storage', (_req, _res, next) =>
+    next(new HttpError(404, 'No such storage object. Request an upload URL from the API.')),
+  );
   return router;
 }

@@ -1,6 +1,6 @@
 /** /api/traits/ (the client's trait list) and /api/profiles/{id}/traits/ (statuses and assessments). */
 import type { Request, Router } from 'express';
-import { ComputeRequest, type ProfileTrait } from '../../../shared/api.js';
+import { ComputeRequest } from '../../../shared/api.js';
 import { clientTraits } from '../../traits/client-traits.js';
 import {
   computeProfileTrait,
@@ -50,7 +50,8 @@ function queryValue(req: Request, name: string): string | undefined {
 function oneOf<const T extends string>(req: Request, name: string, allowed: readonly T[]): T | undefined {
   const value = queryValue(req, name);
   if (value === undefined || value === '') return undefined;
-  if (!(allowed as readonly string[]).includes(value)) throw new HttpError(400, `${name} must be one of ${allowed.join(', ')} (got "${value}").`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw new HttpError(400, `${name} must be one of ${allowed.join(', ')} (got "${value}").`);
   return value as T;
 }
 
@@ -85,7 +86,15 @@ export function traitRoutes(ctx: ServiceContext): Router {
       req,
       res,
       list.map(({ trait, type: pricing }) => ({
-        trait: brief ? { code: trait.code, name: trait.name, connotation: trait.connotation, category: trait.category, featured: trait.featured } : traitJson(trait),
+        trait: brief
+          ? {
+              code: trait.code,
+              name: trait.name,
+              connotation: trait.connotation,
+              category: trait.category,
+              featured: trait.featured,
+            }
+          : traitJson(trait),
         type: pricing,
       })),
     );
@@ -94,7 +103,11 @@ export function traitRoutes(ctx: ServiceContext): Router {
   on('getClientTrait', (req, res) => {
     const code = String(req.params.trait_code);
     const entry = clientTraits(clientOf(res), ctx.engine).find(({ trait }) => trait.code === code);
-    if (!entry) throw new HttpError(404, `There is no trait "${code}" for this client. GET /api/traits/ lists the trait codes you can use.`);
+    if (!entry)
+      throw new HttpError(
+        404,
+        `There is no trait "${code}" for this client. GET /api/traits/ lists the trait codes you can use.`,
+      );
     res.json({ trait: traitJson(entry.trait), type: entry.type });
   });
 
@@ -114,20 +127,29 @@ export function traitRoutes(ctx: ServiceContext): Router {
     const brief = isCompact(req);
     const parsed = ComputeRequest.safeParse(req.body);
     if (!parsed.success) {
-      throw new HttpError(400, 'The body must be a JSON array of trait codes, or {"trait_codes": [...]}, e.g. ["height"].');
+      throw new HttpError(
+        400,
+        'The body must be a JSON array of trait codes, or {"trait_codes": [...]}, e.g. ["height"].',
+      );
     }
     const codes = Array.isArray(parsed.data) ? parsed.data : parsed.data.trait_codes;
-    res.type('application/json').send(await computeProfileTraits(traits, clientOf(res), profile.id, codes, brief ? 'compact' : 'full'));
+    res
+      .type('application/json')
+      .send(await computeProfileTraits(traits, clientOf(res), profile.id, codes, brief ? 'compact' : 'full'));
   });
 
   on('getTraitAssessment', (req, res) => {
     const profile = requireProfile(ctx, req, res);
-    res.json(translate(() => getProfileTrait(traits, clientOf(res), profile.id, profile, String(req.params.trait_code))));
+    res.json(
+      translate(() => getProfileTrait(traits, clientOf(res), profile.id, profile, String(req.params.trait_code))),
+    );
   });
 
   on('computeTrait', (req, res) => {
     const profile = requireProfile(ctx, req, res);
-    res.json(translate(() => computeProfileTrait(traits, clientOf(res), profile.id, profile, String(req.params.trait_code))));
+    res.json(
+      translate(() => computeProfileTrait(traits, clientOf(res), profile.id, profile, String(req.params.trait_code))),
+    );
   });
 
   return router;

@@ -11,8 +11,7 @@ import { compilePanel, type AncestryPanel } from './reference.js';
 
 export type { Population } from '../types.js';
 export type { AncestryPanel } from './reference.js';
-export { ANCESTRY_METHOD, ANCESTRY_THRESHOLDS, POPULATION_NAMES, describeMixture, inferAncestry, type AncestryInference } from './infer.js';
-export { ANCESTRY_PANEL_FILE } from './panel.js';
+export { ANCESTRY_THRESHOLDS, inferAncestry } from './infer.js';
 
 const loaded = new Map<string, AncestryPanel>();
 

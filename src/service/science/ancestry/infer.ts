@@ -22,7 +22,14 @@
  */
 import type { Genotype } from '../../genotype/types.js';
 import type { AncestryInference as AncestryInferenceFields, Population } from '../types.js';
-import { derivatives, fitAdmixture, fitCheck, populationLogLikelihoods, proportionStandardErrors, type FitCheck } from './likelihood.js';
+import {
+  derivatives,
+  fitAdmixture,
+  fitCheck,
+  populationLogLikelihoods,
+  proportionStandardErrors,
+  type FitCheck,
+} from './likelihood.js';
 import { collectMarkers, LD_WINDOW_BP, subset, type UsedMarkers } from './markers.js';
 import { K as POPULATION_COUNT, POPULATIONS } from './panel.js';
 import { FREQ_FLOOR, type AncestryPanel } from './reference.js';
@@ -197,7 +204,10 @@ export function inferAncestry(panel: AncestryPanel, genotype: Genotype): Ancestr
   const T = ANCESTRY_THRESHOLDS;
   const notes: string[] = [];
   const { markers: found, mismatched } = collectMarkers(panel, genotype);
-  if (mismatched > 0) notes.push(`${markersWere(mismatched, 'ancestry markers')} left out because the alleles in the file differ from the reference's.`);
+  if (mismatched > 0)
+    notes.push(
+      `${markersWere(mismatched, 'ancestry markers')} left out because the alleles in the file differ from the reference's.`,
+    );
   const fits = new Uint8Array(found.n);
   let misfits = 0;
   for (let u = 0; u < found.n; u++) {
@@ -205,7 +215,10 @@ export function inferAncestry(panel: AncestryPanel, genotype: Genotype): Ancestr
     misfits += 1 - fits[u];
   }
   const usable = misfits ? subset(found, fits) : found;
-  if (misfits > 0) notes.push(`${markersWere(misfits)} left out because the genotype is very unlikely in every reference population (a likely genotyping error).`);
+  if (misfits > 0)
+    notes.push(
+      `${markersWere(misfits)} left out because the genotype is very unlikely in every reference population (a likely genotyping error).`,
+    );
   if (usable.n === 0) {
     return noInference(
       'Your file holds none of the markers Traitscope uses to estimate ancestry, so it cannot tell which reference population fits you. Please choose your ancestry.',

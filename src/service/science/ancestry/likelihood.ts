@@ -99,13 +99,18 @@ function evaluate(m: Markers, q: Float64Array, grad: Float64Array, hess: Float64
  * H Δ − μ 1 = −G, 1ᵀΔ = 0), and the multiplier μ. A small ridge keeps H invertible when
  * there are fewer informative markers than populations.
  */
-function newtonDirection(grad: Float64Array, hess: Float64Array, free: number[]): { delta: Float64Array; mu: number } | null {
+function newtonDirection(
+  grad: Float64Array,
+  hess: Float64Array,
+  free: number[],
+): { delta: Float64Array; mu: number } | null {
   const d = free.length;
   const h = new Float64Array(d * d);
   let trace = 0;
   for (let a = 0; a < d; a++) trace += -hess[free[a] * K + free[a]];
   const ridge = 1e-9 * (trace / d + 1);
-  for (let a = 0; a < d; a++) for (let b = 0; b < d; b++) h[a * d + b] = -hess[free[a] * K + free[b]] + (a === b ? ridge : 0);
+  for (let a = 0; a < d; a++)
+    for (let b = 0; b < d; b++) h[a * d + b] = -hess[free[a] * K + free[b]] + (a === b ? ridge : 0);
   // With A = −H (positive definite): A Δ = G − μ 1, and 1ᵀΔ = 0 fixes μ.
   const ones = new Float64Array(d).fill(1);
   const g = Float64Array.from(free, (k) => grad[k]);
@@ -175,7 +180,7 @@ export function fitAdmixture(m: Markers, start?: ArrayLike<number>): AdmixtureFi
     for (let k = 0; k < K; k++) slope += grad[k] * delta[k];
     for (let halvings = 0; halvings < 40; halvings++) {
       let s = 0;
-      for (let k = 0; k < K; k++) s += (trial[k] = Math.max(0, q[k] + t * delta[k]));
+      for (let k = 0; k < K; k++) s += trial[k] = Math.max(0, q[k] + t * delta[k]);
       if (t === tMax && blocking >= 0) {
         s -= trial[blocking];
         trial[blocking] = 0;
@@ -209,7 +214,13 @@ export function fitAdmixture(m: Markers, start?: ArrayLike<number>): AdmixtureFi
     mu /= nFree || 1;
     let release = -1;
     for (let k = 0; k < K; k++) {
-      if (held[k] && releases[k] < 3 && grad[k] > mu + 1e-7 * (Math.abs(mu) + 1) && (release < 0 || grad[k] > grad[release])) release = k;
+      if (
+        held[k] &&
+        releases[k] < 3 &&
+        grad[k] > mu + 1e-7 * (Math.abs(mu) + 1) &&
+        (release < 0 || grad[k] > grad[release])
+      )
+        release = k;
     }
     if (release < 0) break;
     held[release] = 0;
@@ -232,7 +243,7 @@ export function fitAdmixtureEm(m: Markers, iterations: number): Float64Array {
       total += 2 * m.w[i];
     }
     let sum = 0;
-    for (let k = 0; k < K; k++) sum += (next[k] /= total);
+    for (let k = 0; k < K; k++) sum += next[k] /= total;
     for (let k = 0; k < K; k++) next[k] /= sum; // rounding drifts near a vertex
     q = next;
   }
@@ -279,7 +290,8 @@ export function proportionStandardErrors(m: Markers, q: Float64Array): Float64Ar
   const reduced = new Float64Array(d * d);
   const last = K - 1;
   for (let j = 0; j < d; j++) {
-    for (let l = 0; l < d; l++) reduced[j * d + l] = info[j * K + l] - info[j * K + last] - info[last * K + l] + info[last * K + last];
+    for (let l = 0; l < d; l++)
+      reduced[j * d + l] = info[j * K + l] - info[j * K + last] - info[last * K + l] + info[last * K + last];
   }
   const cov = new Float64Array(d * d);
   for (let j = 0; j < d; j++) {

@@ -107,13 +107,23 @@ export function collectMarkers(panel: AncestryPanel, genotype: Genotype): Collec
   const chrom = new Uint8Array(n);
   const pos = new Uint32Array(n);
   let filePositions = 0;
-  for (let u = 0; u < n; u++) if (genotype.positions[fileIndex[u]] > 0 && genotype.chroms[fileIndex[u]] > 0) filePositions++;
+  for (let u = 0; u < n; u++)
+    if (genotype.positions[fileIndex[u]] > 0 && genotype.chroms[fileIndex[u]] > 0) filePositions++;
   const fromFile = filePositions * 2 > n;
   for (let u = 0; u < n; u++) {
     chrom[u] = fromFile ? genotype.chroms[fileIndex[u]] : panel.chrom[rows[u]];
     pos[u] = fromFile ? genotype.positions[fileIndex[u]] : panel.pos[rows[u]];
   }
-  const markers: UsedMarkers = { n, g: g.slice(0, n), w: new Float64Array(n), p, row: rows.slice(0, n), aisnp, chrom, pos };
+  const markers: UsedMarkers = {
+    n,
+    g: g.slice(0, n),
+    w: new Float64Array(n),
+    p,
+    row: rows.slice(0, n),
+    aisnp,
+    chrom,
+    pos,
+  };
   markers.w = ldWeights(markers.chrom, markers.pos);
   return { markers, mismatched };
 }
@@ -139,7 +149,7 @@ export function ldWeights(chrom: Uint8Array, pos: Uint32Array): Float64Array {
   const order = new Uint32Array(m);
   for (let t = 0; t < m; t++) order[t] = sorted[t] % INDEX_BITS;
   let windows = 0;
-  for (let s = 0; s < m; ) {
+  for (let s = 0; s < m;) {
     const first = order[s];
     let e = s + 1;
     while (e < m && chrom[order[e]] === chrom[first] && pos[order[e]] - pos[first] < LD_WINDOW_BP) e++;

@@ -23,14 +23,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { POPULATIONS } from '../../../shared/populations.js';
 import type { Population } from '../types.js';
 
 export const ANCESTRY_PANEL_FILE = 'ancestry/panel.bin.gz';
 export const PANEL_FORMAT = 1;
 const MAGIC = 0x50415354; // "TSAP" read as a little-endian u32
 
-/** Column order of every per-population array: the order of profile ethnicity codes 1–5. */
-export const POPULATIONS: readonly Population[] = ['EUR', 'AMR', 'AFR', 'EAS', 'SAS'];
+/** Column order of every per-population array (src/shared/populations.ts). */
+export { POPULATIONS };
 export const K = POPULATIONS.length;
 export const FREQ_SCALE = 10_000;
 
@@ -86,10 +87,24 @@ export function encodePanel(p: AncestryPanelData): Buffer {
   const m = p.aisnp.length;
   const header = Buffer.from(JSON.stringify(p.header), 'utf8');
   const S = p.header.sample_ids.length;
-  const sections: ArrayBufferView[] = [p.rsid, p.chrom, p.pos, p.alleles, p.source, p.freq, p.aisnp, p.aisnpCount, p.aisnpChromosomes, p.sampleSuper, p.samplePop, p.sampleQ];
+  const sections: ArrayBufferView[] = [
+    p.rsid,
+    p.chrom,
+    p.pos,
+    p.alleles,
+    p.source,
+    p.freq,
+    p.aisnp,
+    p.aisnpCount,
+    p.aisnpChromosomes,
+    p.sampleSuper,
+    p.samplePop,
+    p.sampleQ,
+  ];
   const expected = [4 * n, n, 4 * n, n, n, 2 * K * n, 4 * m, 2 * K * m, 2 * K * m, S, S, 2 * K * S];
   sections.forEach((s, i) => {
-    if (s.byteLength !== expected[i]) throw new Error(`ancestry panel section ${i} has ${s.byteLength} bytes, expected ${expected[i]}`);
+    if (s.byteLength !== expected[i])
+      throw new Error(`ancestry panel section ${i} has ${s.byteLength} bytes, expected ${expected[i]}`);
   });
   let size = pad4(12 + header.length);
   for (const s of sections) size += pad4(s.byteLength);
@@ -111,9 +126,13 @@ export function decodePanel(gz: Uint8Array): AncestryPanelData {
   // A fresh, 0-aligned copy so the typed-array views below are aligned.
   const bytes = new Uint8Array(gunzipSync(gz));
   const view = new DataView(bytes.buffer);
-  if (bytes.length < 12 || view.getUint32(0, true) !== MAGIC) throw new Error('The ancestry panel file is damaged (wrong signature). Reinstall Traitscope.');
+  if (bytes.length < 12 || view.getUint32(0, true) !== MAGIC)
+    throw new Error('The ancestry panel file is damaged (wrong signature). Reinstall Traitscope.');
   const format = view.getUint32(4, true);
-  if (format !== PANEL_FORMAT) throw new Error(`The ancestry panel file has format ${format}; this version reads format ${PANEL_FORMAT}. Reinstall Traitscope.`);
+  if (format !== PANEL_FORMAT)
+    throw new Error(
+      `The ancestry panel file has format ${format}; this version reads format ${PANEL_FORMAT}. Reinstall Traitscope.`,
+    );
   const headerLength = view.getUint32(8, true);
   const header = JSON.parse(Buffer.from(bytes.buffer, 12, headerLength).toString('utf8')) as PanelHeader;
   const n = header.counts.reduce((a, b) => a + b, 0);
@@ -121,7 +140,8 @@ export function decodePanel(gz: Uint8Array): AncestryPanelData {
   const S = header.sample_ids.length;
   let at = pad4(12 + headerLength);
   function take<T>(make: (buffer: ArrayBuffer, offset: number, length: number) => T, length: number, width: number): T {
-    if (at + length * width > bytes.length) throw new Error('The ancestry panel file is damaged (truncated). Reinstall Traitscope.');
+    if (at + length * width > bytes.length)
+      throw new Error('The ancestry panel file is damaged (truncated). Reinstall Traitscope.');
     const v = make(bytes.buffer, at, length);
     at += pad4(length * width);
     return v;

@@ -26,7 +26,13 @@ function ensure(size: number): void {
  * Atoms of Σ over markers `order[0..n)` of pts, or null when more than `budget` distinct
  * sums appear. Sums closer than `tolerance` are one atom (at the first value).
  */
-export function exactAtoms(pts: Float64Array, order: ArrayLike<number>, n: number, budget: number, tolerance: number): Atoms | null {
+export function exactAtoms(
+  pts: Float64Array,
+  order: ArrayLike<number>,
+  n: number,
+  budget: number,
+  tolerance: number,
+): Atoms | null {
   ensure(3 * budget + 3);
   let values = buf.v0;
   let probs = buf.p0;

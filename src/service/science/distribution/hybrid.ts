@@ -162,14 +162,29 @@ export function hybridDistribution(
       m = kept;
     }
   }
-  return { values: values.slice(0, m), probs: probs.slice(0, m), lo, h, mass: gridUsed ? grid : new Float64Array(0), addedVariance };
+  return {
+    values: values.slice(0, m),
+    probs: probs.slice(0, m),
+    lo,
+    h,
+    mass: gridUsed ? grid : new Float64Array(0),
+    addedVariance,
+  };
 }
 
 function clamp(k: number, last: number): number {
   return k < 0 ? 0 : k > last ? last : k;
 }
 
-function shiftAdd(cur: Float64Array, next: Float64Array, a: number, b: number, d: number, w: number, last: number): void {
+function shiftAdd(
+  cur: Float64Array,
+  next: Float64Array,
+  a: number,
+  b: number,
+  d: number,
+  w: number,
+  last: number,
+): void {
   if (w === 0 || b < a) return;
   let k = a;
   let under = 0;

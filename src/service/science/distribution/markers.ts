@@ -9,7 +9,15 @@
 export const STRIDE = 6;
 
 /** Writes marker k of `out` from its contributions and effect-allele frequency. */
-export function setMarker(out: Float64Array, k: number, c0: number, c1: number, c2: number, p: number, hemizygous: boolean): void {
+export function setMarker(
+  out: Float64Array,
+  k: number,
+  c0: number,
+  c1: number,
+  c2: number,
+  p: number,
+  hemizygous: boolean,
+): void {
   const o = STRIDE * k;
   out[o] = c0;
   out[o + 1] = c1;

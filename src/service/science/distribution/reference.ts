@@ -38,9 +38,23 @@ export interface Resolution {
 }
 
 /** In the engine, per person (partial coverage, admixed references). */
-export const RUNTIME: Resolution = { exactBudget: 4_096, atomBudget: 64, atomWork: 16_384, gridPoints: 1_024, smoothShare: 0.1, gridSds: 8 };
+export const RUNTIME: Resolution = {
+  exactBudget: 4_096,
+  atomBudget: 64,
+  atomWork: 16_384,
+  gridPoints: 1_024,
+  smoothShare: 0.1,
+  gridSds: 8,
+};
 /** At catalog build time, for the shipped tables. */
-export const BUILD: Resolution = { exactBudget: 1 << 16, atomBudget: 1 << 10, atomWork: 1 << 18, gridPoints: 1 << 13, smoothShare: 0.05, gridSds: 12 };
+export const BUILD: Resolution = {
+  exactBudget: 1 << 16,
+  atomBudget: 1 << 10,
+  atomWork: 1 << 18,
+  gridPoints: 1 << 13,
+  smoothShare: 0.05,
+  gridSds: 12,
+};
 
 const DENSITY_POINTS = 101;
 
@@ -52,14 +66,14 @@ export interface ScoreDistribution {
   min: number;
   max: number;
   /** Mid-rank cumulative probability of a score, 0..1. */
-  cdf(score: number): number;
+  cdf: (score: number) => number;
   /**
    * Points for a plot: probability per support point for 'exact' (at most 101, binned
    * beyond), else the probability density at 101 points over mean ± 4 sd within [min, max].
    */
-  density(): Array<[number, number]>;
+  density: () => Array<[number, number]>;
   /** Atoms (score, probability) held exactly, ascending; empty when the distribution is smooth. */
-  atoms(): { values: Float64Array; probs: Float64Array };
+  atoms: () => { values: Float64Array; probs: Float64Array };
   /** Scores closer than this are the same score (floating-point noise of different summation orders). */
   tolerance: number;
 }
@@ -77,7 +91,12 @@ interface Moments {
  * The distribution of `constant` + Σ over markers [0, n) of pts (markers.ts layout).
  * `pts` is modified (values re-centred on each marker's most likely genotype).
  */
-export function scoreDistribution(pts: Float64Array, n: number, constant: number, resolution: Resolution = RUNTIME): ScoreDistribution {
+export function scoreDistribution(
+  pts: Float64Array,
+  n: number,
+  constant: number,
+  resolution: Resolution = RUNTIME,
+): ScoreDistribution {
   let base = constant;
   let minRel = 0; // lowest and highest sums, relative to the modal genotypes
   let maxRel = 0;
@@ -176,11 +195,17 @@ export function scoreDistribution(pts: Float64Array, n: number, constant: number
   const lo = Math.min(0, Math.max(largeMin, largeMean - resolution.gridSds * largeSd));
   const hi = Math.max(0, Math.min(largeMax, largeMean + resolution.gridSds * largeSd));
   // Few large markers: room for many atoms at the same cost (the work is markers × atoms).
-  const atomBudget = Math.max(resolution.atomBudget, Math.min(resolution.exactBudget, Math.floor(resolution.atomWork / split)));
+  const atomBudget = Math.max(
+    resolution.atomBudget,
+    Math.min(resolution.exactBudget, Math.floor(resolution.atomWork / split)),
+  );
   const large = hybridDistribution(pts, byJump, split, atomBudget, lo, hi, resolution.gridPoints, tolerance);
   // The grid widened the large part a little; the smooth part gives that variance back
   // (up to half of its own), so the sum keeps its exact variance.
-  const smoothPart = smooth.variance > 0 ? standardized({ ...smooth, variance: smooth.variance - Math.min(large.addedVariance, smooth.variance / 2) }) : null;
+  const smoothPart =
+    smooth.variance > 0
+      ? standardized({ ...smooth, variance: smooth.variance - Math.min(large.addedVariance, smooth.variance / 2) })
+      : null;
   return largeWithSmooth(large, base, smoothPart, mean, sd, min, max, tolerance);
 }
 
@@ -269,7 +294,15 @@ function pointMass(value: number, min: number, max: number): ScoreDistribution {
   };
 }
 
-function atomDistribution(atoms: Atoms, base: number, mean: number, sd: number, min: number, max: number, tolerance: number): ScoreDistribution {
+function atomDistribution(
+  atoms: Atoms,
+  base: number,
+  mean: number,
+  sd: number,
+  min: number,
+  max: number,
+  tolerance: number,
+): ScoreDistribution {
   const { values, probs } = atoms;
   const m = values.length;
   const below = new Float64Array(m + 1);
@@ -298,7 +331,8 @@ function atomDistribution(atoms: Atoms, base: number, mean: number, sd: number, 
       const first = values[0];
       const width = (values[m - 1] - first) / DENSITY_POINTS;
       const bins = new Float64Array(DENSITY_POINTS);
-      for (let i = 0; i < m; i++) bins[Math.min(DENSITY_POINTS - 1, Math.floor((values[i] - first) / width))] += probs[i] / total;
+      for (let i = 0; i < m; i++)
+        bins[Math.min(DENSITY_POINTS - 1, Math.floor((values[i] - first) / width))] += probs[i] / total;
       return Array.from(bins, (p, b) => [first + base + (b + 0.5) * width, p] as [number, number]);
     },
     atoms: () => ({ values: values.map((v) => v + base), probs: probs.map((p) => p / total) }),
@@ -306,7 +340,14 @@ function atomDistribution(atoms: Atoms, base: number, mean: number, sd: number, 
   };
 }
 
-function smoothDistribution(base: number, r: Standardized, mean: number, sd: number, min: number, max: number): ScoreDistribution {
+function smoothDistribution(
+  base: number,
+  r: Standardized,
+  mean: number,
+  sd: number,
+  min: number,
+  max: number,
+): ScoreDistribution {
   return {
     method: 'normal',
     mean,
@@ -314,13 +355,23 @@ function smoothDistribution(base: number, r: Standardized, mean: number, sd: num
     min,
     max,
     cdf: (score) => edgeworthCdf((score - base - r.mean) / r.sd, r.g1, r.g2),
-    density: () => densityPoints(mean, sd, min, max, (x) => edgeworthPdf((x - base - r.mean) / r.sd, r.g1, r.g2) / r.sd),
+    density: () =>
+      densityPoints(mean, sd, min, max, (x) => edgeworthPdf((x - base - r.mean) / r.sd, r.g1, r.g2) / r.sd),
     atoms: () => NO_ATOMS,
     tolerance: 0,
   };
 }
 
-function largeWithSmooth(large: Hybrid, base: number, r: Standardized | null, mean: number, sd: number, min: number, max: number, tolerance: number): ScoreDistribution {
+function largeWithSmooth(
+  large: Hybrid,
+  base: number,
+  r: Standardized | null,
+  mean: number,
+  sd: number,
+  min: number,
+  max: number,
+  tolerance: number,
+): ScoreDistribution {
   const { values, probs, lo, h, mass } = large;
   const m = values.length;
   const g = mass.length;
@@ -386,7 +437,8 @@ function largeWithSmooth(large: Hybrid, base: number, r: Standardized | null, me
         else b = mid;
       }
       acc += atomsBelow[a];
-      for (let i = a; i < m && values[i] <= x + reach; i++) acc += probs[i] * edgeworthCdf((x - values[i]) / r.sd, r.g1, r.g2);
+      for (let i = a; i < m && values[i] <= x + reach; i++)
+        acc += probs[i] * edgeworthCdf((x - values[i]) / r.sd, r.g1, r.g2);
       // Grid.
       if (g) {
         const kFull = Math.floor((x - reach - lo) / h);
@@ -394,7 +446,8 @@ function largeWithSmooth(large: Hybrid, base: number, r: Standardized | null, me
         const ka = Math.max(0, kFull + 1);
         const kb = Math.min(g - 1, kNone - 1);
         acc += gridCum[Math.min(g, ka)];
-        for (let k = ka; k <= kb; k++) if (mass[k] !== 0) acc += mass[k] * edgeworthCdf((x - lo - k * h) / r.sd, r.g1, r.g2);
+        for (let k = ka; k <= kb; k++)
+          if (mass[k] !== 0) acc += mass[k] * edgeworthCdf((x - lo - k * h) / r.sd, r.g1, r.g2);
       }
       return clamp01(acc / total);
     },
@@ -405,7 +458,15 @@ function largeWithSmooth(large: Hybrid, base: number, r: Standardized | null, me
 }
 
 /** Density for the plot: atoms and grid gathered into 101 bins, smoothed by R when there is one. */
-function largeDensity(large: Hybrid, base: number, mean: number, sd: number, min: number, max: number, r: Standardized | null): Array<[number, number]> {
+function largeDensity(
+  large: Hybrid,
+  base: number,
+  mean: number,
+  sd: number,
+  min: number,
+  max: number,
+  r: Standardized | null,
+): Array<[number, number]> {
   const a = Math.max(min, mean - 4 * sd);
   const b = Math.min(max, mean + 4 * sd);
   if (!(b > a)) return [[mean, 1]];
@@ -424,13 +485,20 @@ function largeDensity(large: Hybrid, base: number, mean: number, sd: number, min
   const out: Array<[number, number]> = [];
   for (let i = 0; i < DENSITY_POINTS; i++) {
     let d = 0;
-    for (let j = 0; j < DENSITY_POINTS; j++) if (bins[j]) d += bins[j] * edgeworthPdf(((i - j) * dx) / r.sd, r.g1, r.g2);
+    for (let j = 0; j < DENSITY_POINTS; j++)
+      if (bins[j]) d += bins[j] * edgeworthPdf(((i - j) * dx) / r.sd, r.g1, r.g2);
     out.push([a + i * dx, d / (total * r.sd)]);
   }
   return out;
 }
 
-function densityPoints(mean: number, sd: number, min: number, max: number, pdf: (x: number) => number): Array<[number, number]> {
+function densityPoints(
+  mean: number,
+  sd: number,
+  min: number,
+  max: number,
+  pdf: (x: number) => number,
+): Array<[number, number]> {
   const a = Math.max(min, mean - 4 * sd);
   const b = Math.min(max, mean + 4 * sd);
   if (!(b > a)) return [[mean, 1]];

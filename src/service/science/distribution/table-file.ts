@@ -26,7 +26,9 @@ export interface TableIndex {
 
 export type TraitTables = Map<string, { revision: string; tables: Map<string, CdfTable> }>;
 
-export function encodeTables(entries: Array<{ code: string; revision: string; tables: Map<string, CdfTable> }>): Buffer {
+export function encodeTables(
+  entries: Array<{ code: string; revision: string; tables: Map<string, CdfTable> }>,
+): Buffer {
   const index: TableIndex = { format: FORMAT, knots: 0, atoms: 0, traits: {} };
   for (const e of entries) {
     const t: Record<string, [number, number, number, number]> = {};
@@ -45,7 +47,7 @@ export function encodeTables(entries: Array<{ code: string; revision: string; ta
   out.writeUInt32LE(FORMAT, 4);
   out.writeUInt32LE(json.length, 8);
   json.copy(out, 12);
-  const v = sections(out.buffer as ArrayBuffer, out.byteOffset + start, index);
+  const v = sections(out.buffer, out.byteOffset + start, index);
   for (const e of entries) {
     for (const [key, table] of e.tables) {
       const [k, , a] = index.traits[e.code].tables[key];
@@ -78,10 +80,15 @@ export function loadTables(resourcesDir: string): TraitTables {
   try {
     raw = readFileSync(join(resourcesDir, TABLE_FILE));
   } catch (error) {
-    throw new Error(`Cannot read the distribution tables ${join(resourcesDir, TABLE_FILE)} (${(error as Error).message}). Rebuild them with: npm run build:catalog`);
+    throw new Error(
+      `Cannot read the distribution tables ${join(resourcesDir, TABLE_FILE)} (${(error as Error).message}). Rebuild them with: npm run build:catalog`,
+      { cause: error },
+    );
   }
   if (raw.length < 12 || raw.readUInt32LE(0) !== MAGIC || raw.readUInt32LE(4) !== FORMAT) {
-    throw new Error(`${join(resourcesDir, TABLE_FILE)} is not a distribution table file of format ${FORMAT}. Rebuild it with: npm run build:catalog`);
+    throw new Error(
+      `${join(resourcesDir, TABLE_FILE)} is not a distribution table file of format ${FORMAT}. Rebuild it with: npm run build:catalog`,
+    );
   }
   const jsonLength = raw.readUInt32LE(8);
   const index = JSON.parse(raw.subarray(12, 12 + jsonLength).toString('utf8')) as TableIndex;
@@ -95,7 +102,12 @@ export function loadTables(resourcesDir: string): TraitTables {
   for (const [code, t] of Object.entries(index.traits)) {
     const tables = new Map<string, CdfTable>();
     for (const [key, [k, nk, a, na]] of Object.entries(t.tables)) {
-      tables.set(key, { xs: v.xs.subarray(k, k + nk), fs: v.fs.subarray(k, k + nk), atomXs: v.atomXs.subarray(a, a + na), atomPs: v.atomPs.subarray(a, a + na) });
+      tables.set(key, {
+        xs: v.xs.subarray(k, k + nk),
+        fs: v.fs.subarray(k, k + nk),
+        atomXs: v.atomXs.subarray(a, a + na),
+        atomPs: v.atomPs.subarray(a, a + na),
+      });
     }
     out.set(code, { revision: t.revision, tables });
   }

@@ -30,7 +30,13 @@ const ATOM_MIN_MASS = 2e-3;
 const SAMPLES = 8192;
 
 export function tableFromDistribution(d: ScoreDistribution): CdfTable {
-  if (!(d.sd > 0)) return { xs: new Float64Array(0), fs: new Float32Array(0), atomXs: Float64Array.of(d.mean), atomPs: Float32Array.of(1) };
+  if (!(d.sd > 0))
+    return {
+      xs: new Float64Array(0),
+      fs: new Float32Array(0),
+      atomXs: Float64Array.of(d.mean),
+      atomPs: Float32Array.of(1),
+    };
   const atoms = d.atoms();
   const big: number[] = [];
   for (let i = 0; i < atoms.values.length; i++) if (atoms.probs[i] >= ATOM_MIN_MASS) big.push(i);
@@ -65,7 +71,12 @@ export function tableFromDistribution(d: ScoreDistribution): CdfTable {
   }
   points.sort((p, q) => p[0] - q[0]);
   const kept = simplify(points, KNOT_TOLERANCE);
-  return { xs: Float64Array.from(kept, (p) => p[0]), fs: Float32Array.from(kept, (p) => clamp01(p[1])), atomXs, atomPs };
+  return {
+    xs: Float64Array.from(kept, (p) => p[0]),
+    fs: Float32Array.from(kept, (p) => clamp01(p[1])),
+    atomXs,
+    atomPs,
+  };
 }
 
 /**

@@ -8,13 +8,35 @@
  * finished genotype is copied out into ordinary typed arrays, so nothing outlives it.
  */
 import { callFromPair, callFromSingle, parseChrom } from '../fields.js';
-import type { Collected } from '../collect.js';
+import type { SexEvidence } from '../sex.js';
 import { SEP_ANY } from '../tokenize.js';
+import type { Genotype } from '../../types.js';
 import { CORE_WASM_BASE64 } from './core-wasm.js';
 
+/** What a parse collected: the sorted, deduplicated genotype and what deduplication found. */
+export interface Collected {
+  genotype: Genotype;
+  /** Extra occurrences of an rsID, and rsIDs whose called occurrences disagree. */
+  duplicates: number;
+  conflicting: number;
+  /** Kept markers without a call, and the sex evidence (sex.ts) of the kept markers. */
+  noCalls: number;
+  sex: SexEvidence;
+}
+
 interface Exports {
-  parse_lines(tables: number, buf: number, start: number, end: number, mode: number, skipInternal: number, rec: number, cap: number, stats: number): number;
-  finish(a: number, b: number, n: number, counts: number, stats: number): number;
+  parse_lines: (
+    tables: number,
+    buf: number,
+    start: number,
+    end: number,
+    mode: number,
+    skipInternal: number,
+    rec: number,
+    cap: number,
+    stats: number,
+  ) => number;
+  finish: (a: number, b: number, n: number, counts: number, stats: number) => number;
   __heap_base: WebAssembly.Global;
 }
 
@@ -55,7 +77,8 @@ function tables(): Uint8Array {
   const single = 768 + 65536;
   for (let a = 0; a < 256; a++) view.setInt16(single + 2 * a, callFromSingle(a), true);
   const pair = single + 512;
-  for (let a = 0; a < 256; a++) for (let b = 0; b < 256; b++) view.setInt16(pair + 2 * ((a << 8) | b), callFromPair(a, b), true);
+  for (let a = 0; a < 256; a++)
+    for (let b = 0; b < 256; b++) view.setInt16(pair + 2 * ((a << 8) | b), callFromPair(a, b), true);
   tableBytes = t;
   return t;
 }
@@ -91,6 +114,7 @@ export class ParseCore {
   }
 
   release(): void {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- parks this core for the thread's next parse
     idle = this;
   }
 
@@ -205,7 +229,12 @@ export class ParseCore {
       duplicates: this.words[s + 3],
       conflicting: this.words[s + 4],
       noCalls: this.words[s + 5],
-      sex: { xCalled: this.words[s + 6], xHet: this.words[s + 7], yMarkers: this.words[s + 8], yCalled: this.words[s + 9] },
+      sex: {
+        xCalled: this.words[s + 6],
+        xHet: this.words[s + 7],
+        yMarkers: this.words[s + 8],
+        yCalled: this.words[s + 9],
+      },
     };
   }
 }
