@@ -65,7 +65,7 @@ CREATE TABLE profiles (
         ethnicity  INTEGER NOT NULL DEFAULT 0,
         created_at TEXT NOT NULL,
         updated_at TEXT NOT NULL
-      ) STRICT;
+      , reference_mixture TEXT) STRICT;
 
 CREATE TABLE requested_traits (
         profile_id   TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
