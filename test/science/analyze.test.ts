@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { UsageError } from '../../src/cli/args.js';
 import { analyzeCommand } from '../../src/cli/analyze.js';
 import { readCatalogFile } from '../../src/service/science/catalog.js';
 import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
@@ -53,11 +54,13 @@ describe('analyze FILE', () => {
     expect(io.out()).toMatch(/Type 2 diabetes\ttype_2_diabetes/);
   });
 
-  it('returns 2 for bad arguments and 1 for an unreadable file', async () => {
+  it('refuses bad arguments with a usage error (exit 2 in the CLI) and returns 1 for an unreadable file', async () => {
     const io = capture();
-    expect(await analyzeCommand([])).toBe(2);
-    expect(await analyzeCommand([file, '--ethnicity', '9'])).toBe(2);
-    expect(io.err()).toMatch(/--ethnicity must be a whole number from 0 to 5/);
+    await expect(analyzeCommand([])).rejects.toThrow(UsageError);
+    await expect(analyzeCommand([])).rejects.toThrow(/Give exactly one genotype file \(got 0\)/);
+    await expect(analyzeCommand([file, '--ethnicity', '9'])).rejects.toThrow(
+      /--ethnicity must be a whole number from 0 to 5/,
+    );
     expect(await analyzeCommand([join(dir, 'missing.txt')])).toBe(1);
     expect(io.err()).toMatch(/Could not read/);
   });
