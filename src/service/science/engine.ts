@@ -12,6 +12,7 @@ import type { Genotype } from '../genotype/types.js';
 import { callToString, ALLELE_LETTERS } from '../genotype/encoding.js';
 import { callsAtSlots, compileCatalog, N_POPS, type CompiledCatalog, type CompiledTrait } from './catalog.js';
 import { expectedContribution, setMarker, STRIDE } from './distribution/markers.js';
+import { builtDistributions, type BuiltDistribution, type BuiltDistributions } from './built-distributions.js';
 import { RUNTIME, scoreDistribution, type ScoreDistribution } from './distribution/reference.js';
 import { tableCdf, type CdfTable } from './distribution/table.js';
 import type { TraitTables } from './distribution/table-file.js';
@@ -130,6 +131,14 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
   const ancestryCache = new WeakMap<Genotype, AncestryInference>();
   let pts = new Float64Array(STRIDE * 1024);
   let freqs = new Float64Array(1024);
+  let leftOut = new Int32Array(1024);
+  // Per compiled catalog: a previewed custom trait (assessCustom) may reuse a code.
+  const builtByCatalog = new WeakMap<CompiledCatalog, BuiltDistributions>();
+  function builtFor(cat: CompiledCatalog): BuiltDistributions {
+    let b = builtByCatalog.get(cat);
+    if (!b) builtByCatalog.set(cat, (b = builtDistributions()));
+    return b;
+  }
 
   function slotsFor(cat: CompiledCatalog, g: Genotype): Uint8Array {
     let m = slotCache.get(g);
@@ -204,6 +213,7 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     if (freqs.length < t.count) {
       pts = new Float64Array(STRIDE * t.count);
       freqs = new Float64Array(t.count);
+      leftOut = new Int32Array(t.count);
     }
     let xAt = 0;
     let score = 0;
@@ -240,6 +250,7 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
         snps.push(rsid);
       } else {
         // Expected contribution in the reference (2pw for an additive diploid marker).
+        leftOut[k - n] = k;
         setMarker(pts, n, c0, c1, c2, p, hemi);
         const expected = expectedContribution(pts, n);
         dosage = hemi ? 2 * p : 2 * p;
@@ -279,11 +290,15 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
       };
     const table = n === t.count ? tableFor(t, ref, hemizygousX) : null;
     let cdf: number;
-    let dist: ScoreDistribution | null = null;
+    let built: BuiltDistribution | null = null;
     if (table) cdf = tableCdf(table, score);
     else {
-      dist = scoreDistribution(pts, n, constant, RUNTIME);
-      cdf = dist.cdf(score);
+      const key = `${t.info.code}\n${t.info.revision}\n${w.join(',')}\n${hemizygousX ? 'XY' : ''}`;
+      built = builtFor(cat).get(key, leftOut, t.count - n, () => {
+        const dist = scoreDistribution(pts, n, constant, RUNTIME);
+        return { dist, levels: reachableLevels(dist) };
+      });
+      cdf = built.dist.cdf(score);
     }
     const percentile = 100 * cdf;
     const level = levelForPercentile(percentile);
@@ -301,7 +316,7 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
       percentile,
       percentile_text: text,
       percentile_bound: bound,
-      reachable_levels: table ? tableLevels(table) : reachableLevels(dist!),
+      reachable_levels: table ? tableSummary(table).levels : built!.levels,
       recommendations: t.recommendations[level - 1],
       snps,
       coverage,
@@ -320,7 +335,11 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
         reasons,
       },
       score,
-      distribution: table ? tableDistribution(table, details) : computedDistribution(dist!, details),
+      distribution: table
+        ? details
+          ? tableDistribution(table, true)
+          : tableSummary(table).distribution
+        : computedDistribution(built!.dist, details),
       markers,
       quality: t.info.quality,
       revision: t.info.revision,
@@ -471,6 +490,20 @@ function reachableLevels(d: ScoreDistribution): number[] {
     below += atoms.probs[i];
   }
   return [...levels].sort();
+}
+
+/**
+ * What every person scored against a table shares: its reachable levels and its summary
+ * without the plot, worked out once per table (results are stored, never mutated).
+ */
+const tableSummaries = new WeakMap<CdfTable, { levels: number[]; distribution: Assessment['distribution'] }>();
+function tableSummary(t: CdfTable): { levels: number[]; distribution: Assessment['distribution'] } {
+  let s = tableSummaries.get(t);
+  if (!s) {
+    s = { levels: tableLevels(t), distribution: tableDistribution(t, false) };
+    tableSummaries.set(t, s);
+  }
+  return s;
 }
 
 /** Levels a table can reach: those of its atoms, and those its knots' segments pass through. */

@@ -11,6 +11,32 @@
  */
 import { STRIDE } from './markers.js';
 
+// Scratch buffers, grown on demand and reused across calls (one thread, one call at a
+// time): a trait's distribution is built many times per profile, and fresh arrays of a
+// few hundred kilobytes each time kept the garbage collector busy.
+let buf = {
+  v0: new Float64Array(0),
+  p0: new Float64Array(0),
+  v1: new Float64Array(0),
+  p1: new Float64Array(0),
+  grid0: new Float64Array(0),
+  grid1: new Float64Array(0),
+};
+
+function ensure(atoms: number, points: number): void {
+  if (buf.v0.length < atoms) {
+    const n = Math.max(atoms, 2 * buf.v0.length);
+    buf = {
+      ...buf,
+      v0: new Float64Array(n),
+      p0: new Float64Array(n),
+      v1: new Float64Array(n),
+      p1: new Float64Array(n),
+    };
+  }
+  if (buf.grid0.length < points) buf = { ...buf, grid0: new Float64Array(points), grid1: new Float64Array(points) };
+}
+
 export interface Hybrid {
   /** Atoms, ascending by value. */
   values: Float64Array;
@@ -44,17 +70,19 @@ export function hybridDistribution(
   let h = (hi - lo) / (points - 1);
   if (!(h > 0)) h = 1;
   const last = points - 1;
-  let grid = new Float64Array(points);
-  let gridNext = new Float64Array(points);
+  ensure(3 * budget + 3, points);
+  let grid = buf.grid0;
+  let gridNext = buf.grid1;
+  grid.fill(0, 0, points);
   let gridUsed = false;
   let addedVariance = 0;
   let ga = points; // occupied grid range [ga, gb]
   let gb = -1;
 
-  let values = new Float64Array(3 * budget + 3);
-  let probs = new Float64Array(3 * budget + 3);
-  let outV = new Float64Array(3 * budget + 3);
-  let outP = new Float64Array(3 * budget + 3);
+  let values = buf.v0;
+  let probs = buf.p0;
+  let outV = buf.v1;
+  let outP = buf.p1;
   values[0] = 0;
   probs[0] = 1;
   let m = 1;
@@ -92,7 +120,7 @@ export function hybridDistribution(
     }
     // The grid part first.
     if (gridUsed) {
-      gridNext.fill(0);
+      gridNext.fill(0, 0, points);
       let na = points;
       let nb = -1;
       let gridMass = 0;
@@ -167,7 +195,7 @@ export function hybridDistribution(
     probs: probs.slice(0, m),
     lo,
     h,
-    mass: gridUsed ? grid : new Float64Array(0),
+    mass: gridUsed ? grid.slice(0, points) : new Float64Array(0),
     addedVariance,
   };
 }

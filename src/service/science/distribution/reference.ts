@@ -76,6 +76,8 @@ export interface ScoreDistribution {
   atoms: () => { values: Float64Array; probs: Float64Array };
   /** Scores closer than this are the same score (floating-point noise of different summation orders). */
   tolerance: number;
+  /** About how much memory the distribution holds, in bytes (for callers that keep it). */
+  bytes: number;
 }
 
 const NO_ATOMS = { values: new Float64Array(0), probs: new Float64Array(0) };
@@ -216,35 +218,45 @@ export function scoreDistribution(
  * number of multiples in the range. Stops counting once past 2^31.
  */
 export function supportBound(pts: Float64Array, order: ArrayLike<number>, n: number, tolerance: number): number {
-  const ids = Array.from({ length: n }, (_, j) => order[j]);
-  const key = (i: number) => `${pts[STRIDE * i]},${pts[STRIDE * i + 1]},${pts[STRIDE * i + 2]}`;
-  const groups = new Map<string, { count: number; additive: boolean }>();
-  for (const i of ids) {
-    const o = STRIDE * i;
-    const k = key(i);
-    const g = groups.get(k);
+  // Groups of identical markers, found by their first value and then compared in full
+  // (numeric keys: this runs for every trait of every profile).
+  const groups = new Map<number, Array<{ v1: number; v2: number; count: number; additive: boolean }>>();
+  for (let j = 0; j < n; j++) {
+    const o = STRIDE * order[j];
+    const same = groups.get(pts[o]);
+    const g = same?.find((x) => x.v1 === pts[o + 1] && x.v2 === pts[o + 2]);
     if (g) g.count++;
-    else groups.set(k, { count: 1, additive: Math.abs(pts[o + 2] - pts[o] - 2 * (pts[o + 1] - pts[o])) <= tolerance });
+    else {
+      const group = {
+        v1: pts[o + 1],
+        v2: pts[o + 2],
+        count: 1,
+        additive: Math.abs(pts[o + 2] - pts[o] - 2 * (pts[o + 1] - pts[o])) <= tolerance,
+      };
+      if (same) same.push(group);
+      else groups.set(pts[o], [group]);
+    }
   }
   let bound = 1;
-  for (const g of groups.values()) {
-    bound *= g.additive ? 2 * g.count + 1 : ((g.count + 1) * (g.count + 2)) / 2;
-    if (bound > 2 ** 31) break;
-  }
+  outer: for (const same of groups.values())
+    for (const g of same) {
+      bound *= g.additive ? 2 * g.count + 1 : ((g.count + 1) * (g.count + 2)) / 2;
+      if (bound > 2 ** 31) break outer;
+    }
   // Lattice: every value an integer multiple of 10^-d for some d ≤ 6.
   let lo = 0;
   let hi = 0;
-  for (const i of ids) {
-    const o = STRIDE * i;
+  for (let j = 0; j < n; j++) {
+    const o = STRIDE * order[j];
     lo += Math.min(pts[o], pts[o + 1], pts[o + 2]);
     hi += Math.max(pts[o], pts[o + 1], pts[o + 2]);
   }
   for (let d = 0; d <= 6; d++) {
     const scale = 10 ** d;
     let ok = true;
-    for (const i of ids) {
+    for (let j = 0; j < n; j++) {
       for (let g = 0; g < 3 && ok; g++) {
-        const v = pts[STRIDE * i + g] * scale;
+        const v = pts[STRIDE * order[j] + g] * scale;
         if (Math.abs(v - Math.round(v)) > 1e-6 * Math.max(1, Math.abs(v))) ok = false;
       }
       if (!ok) break;
@@ -291,6 +303,7 @@ function pointMass(value: number, min: number, max: number): ScoreDistribution {
     density: () => [[value, 1]],
     atoms: () => ({ values: Float64Array.of(value), probs: Float64Array.of(1) }),
     tolerance: 1e-12,
+    bytes: 0,
   };
 }
 
@@ -337,6 +350,7 @@ function atomDistribution(
     },
     atoms: () => ({ values: values.map((v) => v + base), probs: probs.map((p) => p / total) }),
     tolerance,
+    bytes: 24 * m,
   };
 }
 
@@ -359,6 +373,7 @@ function smoothDistribution(
       densityPoints(mean, sd, min, max, (x) => edgeworthPdf((x - base - r.mean) / r.sd, r.g1, r.g2) / r.sd),
     atoms: () => NO_ATOMS,
     tolerance: 0,
+    bytes: 0,
   };
 }
 
@@ -414,6 +429,7 @@ function largeWithSmooth(
       density,
       atoms: () => ({ values: values.map((v) => v + base), probs: probs.map((p) => p / total) }),
       tolerance,
+      bytes: 24 * m + 16 * g,
     };
   }
   // With a smooth part R: P(S ≤ s) = Σ atoms P_a F_R(s − v_a) + Σ grid mass_k F_R(s − x_k);
@@ -454,6 +470,7 @@ function largeWithSmooth(
     density,
     atoms: () => NO_ATOMS,
     tolerance,
+    bytes: 24 * m + 16 * g,
   };
 }
 

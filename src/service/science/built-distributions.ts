@@ -1,0 +1,74 @@
+/**
+ * Reference distributions built at scoring time (partial coverage, mixed references, and
+ * traits whose distribution is exact and so is not shipped as a table), kept for the next
+ * person or call with the same inputs: the same trait, reference frequencies, sex (X
+ * markers hemizygous or not) and set of genotyped markers give the same distribution. Every
+ * fully genotyped person shares one per trait and reference, like a shipped table; a
+ * person's own set of markers serves their trait pages and any rescoring.
+ *
+ * Bounded by an estimate of the memory the distributions hold; the least recently used
+ * leave first.
+ */
+import type { ScoreDistribution } from './distribution/reference.js';
+
+export interface BuiltDistribution {
+  dist: ScoreDistribution;
+  /** Levels some genotype can reach (engine.ts reachableLevels), worked out once. */
+  levels: number[];
+}
+
+interface Entry extends BuiltDistribution {
+  /** Offsets (within the trait) of the markers left out: compared in full on a hit. */
+  missing: Int32Array;
+  bytes: number;
+}
+
+/** Per engine; about 2,000 traits of a partially covered profile take 10–20 MiB. */
+const BUDGET_BYTES = 32 * 1024 * 1024;
+
+export interface BuiltDistributions {
+  /**
+   * The distribution for `key` (trait, reference, sex) with markers `missing[0..count)`
+   * left out, building it with `build` when not kept.
+   */
+  get: (key: string, missing: Int32Array, count: number, build: () => BuiltDistribution) => BuiltDistribution;
+}
+
+export function builtDistributions(budget = BUDGET_BYTES): BuiltDistributions {
+  const entries = new Map<string, Entry>();
+  let bytes = 0;
+  return {
+    get(key, missing, count, build) {
+      const id = `${key}\n${count}:${hashOf(missing, count)}`;
+      const hit = entries.get(id);
+      if (hit && sameOffsets(hit.missing, missing, count)) {
+        entries.delete(id); // most recently used: to the end of the Map's order
+        entries.set(id, hit);
+        return hit;
+      }
+      const made = build();
+      const entry: Entry = { ...made, missing: missing.slice(0, count), bytes: made.dist.bytes + 4 * count + 200 };
+      if (hit) bytes -= hit.bytes;
+      entries.set(id, entry);
+      bytes += entry.bytes;
+      for (const [oldest, e] of entries) {
+        if (bytes <= budget) break;
+        entries.delete(oldest);
+        bytes -= e.bytes;
+      }
+      return made;
+    },
+  };
+}
+
+function hashOf(a: Int32Array, n: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < n; i++) h = Math.imul(h ^ a[i], 0x01000193);
+  return h >>> 0;
+}
+
+function sameOffsets(a: Int32Array, b: Int32Array, n: number): boolean {
+  if (a.length !== n) return false;
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
