@@ -55,7 +55,8 @@ export interface Hybrid {
 
 /**
  * Convolves markers order[0..n) of pts; atoms stay within `budget`, the grid has `points`
- * points over [lo, hi] (mass beyond stays in the end points).
+ * points over [lo, hi] (mass beyond stays in the end points); once no atom is as probable
+ * as `atomFloor`, all of them join the grid.
  */
 export function hybridDistribution(
   pts: Float64Array,
@@ -66,6 +67,7 @@ export function hybridDistribution(
   hi: number,
   points: number,
   tolerance: number,
+  atomFloor = 0,
 ): Hybrid {
   let h = (hi - lo) / (points - 1);
   if (!(h > 0)) h = 1;
@@ -188,6 +190,16 @@ export function hybridDistribution(
         } else toGrid(values[i], p);
       }
       m = kept;
+    }
+    if (atomFloor > 0 && m > 0) {
+      // Once every atom is this improbable none needs to stay exact (smoothing an atom into
+      // the grid moves a mid-rank by at most half its probability): grid only from here.
+      let largest = 0;
+      for (let i = 0; i < m; i++) if (probs[i] > largest) largest = probs[i];
+      if (largest < atomFloor) {
+        for (let i = 0; i < m; i++) toGrid(values[i], probs[i]);
+        m = 0;
+      }
     }
   }
   return {

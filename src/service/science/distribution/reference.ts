@@ -35,6 +35,8 @@ export interface Resolution {
   smoothShare: number;
   /** The grid spans the large part's mean ± this many of its standard deviations. */
   gridSds: number;
+  /** Atoms stop being kept exactly once none is this probable (0: always kept). */
+  atomFloor: number;
 }
 
 /** In the engine, per person (partial coverage, admixed references). */
@@ -45,6 +47,7 @@ export const RUNTIME: Resolution = {
   gridPoints: 1_024,
   smoothShare: 0.1,
   gridSds: 8,
+  atomFloor: 1e-5,
 };
 /** At catalog build time, for the shipped tables. */
 export const BUILD: Resolution = {
@@ -54,6 +57,7 @@ export const BUILD: Resolution = {
   gridPoints: 1 << 13,
   smoothShare: 0.05,
   gridSds: 12,
+  atomFloor: 0,
 };
 
 const DENSITY_POINTS = 101;
@@ -201,7 +205,17 @@ export function scoreDistribution(
     resolution.atomBudget,
     Math.min(resolution.exactBudget, Math.floor(resolution.atomWork / split)),
   );
-  const large = hybridDistribution(pts, byJump, split, atomBudget, lo, hi, resolution.gridPoints, tolerance);
+  const large = hybridDistribution(
+    pts,
+    byJump,
+    split,
+    atomBudget,
+    lo,
+    hi,
+    resolution.gridPoints,
+    tolerance,
+    resolution.atomFloor,
+  );
   // The grid widened the large part a little; the smooth part gives that variance back
   // (up to half of its own), so the sum keeps its exact variance.
   const smoothPart =
