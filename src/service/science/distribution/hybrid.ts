@@ -179,15 +179,27 @@ export function hybridDistribution(
       // Keep the `budget` most probable atoms; the rest go to the grid.
       const threshold = kthLargest(probs, m, budget, outP);
       let kept = 0;
-      let ties = 0;
-      for (let i = 0; i < m; i++) if (probs[i] > threshold) ties++;
-      let tieRoom = budget - ties;
       for (let i = 0; i < m; i++) {
         const p = probs[i];
-        if (p > threshold || (p === threshold && tieRoom-- > 0)) {
+        if (p >= threshold) {
           values[kept] = values[i];
           probs[kept++] = p;
         } else toGrid(values[i], p);
+      }
+      // More atoms than the budget at exactly the threshold: the last of them (by value) go too.
+      if (kept > budget) {
+        // The last `excess` atoms at the threshold start at `from`.
+        let from = kept;
+        for (let dropped = 0; dropped < kept - budget;) if (probs[--from] === threshold) dropped++;
+        let w = from;
+        for (let i = from; i < kept; i++) {
+          if (probs[i] === threshold) toGrid(values[i], probs[i]);
+          else {
+            values[w] = values[i];
+            probs[w++] = probs[i];
+          }
+        }
+        kept = w;
       }
       m = kept;
     }

@@ -37,6 +37,13 @@ export interface Resolution {
   gridSds: number;
   /** Atoms stop being kept exactly once none is this probable (0: always kept). */
   atomFloor: number;
+  /**
+   * … or this × sd when the smooth part would hold at least `manySmall` markers: the
+   * Edgeworth expansion's error shrinks with the number of terms, and big scores (hundreds
+   * of markers) then keep only their truly large markers exact.
+   */
+  smoothShareMany: number;
+  manySmall: number;
 }
 
 /** In the engine, per person (partial coverage, admixed references). */
@@ -46,6 +53,8 @@ export const RUNTIME: Resolution = {
   atomWork: 16_384,
   gridPoints: 1_024,
   smoothShare: 0.1,
+  smoothShareMany: 0.5,
+  manySmall: 30,
   gridSds: 8,
   atomFloor: 1e-5,
 };
@@ -56,6 +65,8 @@ export const BUILD: Resolution = {
   atomWork: 1 << 18,
   gridPoints: 1 << 13,
   smoothShare: 0.05,
+  smoothShareMany: 0.05,
+  manySmall: Infinity,
   gridSds: 12,
   atomFloor: 0,
 };
@@ -161,7 +172,8 @@ export function scoreDistribution(
   for (let k = active - 1; k >= 0; k--) tailVar[k] = tailVar[k + 1] + varOf[byJump[k]];
   let split = active;
   for (let k = 0; k < active; k++) {
-    if (jump[byJump[k]] <= resolution.smoothShare * Math.sqrt(tailVar[k])) {
+    const share = active - k >= resolution.manySmall ? resolution.smoothShareMany : resolution.smoothShare;
+    if (jump[byJump[k]] <= share * Math.sqrt(tailVar[k])) {
       split = k;
       break;
     }
