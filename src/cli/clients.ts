@@ -1,5 +1,6 @@
 /** `clients create|list|revoke`: credentials for third-party tools. Works while the service runs. */
 import {
+  clientJson,
   parseScopes,
   createClient,
   listClients,
@@ -61,20 +62,7 @@ export async function clientsCommand(args: string[]): Promise<number> {
         return 0;
       }
       case 'list':
-        console.log(
-          JSON.stringify(
-            listClients(db).map((c) => ({
-              client_id: c.id,
-              name: c.name,
-              scopes: c.scopes,
-              free_traits: c.freeTraits,
-              created_at: c.createdAt,
-              revoked_at: c.revokedAt,
-            })),
-            null,
-            2,
-          ),
-        );
+        console.log(JSON.stringify(listClients(db).map(clientJson), null, 2));
         return 0;
       case 'revoke':
         if (!id) throw new UsageError(`Which client? traitscope clients revoke CLIENT_ID`);

@@ -48,8 +48,8 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
   makePrivateDir(config.dataDir);
   const dbPath = databasePath(config.dataDir);
   const db = openDatabase(dbPath);
-  // The connection that commits when the write-ahead log is full copies it into the database
-  // file; let that be the workers' (which write the large things), never the event loop's.
+  // Copying the write-ahead log into the database file is the workers' (after each task,
+  // engine-worker.ts), never the event loop's.
   db.pragma('wal_autocheckpoint = 0');
   // Workers first: they load their engines on other cores while this thread loads its own.
   const processor = createProcessor({

@@ -129,6 +129,46 @@ describe('background scoring', () => {
     }
   });
 
+  it('stores a trait asked for alone (PUT) exactly as the background stored it', async () => {
+    type Outcome = { table: string; trait_code: string; revision: string; result: string };
+    const outcomes = () => {
+      const check = db();
+      const rows = check
+        .prepare(
+          `SELECT 'assessments' AS "table", trait_code, revision, result FROM assessments WHERE profile_id = ?
+           UNION ALL SELECT 'unavailable_traits', trait_code, revision, reason FROM unavailable_traits WHERE profile_id = ?`,
+        )
+        .all(id, id) as Outcome[];
+      check.close();
+      return new Map(rows.map((r) => [r.trait_code, r]));
+    };
+    const background = outcomes();
+    const computed = [...background.values()].find((o) => o.table === 'assessments')!;
+    const unavailable = [...background.values()].find((o) => o.table === 'unavailable_traits')!;
+    const url = `${server.api}/profiles/${id}/traits/`;
+    const tag = (await request(url, { token })).headers.get('etag');
+    // As if the background had not reached these two traits yet.
+    const writable = new Database(path.join(server.dataDir, 'traitscope.db'));
+    writable.prepare('DELETE FROM assessments WHERE profile_id = ? AND trait_code = ?').run(id, computed.trait_code);
+    writable
+      .prepare('DELETE FROM unavailable_traits WHERE profile_id = ? AND trait_code = ?')
+      .run(id, unavailable.trait_code);
+    writable.close();
+
+    const put = await request(`${url}${computed.trait_code}/`, { method: 'PUT', token });
+    expect(put.status).toBe(200);
+    expect(put.body.markers.length).toBeGreaterThan(0);
+    const refused = await request(`${url}${unavailable.trait_code}/`, { method: 'PUT', token });
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toContain(JSON.parse(unavailable.result).detail);
+    const after = outcomes();
+    expect(after.get(computed.trait_code)).toEqual(computed);
+    expect(after.get(unavailable.trait_code)).toEqual(unavailable);
+    expect(after.size).toBe(background.size);
+    // Stored results changed, so the list's tag did too.
+    expect((await request(url, { token })).headers.get('etag')).not.toBe(tag);
+  });
+
   it('rescores every stored result, asked for or not, when the ethnicity changes', async () => {
     const r = await request(`${server.api}/profiles/${id}/`, { method: 'PATCH', token, json: { ethnicity: 4 } });
     expect(r.status).toBe(200);

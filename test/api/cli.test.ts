@@ -45,6 +45,15 @@ describe('npm run --silent cli -- clients create', () => {
     expect(traits.every((t: { type: string }) => t.type === 'free')).toBe(true);
   });
 
+  it('lists clients in the same shape as the API', async () => {
+    const listed = runCli(['clients', 'list', '--data-dir', server.dataDir]);
+    expect(listed.status).toBe(0);
+    const cli = JSON.parse(listed.stdout) as Array<{ is_app: boolean }>;
+    const api = (await request(`${server.api}/app/clients/`, { token: server.appToken })).body;
+    expect(api.length).toBeGreaterThan(0);
+    expect(cli.filter((c) => !c.is_app)).toEqual(api);
+  });
+
   it('explains bad options and exits non-zero', () => {
     const badScope = runCli(['clients', 'create', '--data-dir', server.dataDir, '--name', 'x', '--scopes', 'admin']);
     expect(badScope.status).toBe(2);

@@ -4,7 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { findRsid } from '../../src/service/genotype/encoding.js';
-import { FINDING_SOURCES, findingsFor, type Finding, type FindingCode } from '../../src/service/science/findings.js';
+import {
+  FINDING_GENES,
+  FINDING_SOURCES,
+  findingsFor,
+  type Finding,
+  type FindingCode,
+} from '../../src/service/science/findings.js';
 import { genotypeOf } from './helpers.js';
 
 function findings(entries: Array<[string, string]>): Record<FindingCode, Finding> {
@@ -139,5 +145,12 @@ describe('single-variant findings', () => {
     expect(all.filter((f) => f.clinical).map((f) => f.code)).toEqual(
       expect.arrayContaining(['apoe', 'factor_v_leiden', 'hfe']),
     );
+  });
+
+  it('lists under each gene exactly the markers its finding reads', () => {
+    const read = findingsFor(() => undefined);
+    for (const f of read)
+      for (const gene of f.gene.split('/')) expect(FINDING_GENES[gene], gene).toEqual(f.markers.map((m) => m.rsid));
+    expect(Object.keys(FINDING_GENES).sort()).toEqual(read.flatMap((f) => f.gene.split('/')).sort());
   });
 });

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/db.js';
-import { APP_SCOPE, SCOPES, type Scope } from '../../shared/api.js';
+import { APP_SCOPE, SCOPES, type ApiClient, type Scope } from '../../shared/api.js';
 import { namedStatements } from '../db/statements.js';
 import { decoyHash, hashSecret, isIssuedToken, randomToken, verifySecret } from './secrets.js';
 
@@ -108,6 +108,19 @@ export function createClient(db: Db, input: NewClient): { client: Client; secret
 export function getClient(db: Db, id: string): Client | undefined {
   const row = clientStatements(db).byId.get(id);
   return row ? toClient(row) : undefined;
+}
+
+/** A client as the API and the command line show it (never its secret). */
+export function clientJson(c: Client): ApiClient {
+  return {
+    client_id: c.id,
+    name: c.name,
+    scopes: c.scopes,
+    free_traits: c.freeTraits,
+    created_at: c.createdAt,
+    revoked_at: c.revokedAt,
+    is_app: c.isApp,
+  };
 }
 
 export function listClients(db: Db): Client[] {

@@ -21,6 +21,9 @@ lowerThisThreadsPriority();
 const port = parentPort!;
 const { dbPath, dataDir, resourcesDir } = workerData as EngineWorkerData;
 const db = openDatabase(dbPath);
+// The write-ahead log is copied into the database file after a task has answered, not in
+// the commit that stores a genotype (a processing call would wait for ~10 MB of copying).
+db.pragma('wal_autocheckpoint = 0');
 const engine = engineWithCustomTraits(db, resourcesDir);
 engine(); // the catalog is loaded now, before the first task waits for it
 
@@ -38,12 +41,23 @@ function send(message: WorkerMessage): void {
   port.postMessage(message);
 }
 
+/** Copies the write-ahead log into the database file, as far as no reader still needs it. */
+function checkpoint(): void {
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch {
+    // Busy or locked: the next task's checkpoint takes it.
+  }
+}
+
 port.on('message', ({ id, task }: { id: number; task: Task }) => {
   currentTask = id;
   // A task that throws fails alone; the worker and its loaded engine stay.
-  runTask(ctx, task).then(
-    (result) => send({ type: 'result', id, result }),
-    (err: Error) => send({ type: 'error', id, message: `internal error: ${err.message}` }),
-  );
+  runTask(ctx, task)
+    .then(
+      (result) => send({ type: 'result', id, result }),
+      (err: Error) => send({ type: 'error', id, message: `internal error: ${err.message}` }),
+    )
+    .finally(checkpoint);
 });
 send({ type: 'ready' });

@@ -150,10 +150,26 @@ function statusOf(markers: FindingMarker[]): Finding['status'] {
 const copiesText = (n: number, what: string) =>
   n === 0 ? `No copy of ${what}` : n === 1 ? `One copy of ${what}` : `Two copies of ${what}`;
 
-// ---- APOE ---------------------------------------------------------------------------
+/** "one copy" or "two copies", for a sentence that goes on to say of what. */
+const copyCount = (n: number) => (n === 1 ? 'one copy' : 'two copies');
 
-const APOE_112: VariantSpec = { rsid: 429358, variant: 'C', other: 'T', role: 'ε4-defining allele C' };
-const APOE_158: VariantSpec = { rsid: 7412, variant: 'T', other: 'C', role: 'ε2-defining allele T' };
+// ---- The findings ---------------------------------------------------------------------
+
+/** What a finding says once its markers are read: `copies` in the order of its markers. */
+type Reading = Pick<Finding, 'result' | 'summary' | 'statements'>;
+
+interface FindingSpec {
+  code: FindingCode;
+  name: string;
+  gene: string;
+  clinical: boolean;
+  markers: VariantSpec[];
+  limits: FindingStatement[];
+  /** Every marker is needed for an answer: what to say when one cannot be read. */
+  needsEvery?: (unread: string) => string;
+  /** The answer from the markers read (at least one; all of them with needsEvery). */
+  read: (copies: Array<number | null>, markers: FindingMarker[]) => Reading;
+}
 
 /** ε genotype from the ε4-defining (rs429358 C) and ε2-defining (rs7412 T) allele counts, unphased. */
 const APOE_GENOTYPES: Record<string, string> = {
@@ -165,43 +181,17 @@ const APOE_GENOTYPES: Record<string, string> = {
   '2,0': 'ε4/ε4',
 };
 
-function apoe(lookup: CallLookup): Finding {
-  const markers = [readMarker(lookup, APOE_112), readMarker(lookup, APOE_158)];
-  const [e4, e2] = markers.map((m) => m.copies);
-  const base = {
-    code: 'apoe' as const,
-    name: 'APOE ε genotype',
-    gene: 'APOE',
-    clinical: true,
-    markers,
-    limits: CHIP_LIMITS('APOE'),
-  };
-  const status = statusOf(markers);
-  if (e4 === null || e2 === null) {
-    const missing = markers
-      .filter((m) => m.copies === null)
-      .map(unreadable)
-      .join('; ');
-    return {
-      ...base,
-      status,
-      result: null,
-      summary: `The ε genotype needs both rs429358 and rs7412, and ${missing}. Without both, no ε genotype can be given.`,
-      statements: [],
-    };
-  }
+function readApoe([e4, e2]: Array<number | null>, markers: FindingMarker[]): Reading {
   const genotype = APOE_GENOTYPES[`${e4},${e2}`];
   if (!genotype) {
     return {
-      ...base,
-      status,
       result: 'Unusual combination',
       summary: `rs429358 and rs7412 together read as a combination that needs the very rare ε1 allele (${markers.map((m) => `${m.rsid} ${m.genotype}`).join(', ')}). A reading error is more likely; a clinical test can tell.`,
       statements: [],
     };
   }
   const statements: FindingStatement[] = [];
-  if (e4 > 0)
+  if (e4! > 0)
     statements.push(
       say(
         'The ε4 allele is associated with a higher risk of late-onset Alzheimer’s disease, and two copies with a higher risk than one.',
@@ -209,7 +199,7 @@ function apoe(lookup: CallLookup): Finding {
         true,
       ),
     );
-  if (e2 > 0 && e4 === 0)
+  if (e2! > 0 && e4 === 0)
     statements.push(
       say('The ε2 allele is associated with a lower risk of late-onset Alzheimer’s disease than ε3.', '7920638', true),
     );
@@ -230,257 +220,197 @@ function apoe(lookup: CallLookup): Finding {
   );
   const note = genotype === 'ε2/ε4' ? ' (unphased chip data cannot tell it from the very rare ε1/ε3)' : '';
   return {
-    ...base,
-    status,
     result: genotype,
     summary: `Your APOE genotype reads as ${genotype}${note}: ${e4 === 0 ? 'no ε4 allele' : e4 === 1 ? 'one ε4 allele' : 'two ε4 alleles'}.`,
     statements,
   };
 }
 
-// ---- Factor V Leiden ------------------------------------------------------------------
+/** What HFE's C282Y (c) and H63D (h) copies say; the statement for the most telling combination. */
+function hfeStatement(c: number | null, h: number | null): FindingStatement | undefined {
+  if (c === 1 && h === 1)
+    return say(
+      'One C282Y and one H63D copy (compound heterozygosity) rarely leads to iron-overload disease.',
+      '20471131',
+      true,
+    );
+  if (c === 1)
+    return say(
+      'One copy of C282Y alone makes you a carrier; carriers are not expected to develop haemochromatosis from it.',
+      '20471131',
+      true,
+    );
+  if (h === 2) return say('Two copies of H63D rarely lead to iron-overload disease.', '20471131', true);
+  if (h === 1) return say('H63D is a common variant with little effect on iron on its own.', '20471131', true);
+  return undefined;
+}
 
-const F5_LEIDEN: VariantSpec = { rsid: 6025, variant: 'T', other: 'C', role: 'Factor V Leiden allele T (R506Q)' };
-
-function factorVLeiden(lookup: CallLookup): Finding {
-  const markers = [readMarker(lookup, F5_LEIDEN)];
-  const n = markers[0].copies;
-  const base = {
-    code: 'factor_v_leiden' as const,
-    name: 'Factor V Leiden',
-    gene: 'F5',
-    clinical: true,
-    markers,
-    limits: CHIP_LIMITS('F5 and the other clotting genes'),
-  };
-  if (n === null)
-    return {
-      ...base,
-      status: 'not_tested',
-      result: null,
-      summary: `Not determined: ${unreadable(markers[0])}.`,
-      statements: [],
-    };
+function readHfe([c, h]: Array<number | null>, markers: FindingMarker[]): Reading {
   const statements =
-    n > 0
+    c === 2
       ? [
           say(
-            'Factor V Leiden makes factor V resistant to activated protein C, a natural anticoagulant, and is associated with a higher risk of blood clots in the veins (venous thrombosis).',
-            '8164741',
+            'Two copies of C282Y is the genotype found in most people with hereditary haemochromatosis (iron overload) of northern European descent.',
+            '8696333',
+            true,
+          ),
+          say(
+            'Many people with two copies of C282Y never develop iron-overload disease; it is more common in men than in women.',
+            '18199861',
             true,
           ),
         ]
-      : [];
-  return {
-    ...base,
-    status: 'determined',
-    result: copiesText(n, 'Factor V Leiden'),
-    summary:
-      n === 0
-        ? 'Your file shows no copy of Factor V Leiden at rs6025.'
-        : `Your file shows ${n === 1 ? 'one copy' : 'two copies'} of Factor V Leiden at rs6025${n === 2 ? ' (on both chromosomes)' : ''}.`,
-    statements,
-  };
-}
-
-// ---- HFE (haemochromatosis) -------------------------------------------------------------
-
-const HFE_C282Y: VariantSpec = { rsid: 1800562, variant: 'A', other: 'G', role: 'C282Y allele A' };
-// C/G is palindromic: read on the forward strand only, as the scoring does.
-const HFE_H63D: VariantSpec = { rsid: 1799945, variant: 'G', other: 'C', role: 'H63D allele G' };
-
-function hfe(lookup: CallLookup): Finding {
-  const markers = [readMarker(lookup, HFE_C282Y), readMarker(lookup, HFE_H63D)];
-  const [c, h] = markers.map((m) => m.copies);
-  const base = {
-    code: 'hfe' as const,
-    name: 'HFE haemochromatosis variants (C282Y, H63D)',
-    gene: 'HFE',
-    clinical: true,
-    markers,
-    limits: CHIP_LIMITS('HFE'),
-  };
-  const status = statusOf(markers);
-  if (c === null && h === null) {
-    return {
-      ...base,
-      status,
-      result: null,
-      summary: `Not determined: ${markers.map(unreadable).join('; ')}.`,
-      statements: [],
-    };
-  }
-  const statements: FindingStatement[] = [];
+      : [hfeStatement(c, h)].filter((x) => x !== undefined);
   const parts: string[] = [];
   if (c !== null) parts.push(copiesText(c, 'C282Y'));
   if (h !== null) parts.push(copiesText(h, 'H63D'));
-  if (c === 2) {
-    statements.push(
-      say(
-        'Two copies of C282Y is the genotype found in most people with hereditary haemochromatosis (iron overload) of northern European descent.',
-        '8696333',
-        true,
-      ),
-    );
-    statements.push(
-      say(
-        'Many people with two copies of C282Y never develop iron-overload disease; it is more common in men than in women.',
-        '18199861',
-        true,
-      ),
-    );
-  } else if (c === 1 && h === 1) {
-    statements.push(
-      say(
-        'One C282Y and one H63D copy (compound heterozygosity) rarely leads to iron-overload disease.',
-        '20471131',
-        true,
-      ),
-    );
-  } else if (c === 1) {
-    statements.push(
-      say(
-        'One copy of C282Y alone makes you a carrier; carriers are not expected to develop haemochromatosis from it.',
-        '20471131',
-        true,
-      ),
-    );
-  } else if (h === 2) {
-    statements.push(say('Two copies of H63D rarely lead to iron-overload disease.', '20471131', true));
-  } else if (h === 1) {
-    statements.push(say('H63D is a common variant with little effect on iron on its own.', '20471131', true));
-  }
   const missing = markers.filter((m) => m.copies === null);
-  const result = c === 0 && h === 0 ? 'Neither variant found' : parts.join(', ');
   return {
-    ...base,
-    status,
-    result,
+    result: c === 0 && h === 0 ? 'Neither variant found' : parts.join(', '),
     summary: `Your file shows ${parts.map((p) => p.charAt(0).toLowerCase() + p.slice(1)).join(' and ')}.${missing.length ? ` The other variant could not be read: ${missing.map(unreadable).join('; ')}.` : ''}`,
     statements,
   };
 }
 
-// ---- Lactase persistence ---------------------------------------------------------------
-
-// −13910 C>T upstream of LCT, in MCM6; the T on the gene's strand is A on the forward strand.
-const LCT_13910: VariantSpec = {
-  rsid: 4988235,
-  variant: 'A',
-  other: 'G',
-  role: 'lactase persistence allele A (−13910*T)',
-};
-
-function lactase(lookup: CallLookup): Finding {
-  const markers = [readMarker(lookup, LCT_13910)];
-  const n = markers[0].copies;
-  const limits = [
-    say(
-      'In many African and Middle Eastern populations other variants near LCT give lactase persistence; this chip marker does not see them.',
-      '17159977',
-    ),
-    ...CHIP_LIMITS('LCT and MCM6'),
-  ];
-  const base = {
-    code: 'lactase_persistence' as const,
+const FINDINGS: FindingSpec[] = [
+  {
+    code: 'apoe',
+    name: 'APOE ε genotype',
+    gene: 'APOE',
+    clinical: true,
+    markers: [
+      { rsid: 429358, variant: 'C', other: 'T', role: 'ε4-defining allele C' },
+      { rsid: 7412, variant: 'T', other: 'C', role: 'ε2-defining allele T' },
+    ],
+    limits: CHIP_LIMITS('APOE'),
+    needsEvery: (unread) =>
+      `The ε genotype needs both rs429358 and rs7412, and ${unread}. Without both, no ε genotype can be given.`,
+    read: readApoe,
+  },
+  {
+    code: 'factor_v_leiden',
+    name: 'Factor V Leiden',
+    gene: 'F5',
+    clinical: true,
+    markers: [{ rsid: 6025, variant: 'T', other: 'C', role: 'Factor V Leiden allele T (R506Q)' }],
+    limits: CHIP_LIMITS('F5 and the other clotting genes'),
+    read: ([n]) => ({
+      result: copiesText(n!, 'Factor V Leiden'),
+      summary:
+        n === 0
+          ? 'Your file shows no copy of Factor V Leiden at rs6025.'
+          : `Your file shows ${copyCount(n!)} of Factor V Leiden at rs6025${n === 2 ? ' (on both chromosomes)' : ''}.`,
+      statements:
+        n! > 0
+          ? [
+              say(
+                'Factor V Leiden makes factor V resistant to activated protein C, a natural anticoagulant, and is associated with a higher risk of blood clots in the veins (venous thrombosis).',
+                '8164741',
+                true,
+              ),
+            ]
+          : [],
+    }),
+  },
+  {
+    code: 'hfe',
+    name: 'HFE haemochromatosis variants (C282Y, H63D)',
+    gene: 'HFE',
+    clinical: true,
+    markers: [
+      { rsid: 1800562, variant: 'A', other: 'G', role: 'C282Y allele A' },
+      // C/G is palindromic: read on the forward strand only, as the scoring does.
+      { rsid: 1799945, variant: 'G', other: 'C', role: 'H63D allele G' },
+    ],
+    limits: CHIP_LIMITS('HFE'),
+    read: readHfe,
+  },
+  {
+    code: 'lactase_persistence',
     name: 'Lactase persistence (digesting milk as an adult)',
     gene: 'LCT/MCM6',
     clinical: false,
-    markers,
-    limits,
-  };
-  if (n === null)
-    return {
-      ...base,
-      status: 'not_tested',
-      result: null,
-      summary: `Not determined: ${unreadable(markers[0])}.`,
-      statements: [],
-    };
-  return {
-    ...base,
-    status: 'determined',
-    result: n > 0 ? 'Likely lactase persistent' : 'No European lactase-persistence allele',
-    summary:
-      n > 0
-        ? `Your file shows ${n === 1 ? 'one copy' : 'two copies'} of the −13910*T allele at rs4988235: one copy is enough for lactase to stay active into adulthood.`
-        : 'Your file shows no copy of the −13910*T allele at rs4988235.',
-    statements: [
-      n > 0
-        ? say(
-            'The −13910*T allele is associated with lactase persistence: the ability to digest milk sugar as an adult.',
-            '11788828',
-          )
-        : say(
-            'Without the −13910*T allele, people of European ancestry are usually lactase non-persistent (lactose intolerant as adults).',
-            '11788828',
-          ),
+    // −13910 C>T upstream of LCT, in MCM6; the T on the gene's strand is A on the forward strand.
+    markers: [{ rsid: 4988235, variant: 'A', other: 'G', role: 'lactase persistence allele A (−13910*T)' }],
+    limits: [
+      say(
+        'In many African and Middle Eastern populations other variants near LCT give lactase persistence; this chip marker does not see them.',
+        '17159977',
+      ),
+      ...CHIP_LIMITS('LCT and MCM6'),
     ],
-  };
-}
-
-// ---- ALDH2 -------------------------------------------------------------------------------
-
-const ALDH2_2: VariantSpec = { rsid: 671, variant: 'A', other: 'G', role: 'ALDH2*2 allele A (E504K)' };
-
-function aldh2(lookup: CallLookup): Finding {
-  const markers = [readMarker(lookup, ALDH2_2)];
-  const n = markers[0].copies;
-  const base = {
-    code: 'aldh2' as const,
+    read: ([n]) => ({
+      result: n! > 0 ? 'Likely lactase persistent' : 'No European lactase-persistence allele',
+      summary:
+        n! > 0
+          ? `Your file shows ${copyCount(n!)} of the −13910*T allele at rs4988235: one copy is enough for lactase to stay active into adulthood.`
+          : 'Your file shows no copy of the −13910*T allele at rs4988235.',
+      statements: [
+        n! > 0
+          ? say(
+              'The −13910*T allele is associated with lactase persistence: the ability to digest milk sugar as an adult.',
+              '11788828',
+            )
+          : say(
+              'Without the −13910*T allele, people of European ancestry are usually lactase non-persistent (lactose intolerant as adults).',
+              '11788828',
+            ),
+      ],
+    }),
+  },
+  {
+    code: 'aldh2',
     name: 'ALDH2 alcohol flush',
     gene: 'ALDH2',
     clinical: false,
-    markers,
+    markers: [{ rsid: 671, variant: 'A', other: 'G', role: 'ALDH2*2 allele A (E504K)' }],
     limits: CHIP_LIMITS('ALDH2'),
-  };
-  if (n === null)
-    return {
-      ...base,
-      status: 'not_tested',
-      result: null,
-      summary: `Not determined: ${unreadable(markers[0])}.`,
-      statements: [],
-    };
-  const statements =
-    n > 0
-      ? [
-          say(
-            'ALDH2*2 lowers the activity of the enzyme that clears acetaldehyde, which causes facial flushing after alcohol.',
-            '19320537',
-          ),
-          say(
-            'People with ALDH2*2 who drink alcohol regularly have a higher risk of oesophageal cancer than those without it.',
-            '19320537',
-            true,
-          ),
-        ]
-      : [say('Without ALDH2*2, the alcohol flush caused by this variant is not expected.', '19320537')];
-  return {
-    ...base,
-    status: 'determined',
-    result: n === 0 ? 'No ALDH2*2' : copiesText(n, 'ALDH2*2'),
-    summary:
-      n === 0
-        ? 'Your file shows no copy of ALDH2*2 at rs671.'
-        : `Your file shows ${n === 1 ? 'one copy' : 'two copies'} of ALDH2*2 at rs671.`,
-    statements,
-  };
+    read: ([n]) => ({
+      result: n === 0 ? 'No ALDH2*2' : copiesText(n!, 'ALDH2*2'),
+      summary:
+        n === 0
+          ? 'Your file shows no copy of ALDH2*2 at rs671.'
+          : `Your file shows ${copyCount(n!)} of ALDH2*2 at rs671.`,
+      statements:
+        n! > 0
+          ? [
+              say(
+                'ALDH2*2 lowers the activity of the enzyme that clears acetaldehyde, which causes facial flushing after alcohol.',
+                '19320537',
+              ),
+              say(
+                'People with ALDH2*2 who drink alcohol regularly have a higher risk of oesophageal cancer than those without it.',
+                '19320537',
+                true,
+              ),
+            ]
+          : [say('Without ALDH2*2, the alcohol flush caused by this variant is not expected.', '19320537')],
+    }),
+  },
+];
+
+/** One finding for one genotype: its markers read, then its answer, or why there is none. */
+function evaluate(spec: FindingSpec, lookup: CallLookup): Finding {
+  const markers = spec.markers.map((m) => readMarker(lookup, m));
+  const copies = markers.map((m) => m.copies);
+  const { code, name, gene, clinical, limits } = spec;
+  const status = statusOf(markers);
+  const unread = markers.filter((m) => m.copies === null).map(unreadable);
+  const answer: Reading =
+    spec.needsEvery && unread.length > 0
+      ? { result: null, summary: spec.needsEvery(unread.join('; ')), statements: [] }
+      : unread.length === markers.length
+        ? { result: null, summary: `Not determined: ${unread.join('; ')}.`, statements: [] }
+        : spec.read(copies, markers);
+  return { code, name, gene, clinical, markers, limits, status, ...answer };
 }
 
-// ---- All of them -------------------------------------------------------------------------
-
 /** Genes with findings and the rsIDs read for each: the gene search of the UI starts here. */
-export const FINDING_GENES: Record<string, string[]> = {
-  APOE: ['rs429358', 'rs7412'],
-  F5: ['rs6025'],
-  HFE: ['rs1800562', 'rs1799945'],
-  LCT: ['rs4988235'],
-  MCM6: ['rs4988235'],
-  ALDH2: ['rs671'],
-};
+export const FINDING_GENES: Record<string, string[]> = Object.fromEntries(
+  FINDINGS.flatMap((f) => f.gene.split('/').map((gene) => [gene, f.markers.map((m) => `rs${m.rsid}`)])),
+);
 
 /** Every finding for one genotype, in a fixed order. */
 export function findingsFor(lookup: CallLookup): Finding[] {
-  return [apoe(lookup), factorVLeiden(lookup), hfe(lookup), lactase(lookup), aldh2(lookup)];
+  return FINDINGS.map((spec) => evaluate(spec, lookup));
 }

@@ -199,13 +199,6 @@ export function writeOutcomes(
   st.bump.run(profileId);
 }
 
-/** Stores one assessment computed on the event loop (a single trait). */
-export function saveAssessment(db: Db, profileId: string, code: string, assessment: Assessment): StoredAssessment {
-  const prepared = prepareOutcome(code, assessment.revision, { status: 'computed', assessment });
-  db.transaction(() => writeOutcomes(db, profileId, [prepared], { replaceAll: false })).immediate();
-  return getAssessment(db, profileId, code)!;
-}
-
 /** Non-free traits the profile's client asked for. */
 export function requestedCodes(db: Db, profileId: string): Set<string> {
   return new Set(

@@ -22,14 +22,7 @@ import {
 import type { ProfileTrait, Trait, TraitStatus } from '../../shared/api.js';
 import { assessContext } from '../science/assess-context.js';
 import { groupAgreement } from '../science/group-agreement.js';
-import type {
-  Assessment,
-  ProfileFacts,
-  ScienceEngine,
-  TraitInfo,
-  TraitOutcome,
-  UnavailableReason,
-} from '../science/types.js';
+import type { Assessment, ProfileFacts, ScienceEngine, TraitInfo, UnavailableReason } from '../science/types.js';
 import {
   getAssessment,
   getUnavailable,
@@ -39,7 +32,6 @@ import {
   profileAssessments,
   requestedCodes,
   resultsVersion,
-  saveAssessment,
   storedStatuses,
   type StoredAssessment,
 } from './assessment-store.js';
@@ -189,23 +181,19 @@ export function forgetGenotype(profileId: string): void {
   genotypeCache.delete(profileId);
 }
 
-/** One trait scored on read (for its per-marker table and distribution, or why it cannot be). */
-function scoreOne(
-  ctx: TraitsContext,
-  genotype: StoredGenotype,
-  profile: ProfileFacts,
-  code: string,
-): TraitOutcome | undefined {
-  return ctx.engine.assessMany(genotype.genotype, assessContext(profile, genotypeFacts(genotype)), [code]).get(code);
-}
-
+/**
+ * One stored assessment with what is not stored (its per-marker table and distribution),
+ * recomputed on read; the stored summary stays what the scoring job saved.
+ */
 function fullAssessment(
   ctx: TraitsContext,
   genotype: StoredGenotype,
   profile: ProfileFacts,
   code: string,
 ): Assessment | undefined {
-  const outcome = scoreOne(ctx, genotype, profile, code);
+  const outcome = ctx.engine
+    .assessMany(genotype.genotype, assessContext(profile, genotypeFacts(genotype)), [code])
+    .get(code);
   return outcome?.status === 'computed' ? outcome.assessment : undefined;
 }
 
@@ -360,36 +348,48 @@ export function getProfileTrait(
     : { trait: traitJson(trait), status: 'available' };
 }
 
-/** PUT /profiles/{id}/traits/{code}/: computes (or takes the stored) full assessment. */
-export function computeProfileTrait(
+/**
+ * PUT /profiles/{id}/traits/{code}/: the full assessment, computed now if the background has
+ * not stored it yet. Scoring and saving go through the pool's scoring job, as for POST, so a
+ * trait asked for alone is stored exactly as the background would have stored it.
+ */
+export async function computeProfileTrait(
   ctx: TraitsContext,
   client: Client,
   profileId: string,
   profile: ProfileFacts,
   code: string,
-): ProfileTrait {
+): Promise<ProfileTrait> {
   const trait = requireClientTrait(ctx, client, code);
-  const genotype = readyGenotype(ctx, profileId);
-  if (!genotype) {
-    const status = getGenotypeFile(ctx.db, profileId)?.status;
-    throw new TraitConflictError(
-      status === 'uploaded' || status === 'processing'
-        ? 'The genotype file of this profile is still being processed. Try again when processing has finished (POST .../genotype/upload/ waits for it).'
-        : status === 'failed'
-          ? 'The genotype file of this profile could not be read (see GET .../genotype/ for why). Upload a raw-data file it can read.'
-          : 'This profile has no genotype yet. Upload a raw-data file first (GET .../genotype/upload/ gives the upload URL).',
-    );
+  requireReadyGenotype(ctx, profileId);
+  if (outcomeRevisions(ctx.db, profileId).get(code) !== trait.revision) await ctx.scoreMissing(profileId, [code]);
+  // The genotype may have been replaced while the trait was scored: that one is read then.
+  const genotype = requireReadyGenotype(ctx, profileId);
+  const stored = getAssessment(ctx.db, profileId, code);
+  if (stored?.revision !== trait.revision) {
+    const unavailable = getUnavailable(ctx.db, profileId, code);
+    const why =
+      unavailable?.revision === trait.revision
+        ? unavailable.reason.detail
+        : 'The genotype changed while it was being scored; ask again.';
+    throw new TraitConflictError(`"${trait.name}" cannot be computed for this profile. ${why}`);
   }
-  // One trait is scored on the spot: the per-marker details are computed on every read anyway.
-  const outcome = scoreOne(ctx, genotype, profile, code)!;
-  if (outcome.status !== 'computed')
-    throw new TraitConflictError(`"${trait.name}" cannot be computed for this profile. ${outcome.reason.detail}`);
-  const full = outcome.assessment;
-  const existing = getAssessment(ctx.db, profileId, code);
-  const stored =
-    existing && existing.revision === trait.revision ? existing : saveAssessment(ctx.db, profileId, code, full);
   if (pricingFor(client, trait) !== 'free') markRequested(ctx.db, profileId, [code]);
-  return fullItem(trait, stored, full);
+  return fullItem(trait, stored, fullAssessment(ctx, genotype, profile, code));
+}
+
+/** The profile's genotype, ready for traits, or a conflict that says why there is none. */
+function requireReadyGenotype(ctx: TraitsContext, profileId: string): StoredGenotype {
+  const genotype = readyGenotype(ctx, profileId);
+  if (genotype) return genotype;
+  const status = getGenotypeFile(ctx.db, profileId)?.status;
+  throw new TraitConflictError(
+    status === 'uploaded' || status === 'processing'
+      ? 'The genotype file of this profile is still being processed. Try again when processing has finished (POST .../genotype/upload/ waits for it).'
+      : status === 'failed'
+        ? 'The genotype file of this profile could not be read (see GET .../genotype/ for why). Upload a raw-data file it can read.'
+        : 'This profile has no genotype yet. Upload a raw-data file first (GET .../genotype/upload/ gives the upload URL).',
+  );
 }
 
 function requireClientTrait(ctx: TraitsContext, client: Client, code: string): TraitInfo {

@@ -4,8 +4,8 @@ import { ETHNICITIES, GENDERS, ProfileInput, type Profile } from '../../../share
 import { POPULATION_NAMES } from '../lib/format.js';
 import { saveProfileChange } from '../state/profile-changes.js';
 import { useProfiles } from '../state/profiles.js';
-import { Dialog } from './Dialog.js';
-import { Spinner } from './icons.js';
+import { FormDialog } from './FormDialog.js';
+import { Segmented } from './RadioChoices.js';
 
 interface Props {
   profile?: Profile;
@@ -85,113 +85,90 @@ export function ProfileDialog({ profile, onClose, onSaved }: Props) {
     ) : null;
 
   return (
-    <Dialog
+    <FormDialog
       title={profile ? 'Edit profile' : 'New profile'}
       description={profile ? undefined : 'A profile is one person. You can add their DNA file right after.'}
       onClose={onClose}
       busy={busy}
       testId="profile-dialog"
-      footer={
-        <>
-          <button type="button" className="button" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" form="profile-form" className="button button-primary" disabled={busy}>
-            {busy ? <Spinner size={14} /> : null}
-            {profile ? 'Save changes' : 'Create profile'}
-          </button>
-        </>
-      }
+      formId="profile-form"
+      formClassName="form-grid"
+      noValidate
+      submitLabel={profile ? 'Save changes' : 'Create profile'}
+      onSubmit={() => void submit()}
     >
-      <form
-        id="profile-form"
-        className="form-grid"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
-        <div className="field">
-          <label className="field-label" htmlFor="pf-first_name">
-            First name
-          </label>
-          <input
-            id="pf-first_name"
-            className="input"
-            value={firstName}
-            onChange={(e) => setFirstName(e.target.value)}
-            maxLength={100}
-            autoComplete="off"
-            aria-invalid={!!errors.first_name}
-            aria-describedby={errors.first_name ? 'pf-first_name-error' : undefined}
-          />
-          {fieldError('first_name')}
-        </div>
-        <div className="field">
-          <label className="field-label" htmlFor="pf-last_name">
-            Last name
-          </label>
-          <input
-            id="pf-last_name"
-            className="input"
-            value={lastName}
-            onChange={(e) => setLastName(e.target.value)}
-            maxLength={100}
-            autoComplete="off"
-            aria-invalid={!!errors.last_name}
-            aria-describedby={errors.last_name ? 'pf-last_name-error' : undefined}
-          />
-          {fieldError('last_name')}
-        </div>
-
-        <fieldset className="field field-wide">
-          <legend className="field-label">Sex</legend>
-          <div className="segmented" role="radiogroup" aria-label="Sex">
-            {GENDERS.map((label, value) => (
-              <label key={label} className={`segment ${gender === value ? 'is-selected' : ''}`}>
-                <input
-                  type="radio"
-                  name="gender"
-                  value={value}
-                  checked={gender === value}
-                  onChange={() => setGender(value)}
-                />
-                {value === 0 ? 'Not specified' : label}
-              </label>
-            ))}
-          </div>
-          <p className="field-hint">
-            Used for sex-specific results (for example prostate or ovarian cancer). Not specified: the DNA file decides.
-          </p>
-        </fieldset>
-
-        <label className="field">
-          <span className="field-label">Ethnicity</span>
-          <select
-            className="input select"
-            value={ethnicity}
-            onChange={(e) => setEthnicity(Number(e.target.value))}
-            aria-describedby="pf-eth-hint"
-          >
-            {ETHNICITIES.map((label, value) => (
-              <option key={label} value={value}>
-                {value === 0 ? 'Not specified' : label}
-              </option>
-            ))}
-          </select>
+      <div className="field">
+        <label className="field-label" htmlFor="pf-first_name">
+          First name
         </label>
-        <p className="field-hint field-wide" id="pf-eth-hint">
-          Ethnicity chooses the reference population that percentiles compare with.{' '}
-          {ethnicity === 0 ? unspecifiedHint(profile) : ''}
-        </p>
+        <input
+          id="pf-first_name"
+          className="input"
+          value={firstName}
+          onChange={(e) => setFirstName(e.target.value)}
+          maxLength={100}
+          autoComplete="off"
+          aria-invalid={!!errors.first_name}
+          aria-describedby={errors.first_name ? 'pf-first_name-error' : undefined}
+        />
+        {fieldError('first_name')}
+      </div>
+      <div className="field">
+        <label className="field-label" htmlFor="pf-last_name">
+          Last name
+        </label>
+        <input
+          id="pf-last_name"
+          className="input"
+          value={lastName}
+          onChange={(e) => setLastName(e.target.value)}
+          maxLength={100}
+          autoComplete="off"
+          aria-invalid={!!errors.last_name}
+          aria-describedby={errors.last_name ? 'pf-last_name-error' : undefined}
+        />
+        {fieldError('last_name')}
+      </div>
 
-        {errors.form ? (
-          <p className="form-error field-wide" role="alert">
-            {errors.form}
-          </p>
-        ) : null}
-      </form>
-    </Dialog>
+      <fieldset className="field field-wide">
+        <legend className="field-label">Sex</legend>
+        <Segmented
+          label="Sex"
+          name="gender"
+          value={gender}
+          onChange={setGender}
+          options={GENDERS.map((label, value) => [value, value === 0 ? 'Not specified' : label] as const)}
+        />
+        <p className="field-hint">
+          Used for sex-specific results (for example prostate or ovarian cancer). Not specified: the DNA file decides.
+        </p>
+      </fieldset>
+
+      <label className="field">
+        <span className="field-label">Ethnicity</span>
+        <select
+          className="input select"
+          value={ethnicity}
+          onChange={(e) => setEthnicity(Number(e.target.value))}
+          aria-describedby="pf-eth-hint"
+        >
+          {ETHNICITIES.map((label, value) => (
+            <option key={label} value={value}>
+              {value === 0 ? 'Not specified' : label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <p className="field-hint field-wide" id="pf-eth-hint">
+        Ethnicity chooses the reference population that percentiles compare with.{' '}
+        {ethnicity === 0 ? unspecifiedHint(profile) : ''}
+      </p>
+
+      {errors.form ? (
+        <p className="form-error field-wide" role="alert">
+          {errors.form}
+        </p>
+      ) : null}
+    </FormDialog>
   );
 }

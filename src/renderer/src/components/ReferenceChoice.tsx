@@ -8,8 +8,9 @@ import { formatInt, formatPercent, POPULATION_NAMES } from '../lib/format.js';
 import { POPULATIONS, type Population } from '../../../shared/populations.js';
 import { ETHNICITY_OF, mixtureText, referenceName, type Mixture, type Reference } from '../lib/reference.js';
 import { saveProfileChange, type ProfileChange } from '../state/profile-changes.js';
-import { Dialog } from './Dialog.js';
-import { AlertIcon, Spinner } from './icons.js';
+import { FormDialog } from './FormDialog.js';
+import { RadioOption } from './RadioChoices.js';
+import { AlertIcon } from './icons.js';
 
 /** The DNA's ancestry estimate, as the genotype summary carries it. */
 export interface AncestryEstimate {
@@ -88,7 +89,9 @@ export function ReferenceDialog({
   );
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const total = POPULATIONS.reduce((s, p) => s + (Number(mix[p]) || 0), 0);
+  // The shares as numbers, read once for the total shown and the mixture saved.
+  const shares = Object.fromEntries(POPULATIONS.map((p) => [p, Number(mix[p]) || 0])) as Mixture;
+  const total = POPULATIONS.reduce((sum, p) => sum + shares[p], 0);
 
   const submit = async () => {
     let change: ProfileChange;
@@ -96,12 +99,12 @@ export function ReferenceDialog({
     else if (choice.kind === 'single')
       change = { ethnicity: ETHNICITY_OF[choice.population], ...(mixtureSupported ? { reference_mixture: null } : {}) };
     else {
-      const bad = POPULATIONS.find((p) => !/^\d{1,3}$/.test(mix[p].trim() || '0') || Number(mix[p]) > 100);
+      const bad = POPULATIONS.find((p) => !/^\d{1,3}$/.test(mix[p].trim() || '0') || shares[p] > 100);
       if (bad) return setError(`${POPULATION_NAMES[bad]} must be a whole number from 0 to 100.`);
       if (total !== 100) return setError(`The shares add up to ${total} %; they must add up to 100 %.`);
       change = {
         ethnicity: 0,
-        reference_mixture: Object.fromEntries(POPULATIONS.map((p) => [p, (Number(mix[p]) || 0) / 100])) as Mixture,
+        reference_mixture: Object.fromEntries(POPULATIONS.map((p) => [p, shares[p] / 100])) as Mixture,
       };
     }
     setBusy(true);
@@ -116,7 +119,7 @@ export function ReferenceDialog({
   };
 
   return (
-    <Dialog
+    <FormDialog
       title="Choose the reference population"
       description={
         <p>
@@ -127,107 +130,81 @@ export function ReferenceDialog({
       onClose={onClose}
       busy={busy}
       testId="reference-dialog"
-      footer={
-        <>
-          <button type="button" className="button" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" form="reference-form" className="button button-primary" disabled={busy}>
-            {busy ? <Spinner size={14} /> : null}
-            {busy ? 'Recalculating…' : 'Use this reference'}
-          </button>
-        </>
+      formId="reference-form"
+      formClassName="reference-form"
+      submitLabel={busy ? 'Recalculating…' : 'Use this reference'}
+      onSubmit={() => void submit()}
+      below={
+        error ? (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        ) : null
       }
     >
-      <form
-        id="reference-form"
-        className="reference-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
-        <fieldset className="choice-list">
-          <legend className="field-label">Reference</legend>
-          {hasEstimate && estimate ? (
-            <label className="choice">
-              <input
-                type="radio"
-                name="reference"
-                checked={choice.kind === 'estimate'}
-                onChange={() => setChoice({ kind: 'estimate' })}
-              />
-              <span>
-                <strong>The estimate from your DNA: {mixtureText(estimate.proportions)}</strong>
-                <span className="muted small">
-                  {estimate.markers_used !== undefined
-                    ? `From ${formatInt(estimate.markers_used)} ancestry markers`
-                    : 'From your DNA file'}
-                  {typeof estimate.confidence === 'number' ? `, confidence ${formatPercent(estimate.confidence)}` : ''}
-                  {estimate.sufficient === false
-                    ? '. Too little evidence to rely on by itself: accept it only if it matches what you know.'
-                    : '.'}
-                </span>
-              </span>
-            </label>
-          ) : null}
+      <fieldset className="choice-list">
+        <legend className="field-label">Reference</legend>
+        {hasEstimate && estimate ? (
+          <RadioOption
+            name="reference"
+            checked={choice.kind === 'estimate'}
+            onSelect={() => setChoice({ kind: 'estimate' })}
+            title={<strong>The estimate from your DNA: {mixtureText(estimate.proportions)}</strong>}
+            hint={
+              <>
+                {estimate.markers_used !== undefined
+                  ? `From ${formatInt(estimate.markers_used)} ancestry markers`
+                  : 'From your DNA file'}
+                {typeof estimate.confidence === 'number' ? `, confidence ${formatPercent(estimate.confidence)}` : ''}
+                {estimate.sufficient === false
+                  ? '. Too little evidence to rely on by itself: accept it only if it matches what you know.'
+                  : '.'}
+              </>
+            }
+          />
+        ) : null}
+        {POPULATIONS.map((p) => (
+          <RadioOption
+            key={p}
+            name="reference"
+            checked={choice.kind === 'single' && choice.population === p}
+            onSelect={() => setChoice({ kind: 'single', population: p })}
+            title={
+              <strong>
+                {POPULATION_NAMES[p]} ({p})
+              </strong>
+            }
+          />
+        ))}
+        {mixtureSupported ? (
+          <RadioOption
+            name="reference"
+            checked={choice.kind === 'mixture'}
+            onSelect={() => setChoice({ kind: 'mixture' })}
+            title={<strong>A mixture</strong>}
+            hint="For mixed ancestry: the reference is built from the shares you give."
+          />
+        ) : null}
+      </fieldset>
+      {choice.kind === 'mixture' ? (
+        <fieldset className="mixture-grid">
+          <legend className="field-label">Shares (must add up to 100 %)</legend>
           {POPULATIONS.map((p) => (
-            <label key={p} className="choice">
+            <label key={p} className="field">
+              <span className="field-label">{POPULATION_NAMES[p]} %</span>
               <input
-                type="radio"
-                name="reference"
-                checked={choice.kind === 'single' && choice.population === p}
-                onChange={() => setChoice({ kind: 'single', population: p })}
+                className="input"
+                inputMode="numeric"
+                value={mix[p]}
+                onChange={(e) => setMix({ ...mix, [p]: e.target.value })}
               />
-              <span>
-                <strong>
-                  {POPULATION_NAMES[p]} ({p})
-                </strong>
-              </span>
             </label>
           ))}
-          {mixtureSupported ? (
-            <label className="choice">
-              <input
-                type="radio"
-                name="reference"
-                checked={choice.kind === 'mixture'}
-                onChange={() => setChoice({ kind: 'mixture' })}
-              />
-              <span>
-                <strong>A mixture</strong>
-                <span className="muted small">
-                  For mixed ancestry: the reference is built from the shares you give.
-                </span>
-              </span>
-            </label>
-          ) : null}
+          <p className={`small ${total === 100 ? 'muted' : 'warn-text'}`} aria-live="polite">
+            Total: {total} %
+          </p>
         </fieldset>
-        {choice.kind === 'mixture' ? (
-          <fieldset className="mixture-grid">
-            <legend className="field-label">Shares (must add up to 100 %)</legend>
-            {POPULATIONS.map((p) => (
-              <label key={p} className="field">
-                <span className="field-label">{POPULATION_NAMES[p]} %</span>
-                <input
-                  className="input"
-                  inputMode="numeric"
-                  value={mix[p]}
-                  onChange={(e) => setMix({ ...mix, [p]: e.target.value })}
-                />
-              </label>
-            ))}
-            <p className={`small ${total === 100 ? 'muted' : 'warn-text'}`} aria-live="polite">
-              Total: {total} %
-            </p>
-          </fieldset>
-        ) : null}
-      </form>
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
       ) : null}
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -23,6 +23,7 @@ import { navigate } from '../state/router.js';
 import { useTraits } from '../state/traits.js';
 import { ChevronDown, ChevronRight, SearchIcon, Spinner, XIcon } from './icons.js';
 import { InfoMeter } from './InfoMeter.js';
+import { Segmented } from './RadioChoices.js';
 import { LevelBadge, LevelMeter } from './LevelMeter.js';
 
 const SORTS: Array<[SortKey, string]> = [
@@ -152,20 +153,19 @@ export function TraitBrowser({
         </label>
       </div>
       <div className="traits-toolbar">
-        <div className="segmented compact" role="radiogroup" aria-label="Show">
-          {SHOWS.map(([value, label]) => (
-            <label key={value} className={`segment ${show === value ? 'is-selected' : ''}`}>
-              <input
-                type="radio"
-                name="result-show"
-                value={value}
-                checked={show === value}
-                onChange={() => set({ show: value })}
-              />
+        <Segmented
+          compact
+          label="Show"
+          name="result-show"
+          value={show}
+          onChange={(value) => set({ show: value })}
+          options={SHOWS.map(([value, label]) => [
+            value,
+            <>
               {label} <span className="segment-count">{formatInt(counts[value])}</span>
-            </label>
-          ))}
-        </div>
+            </>,
+          ])}
+        />
         <fieldset className="evidence-filter">
           <legend>Evidence</legend>
           {EVIDENCE.map((e) => (

@@ -9,6 +9,8 @@ import { api } from '../api/client.js';
 import { ConfirmDialog } from '../components/ConfirmDialog.js';
 import { CorsOrigins } from '../components/CorsOrigins.js';
 import { Dialog } from '../components/Dialog.js';
+import { FormDialog } from '../components/FormDialog.js';
+import { RadioOption } from '../components/RadioChoices.js';
 import {
   AlertIcon,
   CheckIcon,
@@ -446,123 +448,104 @@ function CreateClientDialog({ onClose, onCreated }: { onClose: () => void; onCre
   };
 
   return (
-    <Dialog
+    <FormDialog
       title="New API client"
       description="Credentials for one program. The secret is shown once, right after you create it."
       onClose={onClose}
       busy={busy}
       testId="create-client-dialog"
-      footer={
-        <>
-          <button type="button" className="button" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" form="client-form" className="button button-primary" disabled={busy}>
-            {busy ? <Spinner size={14} /> : null} Create client
-          </button>
-        </>
-      }
+      formId="client-form"
+      formClassName="form-stack"
+      noValidate
+      submitLabel="Create client"
+      onSubmit={() => void submit()}
     >
-      <form
-        id="client-form"
-        className="form-stack"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
-        <label className="field">
-          <span className="field-label">Name</span>
+      <label className="field">
+        <span className="field-label">Name</span>
+        <input
+          className="input"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          maxLength={100}
+          placeholder="e.g. My analysis notebook"
+          aria-invalid={!!errors.name}
+          aria-describedby={errors.name ? 'cc-name-error' : undefined}
+        />
+        {errors.name ? (
+          <span className="field-error" id="cc-name-error" role="alert">
+            {errors.name}
+          </span>
+        ) : null}
+      </label>
+
+      <fieldset className="field">
+        <legend className="field-label">Permissions</legend>
+        {SCOPES.map((s) => (
+          <label key={s} className="check">
+            <input
+              type="checkbox"
+              checked={scopes.includes(s)}
+              onChange={(e) => setScopes(e.target.checked ? [...scopes, s] : scopes.filter((x) => x !== s))}
+            />
+            <span>
+              <code>{s}</code>
+              <span className="muted small">{SCOPE_TEXT[s]}</span>
+            </span>
+          </label>
+        ))}
+        {errors.scopes ? (
+          <span className="field-error" role="alert">
+            {errors.scopes}
+          </span>
+        ) : null}
+      </fieldset>
+
+      <fieldset className="field">
+        <legend className="field-label">Free traits</legend>
+        <p className="field-hint">
+          Free traits are computed automatically for this client’s profiles; the others when it asks.
+        </p>
+        {(
+          [
+            ['default', 'Catalog default', 'The traits the catalog marks as free'],
+            ['all', 'All traits', 'Every trait is computed automatically'],
+            ['none', 'None', 'Nothing is computed until the program asks'],
+            ['list', 'Only these traits', 'Trait codes, separated by commas'],
+          ] as Array<[FreeChoice, string, string]>
+        ).map(([value, label, hint]) => (
+          <RadioOption
+            key={value}
+            className="check"
+            name="free-traits"
+            checked={free === value}
+            onSelect={() => setFree(value)}
+            title={label}
+            hint={hint}
+          />
+        ))}
+        {free === 'list' ? (
           <input
             className="input"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            maxLength={100}
-            placeholder="e.g. My analysis notebook"
-            aria-invalid={!!errors.name}
-            aria-describedby={errors.name ? 'cc-name-error' : undefined}
+            value={codes}
+            onChange={(e) => setCodes(e.target.value)}
+            placeholder="height, body_mass_index"
+            aria-label="Free trait codes"
+            aria-invalid={!!errors.codes}
           />
-          {errors.name ? (
-            <span className="field-error" id="cc-name-error" role="alert">
-              {errors.name}
-            </span>
-          ) : null}
-        </label>
-
-        <fieldset className="field">
-          <legend className="field-label">Permissions</legend>
-          {SCOPES.map((s) => (
-            <label key={s} className="check">
-              <input
-                type="checkbox"
-                checked={scopes.includes(s)}
-                onChange={(e) => setScopes(e.target.checked ? [...scopes, s] : scopes.filter((x) => x !== s))}
-              />
-              <span>
-                <code>{s}</code>
-                <span className="muted small">{SCOPE_TEXT[s]}</span>
-              </span>
-            </label>
-          ))}
-          {errors.scopes ? (
-            <span className="field-error" role="alert">
-              {errors.scopes}
-            </span>
-          ) : null}
-        </fieldset>
-
-        <fieldset className="field">
-          <legend className="field-label">Free traits</legend>
-          <p className="field-hint">
-            Free traits are computed automatically for this client’s profiles; the others when it asks.
-          </p>
-          {(
-            [
-              ['default', 'Catalog default', 'The traits the catalog marks as free'],
-              ['all', 'All traits', 'Every trait is computed automatically'],
-              ['none', 'None', 'Nothing is computed until the program asks'],
-              ['list', 'Only these traits', 'Trait codes, separated by commas'],
-            ] as Array<[FreeChoice, string, string]>
-          ).map(([value, label, hint]) => (
-            <label key={value} className="check">
-              <input
-                type="radio"
-                name="free-traits"
-                value={value}
-                checked={free === value}
-                onChange={() => setFree(value)}
-              />
-              <span>
-                {label}
-                <span className="muted small">{hint}</span>
-              </span>
-            </label>
-          ))}
-          {free === 'list' ? (
-            <input
-              className="input"
-              value={codes}
-              onChange={(e) => setCodes(e.target.value)}
-              placeholder="height, body_mass_index"
-              aria-label="Free trait codes"
-              aria-invalid={!!errors.codes}
-            />
-          ) : null}
-          {errors.codes ? (
-            <span className="field-error" role="alert">
-              {errors.codes}
-            </span>
-          ) : null}
-        </fieldset>
-
-        {errors.form ? (
-          <p className="form-error" role="alert">
-            {errors.form}
-          </p>
         ) : null}
-      </form>
-    </Dialog>
+        {errors.codes ? (
+          <span className="field-error" role="alert">
+            {errors.codes}
+          </span>
+        ) : null}
+      </fieldset>
+
+      {errors.form ? (
+        <p className="form-error" role="alert">
+          {errors.form}
+        </p>
+      ) : null}
+    </FormDialog>
   );
 }
 

@@ -5,8 +5,8 @@
  * recoverable in the data folder (profiles/erase.ts).
  */
 import type { Router } from 'express';
-import { ApiClientInput, type ApiClient, type AppInfo } from '../../../shared/api.js';
-import { createClient, getClient, listClients, revokeClient, type Client } from '../../auth/clients.js';
+import { ApiClientInput, type AppInfo } from '../../../shared/api.js';
+import { clientJson, createClient, getClient, listClients, revokeClient } from '../../auth/clients.js';
 import { eraseAllProfiles, eraseClientProfiles } from '../../profiles/erase.js';
 import { appVersion } from '../../config.js';
 import { origin, type ServiceContext } from '../context.js';
@@ -20,18 +20,6 @@ import {
   type CustomTraitRecord,
 } from '../../traits/custom-traits.js';
 import { traitJson } from '../../traits/profile-traits.js';
-
-function apiClientJson(c: Client): ApiClient {
-  return {
-    client_id: c.id,
-    name: c.name,
-    scopes: c.scopes,
-    free_traits: c.freeTraits,
-    created_at: c.createdAt,
-    revoked_at: c.revokedAt,
-    is_app: c.isApp,
-  };
-}
 
 const version = appVersion();
 
@@ -58,7 +46,7 @@ export function appRoutes(ctx: ServiceContext): Router {
     res.json(
       listClients(ctx.db)
         .filter((c) => !c.isApp)
-        .map(apiClientJson),
+        .map(clientJson),
     );
   });
 
@@ -73,7 +61,7 @@ export function appRoutes(ctx: ServiceContext): Router {
       scopes: input.scopes,
       freeTraits: input.free_traits,
     });
-    res.status(201).json({ ...apiClientJson(client), client_secret: secret });
+    res.status(201).json({ ...clientJson(client), client_secret: secret });
   });
 
   // ?delete_data=true also deletes every profile the client created (also after an earlier revoke).

@@ -29,9 +29,9 @@ function ifNoneMatch(header: string | undefined, tag: string): boolean {
   });
 }
 
-function translate<T>(fn: () => T): T {
+async function translate<T>(fn: () => T | Promise<T>): Promise<T> {
   try {
-    return fn();
+    return await fn();
   } catch (err) {
     if (err instanceof UnknownTraitError) throw new HttpError(404, err.message);
     if (err instanceof TraitConflictError) throw new HttpError(409, err.message);
@@ -138,17 +138,19 @@ export function traitRoutes(ctx: ServiceContext): Router {
       .send(await computeProfileTraits(traits, clientOf(res), profile.id, codes, brief ? 'compact' : 'full'));
   });
 
-  on('getTraitAssessment', (req, res) => {
+  on('getTraitAssessment', async (req, res) => {
     const profile = requireProfile(ctx, req, res);
     res.json(
-      translate(() => getProfileTrait(traits, clientOf(res), profile.id, profile, String(req.params.trait_code))),
+      await translate(() => getProfileTrait(traits, clientOf(res), profile.id, profile, String(req.params.trait_code))),
     );
   });
 
-  on('computeTrait', (req, res) => {
+  on('computeTrait', async (req, res) => {
     const profile = requireProfile(ctx, req, res);
     res.json(
-      translate(() => computeProfileTrait(traits, clientOf(res), profile.id, profile, String(req.params.trait_code))),
+      await translate(() =>
+        computeProfileTrait(traits, clientOf(res), profile.id, profile, String(req.params.trait_code)),
+      ),
     );
   });
 
