@@ -8,7 +8,7 @@ import type { ScienceEngine } from '../../science/types.js';
 import type { ServiceContext } from '../context.js';
 import { DOCS_ASSETS, DOCS_CSS, DOCS_HTML, DOCS_JS, swaggerUiFiles } from '../docs-page.js';
 import { HttpError } from '../errors.js';
-import { openApiDocument } from '../openapi.js';
+import { openApiDocumentBytes } from '../openapi.js';
 import { operationRouter } from '../router.js';
 
 const revisions = new WeakMap<ScienceEngine, string>();
@@ -47,8 +47,8 @@ export function serviceRoutes(ctx: ServiceContext): Router {
     res.json(body);
   });
 
-  on('getOpenApiDocument', (_req, res) => {
-    res.json(openApiDocument());
+  on('getOpenApiDocument', async (_req, res) => {
+    res.type('json').send(await openApiDocumentBytes());
   });
 
   on('getApiReference', (_req, res) => {
