@@ -47,8 +47,8 @@ export function serviceRoutes(ctx: ServiceContext): Router {
     res.json(body);
   });
 
-  on('getOpenApiDocument', async (_req, res) => {
-    res.type('json').send(await openApiDocumentBytes());
+  on('getOpenApiDocument', (_req, res) => {
+    res.type('json').send(openApiDocumentBytes());
   });
 
   on('getApiReference', (_req, res) => {
