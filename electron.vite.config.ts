@@ -24,6 +24,7 @@ import { dirname, resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
+import { openApiDocument } from './src/service/http/openapi.js';
 
 const root = import.meta.dirname;
 
@@ -77,9 +78,24 @@ function swaggerUiAssets(): Plugin {
   };
 }
 
+/**
+ * The OpenAPI document, generated from the route table at build time (out/main/openapi.json):
+ * the service sends these bytes, so its first answer on /api/openapi.json does not wait for
+ * zod's JSON Schema conversion (a few hundred ms of the start-up on a busy machine). Without
+ * the file (the TypeScript sources under tsx) the service generates the same document.
+ */
+function openApiDocumentAsset(): Plugin {
+  return {
+    name: 'traitscope:openapi-document',
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: 'openapi.json', source: JSON.stringify(openApiDocument()) });
+    },
+  };
+}
+
 export default defineConfig({
   main: {
-    plugins: [nativeAddonsAsCommonJs(), swaggerUiAssets()],
+    plugins: [nativeAddonsAsCommonJs(), swaggerUiAssets(), openApiDocumentAsset()],
     build: {
       outDir: resolve(root, 'out/main'),
       target: 'node20.19',

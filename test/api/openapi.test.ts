@@ -9,7 +9,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../../src/shared/routes/index.js';
-import { openApiDocument } from '../../src/service/http/openapi.js';
+import { openApiDocument, openApiDocumentBytes } from '../../src/service/http/openapi.js';
 import { request, ROOT, startServer, type TestServer } from '../support/server.js';
 
 type Json = Record<string, any>;
@@ -34,6 +34,10 @@ describe('the OpenAPI document', () => {
     expect(r.body).toEqual(openApiDocument());
     expect(JSON.stringify(r.body)).not.toContain(String(server.port));
     expect(r.body.servers[0]).toMatchObject({ url: 'http://{host}:{port}', variables: { port: { default: '4780' } } });
+  });
+
+  it('is generated when no build wrote it (the TypeScript sources under tsx)', () => {
+    expect(JSON.parse(openApiDocumentBytes().toString('utf8'))).toEqual(openApiDocument());
   });
 
   it('has every operation, each with an id, tag, summary, description, scopes and examples', () => {

@@ -1,9 +1,12 @@
 /** Numbered migrations on a real SQLite file: each in one transaction, data carried forward, newer schemas refused. */
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { DatabaseTooNewError, migrate, openDatabase } from '../../src/service/db/database.js';
+import { VACUUM_PENDING } from '../../src/service/db/erase.js';
 import { LATEST_VERSION, MIGRATIONS } from '../../src/service/db/migrations.js';
+import { getSetting } from '../../src/service/settings.js';
 import { tempDir } from '../support/server.js';
 
 function atVersion(version: number): Database.Database {
@@ -23,6 +26,25 @@ describe('migrations', () => {
   it('bring a new database to the latest version', () => {
     const db = openDatabase(path.join(tempDir(), 'traitscope.db'));
     expect(db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
+    db.close();
+  });
+
+  it('skip the one-time VACUUM on a new database (it holds no deleted data) and run it on an older one', () => {
+    const freshFile = path.join(tempDir(), 'traitscope.db');
+    const fresh = openDatabase(freshFile);
+    expect(getSetting(fresh, VACUUM_PENDING)).toBeUndefined();
+    // The VACUUM ends with a checkpoint that empties the WAL: the migrations' pages still there show none ran.
+    expect(statSync(`${freshFile}-wal`).size).toBeGreaterThan(0);
+    fresh.close();
+    const file = path.join(tempDir(), 'traitscope.db');
+    const old = new Database(file);
+    for (const m of MIGRATIONS.filter((m) => m.version <= 5)) old.exec(m.sql);
+    old.pragma('user_version = 5');
+    old.close();
+    // Migration 6 asks for the VACUUM; opening the file carries it out and clears the request.
+    const db = openDatabase(file);
+    expect(getSetting(db, VACUUM_PENDING)).toBeUndefined();
+    expect(migrate(db)).toBe(LATEST_VERSION);
     db.close();
   });
 

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/db.js';
 import { APP_SCOPE, SCOPES, type ApiClient, type Scope } from '../../shared/api.js';
 import { namedStatements } from '../db/statements.js';
-import { decoyHash, hashSecret, isIssuedToken, randomToken, verifySecret } from './secrets.js';
+import { decoyHash, hashSecret, isIssuedToken, randomToken, unmatchableHash, verifySecret } from './secrets.js';
 
 /** Which of the configured traits a client gets for free; "default" follows the catalog's pricing. */
 export type FreeTraits = 'default' | 'all' | 'none' | string[];
@@ -84,25 +84,29 @@ const clientStatements = namedStatements((db: Db) => ({
 }));
 
 export function createClient(db: Db, input: NewClient): { client: Client; secret: string } {
+  const secret = randomToken(32);
+  return { client: insertClient(db, input, hashSecret(secret)), secret };
+}
+
+function insertClient(db: Db, input: NewClient, secretHash: string): Client {
   const name = input.name.trim();
   if (!name) throw new ClientInputError('A client needs a name (e.g. --name "My analysis tool").');
   if (name.length > 100) throw new ClientInputError('A client name must be at most 100 characters.');
   const scopes: string[] = input.isApp ? [...SCOPES, APP_SCOPE] : (input.scopes ?? [...SCOPES]);
   if (scopes.length === 0) throw new ClientInputError(`A client needs at least one scope: ${SCOPES.join(', ')}.`);
   const id = randomUUID();
-  const secret = randomToken(32);
   const now = new Date().toISOString();
   clientStatements(db).insert.run(
     id,
     name,
-    hashSecret(secret),
+    secretHash,
     scopes.join(' '),
     JSON.stringify(input.freeTraits ?? 'default'),
     input.traitCodes ? JSON.stringify(input.traitCodes) : null,
     input.isApp ? 1 : 0,
     now,
   );
-  return { client: getClient(db, id)!, secret };
+  return getClient(db, id)!;
 }
 
 export function getClient(db: Db, id: string): Client | undefined {
@@ -166,7 +170,13 @@ function appClient(db: Db): Client | undefined {
   return row ? toClient(row) : undefined;
 }
 
-/** The desktop UI's own client, created on first use. */
+/**
+ * The desktop UI's own client, created on first use. Its tokens come from the service itself
+ * (sign-in links, appToken), never from a secret: it gets a hash no secret matches, which
+ * spares the first start a synchronous scrypt (50 ms, close to a second on a busy machine).
+ */
 export function ensureAppClient(db: Db): Client {
-  return appClient(db) ?? createClient(db, { name: 'Traitscope app', isApp: true, freeTraits: 'default' }).client;
+  return (
+    appClient(db) ?? insertClient(db, { name: 'Traitscope app', isApp: true, freeTraits: 'default' }, unmatchableHash())
+  );
 }

@@ -49,9 +49,18 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
   return timingSafeEqual(actual, expected) && isIssuedToken(secret);
 }
 
+/**
+ * A stored hash no secret matches (random in place of scrypt's output): for a client whose
+ * secret nobody is ever given, such as the app's own, without spending scrypt's time on a
+ * secret that is thrown away.
+ */
+export function unmatchableHash(): string {
+  return `scrypt$${randomBytes(16).toString('base64')}$${randomBytes(32).toString('base64')}`;
+}
+
 let decoy: string | null = null;
 /** A hash no secret matches, checked when the client is unknown so that costs as long as a real check. */
 export function decoyHash(): string {
-  decoy ??= `scrypt$${randomBytes(16).toString('base64')}$${randomBytes(32).toString('base64')}`;
+  decoy ??= unmatchableHash();
   return decoy;
 }

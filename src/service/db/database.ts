@@ -13,7 +13,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { sqliteNativeBinding } from '../packaged-paths.js';
 import { makePrivateDir, makePrivateFile } from '../storage/private-files.js';
-import { vacuumIfPending } from './erase.js';
+import { setSetting } from '../settings.js';
+import { VACUUM_PENDING, vacuumIfPending } from './erase.js';
 import type { Db } from './db.js';
 import { LATEST_VERSION, MIGRATIONS } from './migrations.js';
 
@@ -43,13 +44,20 @@ export function openDatabase(file: string): Db {
   db.pragma('foreign_keys = ON');
   // The CLI, the worker threads and the service may write at the same time: wait, don't fail.
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  migrate(db);
-  vacuumIfPending(db);
+  const found = migrate(db);
+  // A database created just now holds no deleted data: its migrations' request for the
+  // one-time VACUUM (and the checkpoint after it, a few hundred ms of disk writes at the
+  // first start) concerns older files only.
+  if (found === 0) setSetting(db, VACUUM_PENDING, null);
+  else vacuumIfPending(db);
   return db;
 }
 
-/** Applies pending migrations, each in one transaction; refuses a database newer than us. */
-export function migrate(db: Db): void {
+/**
+ * Applies pending migrations, each in one transaction; refuses a database newer than us.
+ * Returns the schema version found (0: a new database). A current schema costs one read.
+ */
+export function migrate(db: Db): number {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > LATEST_VERSION) {
     db.close();
@@ -62,4 +70,5 @@ export function migrate(db: Db): void {
       db.pragma(`user_version = ${migration.version}`);
     }).immediate();
   }
+  return current;
 }

@@ -4,6 +4,7 @@
  * renderer's client are built from. It does not depend on the running port: the server
  * is a template with the port as a variable.
  */
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { API_VERSION, EXTENSION } from '../../shared/api.js';
 import { operations, type Operation, type ParamSpec, type ResponseSpec, type Tag } from '../../shared/routes/index.js';
@@ -321,4 +322,26 @@ export function openApiDocument(): Json {
   (doc.components as Json).schemas = reachable(doc, components);
   cached = doc;
   return doc;
+}
+
+/** The document as the build wrote it beside the bundle (electron.vite.config.ts); absent under tsx. */
+const BUILT_DOCUMENT = new URL('./openapi.json', import.meta.url);
+let served: Buffer | undefined;
+
+/**
+ * The bytes GET /api/openapi.json sends: the built file, read once, so the service's first
+ * answer does not wait for the JSON Schema conversion; generated here when there is no file.
+ * Read synchronously (150 kB from the page cache, once): an asynchronous read would queue
+ * behind the worker pool's start-up work on libuv's threads. test/api/openapi.test.ts checks
+ * that what is served equals openApiDocument().
+ */
+export function openApiDocumentBytes(): Buffer {
+  if (served) return served;
+  try {
+    served = readFileSync(BUILT_DOCUMENT);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    served = Buffer.from(JSON.stringify(openApiDocument()));
+  }
+  return served;
 }

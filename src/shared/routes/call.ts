@@ -1,10 +1,13 @@
 /**
  * Types of a call to an operation of the route table (path and query parameters, body,
  * response) and the request line it makes: what a typed client needs, derived from the
- * table so it cannot drift from the service.
+ * table so it cannot drift from the service. Only types come from the table itself; the
+ * request line is made from its plain-data copy (operation-table.ts), so a client that
+ * imports this module carries no zod schemas.
  */
 import type { z } from 'zod';
-import { operations, type OperationId, type Operations } from './index.js';
+import type { OperationId, Operations } from './index.js';
+import { OPERATION_TABLE } from './operation-table.js';
 
 type ParamValues<P> = { [K in keyof P]: P[K] extends { schema: infer S extends z.ZodType } ? z.input<S> : never };
 
@@ -29,7 +32,7 @@ interface LooseArgs {
 
 /** Method and path with query string of a call, e.g. ["GET", "/api/profiles/3f…/traits/?score="]. */
 export function requestLine<Id extends OperationId>(id: Id, args: CallArgs<Id>): { method: string; path: string } {
-  const op = operations[id];
+  const op = OPERATION_TABLE[id];
   const { path = {}, query = {} } = args as LooseArgs;
   const filled = op.path.replace(/\{([a-z_]+)\}/g, (_m, name: string) => {
     const value = path[name];

@@ -2,7 +2,8 @@
  * The route table: every operation of /api, /oauth and /storage with its method, path,
  * schemas, scopes, statuses and documentation. The express routers register their
  * handlers by operationId from it, the OpenAPI document is generated from it, and the
- * renderer's typed client calls operations by id through it.
+ * renderer's typed client takes its types from it (and method and path from the plain copy
+ * in operation-table.ts, so the UI's bundle carries no schemas).
  */
 import { z } from 'zod';
 import { APP_SCOPE, Detail } from '../schemas/common.js';

@@ -14,11 +14,7 @@ export const Detail = z
   });
 export type Detail = z.infer<typeof Detail>;
 
-export const SCOPES = ['read:profiles', 'write:profiles'] as const;
-export type Scope = (typeof SCOPES)[number];
-/** Held only by the desktop UI's own client: manage API clients and app data. */
-export const APP_SCOPE = 'manage:app';
-export type AnyScope = Scope | typeof APP_SCOPE;
+export { APP_SCOPE, SCOPES, type AnyScope, type Scope } from '../scopes.js';
 
 /** The key marking fields, parameters and operations beyond interface.md. */
 export const EXTENSION = 'x-traitscope-extension';

@@ -1,27 +1,10 @@
 /** Profiles: one person, with optional personal attributes (interface.md §2). */
 import { z } from 'zod';
+import { AGE_MAX, ETHNICITIES, FIELD_MESSAGES, GENDERS, NAME_MAX_LENGTH, type NameField } from '../profile-fields.js';
 import { ext, namedIntEnum } from './common.js';
 
-export const GENDERS = ['Unknown', 'Male', 'Female'] as const;
-export const ETHNICITIES = [
-  'Unknown',
-  'European (White)',
-  'American (Hispanic or Latino)',
-  'African (Black or African American)',
-  'East Asian',
-  'South Asian',
-] as const;
-
-export const Gender = namedIntEnum(
-  'Gender',
-  GENDERS,
-  'gender must be an integer from 0 to 2 (0 = Unknown, 1 = Male, 2 = Female)',
-);
-export const Ethnicity = namedIntEnum(
-  'Ethnicity',
-  ETHNICITIES,
-  'ethnicity must be an integer from 0 to 5 (see the Ethnicity enum)',
-);
+export const Gender = namedIntEnum('Gender', GENDERS, FIELD_MESSAGES.gender);
+export const Ethnicity = namedIntEnum('Ethnicity', ETHNICITIES, FIELD_MESSAGES.ethnicity);
 
 const share = z
   .number({ error: 'each share of reference_mixture must be a number from 0 to 1' })
@@ -66,12 +49,12 @@ export type ReferenceMixture = z.output<typeof ReferenceMixture>;
 const MIXTURE_RULE =
   'Setting a mixture sets ethnicity to 0 unless the same request sets ethnicity 1–5; an ethnicity of 1–5 takes precedence and clears the mixture. null removes it.';
 
-const name = (field: string) =>
-  z.string({ error: `${field} must be a string` }).max(100, { error: `${field} must be at most 100 characters` });
+const name = (field: NameField) =>
+  z.string({ error: FIELD_MESSAGES.nameType(field) }).max(NAME_MAX_LENGTH, { error: FIELD_MESSAGES.nameLength(field) });
 const age = z
-  .int({ error: 'age must be an integer from 0 to 150, or null' })
-  .min(0, { error: 'age must be an integer from 0 to 150, or null' })
-  .max(150, { error: 'age must be an integer from 0 to 150, or null' });
+  .int({ error: FIELD_MESSAGES.age })
+  .min(0, { error: FIELD_MESSAGES.age })
+  .max(AGE_MAX, { error: FIELD_MESSAGES.age });
 
 /**
  * Writable profile fields. `id`, `email` and unknown keys are accepted and ignored, so a

@@ -1,6 +1,7 @@
 /** Create or edit a profile: every writable field, with gender and ethnicity as readable choices. */
 import { useState } from 'react';
-import { ETHNICITIES, GENDERS, ProfileInput, type Profile } from '../../../shared/api.js';
+import type { Profile, ProfileInput } from '../../../shared/api.js';
+import { ETHNICITIES, GENDERS, profileFieldProblems } from '../../../shared/profile-fields.js';
 import { POPULATION_NAMES } from '../lib/format.js';
 import { saveProfileChange } from '../state/profile-changes.js';
 import { useProfiles } from '../state/profiles.js';
@@ -40,7 +41,7 @@ export function ProfileDialog({ profile, onClose, onSaved }: Props) {
   const [busy, setBusy] = useState(false);
 
   const submit = async () => {
-    const input = {
+    const input: ProfileInput = {
       first_name: firstName.trim(),
       last_name: lastName.trim(),
       gender,
@@ -48,13 +49,12 @@ export function ProfileDialog({ profile, onClose, onSaved }: Props) {
       age: profile?.age ?? null,
       ethnicity,
     };
-    // The same schema the service validates with, so messages match.
-    const parsed = ProfileInput.safeParse(input);
-    if (!parsed.success) {
+    // The service's own limits and messages (shared/profile-fields.ts), without its schemas.
+    const problems = Object.entries(profileFieldProblems(input));
+    if (problems.length > 0) {
       const next: Errors = {};
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0] as keyof Errors;
-        next[field] ??= issue.message.replace(
+      for (const [field, message] of problems) {
+        next[field as keyof Errors] ??= message.replace(
           /^(first_name|last_name|age)/,
           (f) => ({ first_name: 'First name', last_name: 'Last name', age: 'Age' })[f] ?? f,
         );
@@ -68,7 +68,7 @@ export function ProfileDialog({ profile, onClose, onSaved }: Props) {
     setBusy(true);
     setErrors({});
     try {
-      const saved = profile ? await saveProfileChange(profile, parsed.data) : await create(parsed.data);
+      const saved = profile ? await saveProfileChange(profile, input) : await create(input);
       onSaved?.(saved);
       onClose();
     } catch (err) {

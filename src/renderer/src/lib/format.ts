@@ -1,5 +1,6 @@
 /** Numbers, dates and labels the way people read them. */
-import { ETHNICITIES, GENDERS, type Profile } from '../../../shared/api.js';
+import type { Profile } from '../../../shared/api.js';
+import { ETHNICITIES, GENDERS } from '../../../shared/profile-fields.js';
 
 const integer = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
 

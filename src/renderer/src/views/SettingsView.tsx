@@ -4,7 +4,8 @@
  */
 import { useDocumentTitle } from '../lib/document-title.js';
 import { useEffect, useState } from 'react';
-import { SCOPES, type ApiClient, type CreatedApiClient } from '../../../shared/api.js';
+import type { ApiClient, CreatedApiClient } from '../../../shared/api.js';
+import { SCOPES } from '../../../shared/scopes.js';
 import { api } from '../api/client.js';
 import { ConfirmDialog } from '../components/ConfirmDialog.js';
 import { CorsOrigins } from '../components/CorsOrigins.js';

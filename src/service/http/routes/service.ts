@@ -8,7 +8,7 @@ import type { ScienceEngine } from '../../science/types.js';
 import type { ServiceContext } from '../context.js';
 import { DOCS_ASSETS, DOCS_CSS, DOCS_HTML, DOCS_JS, swaggerUiFiles } from '../docs-page.js';
 import { HttpError } from '../errors.js';
-import { openApiDocument } from '../openapi.js';
+import { openApiDocumentBytes } from '../openapi.js';
 import { operationRouter } from '../router.js';
 
 const revisions = new WeakMap<ScienceEngine, string>();
@@ -48,7 +48,7 @@ export function serviceRoutes(ctx: ServiceContext): Router {
   });
 
   on('getOpenApiDocument', (_req, res) => {
-    res.json(openApiDocument());
+    res.type('json').send(openApiDocumentBytes());
   });
 
   on('getApiReference', (_req, res) => {
