@@ -2,8 +2,11 @@
  * The conformance check every API test runs through (support/conformance-setup.ts) must
  * catch what a strict client would reject, or the suite would prove nothing.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { conformance } from './support/conformance.js';
+import { violations } from './support/violations.js';
 
 const profile = {
   id: '3f1c2a4e-8d2b-4c7e-9a51-0b6f4d2e7c10',
@@ -59,5 +62,22 @@ describe('the conformance check', () => {
     expect(exchange('GET', '/api/profiles/', 401, { detail: 'x' }, { responseHeaders: headers }).join()).toMatch(
       /WWW-Authenticate/,
     );
+  });
+
+  it('is wired into fetch: a non-conforming answer from a local service fails the call', async () => {
+    // A stand-in answering a documented route with an undocumented field, in place of the service.
+    const fake = createServer((_req, res) => {
+      res.setHeader('content-type', 'application/json; charset=utf-8');
+      res.end(JSON.stringify([{ ...profile, secret: 'leaked' }]));
+    });
+    await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = fake.address() as AddressInfo;
+      await expect(fetch(`http://127.0.0.1:${port}/api/profiles/`)).rejects.toThrow(/does not conform.*additional/s);
+    } finally {
+      fake.close();
+      // The setup also fails the test after a violation; this one was expected.
+      violations.splice(0);
+    }
   });
 });

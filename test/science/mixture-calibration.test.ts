@@ -4,7 +4,8 @@
  * two-way mixtures at 25/50/75 % (each allele drawn from population k with probability qₖ,
  * as in a recently admixed genome without its local-ancestry blocks), scored with the CDF the
  * engine builds for that mixture, and a Kolmogorov–Smirnov test of the randomized probability
- * integral transform checks uniformity at α = 0.01 on a seeded sample of multi-marker traits.
+ * integral transform checks uniformity at α = 0.01 on a seeded sample of multi-marker traits
+ * (150 per mixture in `npm test`, 300 in `npm run test:science` and CI: test/support/science-scale.ts).
  * Chance alone fails 1 %; at most 2 % may fail. The proportions themselves are checked in
  * test/science/ancestry-validation.test.ts.
  */
@@ -13,12 +14,13 @@ import { describe, expect, it } from 'vitest';
 import { readCatalogFile } from '../../src/service/science/catalog.js';
 import { createScienceEngine } from '../../src/service/science/index.js';
 import type { Population } from '../../src/service/science/types.js';
-import { rng } from '../support/prng.js';
+import { rng, seededSample } from '../support/prng.js';
+import { scienceSize } from '../support/science-scale.js';
 import { ksUniform, simulateScores } from '../support/simulate-scores.js';
 
 const resourcesDir = join(import.meta.dirname, '..', '..', 'resources');
 const engine = createScienceEngine({ resourcesDir });
-const TRAITS = 300;
+const TRAITS = scienceSize(150, 300);
 const PEOPLE = 200;
 
 function mixture(a: Population, b: Population, share: number): Record<Population, number> {
@@ -28,16 +30,7 @@ function mixture(a: Population, b: Population, share: number): Record<Population
   return q;
 }
 
-/** A seeded sample of the traits with at least two markers. */
-function sampleTraits(seed: number) {
-  const all = readCatalogFile(resourcesDir).traits.filter((t) => t.markers.rsid.length >= 2);
-  const random = rng(seed);
-  for (let i = all.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [all[i], all[j]] = [all[j], all[i]];
-  }
-  return all.slice(0, TRAITS);
-}
+const multiMarker = readCatalogFile(resourcesDir).traits.filter((t) => t.markers.rsid.length >= 2);
 
 describe('percentiles against a mixed reference are calibrated for people of that mixture (KS, α = 0.01)', () => {
   const cases: Array<[string, Record<Population, number>]> = [
@@ -48,11 +41,11 @@ describe('percentiles against a mixed reference are calibrated for people of tha
     ['50 % AMR, 50 % AFR', mixture('AMR', 'AFR', 0.5)],
   ];
   it.each(cases.map(([label, q], i) => [label, q, i] as const))(
-    '%s: at most 2 percent of 300 traits fail',
+    `%s: at most 2 percent of ${TRAITS} traits fail`,
     (_label, q, i) => {
       const random = rng(7000 + i);
       const failing: string[] = [];
-      const traits = sampleTraits(70 + i);
+      const traits = seededSample(multiMarker, TRAITS, 70 + i);
       for (const t of traits) {
         const ref = engine.fullCoverageCdf(t.code, q)!;
         const scale = 1 + t.markers.weight.reduce((a, w) => a + Math.abs(w), 0);

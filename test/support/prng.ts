@@ -9,3 +9,14 @@ export function rng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** `count` items of `list` drawn without replacement by a seeded Fisher–Yates shuffle (all of them when count ≥ length). */
+export function seededSample<T>(list: readonly T[], count: number, seed: number): T[] {
+  const all = [...list];
+  const random = rng(seed);
+  for (let i = all.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [all[i], all[j]] = [all[j], all[i]];
+  }
+  return all.slice(0, count);
+}
