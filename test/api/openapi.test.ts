@@ -8,7 +8,7 @@ import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../../src/shared/routes/index.js';
 import { openApiDocument, openApiDocumentBytes } from '../../src/service/http/openapi.js';
-import { request, ROOT, startServer, type TestServer } from '../support/server.js';
+import { request, startServer, type TestServer } from '../support/server.js';
 
 type Json = Record<string, any>;
 let server: TestServer;
