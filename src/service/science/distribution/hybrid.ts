@@ -55,8 +55,8 @@ export interface Hybrid {
 
 /**
  * Convolves markers order[0..n) of pts; atoms stay within `budget`, the grid has `points`
- * points over [lo, hi] (mass beyond stays in the end points); once no atom is as probable
- * as `atomFloor`, all of them join the grid.
+ * points over [lo, hi] (mass beyond stays in the end points); an atom less probable than
+ * `atomFloor` joins the grid as soon as it appears (Infinity: grid only).
  */
 export function hybridDistribution(
   pts: Float64Array,
@@ -76,10 +76,7 @@ export function hybridDistribution(
   let grid = buf.grid0;
   let gridNext = buf.grid1;
   grid.fill(0, 0, points);
-  let gridUsed = false;
-  let addedVariance = 0;
-  let ga = points; // occupied grid range [ga, gb]
-  let gb = -1;
+  const spill: Spill = { grid, lo, h, last, from: points, to: -1, mass: 0, addedVariance: 0 };
 
   let values = buf.v0;
   let probs = buf.p0;
@@ -90,20 +87,6 @@ export function hybridDistribution(
   let m = 1;
   const sv = [0, 0, 0];
   const sp = [0, 0, 0];
-
-  const toGrid = (v: number, p: number) => {
-    let u = (v - lo) / h;
-    if (u < 0) u = 0;
-    else if (u > last) u = last;
-    const k = Math.floor(u);
-    const f = u - k;
-    grid[k] += p * (1 - f);
-    if (f > 0) grid[k + 1] += p * f;
-    addedVariance += p * f * (1 - f) * h * h;
-    if (k < ga) ga = k;
-    if (k + (f > 0 ? 1 : 0) > gb) gb = k + (f > 0 ? 1 : 0);
-    gridUsed = true;
-  };
 
   for (let j = 0; j < n; j++) {
     const o = STRIDE * order[j];
@@ -120,26 +103,29 @@ export function hybridDistribution(
       sv[at] = pts[o + g];
       sp[at] = p;
     }
-    // The grid part first.
-    if (gridUsed) {
+    // The grid part first (convolution keeps its mass, so spill.mass stays right).
+    if (spill.mass > 0) {
+      const ga = spill.from;
+      const gb = spill.to;
       gridNext.fill(0, 0, points);
-      let na = points;
-      let nb = -1;
-      let gridMass = 0;
-      for (let i = ga; i <= gb; i++) gridMass += grid[i];
+      let taps = 0;
       for (let g = 0; g < k; g++) {
         const s = sv[g] / h;
         const d = Math.floor(s);
         const f = s - d;
-        addedVariance += gridMass * sp[g] * f * (1 - f) * h * h;
-        shiftAdd(grid, gridNext, ga, gb, d, sp[g] * (1 - f), last);
-        if (f > 0) shiftAdd(grid, gridNext, ga, gb, d + 1, sp[g] * f, last);
-        na = Math.min(na, clamp(ga + d, last));
-        nb = Math.max(nb, clamp(gb + d + (f > 0 ? 1 : 0), last));
+        spill.addedVariance += spill.mass * sp[g] * f * (1 - f) * h * h;
+        tapShift[taps] = d;
+        tapWeight[taps++] = sp[g] * (1 - f);
+        if (f > 0) {
+          tapShift[taps] = d + 1;
+          tapWeight[taps++] = sp[g] * f;
+        }
       }
+      convolve(grid, gridNext, ga, gb, taps, last);
+      spill.from = clamp(ga + tapShift[0], last);
+      spill.to = clamp(gb + tapShift[taps - 1], last);
       [grid, gridNext] = [gridNext, grid];
-      ga = na;
-      gb = nb;
+      spill.grid = grid;
     }
     // Then the atoms: k-way merge of the shifted copies.
     if (k === 1) {
@@ -175,42 +161,27 @@ export function hybridDistribution(
     [values, outV] = [outV, values];
     [probs, outP] = [outP, probs];
     m = out;
+    // An atom this improbable need not stay exact (smoothing it into the grid moves a
+    // mid-rank by at most its probability): it joins the grid now, before it multiplies.
+    if (atomFloor > 0) m = keepAtLeast(values, probs, m, atomFloor, spill);
     if (m > budget) {
       // Keep the `budget` most probable atoms; the rest go to the grid.
       const threshold = kthLargest(probs, m, budget, outP);
-      let kept = 0;
-      for (let i = 0; i < m; i++) {
-        const p = probs[i];
-        if (p >= threshold) {
-          values[kept] = values[i];
-          probs[kept++] = p;
-        } else toGrid(values[i], p);
-      }
+      m = keepAtLeast(values, probs, m, threshold, spill);
       // More atoms than the budget at exactly the threshold: the last of them (by value) go too.
-      if (kept > budget) {
+      if (m > budget) {
         // The last `excess` atoms at the threshold start at `from`.
-        let from = kept;
-        for (let dropped = 0; dropped < kept - budget;) if (probs[--from] === threshold) dropped++;
+        let from = m;
+        for (let dropped = 0; dropped < m - budget;) if (probs[--from] === threshold) dropped++;
         let w = from;
-        for (let i = from; i < kept; i++) {
-          if (probs[i] === threshold) toGrid(values[i], probs[i]);
+        for (let i = from; i < m; i++) {
+          if (probs[i] === threshold) toGrid(spill, values[i], probs[i]);
           else {
             values[w] = values[i];
             probs[w++] = probs[i];
           }
         }
-        kept = w;
-      }
-      m = kept;
-    }
-    if (atomFloor > 0 && m > 0) {
-      // Once every atom is this improbable none needs to stay exact (smoothing an atom into
-      // the grid moves a mid-rank by at most half its probability): grid only from here.
-      let largest = 0;
-      for (let i = 0; i < m; i++) if (probs[i] > largest) largest = probs[i];
-      if (largest < atomFloor) {
-        for (let i = 0; i < m; i++) toGrid(values[i], probs[i]);
-        m = 0;
+        m = w;
       }
     }
   }
@@ -219,34 +190,117 @@ export function hybridDistribution(
     probs: probs.slice(0, m),
     lo,
     h,
-    mass: gridUsed ? grid.slice(0, points) : new Float64Array(0),
-    addedVariance,
+    mass: spill.mass > 0 ? grid.slice(0, points) : new Float64Array(0),
+    addedVariance: spill.addedVariance,
   };
+}
+
+/** The grid that atoms spill into, with its occupied range [from, to] and total mass. */
+interface Spill {
+  grid: Float64Array;
+  lo: number;
+  h: number;
+  last: number;
+  from: number;
+  to: number;
+  mass: number;
+  addedVariance: number;
+}
+
+/** Splits an atom between its two nearest grid points (which keeps the mean). */
+function toGrid(s: Spill, v: number, p: number): void {
+  let u = (v - s.lo) / s.h;
+  if (u < 0) u = 0;
+  else if (u > s.last) u = s.last;
+  const k = Math.floor(u);
+  const f = u - k;
+  s.grid[k] += p * (1 - f);
+  if (f > 0) s.grid[k + 1] += p * f;
+  s.addedVariance += p * f * (1 - f) * s.h * s.h;
+  s.mass += p;
+  if (k < s.from) s.from = k;
+  const top = f > 0 ? k + 1 : k;
+  if (top > s.to) s.to = top;
+}
+
+/** Keeps the atoms with probability ≥ threshold (in order), spills the others; returns the count kept. */
+function keepAtLeast(values: Float64Array, probs: Float64Array, m: number, threshold: number, s: Spill): number {
+  let kept = 0;
+  for (let i = 0; i < m; i++) {
+    const p = probs[i];
+    if (p >= threshold) {
+      values[kept] = values[i];
+      probs[kept++] = p;
+    } else toGrid(s, values[i], p);
+  }
+  return kept;
 }
 
 function clamp(k: number, last: number): number {
   return k < 0 ? 0 : k > last ? last : k;
 }
 
-function shiftAdd(
-  cur: Float64Array,
-  next: Float64Array,
-  a: number,
-  b: number,
-  d: number,
-  w: number,
-  last: number,
-): void {
-  if (w === 0 || b < a) return;
-  let k = a;
-  let under = 0;
-  for (; k <= b && k + d < 0; k++) under += cur[k];
-  if (under) next[0] += w * under;
-  const end = Math.min(b, last - d);
-  for (; k <= end; k++) next[k + d] += w * cur[k];
-  let over = 0;
-  for (; k <= b; k++) over += cur[k];
-  if (over) next[last] += w * over;
+// One marker's kernel on the grid: each genotype's shift split between two grid points,
+// so at most six taps; the first has the smallest shift and the last the largest.
+const TAPS = 6;
+const tapShift = new Int32Array(TAPS);
+const tapWeight = new Float64Array(TAPS);
+
+/**
+ * next = cur convolved with the taps, over cur's occupied range [a, b]; mass shifted beyond
+ * the grid stays in its end points. Where every tap lands inside the grid, one pass reads
+ * each value once for all taps (unused taps weigh 0); the edges go tap by tap.
+ */
+function convolve(cur: Float64Array, next: Float64Array, a: number, b: number, taps: number, last: number): void {
+  if (b < a) return;
+  for (let t = taps; t < TAPS; t++) {
+    tapShift[t] = tapShift[0];
+    tapWeight[t] = 0;
+  }
+  // The shared interior [from, to] (empty: from = b + 1, so the taps' own loops do all).
+  let from = Math.max(a, -tapShift[0]);
+  let to = Math.min(b, last - tapShift[taps - 1]);
+  if (from > to) {
+    from = b + 1;
+    to = b;
+  }
+  for (let t = 0; t < taps; t++) {
+    const d = tapShift[t];
+    const w = tapWeight[t];
+    const first = Math.max(a, -d); // cells below land under the grid
+    const end = Math.min(b, last - d); // cells above land over it
+    let under = 0;
+    for (let k = a; k < first && k <= b; k++) under += cur[k];
+    if (under) next[0] += w * under;
+    let over = 0;
+    for (let k = Math.max(end + 1, a); k <= b; k++) over += cur[k];
+    if (over) next[last] += w * over;
+    // In the grid but outside the shared interior.
+    for (let k = first; k <= end && k < from; k++) next[k + d] += w * cur[k];
+    for (let k = Math.max(first, to + 1); k <= end; k++) next[k + d] += w * cur[k];
+  }
+  if (from > to) return;
+  const d0 = tapShift[0];
+  const d1 = tapShift[1];
+  const d2 = tapShift[2];
+  const d3 = tapShift[3];
+  const d4 = tapShift[4];
+  const d5 = tapShift[5];
+  const w0 = tapWeight[0];
+  const w1 = tapWeight[1];
+  const w2 = tapWeight[2];
+  const w3 = tapWeight[3];
+  const w4 = tapWeight[4];
+  const w5 = tapWeight[5];
+  for (let k = from; k <= to; k++) {
+    const c = cur[k];
+    next[k + d0] += w0 * c;
+    next[k + d1] += w1 * c;
+    next[k + d2] += w2 * c;
+    next[k + d3] += w3 * c;
+    next[k + d4] += w4 * c;
+    next[k + d5] += w5 * c;
+  }
 }
 
 /** The k-th largest of a[0..m) (1-based k), using `scratch` (length ≥ m) for quickselect. */

@@ -35,7 +35,7 @@ export interface Resolution {
   smoothShare: number;
   /** The grid spans the large part's mean ± this many of its standard deviations. */
   gridSds: number;
-  /** Atoms stop being kept exactly once none is this probable (0: always kept). */
+  /** An atom less probable than this joins the grid at once (0: atoms stay while the budget allows). */
   atomFloor: number;
   /**
    * … or this × sd when the smooth part would hold at least `manySmall` markers: the
@@ -44,6 +44,11 @@ export interface Resolution {
    */
   smoothShareMany: number;
   manySmall: number;
+  /**
+   * No atoms at all when the smooth part's sd spans at least this many grid steps: its
+   * smoothing hides where inside a grid step the mass of the large part sits.
+   */
+  gridOnlySmooth: number;
 }
 
 /** In the engine, per person (partial coverage, admixed references). */
@@ -56,7 +61,8 @@ export const RUNTIME: Resolution = {
   smoothShareMany: 0.5,
   manySmall: 30,
   gridSds: 8,
-  atomFloor: 1e-5,
+  atomFloor: 1e-4,
+  gridOnlySmooth: 2,
 };
 /** At catalog build time, for the shipped tables. */
 export const BUILD: Resolution = {
@@ -69,6 +75,7 @@ export const BUILD: Resolution = {
   manySmall: Infinity,
   gridSds: 12,
   atomFloor: 0,
+  gridOnlySmooth: Infinity,
 };
 
 const DENSITY_POINTS = 101;
@@ -217,6 +224,7 @@ export function scoreDistribution(
     resolution.atomBudget,
     Math.min(resolution.exactBudget, Math.floor(resolution.atomWork / split)),
   );
+  const gridOnly = Math.sqrt(smooth.variance) >= (resolution.gridOnlySmooth * (hi - lo)) / (resolution.gridPoints - 1);
   const large = hybridDistribution(
     pts,
     byJump,
@@ -226,7 +234,7 @@ export function scoreDistribution(
     hi,
     resolution.gridPoints,
     tolerance,
-    resolution.atomFloor,
+    gridOnly ? Infinity : resolution.atomFloor,
   );
   // The grid widened the large part a little; the smooth part gives that variance back
   // (up to half of its own), so the sum keeps its exact variance.
