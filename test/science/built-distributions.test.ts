@@ -63,7 +63,7 @@ describe('distributions built at scoring time', () => {
     expect(checked).toBe(calls.length * 2);
   });
 
-  it('build again when the markers left out differ, and forget the least recently used beyond the budget', () => {
+  it('keep a set of markers left out from its second call, build again when the set differs, and forget the least recently used beyond the budget', () => {
     const made: string[] = [];
     const dist = (bytes: number) => ({ bytes }) as ScoreDistribution;
     const memo = builtDistributions(1000);
@@ -72,14 +72,20 @@ describe('distributions built at scoring time', () => {
         made.push(`${key}:${missing.join(',')}`);
         return { dist: dist(bytes), levels: [3] };
       });
-    get('t', [1, 2]);
+    get('t', [1, 2]); // seen once: not kept
+    get('t', [1, 2]); // seen again: kept
     get('t', [1, 2]);
     get('t', [1, 3]); // same count, other markers
+    get('t', [1, 3]);
     get('u', [1, 2]);
-    expect(made).toEqual(['t:1,2', 't:1,3', 'u:1,2']);
-    get('big', [], 900); // over the budget: the oldest leave
+    get('u', [1, 2]);
+    expect(made).toEqual(['t:1,2', 't:1,2', 't:1,3', 't:1,3', 'u:1,2', 'u:1,2']);
+    get('full', [], 100); // nothing left out: shared by everyone, kept at once
+    get('full', [], 100);
+    expect(made).toHaveLength(7);
+    get('big', [], 900); // over the budget: the oldest leave, down to three quarters
     get('t', [1, 2]);
     expect(made.at(-1)).toBe('t:1,2');
-    expect(made).toHaveLength(5);
+    expect(made).toHaveLength(9);
   });
 });

@@ -7,7 +7,10 @@
  * person's own set of markers serves their trait pages and any rescoring.
  *
  * Bounded by an estimate of the memory the distributions hold; the least recently used
- * leave first.
+ * leave first. A distribution with markers left out is kept only when its set of markers
+ * comes back (a second person on the same chip, or the same person again): most such sets
+ * belong to one person's no-calls, and keeping each of them would only push out shared
+ * ones and make the garbage collector move them into the old generation.
  */
 import type { ScoreDistribution } from './distribution/reference.js';
 
@@ -25,6 +28,8 @@ interface Entry extends BuiltDistribution {
 
 /** Per engine; about 2,000 traits of a partially covered profile take 10–20 MiB. */
 const BUDGET_BYTES = 32 * 1024 * 1024;
+/** Sets of markers seen once, remembered by id only; forgotten all at once past this. */
+const SEEN_LIMIT = 100_000;
 
 export interface BuiltDistributions {
   /**
@@ -36,6 +41,7 @@ export interface BuiltDistributions {
 
 export function builtDistributions(budget = BUDGET_BYTES): BuiltDistributions {
   const entries = new Map<string, Entry>();
+  const seen = new Set<string>();
   let bytes = 0;
   return {
     get(key, missing, count, build) {
@@ -47,14 +53,22 @@ export function builtDistributions(budget = BUDGET_BYTES): BuiltDistributions {
         return hit;
       }
       const made = build();
+      if (count > 0 && !seen.has(id)) {
+        if (seen.size >= SEEN_LIMIT) seen.clear();
+        seen.add(id); // (a hash collision only means keeping a set one call early)
+        return made;
+      }
       const entry: Entry = { ...made, missing: missing.slice(0, count), bytes: made.dist.bytes + 4 * count + 200 };
       if (hit) bytes -= hit.bytes;
       entries.set(id, entry);
       bytes += entry.bytes;
-      for (const [oldest, e] of entries) {
-        if (bytes <= budget) break;
-        entries.delete(oldest);
-        bytes -= e.bytes;
+      if (bytes > budget) {
+        // Down to three quarters at once: each pass walks the Map from its oldest end.
+        for (const [oldest, e] of entries) {
+          if (bytes <= 0.75 * budget) break;
+          entries.delete(oldest);
+          bytes -= e.bytes;
+        }
       }
       return made;
     },
