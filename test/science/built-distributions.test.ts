@@ -63,15 +63,21 @@ describe('distributions built at scoring time', () => {
     expect(checked).toBe(calls.length * 2);
   });
 
-  it('keep a set of markers left out from its second call, build again when the set differs, and forget the least recently used beyond the budget', () => {
+  it('keep what every fully genotyped person shares at once and any other distribution from its second call, build again when the markers left out differ, and forget the least recently used beyond the budget', () => {
     const made: string[] = [];
     const dist = (bytes: number) => ({ bytes }) as ScoreDistribution;
     const memo = builtDistributions(1000);
-    const get = (key: string, missing: number[], bytes = 100) =>
-      memo.get(key, Int32Array.from(missing), missing.length, () => {
-        made.push(`${key}:${missing.join(',')}`);
-        return { dist: dist(bytes), levels: [3] };
-      });
+    const get = (key: string, missing: number[], bytes = 100, shared = missing.length === 0) =>
+      memo.get(
+        key,
+        Int32Array.from(missing),
+        missing.length,
+        () => {
+          made.push(`${key}:${missing.join(',')}`);
+          return { dist: dist(bytes), levels: [3] };
+        },
+        shared,
+      );
     get('t', [1, 2]); // seen once: not kept
     get('t', [1, 2]); // seen again: kept
     get('t', [1, 2]);
@@ -80,12 +86,16 @@ describe('distributions built at scoring time', () => {
     get('u', [1, 2]);
     get('u', [1, 2]);
     expect(made).toEqual(['t:1,2', 't:1,2', 't:1,3', 't:1,3', 'u:1,2', 'u:1,2']);
-    get('full', [], 100); // nothing left out: shared by everyone, kept at once
+    get('full', [], 100); // shared by everyone fully genotyped: kept at once
     get('full', [], 100);
     expect(made).toHaveLength(7);
+    get('mixture', [], 100, false); // nothing left out, but one person's mixture: kept from its second call
+    get('mixture', [], 100, false);
+    get('mixture', [], 100, false);
+    expect(made).toHaveLength(9);
     get('big', [], 900); // over the budget: the oldest leave, down to three quarters
     get('t', [1, 2]);
     expect(made.at(-1)).toBe('t:1,2');
-    expect(made).toHaveLength(9);
+    expect(made).toHaveLength(11);
   });
 });

@@ -7,10 +7,11 @@
  * person's own set of markers serves their trait pages and any rescoring.
  *
  * Bounded by an estimate of the memory the distributions hold; the least recently used
- * leave first. A distribution with markers left out is kept only when its set of markers
- * comes back (a second person on the same chip, or the same person again): most such sets
- * belong to one person's no-calls, and keeping each of them would only push out shared
- * ones and make the garbage collector move them into the old generation.
+ * leave first. A distribution is kept at once when everyone fully genotyped shares it
+ * (nothing left out, one population); any other only when it comes back (a second person
+ * on the same chip, the same person again): most belong to one person's no-calls or
+ * inferred ancestry mixture, and keeping each of them would only push out shared ones and
+ * make the garbage collector move them into the old generation.
  */
 import type { ScoreDistribution } from './distribution/reference.js';
 
@@ -34,9 +35,16 @@ const SEEN_LIMIT = 100_000;
 export interface BuiltDistributions {
   /**
    * The distribution for `key` (trait, reference, sex) with markers `missing[0..count)`
-   * left out, building it with `build` when not kept.
+   * left out, building it with `build` when not kept; `shared`: every fully genotyped
+   * person compared with this reference needs it.
    */
-  get: (key: string, missing: Int32Array, count: number, build: () => BuiltDistribution) => BuiltDistribution;
+  get: (
+    key: string,
+    missing: Int32Array,
+    count: number,
+    build: () => BuiltDistribution,
+    shared: boolean,
+  ) => BuiltDistribution;
 }
 
 export function builtDistributions(budget = BUDGET_BYTES): BuiltDistributions {
@@ -44,7 +52,7 @@ export function builtDistributions(budget = BUDGET_BYTES): BuiltDistributions {
   const seen = new Set<string>();
   let bytes = 0;
   return {
-    get(key, missing, count, build) {
+    get(key, missing, count, build, shared) {
       const id = `${key}\n${count}:${hashOf(missing, count)}`;
       const hit = entries.get(id);
       if (hit && sameOffsets(hit.missing, missing, count)) {
@@ -53,7 +61,7 @@ export function builtDistributions(budget = BUDGET_BYTES): BuiltDistributions {
         return hit;
       }
       const made = build();
-      if (count > 0 && !seen.has(id)) {
+      if (!shared && !seen.has(id)) {
         if (seen.size >= SEEN_LIMIT) seen.clear();
         seen.add(id); // (a hash collision only means keeping a set one call early)
         return made;

@@ -294,10 +294,17 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     if (table) cdf = tableCdf(table, score);
     else {
       const key = `${t.info.code}\n${t.info.revision}\n${w.join(',')}\n${hemizygousX ? 'XY' : ''}`;
-      built = builtFor(cat).get(key, leftOut, t.count - n, () => {
-        const dist = scoreDistribution(pts, n, constant, RUNTIME);
-        return { dist, levels: reachableLevels(dist) };
-      });
+      const shared = n === t.count && w.filter((x) => x > 0).length === 1;
+      built = builtFor(cat).get(
+        key,
+        leftOut,
+        t.count - n,
+        () => {
+          const dist = scoreDistribution(pts, n, constant, RUNTIME);
+          return { dist, levels: reachableLevels(dist) };
+        },
+        shared,
+      );
       cdf = built.dist.cdf(score);
     }
     const percentile = 100 * cdf;
