@@ -44,57 +44,85 @@ export function exactAtoms(
   const sv = [0, 0, 0];
   const sp = [0, 0, 0];
   for (let j = 0; j < n; j++) {
-    const o = STRIDE * order[j];
-    // The marker's genotypes with non-zero probability, ascending by value.
-    let k = 0;
-    for (let g = 0; g < 3; g++) {
-      const p = pts[o + 3 + g];
-      if (!(p > 0)) continue;
-      let at = k++;
-      while (at > 0 && sv[at - 1] > pts[o + g]) {
-        sv[at] = sv[at - 1];
-        sp[at] = sp[at - 1];
-        at--;
-      }
-      sv[at] = pts[o + g];
-      sp[at] = p;
-    }
+    const k = markerGenotypes(pts, STRIDE * order[j], sv, sp);
     if (k === 1) {
       // One possible genotype: a shift.
       for (let i = 0; i < m; i++) values[i] += sv[0];
       continue;
     }
-    // k-way merge of the shifted copies.
-    let i0 = 0;
-    let i1 = 0;
-    let i2 = k === 3 ? 0 : m;
-    let out = 0;
-    while (i0 < m || i1 < m || i2 < m) {
-      const a = i0 < m ? values[i0] + sv[0] : Infinity;
-      const b = i1 < m ? values[i1] + sv[1] : Infinity;
-      const c = i2 < m ? values[i2] + sv[2] : Infinity;
-      let v: number;
-      let p: number;
-      if (a <= b && a <= c) {
-        v = a;
-        p = probs[i0++] * sp[0];
-      } else if (b <= c) {
-        v = b;
-        p = probs[i1++] * sp[1];
-      } else {
-        v = c;
-        p = probs[i2++] * sp[2];
-      }
-      if (out > 0 && v - outV[out - 1] <= tolerance) outP[out - 1] += p;
-      else {
-        if (out === budget) return null;
-        outV[out] = v;
-        outP[out++] = p;
-      }
-    }
+    const out = mergeShifted(values, probs, m, sv, sp, k, outV, outP, tolerance, budget);
+    if (out < 0) return null;
     [values, outV] = [outV, values];
     [probs, outP] = [outP, probs];
     m = out;
   }
   return { values: values.slice(0, m), probs: probs.slice(0, m) };
+}
+
+/**
+ * The genotypes of the marker at offset `o` with non-zero probability, ascending by value,
+ * into sv (values) and sp (probabilities); returns how many.
+ */
+export function markerGenotypes(pts: Float64Array, o: number, sv: number[], sp: number[]): number {
+  let k = 0;
+  for (let g = 0; g < 3; g++) {
+    const p = pts[o + 3 + g];
+    if (!(p > 0)) continue;
+    let at = k++;
+    while (at > 0 && sv[at - 1] > pts[o + g]) {
+      sv[at] = sv[at - 1];
+      sp[at] = sp[at - 1];
+      at--;
+    }
+    sv[at] = pts[o + g];
+    sp[at] = p;
+  }
+  return k;
+}
+
+/**
+ * Atoms values/probs[0..m) convolved with a marker of k ≥ 2 genotypes (sv/sp, ascending):
+ * a k-way merge of the shifted copies into outV/outP, sums closer than `tolerance` joined
+ * (at the first value). Returns the number of atoms, or -1 once it would pass `limit`.
+ */
+export function mergeShifted(
+  values: Float64Array,
+  probs: Float64Array,
+  m: number,
+  sv: number[],
+  sp: number[],
+  k: number,
+  outV: Float64Array,
+  outP: Float64Array,
+  tolerance: number,
+  limit: number,
+): number {
+  let i0 = 0;
+  let i1 = 0;
+  let i2 = k === 3 ? 0 : m;
+  let out = 0;
+  while (i0 < m || i1 < m || i2 < m) {
+    const a = i0 < m ? values[i0] + sv[0] : Infinity;
+    const b = i1 < m ? values[i1] + sv[1] : Infinity;
+    const c = i2 < m ? values[i2] + sv[2] : Infinity;
+    let v: number;
+    let p: number;
+    if (a <= b && a <= c) {
+      v = a;
+      p = probs[i0++] * sp[0];
+    } else if (b <= c) {
+      v = b;
+      p = probs[i1++] * sp[1];
+    } else {
+      v = c;
+      p = probs[i2++] * sp[2];
+    }
+    if (out > 0 && v - outV[out - 1] <= tolerance) outP[out - 1] += p;
+    else {
+      if (out === limit) return -1;
+      outV[out] = v;
+      outP[out++] = p;
+    }
+  }
+  return out;
 }

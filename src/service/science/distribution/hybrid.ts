@@ -9,6 +9,7 @@
  * person sitting on it is an exact mid-rank; only mass spread thinly over many small
  * atoms is approximated, and its error is bounded by the size of those atoms.
  */
+import { markerGenotypes, mergeShifted } from './exact.js';
 import { STRIDE } from './markers.js';
 
 // Scratch buffers, grown on demand and reused across calls (one thread, one call at a
@@ -89,20 +90,7 @@ export function hybridDistribution(
   const sp = [0, 0, 0];
 
   for (let j = 0; j < n; j++) {
-    const o = STRIDE * order[j];
-    let k = 0;
-    for (let g = 0; g < 3; g++) {
-      const p = pts[o + 3 + g];
-      if (!(p > 0)) continue;
-      let at = k++;
-      while (at > 0 && sv[at - 1] > pts[o + g]) {
-        sv[at] = sv[at - 1];
-        sp[at] = sp[at - 1];
-        at--;
-      }
-      sv[at] = pts[o + g];
-      sp[at] = p;
-    }
+    const k = markerGenotypes(pts, STRIDE * order[j], sv, sp);
     // The grid part first (convolution keeps its mass, so spill.mass stays right).
     if (spill.mass > 0) {
       const ga = spill.from;
@@ -132,32 +120,7 @@ export function hybridDistribution(
       for (let i = 0; i < m; i++) values[i] += sv[0];
       continue;
     }
-    let i0 = 0;
-    let i1 = 0;
-    let i2 = k === 3 ? 0 : m;
-    let out = 0;
-    while (i0 < m || i1 < m || i2 < m) {
-      const a = i0 < m ? values[i0] + sv[0] : Infinity;
-      const b = i1 < m ? values[i1] + sv[1] : Infinity;
-      const c = i2 < m ? values[i2] + sv[2] : Infinity;
-      let v: number;
-      let p: number;
-      if (a <= b && a <= c) {
-        v = a;
-        p = probs[i0++] * sp[0];
-      } else if (b <= c) {
-        v = b;
-        p = probs[i1++] * sp[1];
-      } else {
-        v = c;
-        p = probs[i2++] * sp[2];
-      }
-      if (out > 0 && v - outV[out - 1] <= tolerance) outP[out - 1] += p;
-      else {
-        outV[out] = v;
-        outP[out++] = p;
-      }
-    }
+    const out = mergeShifted(values, probs, m, sv, sp, k, outV, outP, tolerance, Infinity);
     [values, outV] = [outV, values];
     [probs, outP] = [outP, probs];
     m = out;

@@ -362,16 +362,7 @@ function atomDistribution(
     min,
     max,
     cdf(score) {
-      const s = score - base;
-      let lo = 0;
-      let hi = m;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (values[mid] < s - tolerance) lo = mid + 1;
-        else hi = mid;
-      }
-      const equal = lo < m && Math.abs(values[lo] - s) <= tolerance ? probs[lo] : 0;
-      return clamp01((below[lo] + 0.5 * equal) / total);
+      return clamp01(atomMidRank(values, probs, below, score - base, tolerance) / total);
     },
     density() {
       if (m <= DENSITY_POINTS) return Array.from(values, (v, i) => [v + base, probs[i] / total] as [number, number]);
@@ -411,6 +402,28 @@ function smoothDistribution(
   };
 }
 
+/**
+ * Mass of the atoms below s plus half of one at s (within tolerance): values ascending,
+ * below[i] the mass of atoms 0..i-1.
+ */
+function atomMidRank(
+  values: Float64Array,
+  probs: Float64Array,
+  below: Float64Array,
+  s: number,
+  tolerance: number,
+): number {
+  const m = values.length;
+  let lo = 0;
+  let hi = m;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid] < s - tolerance) lo = mid + 1;
+    else hi = mid;
+  }
+  return below[lo] + (lo < m && Math.abs(values[lo] - s) <= tolerance ? 0.5 * probs[lo] : 0);
+}
+
 function largeWithSmooth(
   large: Hybrid,
   base: number,
@@ -442,14 +455,7 @@ function largeWithSmooth(
       max,
       cdf(score) {
         const s = score - base;
-        let a = 0;
-        let b = m;
-        while (a < b) {
-          const mid = (a + b) >>> 1;
-          if (values[mid] < s - tolerance) a = mid + 1;
-          else b = mid;
-        }
-        let acc = atomsBelow[a] + (a < m && Math.abs(values[a] - s) <= tolerance ? 0.5 * probs[a] : 0);
+        let acc = atomMidRank(values, probs, atomsBelow, s, tolerance);
         if (g) {
           const u = (s - lo) / h;
           if (u >= g - 1) acc += u >= g ? gridCum[g] : gridMid(g - 1) + (u - (g - 1)) * (gridCum[g] - gridMid(g - 1));
