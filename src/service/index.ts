@@ -54,7 +54,7 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
   // Workers first: they load their engines on other cores while this thread loads its own.
   const processor = createProcessor({
     db,
-    worker: { dataDir: config.dataDir, dbPath, resourcesDir: config.resourcesDir },
+    worker: { dataDir: config.dataDir, dbPath, resourcesDir: config.resourcesDir, nice: config.workerNice },
     workers: config.workers,
     maxQueued: config.maxQueuedJobs,
   });
