@@ -7,6 +7,8 @@ import { open, type FileHandle } from 'node:fs/promises';
 
 export interface ByteSource {
   readonly size: number;
+  /** Bytes still arriving front to back (an upload being received): reading the end waits for all of them. */
+  readonly growing?: boolean;
   /** Up to `length` bytes at `offset`, in a fresh buffer the caller may keep. */
   read: (offset: number, length: number) => Promise<Uint8Array>;
   close: () => Promise<void>;
