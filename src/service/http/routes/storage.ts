@@ -131,7 +131,7 @@ export function storageRoutes(ctx: ServiceContext): Router {
       }
       let obsolete: string | undefined;
       try {
-        obsolete = recordUpload(ctx.db, profileId, { ...upload, contentType });
+        obsolete = await recordUpload(ctx.db, profileId, { ...upload, contentType });
       } catch (err) {
         // The profile was deleted during the transfer (foreign key): drop the file.
         await removeStoredFile(ctx.config.dataDir, upload.fileName);
