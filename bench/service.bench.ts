@@ -240,38 +240,49 @@ async function busyWindow(c: Client, text: Buffer) {
 }
 
 /**
- * The workers' priority (TRAITSCOPE_WORKER_NICE): the default service (nice 10) against one
- * at normal priority, alternated, on the two figures it trades: the 960k file's sync
- * processing and the API's p99 while four files process. Printed, not a target.
+ * Two choices, each against the default service, alternated round by round: the workers'
+ * priority (TRAITSCOPE_WORKER_NICE=0: normal priority instead of nice 10) and parsing an
+ * upload while it arrives (TRAITSCOPE_PARSE_WHILE_RECEIVING=0: after it is recorded). On the
+ * figures they trade: the 960k file's sync processing, and the API's p99 and the longest
+ * stall while four files process. Printed, not targets.
  */
-async function comparePriority(c10: Client, text: Buffer): Promise<void> {
-  const server = await startServer({ env: { TRAITSCOPE_WORKER_NICE: '0' } });
-  const { token } = await clientWithToken(server, 'bench');
-  const c0: Client = { server, token, events: await openEvents(server, token) };
+async function compareVariants(defaults: Client, text: Buffer, plink: number): Promise<void> {
+  const variants: Array<{ name: string; env: Record<string, string>; c?: Client }> = [
+    { name: 'default (nice 10, parsed while arriving)', env: {} },
+    { name: 'workers at nice 0', env: { TRAITSCOPE_WORKER_NICE: '0' } },
+    { name: 'parsed after the upload', env: { TRAITSCOPE_PARSE_WHILE_RECEIVING: '0' } },
+  ];
+  variants[0].c = defaults;
+  const started: TestServer[] = [];
   try {
-    await processThroughApi(c0, text); // warm, as the default service is by now
-    const sync: Record<string, number[]> = { '10': [], '0': [] };
-    const p99: Record<string, number[]> = { '10': [], '0': [] };
-    const stall: Record<string, number[]> = { '10': [], '0': [] };
+    for (const v of variants.slice(1)) {
+      const server = await startServer({ env: v.env });
+      started.push(server);
+      const { token } = await clientWithToken(server, 'bench');
+      v.c = { server, token, events: await openEvents(server, token) };
+      await processThroughApi(v.c, text); // warm, as the default service is by now
+    }
+    const sync = variants.map((): number[] => []);
+    const p99 = variants.map((): number[] => []);
+    const stall = variants.map((): number[] => []);
     for (let round = 0; round < 2; round++) {
-      for (const [nice, c] of [
-        ['10', c10],
-        ['0', c0],
-      ] as const) {
-        for (let i = 0; i < 2; i++) sync[nice].push((await processThroughApi(c, text)).ms);
+      for (let i = 0; i < variants.length; i++) {
+        const c = variants[i].c!;
+        for (let k = 0; k < 3; k++) sync[i].push((await processThroughApi(c, text)).ms);
         const w = await busyWindow(c, text);
-        p99[nice].push(w.busyLoad.p99);
-        stall[nice].push(w.busy.event_loop.max_ms);
+        p99[i].push(w.busyLoad.p99);
+        stall[i].push(w.busy.event_loop.max_ms);
       }
     }
     const show = (xs: number[]) => xs.map((x) => fmt(x, 0)).join(', ');
-    for (const nice of ['10', '0'])
+    variants.forEach((v, i) =>
       console.log(
-        `workers at nice ${nice}: 960k sync ${show(sync[nice])} ms (median ${fmt(median(sync[nice]), 0)}); p99 under 4 files ${show(p99[nice])} ms; longest stall ${show(stall[nice])} ms`,
-      );
+        `${v.name}: 960k sync ${show(sync[i])} ms (median ${fmt(median(sync[i]), 0)}, ${fmt(median(sync[i]) / plink, 2)} × PLINK); p99 under 4 files ${show(p99[i])} ms; longest stall ${show(stall[i])} ms`,
+      ),
+    );
   } finally {
-    c0.events.close();
-    await server.stop();
+    for (const v of variants.slice(1)) v.c?.events.close();
+    for (const server of started) await server.stop();
   }
 }
 
@@ -535,8 +546,8 @@ export async function run(): Promise<void> {
       baseline: { name: 'idle, 3 s', value: idleStall, unit: 'ms' },
     });
 
-    // --- the workers' priority, alternated (TRAITSCOPE_BENCH_PRIORITY=0 skips it)
-    if (process.env.TRAITSCOPE_BENCH_PRIORITY !== '0') await comparePriority(c, text);
+    // --- the workers' priority and parsing while arriving, alternated (TRAITSCOPE_BENCH_VARIANTS=0 skips it)
+    if (process.env.TRAITSCOPE_BENCH_VARIANTS !== '0') await compareVariants(c, text, plink);
   } finally {
     c.events.close();
     await server.stop();

@@ -23,6 +23,8 @@ export interface ServiceConfig {
   workers: number | undefined;
   /** Nice value of the worker threads on Linux (0–19; 0: the service's own priority). TRAITSCOPE_WORKER_NICE. */
   workerNice: number;
+  /** Parse an upload while it arrives when a worker is free (TRAITSCOPE_PARSE_WHILE_RECEIVING=0 turns it off, for comparison). */
+  parseWhileReceiving: boolean;
   /** Jobs people wait for (uploads, compute requests, imports) that may wait for a worker before new ones get 503. */
   maxQueuedJobs: number;
   /** Browser origins allowed to call the API for this run (CORS), besides those saved in Settings. */
@@ -110,6 +112,7 @@ export function resolveConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     maxUploadBytes: overrides.maxUploadBytes ?? envNumber('TRAITSCOPE_MAX_UPLOAD_BYTES') ?? 1024 ** 3,
     workers: overrides.workers ?? positive(envCount('TRAITSCOPE_WORKERS'), 'TRAITSCOPE_WORKERS'),
     workerNice: overrides.workerNice ?? niceValue(envCount('TRAITSCOPE_WORKER_NICE')) ?? DEFAULT_WORKER_NICE,
+    parseWhileReceiving: overrides.parseWhileReceiving ?? process.env.TRAITSCOPE_PARSE_WHILE_RECEIVING !== '0',
     maxQueuedJobs: overrides.maxQueuedJobs ?? envCount('TRAITSCOPE_MAX_QUEUED_JOBS') ?? 32,
     corsOrigins: [...(process.env.TRAITSCOPE_CORS_ORIGINS ?? '').split(','), ...(overrides.corsOrigins ?? [])]
       .map((o) => o.trim())

@@ -57,6 +57,7 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
     worker: { dataDir: config.dataDir, dbPath, resourcesDir: config.resourcesDir, nice: config.workerNice },
     workers: config.workers,
     maxQueued: config.maxQueuedJobs,
+    parseWhileReceiving: config.parseWhileReceiving,
   });
   // The service's own engine (trait lists, statuses, one assessment's details) loads on
   // first use, so the service answers before the catalog is compiled; the workers load theirs

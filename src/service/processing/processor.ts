@@ -93,6 +93,8 @@ export interface ProcessorOptions {
   workers?: number;
   /** Jobs people wait for that may wait for a worker before new ones are refused (0: only when a worker is free). */
   maxQueued?: number;
+  /** Whether receive() starts processing with the upload (default true). */
+  parseWhileReceiving?: boolean;
 }
 
 type Lane = 'interactive' | 'background';
@@ -355,7 +357,8 @@ export function createProcessor(options: ProcessorOptions): Processor {
       return wait(job);
     },
     receive(profileId, fileName, size) {
-      const ready = !closed && pool.idleCount() > 0 && !busyProfiles.has(profileId);
+      const ready =
+        options.parseWhileReceiving !== false && !closed && pool.idleCount() > 0 && !busyProfiles.has(profileId);
       if (!ready || queue.some((j) => j.profileId === profileId)) return null;
       const job = newJob({
         kind: 'processing',
