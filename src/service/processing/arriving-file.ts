@@ -6,7 +6,7 @@
  * processing call finds the job done or nearly done.
  */
 import { open, type FileHandle } from 'node:fs/promises';
-import type { ByteSource } from '../genotype/parse/index.js';
+import { readAt, type ByteSource } from '../genotype/parse/index.js';
 
 /** From the service to the worker parsing an upload, as the upload goes. */
 export type UploadSignal =
@@ -54,15 +54,7 @@ export function arrivingFile(path: string, size: number): ArrivingFile {
       await until(offset + n);
       // Opened on the first read, once bytes are on it (the service creates the file).
       handle ??= open(path, 'r');
-      const fh = await handle;
-      const buf = new Uint8Array(n);
-      let got = 0;
-      while (got < n) {
-        const { bytesRead } = await fh.read(buf, got, n - got, offset + got);
-        if (bytesRead === 0) break;
-        got += bytesRead;
-      }
-      return got === n ? buf : buf.subarray(0, got);
+      return readAt(await handle, offset, n);
     },
     async close() {
       if (handle) await (await handle.catch(() => null))?.close();

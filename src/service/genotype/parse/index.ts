@@ -16,7 +16,7 @@ import { ParseError, fail } from './errors.js';
 import { LineSplitter } from './lines.js';
 import { heterozygosity, refuseNonGenotypeContent } from './nongenome.js';
 import { inferSex } from './sex.js';
-import { bytesSource, openFileSource, readRange, type ByteSource } from './source.js';
+import { bytesSource, openFileSource, readAt, readRange, type ByteSource } from './source.js';
 import { TextDecoderStage } from './text.js';
 import { MAX_LINE_BYTES, TextGenotypeParser } from './textparser.js';
 import { chooseMember, listZip, zipMember } from './zip.js';
@@ -67,6 +67,7 @@ export async function parseGenotypeSource(src: ByteSource, options?: ParseOption
 }
 
 export type { ByteSource };
+export { readAt };
 export { releaseIdleCore as releaseParserMemory } from './wasm/core.js';
 
 async function parseSource(src: ByteSource, options: ParseOptions | undefined, started: number): Promise<ParseResult> {
