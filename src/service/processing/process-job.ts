@@ -58,6 +58,8 @@ export async function processFile(
 
   const file = getGenotypeFile(db, profileId);
   if (!file || file.file_name !== fileName) return { kind: 'superseded' };
+  // Recorded as 'uploaded' just now: the file shows as processing, as one queued after its upload would.
+  if (arriving) setFileStatus(db, profileId, 'processing', null, fileName);
   if (!parsed.ok) {
     setFileStatus(db, profileId, 'failed', parsed.reason, fileName);
     return { kind: 'failed', reason: parsed.reason };
