@@ -3,9 +3,10 @@
 // the real entry through tsx's API. Everything shipped (serve, the CLI, the tests' server,
 // benchmarks, the desktop app) runs the bundle's engine-worker.js instead, which is why this
 // lives outside src/. Priority drops first, so compiling the worker's modules yields too.
+import { workerData } from 'node:worker_threads';
 import { tsImport } from 'tsx/esm/api';
 
 const processing = new URL('../../src/service/processing/', import.meta.url).href;
 const { lowerThisThreadsPriority } = await tsImport('./thread-priority.ts', processing);
-lowerThisThreadsPriority();
+lowerThisThreadsPriority(workerData.nice);
 await tsImport('./engine-worker.ts', processing);

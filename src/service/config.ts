@@ -21,6 +21,10 @@ export interface ServiceConfig {
   maxUploadBytes: number;
   /** Engine worker threads (parsing and scoring); undefined: from the core count (TRAITSCOPE_WORKERS overrides). */
   workers: number | undefined;
+  /** Nice value of the worker threads on Linux (0–19; 0: the service's own priority). TRAITSCOPE_WORKER_NICE. */
+  workerNice: number;
+  /** Parse an upload while it arrives when a worker is free (TRAITSCOPE_PARSE_WHILE_RECEIVING=0 turns it off, for comparison). */
+  parseWhileReceiving: boolean;
   /** Jobs people wait for (uploads, compute requests, imports) that may wait for a worker before new ones get 503. */
   maxQueuedJobs: number;
   /** Browser origins allowed to call the API for this run (CORS), besides those saved in Settings. */
@@ -84,6 +88,14 @@ function envCount(name: string): number | undefined {
   return value;
 }
 
+/** Workers yield to the event loop on a shared core (docs/performance.md, "What runs on the event loop"). */
+const DEFAULT_WORKER_NICE = 10;
+
+function niceValue(value: number | undefined): number | undefined {
+  if (value !== undefined && value > 19) throw new Error(`TRAITSCOPE_WORKER_NICE must be from 0 to 19 (got ${value}).`);
+  return value;
+}
+
 function positive(value: number | undefined, name: string): number | undefined {
   if (value === 0) throw new Error(`${name} must be at least 1.`);
   return value;
@@ -99,6 +111,8 @@ export function resolveConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     uploadUrlTtlSeconds: overrides.uploadUrlTtlSeconds ?? envNumber('TRAITSCOPE_UPLOAD_URL_TTL_SECONDS') ?? 180,
     maxUploadBytes: overrides.maxUploadBytes ?? envNumber('TRAITSCOPE_MAX_UPLOAD_BYTES') ?? 1024 ** 3,
     workers: overrides.workers ?? positive(envCount('TRAITSCOPE_WORKERS'), 'TRAITSCOPE_WORKERS'),
+    workerNice: overrides.workerNice ?? niceValue(envCount('TRAITSCOPE_WORKER_NICE')) ?? DEFAULT_WORKER_NICE,
+    parseWhileReceiving: overrides.parseWhileReceiving ?? process.env.TRAITSCOPE_PARSE_WHILE_RECEIVING !== '0',
     maxQueuedJobs: overrides.maxQueuedJobs ?? envCount('TRAITSCOPE_MAX_QUEUED_JOBS') ?? 32,
     corsOrigins: [...(process.env.TRAITSCOPE_CORS_ORIGINS ?? '').split(','), ...(overrides.corsOrigins ?? [])]
       .map((o) => o.trim())

@@ -54,9 +54,10 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
   // Workers first: they load their engines on other cores while this thread loads its own.
   const processor = createProcessor({
     db,
-    worker: { dataDir: config.dataDir, dbPath, resourcesDir: config.resourcesDir },
+    worker: { dataDir: config.dataDir, dbPath, resourcesDir: config.resourcesDir, nice: config.workerNice },
     workers: config.workers,
     maxQueued: config.maxQueuedJobs,
+    parseWhileReceiving: config.parseWhileReceiving,
   });
   // The service's own engine (trait lists, statuses, one assessment's details) loads on
   // first use, so the service answers before the catalog is compiled; the workers load theirs

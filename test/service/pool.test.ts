@@ -1,6 +1,7 @@
 /**
- * The worker pool on real threads: tasks in and out (buffers transferred), progress, and a
- * crashed or hung worker replaced while only its own task fails, with a sentence saying so.
+ * The worker pool on real threads: tasks in and out (buffers transferred), progress,
+ * messages to a running task, and a crashed or hung worker replaced while only its own task
+ * fails, with a sentence saying so.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWorkerPool, TaskFailedError, type WorkerPool } from '../../src/service/processing/pool.js';
@@ -38,6 +39,20 @@ describe('worker pool', () => {
     const again = await p.run<{ threadId: number }>({ op: 'echo', value: 3 });
     expect([ra.threadId, rb.threadId]).toContain(again.threadId);
     expect(p.stats().replaced).toBe(0);
+  });
+
+  it('passes messages to the task they are for while it runs, and drops them after', async () => {
+    const p = makePool(1);
+    await p.whenReady();
+    const task = { op: 'sum-messages' };
+    const sum = p.run<{ sum: number }>(task);
+    p.tell(task, 1);
+    p.tell({ op: 'sum-messages' }, 100); // an equal object is not the running task
+    p.tell(task, 2);
+    p.tell(task, 'end');
+    await expect(sum).resolves.toEqual({ sum: 3 });
+    p.tell(task, 4); // ended: nothing is sent, nothing throws
+    await expect(p.run({ op: 'echo', value: 7 })).resolves.toMatchObject({ value: 7 });
   });
 
   it('fails a task that throws without losing its worker', async () => {

@@ -4,6 +4,7 @@
  */
 import type { Db } from '../db/db.js';
 import { namedStatements } from '../db/statements.js';
+import { writeWhenFree } from '../db/write-when-free.js';
 import type { AncestryInference, Genotype, GenotypeFacts, ParseSummary } from './types.js';
 
 export type FileStatus = 'uploaded' | 'processing' | 'processed' | 'failed';
@@ -118,30 +119,29 @@ export function getGenotypeFile(db: Db, profileId: string): GenotypeFileRecord |
 /**
  * Records a completed upload. Returns the previous upload if nothing needs it any more (to
  * delete): the source file of the genotype in use is kept until another file has parsed.
+ * Runs on the event loop, so it waits for a worker's write without blocking (writeWhenFree).
  */
 export function recordUpload(
   db: Db,
   profileId: string,
   upload: { fileName: string; contentType: string; size: number; md5: string; crc32c: string },
-): string | undefined {
+): Promise<string | undefined> {
   const st = statements(db);
   // IMMEDIATE: a deferred transaction that reads first cannot wait for a worker's write (SQLITE_BUSY).
-  return db
-    .transaction(() => {
-      const previous = st.file.get(profileId)?.file_name;
-      const inUse = st.sourceFile.get(profileId)?.source_file;
-      st.upsertFile.run({
-        profile_id: profileId,
-        file_name: upload.fileName,
-        content_type: upload.contentType,
-        size: upload.size,
-        md5_hash: upload.md5,
-        crc32c: upload.crc32c,
-        now: new Date().toISOString(),
-      });
-      return previous !== undefined && previous !== inUse && previous !== upload.fileName ? previous : undefined;
-    })
-    .immediate();
+  return writeWhenFree(db, () => {
+    const previous = st.file.get(profileId)?.file_name;
+    const inUse = st.sourceFile.get(profileId)?.source_file;
+    st.upsertFile.run({
+      profile_id: profileId,
+      file_name: upload.fileName,
+      content_type: upload.contentType,
+      size: upload.size,
+      md5_hash: upload.md5,
+      crc32c: upload.crc32c,
+      now: new Date().toISOString(),
+    });
+    return previous !== undefined && previous !== inUse && previous !== upload.fileName ? previous : undefined;
+  });
 }
 
 export function setFileStatus(

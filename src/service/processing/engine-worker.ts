@@ -6,7 +6,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../db/database.js';
 import { engineWithCustomTraits } from '../traits/custom-traits.js';
-import type { WorkerMessage } from './pool.js';
+import { storedFilePath } from '../storage/file-store.js';
+import { arrivingFile, type ArrivingFile, type UploadSignal } from './arriving-file.js';
+import type { MessageToWorker, WorkerMessage } from './pool.js';
 import { runTask, type Task } from './tasks.js';
 import { lowerThisThreadsPriority } from './thread-priority.js';
 import { genotypeMemo, type JobProgress, type WorkerContext } from './worker-context.js';
@@ -15,11 +17,13 @@ export interface EngineWorkerData {
   dbPath: string;
   dataDir: string;
   resourcesDir: string;
+  /** The thread's nice value (thread-priority.ts). */
+  nice: number;
 }
 
-lowerThisThreadsPriority();
+const { dbPath, dataDir, resourcesDir, nice } = workerData as EngineWorkerData;
+lowerThisThreadsPriority(nice);
 const port = parentPort!;
-const { dbPath, dataDir, resourcesDir } = workerData as EngineWorkerData;
 const db = openDatabase(dbPath);
 // The write-ahead log is copied into the database file after a task has answered, not in
 // the commit that stores a genotype (a processing call would wait for ~10 MB of copying).
@@ -50,10 +54,23 @@ function checkpoint(): void {
   }
 }
 
-port.on('message', ({ id, task }: { id: number; task: Task }) => {
+/** The upload the current task parses while it arrives, if any. */
+let arrival: ArrivingFile | undefined;
+
+port.on('message', (msg: MessageToWorker) => {
+  if ('message' in msg) {
+    if (msg.id === currentTask) arrival?.signal(msg.message as UploadSignal);
+    return;
+  }
+  const id = msg.id;
+  const task = msg.task as Task;
   currentTask = id;
+  arrival =
+    task.kind === 'process' && task.arriving
+      ? arrivingFile(storedFilePath(dataDir, task.fileName), task.arriving.size)
+      : undefined;
   // A task that throws fails alone; the worker and its loaded engine stay.
-  runTask(ctx, task)
+  runTask(ctx, task, arrival)
     .then(
       (result) => send({ type: 'result', id, result }),
       (err: Error) => send({ type: 'error', id, message: `internal error: ${err.message}` }),

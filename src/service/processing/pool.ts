@@ -16,6 +16,9 @@ export type WorkerMessage =
   | { type: 'result'; id: number; result: unknown }
   | { type: 'error'; id: number; message: string };
 
+/** Messages to a worker: a task to run, or a message for the task it is running. */
+export type MessageToWorker = { id: number; task: unknown } | { id: number; message: unknown };
+
 export class TaskFailedError extends Error {}
 
 export interface PoolOptions {
@@ -36,6 +39,8 @@ export interface WorkerPool {
   idleCount: () => number;
   /** Runs a task on an idle worker. Throws when none is idle: check idleCount() first. */
   run: <T>(task: unknown, transfer?: readonly Transferable[], onProgress?: (progress: unknown) => void) => Promise<T>;
+  /** Sends a message to the running task `task` (the object given to run); nothing if it has ended. */
+  tell: (task: unknown, message: unknown) => void;
   /** Workers that have loaded the engine, and how many were replaced after a crash. */
   stats: () => { size: number; ready: number; busy: number; replaced: number };
   /** Resolves when every worker has loaded the engine (for start-up measurements and tests). */
@@ -52,6 +57,7 @@ interface Slot {
 
 interface RunningTask {
   id: number;
+  payload: unknown;
   resolve: (value: unknown) => void;
   reject: (err: Error) => void;
   onProgress?: (progress: unknown) => void;
@@ -159,6 +165,10 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
     queueMicrotask(options.onIdle);
   }
 
+  function post(slot: Slot, message: MessageToWorker, transfer: readonly Transferable[] = []): void {
+    slot.worker.postMessage(message, transfer as Transferable[]);
+  }
+
   for (let i = 0; i < options.size; i++) slots.push(start());
 
   return {
@@ -176,6 +186,7 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
       return new Promise<T>((resolve, reject) => {
         const running: RunningTask = {
           id: nextTaskId++,
+          payload: task,
           resolve: resolve as (value: unknown) => void,
           reject,
           onProgress,
@@ -184,8 +195,12 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
         if (slot.ready) startClock(slot, running);
         slot.task = running;
         slot.worker.ref(); // a running task keeps the process alive
-        slot.worker.postMessage({ id: running.id, task }, transfer as Transferable[]);
+        post(slot, { id: running.id, task }, transfer);
       });
+    },
+    tell(task, message) {
+      const slot = slots.find((s) => s.task?.payload === task);
+      if (slot) post(slot, { id: slot.task!.id, message });
     },
     stats: () => ({
       size: options.size,

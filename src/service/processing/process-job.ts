@@ -6,7 +6,7 @@
  * after, in the background (score-job.ts).
  */
 import { getClient } from '../auth/clients.js';
-import { parseGenotypeFile, releaseParserMemory } from '../genotype/parse/index.js';
+import { parseGenotypeFile, parseGenotypeSource, releaseParserMemory } from '../genotype/parse/index.js';
 import {
   awaitReplaceConfirmation,
   genotypeSummary,
@@ -20,6 +20,8 @@ import { assessContext } from '../science/assess-context.js';
 import { removeStoredFileNow, storedFilePath } from '../storage/file-store.js';
 import { requestedCodes, writeOutcomes } from '../traits/assessment-store.js';
 import { freeTraitCodes } from '../traits/client-traits.js';
+import type { AncestryInference, Genotype, ParseSummary } from '../genotype/types.js';
+import type { ArrivingFile } from './arriving-file.js';
 import { scoreForStorage } from './score-job.js';
 import type { WorkerContext } from './worker-context.js';
 
@@ -29,16 +31,37 @@ export type ProcessingOutcome =
   /** A newer upload arrived (or the profile was deleted) while this one was being read. */
   | { kind: 'superseded' };
 
-export async function processFile(ctx: WorkerContext, profileId: string, fileName: string): Promise<ProcessingOutcome> {
+/**
+ * `arriving`: the upload is still being received (arriving-file.ts); it is parsed, and the
+ * genotype prepared, as it comes in, and stored only once the service has recorded it as the
+ * profile's file.
+ */
+export async function processFile(
+  ctx: WorkerContext,
+  profileId: string,
+  fileName: string,
+  arriving?: ArrivingFile,
+): Promise<ProcessingOutcome> {
   const { db } = ctx;
+  if (!arriving) {
+    const file = getGenotypeFile(db, profileId);
+    if (!file || file.file_name !== fileName) return { kind: 'superseded' };
+    setFileStatus(db, profileId, 'processing', null, fileName);
+  }
+  ctx.progress({ stage: 'parsing' });
+  const parsed = arriving
+    ? await parseGenotypeSource(arriving.source).finally(() => arriving.source.close())
+    : await parseGenotypeFile(storedFilePath(ctx.dataDir, fileName));
+  releaseParserMemory(); // ~25 MB of parser memory this worker does not need until its next file
+  const prepared = parsed.ok ? prepare(ctx, profileId, parsed) : null;
+  if (arriving && (await arriving.ended) === 'abandoned') return { kind: 'superseded' };
+
   const file = getGenotypeFile(db, profileId);
   if (!file || file.file_name !== fileName) return { kind: 'superseded' };
-  setFileStatus(db, profileId, 'processing', null, file.file_name);
-  ctx.progress({ stage: 'parsing' });
-  const parsed = await parseGenotypeFile(storedFilePath(ctx.dataDir, file.file_name));
-  releaseParserMemory(); // ~25 MB of parser memory this worker does not need until its next file
+  // Recorded as 'uploaded' just now: the file shows as processing, as one queued after its upload would.
+  if (arriving) setFileStatus(db, profileId, 'processing', null, fileName);
   if (!parsed.ok) {
-    setFileStatus(db, profileId, 'failed', parsed.reason, file.file_name);
+    setFileStatus(db, profileId, 'failed', parsed.reason, fileName);
     return { kind: 'failed', reason: parsed.reason };
   }
   // A much smaller or stranger file than the genotype in use waits for a confirmation.
@@ -46,49 +69,63 @@ export async function processFile(ctx: WorkerContext, profileId: string, fileNam
     ? null
     : replacementConcern(genotypeSummary(db, profileId)?.summary ?? null, parsed.summary, profileId);
   if (concern) {
-    awaitReplaceConfirmation(db, profileId, file.file_name, concern);
+    awaitReplaceConfirmation(db, profileId, fileName, concern);
     return { kind: 'failed', reason: concern };
   }
-  const engine = ctx.engine();
-  const ancestry = engine.inferAncestry(parsed.genotype);
-  const owner = profileOwner(db, profileId);
-  if (!owner) return { kind: 'superseded' };
-
-  // Scored outside the write transaction so the service's own writes are not held up.
-  const client = getClient(db, owner.clientId);
-  const first = new Set([...requestedCodes(db, profileId), ...(client ? freeTraitCodes(client, engine) : [])]);
-  ctx.progress({ stage: 'scoring', done: 0, total: first.size });
-  const facts = { ancestry, inferredSex: parsed.summary.inferred_sex };
-  const outcomes = scoreForStorage(engine, parsed.genotype, assessContext(owner, facts), first);
+  if (!prepared) return { kind: 'superseded' };
+  const { ancestry, outcomes } = prepared;
   ctx.progress({ stage: 'storing' });
 
   const stored = db
     .transaction(() => {
       const current = getGenotypeFile(db, profileId);
-      if (!current || current.file_name !== file.file_name || !profileOwner(db, profileId)) return null;
+      if (!current || current.file_name !== fileName || !profileOwner(db, profileId)) return null;
       const result = storeGenotype(db, profileId, {
         genotype: parsed.genotype,
         summary: parsed.summary,
         ancestry,
-        sourceMd5: file.md5_hash,
-        sourceFile: file.file_name,
+        sourceMd5: current.md5_hash,
+        sourceFile: fileName,
       });
       // Results of the previous genotype go; the background scoring fills in the rest.
       writeOutcomes(db, profileId, outcomes, { replaceAll: true });
-      setFileStatus(db, profileId, 'processed', null, file.file_name);
-      return result;
+      setFileStatus(db, profileId, 'processed', null, fileName);
+      return { ...result, sourceMd5: current.md5_hash };
     })
     .immediate();
   if (stored === null) return { kind: 'superseded' };
-  const { parsedAt, replacedSource } = stored;
+  const { parsedAt, replacedSource, sourceMd5 } = stored;
   // The previous genotype's source file was kept until this one had parsed and was stored.
   if (replacedSource) removeStoredFileNow(ctx.dataDir, replacedSource);
   ctx.genotypes.remember(profileId, {
     genotype: parsed.genotype,
     summary: parsed.summary,
     ancestry,
-    sourceMd5: file.md5_hash,
+    sourceMd5,
     parsedAt,
   });
   return { kind: 'processed', snpCount: parsed.summary.snp_count };
+}
+
+/**
+ * What is stored with the genotype, worked out before the write transaction (so the
+ * service's own writes are not held up, and, for an upload still arriving, while it arrives):
+ * the ancestry estimate and the traits the profile's client gets at once (its free traits
+ * and the ones it asked for). Null when the profile is gone.
+ */
+function prepare(
+  ctx: WorkerContext,
+  profileId: string,
+  parsed: { genotype: Genotype; summary: ParseSummary },
+): { ancestry: AncestryInference | null; outcomes: ReturnType<typeof scoreForStorage> } | null {
+  const { db } = ctx;
+  const engine = ctx.engine();
+  const ancestry = engine.inferAncestry(parsed.genotype);
+  const owner = profileOwner(db, profileId);
+  if (!owner) return null;
+  const client = getClient(db, owner.clientId);
+  const first = new Set([...requestedCodes(db, profileId), ...(client ? freeTraitCodes(client, engine) : [])]);
+  ctx.progress({ stage: 'scoring', done: 0, total: first.size });
+  const facts = { ancestry, inferredSex: parsed.summary.inferred_sex };
+  return { ancestry, outcomes: scoreForStorage(engine, parsed.genotype, assessContext(owner, facts), first) };
 }

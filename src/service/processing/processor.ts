@@ -8,6 +8,8 @@
  *   503 with Retry-After), except processing of a file already received.
  * - Processing of the profile's current file runs once: a second call joins the job that
  *   is queued or running, or answers from the finished state.
+ * - An upload is parsed while it arrives when a worker is free for it (receive()): the
+ *   processing job starts with the upload, unseen until the file is recorded.
  * - After a file is processed, every other trait is scored in the background.
  */
 import { availableParallelism } from 'node:os';
@@ -16,6 +18,7 @@ import { genotypeSummary, getGenotypeFile, setFileStatus } from '../genotype/gen
 import { unpackedModuleUrl } from '../packaged-paths.js';
 import { profileOwner } from '../profiles/profiles.js';
 import type { EngineWorkerData } from './engine-worker.js';
+import type { UploadSignal } from './arriving-file.js';
 import type { ImportOutcome, ImportRequest } from './import-job.js';
 import { eventBus, type EventBus, type JobEvent, type JobKind } from './job-events.js';
 import { createWorkerPool, TaskFailedError, type WorkerPool } from './pool.js';
@@ -46,6 +49,13 @@ export class QueueFullError extends Error {
 export interface Processor {
   /** Processes the profile's current file, or joins the processing of it that is queued, running or finished. */
   process: (profileId: string) => Promise<ProcessingOutcome>;
+  /**
+   * An upload of `size` bytes into `fileName` is starting: when a worker is free and the
+   * profile has nothing running or waiting, processing starts now and follows the file as it
+   * is written. Null otherwise (process() then reads it once recorded). The caller must end
+   * the feed with recorded() or abandoned().
+   */
+  receive: (profileId: string, fileName: string, size: number) => UploadFeed | null;
   /** Scores traits a client asked for that have no stored outcome yet. May throw QueueFullError. */
   score: (profileId: string, codes: string[]) => Promise<ScoringOutcome | JobFailed>;
   /** Scores every trait again (what they are compared with changed). Never refused. */
@@ -66,6 +76,16 @@ export interface Processor {
   close: () => Promise<void>;
 }
 
+/** What the upload route tells a processing job that started with its upload. */
+export interface UploadFeed {
+  /** Bytes on the file so far. */
+  written: (bytes: number) => void;
+  /** The upload is complete and recorded as the profile's file: its job may store it (and is seen from now on). */
+  recorded: () => void;
+  /** The upload failed or was refused: its job ends and stores nothing. */
+  abandoned: () => void;
+}
+
 export interface ProcessorOptions {
   db: Db;
   worker: EngineWorkerData;
@@ -73,6 +93,8 @@ export interface ProcessorOptions {
   workers?: number;
   /** Jobs people wait for that may wait for a worker before new ones are refused (0: only when a worker is free). */
   maxQueued?: number;
+  /** Whether receive() starts processing with the upload (default true). */
+  parseWhileReceiving?: boolean;
 }
 
 type Lane = 'interactive' | 'background';
@@ -87,6 +109,10 @@ interface Job {
   /** What this job is, for joining: the file it processes, or the kind of scoring. */
   key: string;
   running: boolean;
+  /** Not announced yet: a processing job that started with an upload not yet recorded. */
+  unseen: boolean;
+  /** An unseen job's progress so far, announced with it. */
+  unseenProgress: JobProgress[];
   last: JobEvent | null;
   waiters: Array<(outcome: TaskOutcome) => void>;
   startedAt: number;
@@ -122,7 +148,7 @@ export function createProcessor(options: ProcessorOptions): Processor {
   const queuedInteractive = () => queue.filter((j) => j.lane === 'interactive').length;
 
   function publish(job: Job, event: Omit<JobEvent, 'job_id' | 'kind' | 'profile_id'>): void {
-    if (job.kind === 'import' || !job.profileId || !job.clientId) return;
+    if (job.kind === 'import' || !job.profileId || !job.clientId || job.unseen) return;
     job.last = { job_id: job.id, kind: job.kind, profile_id: job.profileId, ...event };
     bus.emit({ type: 'job', clientId: job.clientId, data: job.last });
   }
@@ -132,16 +158,22 @@ export function createProcessor(options: ProcessorOptions): Processor {
       bus.emit({ type: 'traits', clientId: job.clientId, data: { profile_id: job.profileId } });
   }
 
-  function enqueue(fields: Pick<Job, 'kind' | 'profileId' | 'lane' | 'task' | 'key'>): Job {
-    const job: Job = {
+  function newJob(fields: Pick<Job, 'kind' | 'profileId' | 'lane' | 'task' | 'key'>): Job {
+    return {
       ...fields,
       id: nextId++,
       clientId: fields.profileId ? (profileOwner(db, fields.profileId)?.clientId ?? null) : null,
       running: false,
+      unseen: false,
+      unseenProgress: [],
       last: null,
       waiters: [],
       startedAt: 0,
     };
+  }
+
+  function enqueue(fields: Pick<Job, 'kind' | 'profileId' | 'lane' | 'task' | 'key'>): Job {
+    const job = newJob(fields);
     queue.push(job);
     publish(job, { state: 'queued', queue_position: queue.length - 1 });
     queueMicrotask(dispatch);
@@ -182,9 +214,10 @@ export function createProcessor(options: ProcessorOptions): Processor {
     publish(job, { state: 'running' });
     const transfer = job.task.kind === 'import' ? [job.task.bytes.buffer as ArrayBuffer] : [];
     void pool
-      .run<TaskOutcome>(job.task, transfer, (progress) =>
-        publish(job, { state: 'running', ...(progress as JobProgress) }),
-      )
+      .run<TaskOutcome>(job.task, transfer, (progress) => {
+        if (job.unseen) job.unseenProgress.push(progress as JobProgress);
+        publish(job, { state: 'running', ...(progress as JobProgress) });
+      })
       .then(
         (outcome) => outcome,
         (err: Error): TaskOutcome => ({
@@ -322,6 +355,35 @@ export function createProcessor(options: ProcessorOptions): Processor {
           task: { kind: 'score', profileId, codes: null, onlyMissing: false },
         });
       return wait(job);
+    },
+    receive(profileId, fileName, size) {
+      const ready =
+        options.parseWhileReceiving !== false && !closed && pool.idleCount() > 0 && !busyProfiles.has(profileId);
+      if (!ready || queue.some((j) => j.profileId === profileId)) return null;
+      const job = newJob({
+        kind: 'processing',
+        profileId,
+        lane: 'interactive',
+        key: `file:${fileName}`,
+        task: { kind: 'process', profileId, fileName, arriving: { size } },
+      });
+      job.unseen = true;
+      start(job);
+      const tell = (message: UploadSignal) => pool.tell(job.task, message);
+      return {
+        written: (bytes) => tell({ written: bytes }),
+        recorded() {
+          tell({ end: 'recorded' });
+          if (!job.unseen) return;
+          // Announced now, with everything it did so far, as a job queued at this moment would be.
+          job.unseen = false;
+          if (!job.running) return;
+          publish(job, { state: 'queued', queue_position: 0 });
+          publish(job, { state: 'running' });
+          for (const progress of job.unseenProgress.splice(0)) publish(job, { state: 'running', ...progress });
+        },
+        abandoned: () => tell({ end: 'abandoned' }),
+      };
     },
     fillIn,
     importTrait(request) {

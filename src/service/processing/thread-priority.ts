@@ -3,14 +3,15 @@ import { setPriority } from 'node:os';
 
 /**
  * Background work yields to the service's event loop: on Linux a thread has its own nice
- * value, so a worker thread drops to nice 10 and API requests are answered first when the
- * two compete for a core. Elsewhere threads share their process's priority; nothing to do.
+ * value, so a worker thread drops to `nice` (10 by default, config.ts) and API requests are
+ * answered first when the two compete for a core. Elsewhere threads share their process's
+ * priority; nothing to do.
  */
-export function lowerThisThreadsPriority(): void {
-  if (process.platform !== 'linux') return;
+export function lowerThisThreadsPriority(nice: number): void {
+  if (process.platform !== 'linux' || nice <= 0) return;
   try {
     const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(tid) && tid > 0 && tid !== process.pid) setPriority(tid, 10);
+    if (Number.isInteger(tid) && tid > 0 && tid !== process.pid) setPriority(tid, nice);
   } catch {
     // /proc not mounted or not permitted: run at normal priority.
   }

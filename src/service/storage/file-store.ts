@@ -46,29 +46,47 @@ export function storedFilePath(dataDir: string, fileName: string): string {
   return path.join(genotypesDir(dataDir), fileName);
 }
 
+/** A new, unique name for an upload of the profile (the file is created when the upload starts). */
+export function newUploadFileName(profileId: string): string {
+  return `${profileId}.${Date.now()}.${randomBytes(6).toString('hex')}`;
+}
+
+/** How often an upload reports its progress on disk: a message per MiB at most. */
+const PROGRESS_STEP = 1 << 20;
+
+/**
+ * Streams an upload into a new file `fileName`. `onWritten` hears how many bytes are on the
+ * file so far (written, not yet fsynced), at least every MiB and once all of them are, so a
+ * reader can follow the file while it arrives (processing parses it as it comes in).
+ */
 export async function receiveUpload(
   dataDir: string,
-  profileId: string,
+  fileName: string,
   body: Readable,
   maxBytes: number,
+  onWritten?: (bytes: number) => void,
 ): Promise<StoredUpload> {
   makePrivateDir(genotypesDir(dataDir));
-  const fileName = `${profileId}.${Date.now()}.${randomBytes(6).toString('hex')}`;
   const target = storedFilePath(dataDir, fileName);
   const md5 = createHash('md5');
   let crc = 0;
   let size = 0;
+  let reported = 0;
+  const sink = createWriteStream(target, { flags: 'wx', mode: 0o600, highWaterMark: WRITE_BUFFER });
   const hasher = new Transform({
     transform(chunk: Buffer, _enc, done) {
       size += chunk.length;
       if (size > maxBytes) return done(new UploadTooLargeError(maxBytes));
       md5.update(chunk);
       crc = crc32c(chunk, crc);
+      // The sink's completed writes, checked as each chunk arrives: no timer, no extra event.
+      if (onWritten && sink.bytesWritten - reported >= PROGRESS_STEP) onWritten((reported = sink.bytesWritten));
       done(null, chunk);
     },
   });
   try {
-    await pipeline(body, hasher, createWriteStream(target, { flags: 'wx', mode: 0o600, highWaterMark: WRITE_BUFFER }));
+    await pipeline(body, hasher, sink);
+    onWritten?.(size);
     await syncToDisk(target);
   } catch (err) {
     await rm(target, { force: true });

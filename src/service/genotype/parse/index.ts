@@ -16,7 +16,7 @@ import { ParseError, fail } from './errors.js';
 import { LineSplitter } from './lines.js';
 import { heterozygosity, refuseNonGenotypeContent } from './nongenome.js';
 import { inferSex } from './sex.js';
-import { bytesSource, openFileSource, readRange, type ByteSource } from './source.js';
+import { bytesSource, openFileSource, readAt, readRange, type ByteSource } from './source.js';
 import { TextDecoderStage } from './text.js';
 import { MAX_LINE_BYTES, TextGenotypeParser } from './textparser.js';
 import { chooseMember, listZip, zipMember } from './zip.js';
@@ -67,6 +67,7 @@ export async function parseGenotypeSource(src: ByteSource, options?: ParseOption
 }
 
 export type { ByteSource };
+export { readAt };
 export { releaseIdleCore as releaseParserMemory } from './wasm/core.js';
 
 async function parseSource(src: ByteSource, options: ParseOptions | undefined, started: number): Promise<ParseResult> {
@@ -99,7 +100,10 @@ async function run(src: ByteSource, options: ParseOptions | undefined, started: 
   };
 
   const head = await src.read(0, 4);
-  if (head[0] === 0x1f && head[1] === 0x8b && src.size >= 18) {
+  if (head[0] === 0x1f && head[1] === 0x8b && src.growing) {
+    // The trailer arrives last: guess from the usual compression of these files instead.
+    parser.expectTextBytes(src.size * 3);
+  } else if (head[0] === 0x1f && head[1] === 0x8b && src.size >= 18) {
     // A gzip trailer states the (last member's) uncompressed size: a hint for sizing only.
     const t = await src.read(src.size - 4, 4);
     parser.expectTextBytes((t[0] | (t[1] << 8) | (t[2] << 16) | (t[3] << 24)) >>> 0);

@@ -7,6 +7,8 @@ import { open, type FileHandle } from 'node:fs/promises';
 
 export interface ByteSource {
   readonly size: number;
+  /** Bytes still arriving front to back (an upload being received): reading the end waits for all of them. */
+  readonly growing?: boolean;
   /** Up to `length` bytes at `offset`, in a fresh buffer the caller may keep. */
   read: (offset: number, length: number) => Promise<Uint8Array>;
   close: () => Promise<void>;
@@ -25,23 +27,25 @@ export async function openFileSource(path: string): Promise<ByteSource> {
     const size = st.size;
     return {
       size,
-      async read(offset, length) {
-        const n = Math.max(0, Math.min(length, size - offset));
-        const buf = new Uint8Array(n);
-        let got = 0;
-        while (got < n) {
-          const { bytesRead } = await fh.read(buf, got, n - got, offset + got);
-          if (bytesRead === 0) break;
-          got += bytesRead;
-        }
-        return got === n ? buf : buf.subarray(0, got);
-      },
+      read: (offset, length) => readAt(fh, offset, Math.max(0, Math.min(length, size - offset))),
       close: () => fh.close(),
     };
   } catch (e) {
     await fh.close();
     throw e;
   }
+}
+
+/** `n` bytes of an open file at `offset` (fewer at its end), in a fresh buffer. */
+export async function readAt(fh: FileHandle, offset: number, n: number): Promise<Uint8Array> {
+  const buf = new Uint8Array(n);
+  let got = 0;
+  while (got < n) {
+    const { bytesRead } = await fh.read(buf, got, n - got, offset + got);
+    if (bytesRead === 0) break;
+    got += bytesRead;
+  }
+  return got === n ? buf : buf.subarray(0, got);
 }
 
 export function bytesSource(bytes: Uint8Array): ByteSource {

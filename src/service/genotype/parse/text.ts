@@ -96,7 +96,8 @@ export class TextDecoderStage implements ByteSink {
   /** Binary data after the first 4 KiB (which checkNotBinary vets): noted, see index.ts. */
   private count(text: Uint8Array): void {
     if (this.binaryFrom < 0) {
-      const nul = text.indexOf(0);
+      // Buffer's indexOf is memchr; a typed array's is a loop of ~0.7 ms per MiB (a third of the plain parse).
+      const nul = Buffer.from(text.buffer, text.byteOffset, text.byteLength).indexOf(0);
       if (nul >= 0) this.binaryFrom = this.textBytes + nul;
     }
     this.textBytes += text.length;

@@ -11,7 +11,13 @@ import { getClient } from '../../auth/clients.js';
 import { recordUpload } from '../../genotype/genotype-store.js';
 import { profileOwner } from '../../profiles/profiles.js';
 import { formatBytes } from '../../../shared/format-bytes.js';
-import { receiveUpload, removeStoredFile, UploadTooLargeError } from '../../storage/file-store.js';
+import {
+  newUploadFileName,
+  receiveUpload,
+  removeStoredFile,
+  UploadTooLargeError,
+  type StoredUpload,
+} from '../../storage/file-store.js';
 import { checkUploadUrl } from '../../storage/upload-url.js';
 import { QueueFullError } from '../../processing/processor.js';
 import type { ServiceContext } from '../context.js';
@@ -82,37 +88,20 @@ export function storageRoutes(ctx: ServiceContext): Router {
         { 'Retry-After': '5' },
       );
     }
-    let stored;
+    const contentType = check.grant.contentType;
+    const fileName = newUploadFileName(profileId);
+    // With a declared length, processing parses the file while it arrives (when a worker is
+    // free); every way out of this handler ends that feed, so the job stores only a recorded file.
+    const feed = Number.isFinite(declared) ? ctx.processor.receive(profileId, fileName, declared) : null;
+    let stored: StoredUpload | undefined;
     try {
-      stored = await receiveUpload(ctx.config.dataDir, profileId, req, ctx.config.maxUploadBytes);
-    } catch (err) {
-      if (err instanceof UploadTooLargeError) {
-        res.set('Connection', 'close');
-        throw new HttpError(413, err.message);
-      }
-      throw new HttpError(
-        400,
-        `The upload did not complete (${(err as Error).message}). Nothing was changed; try again.`,
-      );
+      stored = await receiveAndRecord(fileName, feed?.written);
     } finally {
       slots.give(profileId);
+      if (stored) feed?.recorded();
+      else feed?.abandoned();
     }
-    if (stored.size === 0) {
-      await removeStoredFile(ctx.config.dataDir, stored.fileName);
-      throw new HttpError(400, 'The upload was empty. Send the genotype file as the request body.');
-    }
-    let obsolete: string | undefined;
-    try {
-      obsolete = recordUpload(ctx.db, profileId, { ...stored, contentType: check.grant.contentType });
-    } catch (err) {
-      // The profile was deleted during the transfer (foreign key): drop the file.
-      await removeStoredFile(ctx.config.dataDir, stored.fileName);
-      if (!profileOwner(ctx.db, profileId))
-        throw new HttpError(404, 'The profile of this upload URL was deleted during the upload.');
-      throw err;
-    }
-    // The previous upload, unless it is the source of the genotype in use (kept until this one has parsed).
-    if (obsolete) await removeStoredFile(ctx.config.dataDir, obsolete).catch(() => undefined);
+    // Joins the job that parsed the file as it arrived, or starts one.
     void ctx.processor.process(profileId);
     res.json({
       detail: `Received ${stored.size} bytes; processing has started.`,
@@ -120,6 +109,40 @@ export function storageRoutes(ctx: ServiceContext): Router {
       md5_hash: stored.md5,
       crc32c: stored.crc32c,
     });
+
+    /** Writes the body to `fileName` and records it as the profile's file; throws (and keeps nothing) otherwise. */
+    async function receiveAndRecord(fileName: string, onWritten?: (bytes: number) => void): Promise<StoredUpload> {
+      let upload: StoredUpload;
+      try {
+        upload = await receiveUpload(ctx.config.dataDir, fileName, req, ctx.config.maxUploadBytes, onWritten);
+      } catch (err) {
+        if (err instanceof UploadTooLargeError) {
+          res.set('Connection', 'close');
+          throw new HttpError(413, err.message);
+        }
+        throw new HttpError(
+          400,
+          `The upload did not complete (${(err as Error).message}). Nothing was changed; try again.`,
+        );
+      }
+      if (upload.size === 0) {
+        await removeStoredFile(ctx.config.dataDir, upload.fileName);
+        throw new HttpError(400, 'The upload was empty. Send the genotype file as the request body.');
+      }
+      let obsolete: string | undefined;
+      try {
+        obsolete = await recordUpload(ctx.db, profileId, { ...upload, contentType });
+      } catch (err) {
+        // The profile was deleted during the transfer (foreign key): drop the file.
+        await removeStoredFile(ctx.config.dataDir, upload.fileName);
+        if (!profileOwner(ctx.db, profileId))
+          throw new HttpError(404, 'The profile of this upload URL was deleted during the upload.');
+        throw err;
+      }
+      // The previous upload, unless it is the source of the genotype in use (kept until this one has parsed).
+      if (obsolete) await removeStoredFile(ctx.config.dataDir, obsolete).catch(() => undefined);
+      return upload;
+    }
   });
 
   router.all('/storage/genotypes/:profile_id', (req) => {
