@@ -313,6 +313,29 @@ export async function openEvents(server: Pick<TestServer, 'api'>, token: string)
   return stream;
 }
 
+/** Creates a profile (POST /api/profiles/) for the token's client and returns its id. */
+export async function newProfile(server: Pick<TestServer, 'api'>, token: string, json: object = {}): Promise<string> {
+  const r = await request(`${server.api}/profiles/`, { method: 'POST', token, json });
+  if (typeof r.body?.id !== 'string')
+    throw new Error(`creating a profile failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.id;
+}
+
+/** The event that ends the profile's next job of this kind (done or failed). */
+export function jobEnded(
+  stream: EventStream,
+  profileId: string,
+  kind: 'processing' | 'scoring' | 'import',
+): Promise<ServerEvent> {
+  return stream.next(
+    (e) =>
+      e.event === 'job' &&
+      e.data.profile_id === profileId &&
+      e.data.kind === kind &&
+      ['done', 'failed'].includes(e.data.state),
+  );
+}
+
 /**
  * Reads the profile's scored trait list until it satisfies `done`: read, and when it does
  * not yet, wait for the service's next `traits` event for the profile (the stream is open
