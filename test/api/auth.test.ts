@@ -153,13 +153,13 @@ describe('bearer tokens on /api', () => {
   });
 
   it('read:profiles allows GET only; write:profiles allows changes only (403 otherwise)', async () => {
-    const reader = await clientWithToken(server, 'reader', ['--scopes', 'read:profiles']);
+    const reader = await clientWithToken(server, 'reader', { scopes: ['read:profiles'] });
     expect((await request(`${server.api}/profiles/`, { token: reader.token })).status).toBe(200);
     const denied = await request(`${server.api}/profiles/`, { method: 'POST', token: reader.token, json: {} });
     expect(denied.status).toBe(403);
     expect(denied.body.detail).toMatch(/write:profiles/);
 
-    const writer = await clientWithToken(server, 'writer', ['--scopes', 'write:profiles']);
+    const writer = await clientWithToken(server, 'writer', { scopes: ['write:profiles'] });
     const created = await request(`${server.api}/profiles/`, { method: 'POST', token: writer.token, json: {} });
     expect(created.status).toBe(201);
     expect((await request(`${server.api}/profiles/${created.body.id}/`, { token: writer.token })).status).toBe(403);

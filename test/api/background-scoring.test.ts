@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
 import {
   clientWithToken,
+  jobEnded,
+  newProfile,
   openEvents,
   request,
   startServer,
@@ -34,27 +36,17 @@ afterAll(async () => {
 });
 
 const db = () => new Database(path.join(server.dataDir, 'traitscope.db'), { readonly: true });
-const newProfile = async (t = token, json: object = {}) =>
-  (await request(`${server.api}/profiles/`, { method: 'POST', token: t, json })).body.id as string;
-const jobDone = (stream: EventStream, id: string, kind: 'processing' | 'scoring') =>
-  stream.next(
-    (e) =>
-      e.event === 'job' &&
-      e.data.profile_id === id &&
-      e.data.kind === kind &&
-      ['done', 'failed'].includes(e.data.state),
-  );
 
 describe('background scoring', () => {
   let id: string;
   let pricing: Map<string, string>;
 
   beforeAll(async () => {
-    id = await newProfile();
+    id = await newProfile(server, token);
     pricing = new Map((await request(`${server.api}/traits/`, { token })).body.map((t: any) => [t.trait.code, t.type]));
     await upload(server, token, id, file);
-    expect((await jobDone(events, id, 'processing')).data.state).toBe('done');
-    expect((await jobDone(events, id, 'scoring')).data).toMatchObject({ state: 'done' });
+    expect((await jobEnded(events, id, 'processing')).data.state).toBe('done');
+    expect((await jobEnded(events, id, 'scoring')).data).toMatchObject({ state: 'done' });
   });
 
   it('stores an outcome for every trait of the catalog without anyone asking', () => {
@@ -115,9 +107,9 @@ describe('background scoring', () => {
   it('shows the desktop app its results all computed, without a compute request', async () => {
     const app = await openEvents(server, server.appToken);
     try {
-      const own = await newProfile(server.appToken, { first_name: 'App' });
+      const own = await newProfile(server, server.appToken, { first_name: 'App' });
       await upload(server, server.appToken, own, file);
-      await jobDone(app, own, 'scoring');
+      await jobEnded(app, own, 'scoring');
       const list = (await request(`${server.api}/profiles/${own}/traits/`, { token: server.appToken })).body;
       expect(list.filter((t: any) => t.status === 'available')).toEqual([]);
       expect(list.filter((t: any) => t.status === 'computed').length).toBeGreaterThan(computedFree());
@@ -184,9 +176,9 @@ describe('background scoring', () => {
 
 describe('trait list ETag', () => {
   it('answers 304 while the list is unchanged and a new tag once it changes', async () => {
-    const id = await newProfile();
+    const id = await newProfile(server, token);
     await upload(server, token, id, file);
-    await jobDone(events, id, 'scoring');
+    await jobEnded(events, id, 'scoring');
     const url = `${server.api}/profiles/${id}/traits/`;
     const first = await request(url, { token });
     const tag = first.headers.get('etag');
@@ -209,12 +201,12 @@ describe('trait list ETag', () => {
 
 describe('synchronous processing', () => {
   it('joins the processing an upload started instead of reading the file again', async () => {
-    const id = await newProfile();
+    const id = await newProfile(server, token);
     await upload(server, token, id, file);
     const sync = await request(`${server.api}/profiles/${id}/genotype/upload/`, { method: 'POST', token });
     expect(sync.status).toBe(200);
     expect(sync.body.detail).toMatch(/Processing finished: \d+ markers read/);
-    await jobDone(events, id, 'scoring'); // the background job is queued after every processing job of the profile
+    await jobEnded(events, id, 'scoring'); // the background job is queued after every processing job of the profile
     const processing = new Set(
       events.received
         .filter((e) => e.event === 'job' && e.data.profile_id === id && e.data.kind === 'processing')

@@ -7,25 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogMarkers, chipMarkers, twentyThreeAndMe } from '../support/genotypes.js';
 import {
   clientWithToken,
+  jobEnded,
+  newProfile,
   openEvents,
   request,
   startServer,
   upload,
-  type EventStream,
   type TestServer,
 } from '../support/server.js';
 
 const file = twentyThreeAndMe(catalogMarkers(41));
-const newProfile = async (server: TestServer, token: string) =>
-  (await request(`${server.api}/profiles/`, { method: 'POST', token, json: {} })).body.id as string;
-const jobDone = (stream: EventStream, id: string, kind: string) =>
-  stream.next(
-    (e) =>
-      e.event === 'job' &&
-      e.data.profile_id === id &&
-      e.data.kind === kind &&
-      ['done', 'failed'].includes(e.data.state),
-  );
 
 describe('GET /api/events', () => {
   let server: TestServer;
@@ -48,7 +39,7 @@ describe('GET /api/events', () => {
     try {
       const id = await newProfile(server, token);
       await upload(server, token, id, file);
-      const done = await jobDone(stream, id, 'processing');
+      const done = await jobEnded(stream, id, 'processing');
       expect(done.data).toMatchObject({ kind: 'processing', state: 'done', snp_count: catalogMarkers(41).length });
       const states = stream.received
         .filter((e) => e.event === 'job' && e.data.job_id === done.data.job_id)
@@ -56,7 +47,7 @@ describe('GET /api/events', () => {
       expect(states[0]).toBe('queued');
       expect(states).toEqual(expect.arrayContaining(['running', 'parsing', 'scoring', 'storing', 'done']));
       await stream.next((e) => e.event === 'traits' && e.data.profile_id === id);
-      const scoring = await jobDone(stream, id, 'scoring');
+      const scoring = await jobEnded(stream, id, 'scoring');
       expect(scoring.data.computed).toBeGreaterThan(0);
     } finally {
       stream.close();
@@ -88,11 +79,11 @@ describe('GET /api/events', () => {
     try {
       const id = await newProfile(server, token);
       await upload(server, token, id, file);
-      await jobDone(mine, id, 'scoring');
+      await jobEnded(mine, id, 'scoring');
       // Their own job's events come after anything the stream was sent before them.
       const own = await newProfile(server, other.token);
       await upload(server, other.token, own, file);
-      await jobDone(theirs, own, 'processing');
+      await jobEnded(theirs, own, 'processing');
       expect(theirs.received.filter((e) => JSON.stringify(e.data).includes(id))).toEqual([]);
     } finally {
       mine.close();
@@ -140,15 +131,18 @@ describe('a full queue', () => {
     try {
       const big = await newProfile(server, token);
       const small = await newProfile(server, token);
-      expect((await upload(server, token, big, twentyThreeAndMe(chipMarkers(960_000, 960)))).status).toBe(200);
+      // A chip-sized file keeps the one worker busy (parsing, then scoring every trait) for
+      // far longer than the next upload takes; the next upload is sent once it runs.
+      expect((await upload(server, token, big, twentyThreeAndMe(chipMarkers(100_000, 960)))).status).toBe(200);
+      await stream.next((e) => e.event === 'job' && e.data.profile_id === big && e.data.state === 'running');
       const refused = await upload(server, token, small, file);
       expect(refused.status).toBe(503);
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(refused.body.detail).toMatch(/busy.*Try again in \d+ s/);
       expect((await request(`${server.api}/profiles/${small}/genotype/`, { token })).body).toEqual({}); // nothing kept
-      await jobDone(stream, big, 'scoring');
+      await jobEnded(stream, big, 'scoring');
       expect((await upload(server, token, small, file)).status).toBe(200);
-      expect((await jobDone(stream, small, 'processing')).data.state).toBe('done');
+      expect((await jobEnded(stream, small, 'processing')).data.state).toBe('done');
     } finally {
       stream.close();
     }

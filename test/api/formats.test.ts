@@ -18,7 +18,7 @@ let server: TestServer;
 let token: string;
 beforeAll(async () => {
   server = await startServer();
-  ({ token } = await clientWithToken(server, 'formats tool', ['--free-traits', 'none']));
+  ({ token } = await clientWithToken(server, 'formats tool', { free_traits: 'none' }));
 });
 afterAll(() => server?.stop());
 

@@ -10,7 +10,7 @@ const markers = catalogMarkers(3);
 
 beforeAll(async () => {
   server = await startServer();
-  ({ token } = await clientWithToken(server, 'look-up tool', ['--scopes', 'read:profiles,write:profiles']));
+  ({ token } = await clientWithToken(server, 'look-up tool', { scopes: ['read:profiles', 'write:profiles'] }));
   profileId = (await request(`${server.api}/profiles/`, { method: 'POST', token, json: {} })).body.id;
   await upload(server, token, profileId, twentyThreeAndMe(markers));
   await waitProcessed(server, token, profileId);
@@ -40,7 +40,7 @@ describe('genotype look-up', () => {
   });
 
   it('needs only the read scope for the POST form', async () => {
-    const { token: reader } = await clientWithToken(server, 'reader', ['--scopes', 'read:profiles']);
+    const { token: reader } = await clientWithToken(server, 'reader', { scopes: ['read:profiles'] });
     const r = await request(`${server.api}/profiles/${profileId}/genotype/snps/`, {
       method: 'POST',
       token: reader,

@@ -64,7 +64,7 @@ describe('profile traits', () => {
   });
 
   it('a client configured with no free traits gets nothing computed automatically', async () => {
-    const { token: t2 } = await clientWithToken(server, 'pays for all', ['--free-traits', 'none']);
+    const { token: t2 } = await clientWithToken(server, 'pays for all', { free_traits: 'none' });
     const traits = (await request(`${server.api}/traits/`, { token: t2 })).body;
     expect(traits.every((t: any) => t.type === 'basic')).toBe(true);
     const id = (await request(`${server.api}/profiles/`, { method: 'POST', token: t2, json: {} })).body.id;
@@ -79,7 +79,7 @@ describe('profile traits', () => {
   it('a client with chosen free traits gets exactly those computed', { timeout: 180_000 }, async () => {
     const list = (await request(`${server.api}/profiles/${profileId}/traits/`, { token })).body;
     const code = list.find((t: any) => t.status !== 'unavailable').trait.code;
-    const { token: t3 } = await clientWithToken(server, 'one free', ['--free-traits', code]);
+    const { token: t3 } = await clientWithToken(server, 'one free', { free_traits: [code] });
     const traits = (await request(`${server.api}/traits/`, { token: t3 })).body;
     expect(traits.filter((t: any) => t.type === 'free').map((t: any) => t.trait.code)).toEqual([code]);
     const id = (await request(`${server.api}/profiles/`, { method: 'POST', token: t3, json: {} })).body.id;

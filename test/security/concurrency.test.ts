@@ -28,7 +28,7 @@ let token: string;
 let creds: Credentials;
 beforeAll(async () => {
   server = await startServer();
-  ({ token, creds } = await clientWithToken(server, 'busy tool', ['--free-traits', 'none']));
+  ({ token, creds } = await clientWithToken(server, 'busy tool', { free_traits: 'none' }));
 });
 afterAll(() => server?.stop());
 

@@ -15,6 +15,7 @@ import { catalogMarkers, chipMarkers, combine, twentyThreeAndMe } from '../suppo
 import {
   createClient,
   getToken,
+  newProfile,
   pollUntil,
   request,
   startServer,
@@ -91,15 +92,12 @@ function checkInvariants(): Row[] {
   }
 }
 
-const newProfile = async (name: string) =>
-  (await request(`${server.api}/profiles/`, { method: 'POST', token, json: { first_name: name } })).body.id as string;
-
 describe('kill -9 at any moment', () => {
   let profile = '';
   let acknowledged = '';
 
   it('mid-upload: the acknowledged file stays in use, the partial one is removed', async () => {
-    profile = await newProfile('Crashtest');
+    profile = await newProfile(server, token, { first_name: 'Crashtest' });
     const first = twentyThreeAndMe(catalogMarkers(41));
     const r = await upload(server, token, profile, first);
     expect(r.status).toBe(200);
@@ -183,7 +181,7 @@ describe('kill -9 at any moment', () => {
 
   it('mid-deletion: a profile is either wholly there or wholly gone; an acknowledged delete is gone', async () => {
     for (const delay of [0, 20]) {
-      const id = await newProfile(`Deleted${delay}`);
+      const id = await newProfile(server, token, { first_name: `Deleted${delay}` });
       await upload(server, token, id, twentyThreeAndMe(catalogMarkers(50 + delay)));
       await waitProcessed(server, token, id);
       let acked = false;

@@ -1,7 +1,9 @@
 /**
  * Entry of an engine worker (a thread of the worker pool, pool.ts). It opens its own
- * database connection and loads the science engine once, says it is ready, then runs the
- * tasks it is sent one at a time, reporting progress and the outcome of each.
+ * database connection, says it is ready, then runs the tasks it is sent one at a time,
+ * reporting progress and the outcome of each. The science engine (the catalog and the
+ * ancestry model, ~0.5 s of CPU) loads once, on the first task that uses it: a service that
+ * is started and never given a file does not pay for it, and neither does its start-up.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../db/database.js';
@@ -29,7 +31,6 @@ const db = openDatabase(dbPath);
 // the commit that stores a genotype (a processing call would wait for ~10 MB of copying).
 db.pragma('wal_autocheckpoint = 0');
 const engine = engineWithCustomTraits(db, resourcesDir);
-engine(); // the catalog is loaded now, before the first task waits for it
 
 let currentTask = 0;
 const ctx: WorkerContext = {

@@ -1,6 +1,7 @@
 /**
- * A fixed set of persistent worker threads. Each worker loads the science engine once and
- * then runs tasks, one at a time, sent as messages (buffers are transferred, not copied).
+ * A fixed set of persistent worker threads. Each worker sets itself up once (its engine on
+ * the first task that needs one) and then runs tasks, one at a time, sent as messages
+ * (buffers are transferred, not copied).
  * A worker that crashes, runs out of memory or passes the time limit is replaced by a new
  * one, and only the task it was running fails, with a sentence saying what happened.
  *
@@ -41,9 +42,9 @@ export interface WorkerPool {
   run: <T>(task: unknown, transfer?: readonly Transferable[], onProgress?: (progress: unknown) => void) => Promise<T>;
   /** Sends a message to the running task `task` (the object given to run); nothing if it has ended. */
   tell: (task: unknown, message: unknown) => void;
-  /** Workers that have loaded the engine, and how many were replaced after a crash. */
+  /** Workers that have started and said they are ready, and how many were replaced after a crash. */
   stats: () => { size: number; ready: number; busy: number; replaced: number };
-  /** Resolves when every worker has loaded the engine (for start-up measurements and tests). */
+  /** Resolves when every worker has said it is ready (for start-up measurements and tests). */
   whenReady: () => Promise<void>;
   /** Stops every worker; running tasks fail. */
   close: () => Promise<void>;
@@ -64,7 +65,7 @@ interface RunningTask {
   timer: NodeJS.Timeout | undefined;
 }
 
-/** After this many workers in a row die before loading the engine, stop replacing them. */
+/** After this many workers in a row die before they are ready, stop replacing them. */
 const MAX_FAILED_STARTS = 3;
 
 export function createWorkerPool(options: PoolOptions): WorkerPool {
@@ -92,7 +93,7 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
     return slot;
   }
 
-  /** The time limit counts from when a ready worker has the task (not its engine loading). */
+  /** The time limit counts from when a ready worker has the task (not its start-up). */
   function startClock(slot: Slot, task: RunningTask): void {
     task.timer = setTimeout(() => timeOut(slot, task), options.taskTimeoutMs);
     task.timer.unref();
