@@ -2,8 +2,9 @@
  * Entry of an engine worker (a thread of the worker pool, pool.ts). It opens its own
  * database connection, says it is ready, then runs the tasks it is sent one at a time,
  * reporting progress and the outcome of each. The science engine (the catalog and the
- * ancestry model, ~0.5 s of CPU) loads once, on the first task that uses it: a service that
- * is started and never given a file does not pay for it, and neither does its start-up.
+ * ancestry model, ~0.5 s of CPU) loads once, right after the worker said it is ready: the
+ * service's start-up does not wait for it, and the first file does not either (the person
+ * is still choosing it).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../db/database.js';
@@ -79,3 +80,11 @@ port.on('message', (msg: MessageToWorker) => {
     .finally(checkpoint);
 });
 send({ type: 'ready' });
+setImmediate(() => {
+  try {
+    engine();
+  } catch {
+    // Left for the first task that needs the engine: the getter tries again there, and
+    // that task fails with the reason (a throw here would kill the worker, again and again).
+  }
+});
