@@ -15,6 +15,7 @@ import { isSensitive, phenotypeRows } from '../lib/results.js';
 import { useSensitiveChoice } from '../state/preferences.js';
 import { useProfileChanges } from '../state/profile-changes.js';
 import { useDocumentTitle } from '../lib/document-title.js';
+import { markStepPainted } from '../lib/timeline.js';
 import { pickFiles } from '../lib/file-picker.js';
 import { formatInt, profileFacts, profileName } from '../lib/format.js';
 import { openDialog } from '../state/dialogs.js';
@@ -44,12 +45,29 @@ export function ProfileView({ id }: { id: string }) {
   const [choosingReference, setChoosingReference] = useState(false);
   useDocumentTitle(profile ? profileName(profile) : 'Profile');
 
-  const rows = useMemo(() => (catalog && entry?.loaded ? phenotypeRows(catalog, entry) : []), [catalog, entry]);
+  // Built again only when the data changes, not when a load merely starts or ends.
+  const statuses = entry?.loaded ? entry.statuses : undefined;
+  const results = entry?.results;
+  const reasons = entry?.reasons;
+  const rows = useMemo(
+    () => (catalog && statuses && results && reasons ? phenotypeRows(catalog, { statuses, results, reasons }) : []),
+    [catalog, statuses, results, reasons],
+  );
+  const notable = useMemo(() => notableItems(rows, hideSensitive), [rows, hideSensitive]);
+  const hiddenSensitive = useMemo(
+    () => (hideSensitive ? rows.filter((r) => isSensitive(r.main.trait)).length : 0),
+    [rows, hideSensitive],
+  );
   const metadata = hasFile(genotype) ? (genotype.metadata as Record<string, unknown>) : {};
   const reference =
     (metadata.reference as Reference | undefined) ?? commonReference(Object.values(entry?.results ?? {}));
   const estimate = (metadata.ancestry as AncestryEstimate | null | undefined) ?? reference?.ancestry ?? null;
   const hasResults = rows.some((r) => r.main.result);
+
+  // For DevTools and the UI bench: when a list of results has been drawn.
+  useEffect(() => {
+    if (entry?.loaded) markStepPainted('results-shown', id);
+  }, [id, entry?.loaded, entry?.results]);
 
   // Traits load whenever the genotype in use changes (first visit, new file processed).
   useEffect(() => {
@@ -240,11 +258,11 @@ export function ProfileView({ id }: { id: string }) {
       {usable && !busy && catalog && entry?.loaded && hasResults ? (
         <Summary
           profileId={id}
-          items={notableItems(rows, hideSensitive)}
+          items={notable}
           cantTell={cantTellItems(rows, {
             sexLabel: profile.gender === 1 ? 'Male' : profile.gender === 2 ? 'Female' : null,
             assumed: reference?.source === 'assumed',
-            hiddenSensitive: hideSensitive ? rows.filter((r) => isSensitive(r.main.trait)).length : 0,
+            hiddenSensitive,
           })}
         />
       ) : null}
