@@ -117,7 +117,14 @@ export function ReportView({ id }: { id: string }) {
     void useTraits.getState().loadProfileTraits(id);
   }, [id]);
 
-  const rows = useMemo(() => (catalog && entry?.loaded ? phenotypeRows(catalog, entry) : []), [catalog, entry]);
+  // Built again only when the data changes, not when a load merely starts or ends.
+  const statuses = entry?.loaded ? entry.statuses : undefined;
+  const results = entry?.results;
+  const reasons = entry?.reasons;
+  const rows = useMemo(
+    () => (catalog && statuses && results && reasons ? phenotypeRows(catalog, { statuses, results, reasons }) : []),
+    [catalog, statuses, results, reasons],
+  );
   const notable = useMemo(() => notableItems(rows, !options.sensitive), [rows, options.sensitive]);
 
   // Plots need each notable result's full assessment (its distribution).
