@@ -9,7 +9,7 @@
  * stream the flow falls back to asking the service.
  */
 import { create } from 'zustand';
-import type { GenotypeMetadata } from '../../../shared/api.js';
+import type { GenotypeMetadata, Profile } from '../../../shared/api.js';
 import { api } from '../api/client.js';
 import { eventsConnected, subscribeEvents, type ServiceEvent } from '../api/events.js';
 import { contentTypeFor, uploadFile } from '../api/upload.js';
@@ -104,6 +104,16 @@ export const useJobs = create<JobsState>((set, get) => {
     let j = job(id);
     if (!j) return;
     let created = false;
+    let newProfile: Profile | null = null;
+    /** Shows the profile made for this file: in the list, in the tray, and opened if asked. */
+    const showNewProfile = () => {
+      if (!newProfile) return;
+      const profile = newProfile;
+      newProfile = null;
+      profiles.added(profile);
+      update(id, { profileId: profile.id, profileName: profileName(profile) });
+      if (openWhenCreated) navigate({ name: 'profile', id: profile.id });
+    };
     try {
       let profileId = j.profileId;
       // Only the file's last bytes, read beside the requests rather than before them.
@@ -123,24 +133,20 @@ export const useJobs = create<JobsState>((set, get) => {
         }
       }
       const contentType = contentTypeFor(j.file.name);
-      let uploadUrl: ReturnType<typeof api.uploadUrl>;
       if (!profileId) {
         created = true;
         update(id, { stage: 'creating', error: null, failure: null });
-        const profile = await api.createProfile(nameFromFileName(j.file.name));
-        profileId = profile.id;
-        // Asked for before anything renders the new profile (the page takes a while), not after.
-        uploadUrl = api.uploadUrl(profileId, contentType);
+        newProfile = await api.createProfile(nameFromFileName(j.file.name));
+        profileId = newProfile.id;
         markStep('profile-created', profileId);
-        profiles.added(profile);
-        update(id, { profileId, profileName: profileName(profile) });
-        if (openWhenCreated) navigate({ name: 'profile', id: profileId });
-      } else uploadUrl = api.uploadUrl(profileId, contentType);
+      }
+      const { url } = await api.uploadUrl(profileId, contentType);
       update(id, { stage: 'uploading', progress: 0, error: null, failure: null });
-      const { url } = await uploadUrl;
       const handle = uploadFile(url, j.file, contentType, (progress) => update(id, { progress }));
       markStep('upload-started', profileId);
       update(id, { cancel: handle.cancel });
+      // The new profile's page renders while the file travels, not before it leaves.
+      showNewProfile();
       await handle.done;
       markStep('uploaded', profileId);
       update(id, { stage: 'processing', progress: 1, cancel: undefined });
@@ -171,6 +177,7 @@ export const useJobs = create<JobsState>((set, get) => {
         if (job(id)?.stage === 'done') set({ jobs: get().jobs.filter((x) => x.id !== id) });
       }, 8_000);
     } catch (err) {
+      showNewProfile(); // created, then the upload failed: the profile exists, and a retry uses it
       j = job(id);
       update(id, { stage: 'failed', failure: 'transfer', error: (err as Error).message, cancel: undefined });
       if (j?.profileId) void profiles.refreshGenotype(j.profileId).catch(() => undefined);
