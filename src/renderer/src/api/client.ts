@@ -122,7 +122,7 @@ export interface Tagged<T> {
 }
 
 /** An answer whose status and headers have arrived; `read` waits for its body. */
-export interface Answer<T> {
+interface Answer<T> {
   read: () => Promise<Tagged<T>>;
 }
 

@@ -4,7 +4,7 @@
  * them beside the page's own work, and `npm run bench -- ui` reads them to say where the
  * time went. A mark costs microseconds.
  */
-export type FileStep =
+type FileStep =
   | 'dropped'
   | 'profile-created'
   | 'upload-started'
