@@ -2,9 +2,11 @@
  * The trait catalog of the app's client (with pricing types) and, per profile, each trait's
  * status, the computed results, and full assessments opened in detail.
  */
+import { useMemo } from 'react';
 import { create } from 'zustand';
 import type { ClientTrait, ProfileTrait, Trait, TraitStatus } from '../../../shared/api.js';
 import { api, type CompactProfileTrait, type Tagged } from '../api/client.js';
+import { phenotypeRows, type PhenotypeRow } from '../lib/results.js';
 import { markStep } from '../lib/timeline.js';
 
 export interface ProfileTraits {
@@ -268,3 +270,16 @@ export const useTraits = create<TraitsState>((set, get) => {
     },
   };
 });
+
+/** A profile's rows (lib/results.ts), built again only when its data changes, not when a load starts or ends. */
+export function useProfileRows(id: string): PhenotypeRow[] {
+  const catalog = useTraits((s) => s.catalog);
+  const entry = useTraits((s) => s.byProfile[id]);
+  const statuses = entry?.loaded ? entry.statuses : undefined;
+  const results = entry?.results;
+  const reasons = entry?.reasons;
+  return useMemo(
+    () => (catalog && statuses && results && reasons ? phenotypeRows(catalog, { statuses, results, reasons }) : []),
+    [catalog, statuses, results, reasons],
+  );
+}

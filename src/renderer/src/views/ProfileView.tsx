@@ -11,7 +11,7 @@ import { SensitiveQuestion } from '../components/SensitiveQuestion.js';
 import { cantTellItems, notableItems, Summary } from '../components/Summary.js';
 import { TraitBrowser } from '../components/TraitBrowser.js';
 import { commonReference, type Reference } from '../lib/reference.js';
-import { isSensitive, phenotypeRows } from '../lib/results.js';
+import { isSensitive } from '../lib/results.js';
 import { useSensitiveChoice } from '../state/preferences.js';
 import { useProfileChanges } from '../state/profile-changes.js';
 import { useDocumentTitle } from '../lib/document-title.js';
@@ -22,7 +22,7 @@ import { openDialog } from '../state/dialogs.js';
 import { latestJobFor, useJobs } from '../state/jobs.js';
 import { hasFile, hasUsableGenotype, isBusy, useProfile, useProfiles } from '../state/profiles.js';
 import { navigate } from '../state/router.js';
-import { useTraits } from '../state/traits.js';
+import { useProfileRows, useTraits } from '../state/traits.js';
 import { DropCard } from './HomeView.js';
 import { NotFound } from './NotFound.js';
 
@@ -45,14 +45,7 @@ export function ProfileView({ id }: { id: string }) {
   const [choosingReference, setChoosingReference] = useState(false);
   useDocumentTitle(profile ? profileName(profile) : 'Profile');
 
-  // Built again only when the data changes, not when a load merely starts or ends.
-  const statuses = entry?.loaded ? entry.statuses : undefined;
-  const results = entry?.results;
-  const reasons = entry?.reasons;
-  const rows = useMemo(
-    () => (catalog && statuses && results && reasons ? phenotypeRows(catalog, { statuses, results, reasons }) : []),
-    [catalog, statuses, results, reasons],
-  );
+  const rows = useProfileRows(id);
   const notable = useMemo(() => notableItems(rows, hideSensitive), [rows, hideSensitive]);
   const hiddenSensitive = useMemo(
     () => (hideSensitive ? rows.filter((r) => isSensitive(r.main.trait)).length : 0),
