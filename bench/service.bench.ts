@@ -61,7 +61,11 @@ function jobEnd(c: Client, profileId: string, kind: 'processing' | 'scoring') {
  * own on a 24 MiB Buffer body before the service sees the request (measured against a bare
  * server), which would be counted as the service's time.
  */
-function putBytes(url: string, bytes: Uint8Array, contentType: string): Promise<{ status: number; body: string }> {
+export function putBytes(
+  url: string,
+  bytes: Uint8Array,
+  contentType: string,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       url,

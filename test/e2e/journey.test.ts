@@ -413,25 +413,26 @@ describe('every screen in both themes, any window, by keyboard', () => {
 
   it('walks import → summary → detail → report by keyboard alone', { timeout: 300_000 }, async () => {
     const { page } = browser;
+    // Waiting for a file chooser makes Playwright intercept choosers, but it tells the browser
+    // so without waiting for it: an Enter pressed at once could open the chooser first, and
+    // headless Chromium cancels a chooser nobody intercepts within milliseconds (the page then
+    // removes its file input). Pressed right after the wait began, 5 of 40 Enters in a row did
+    // that under load; none once a few round trips came between. So the wait begins first.
+    const chooser = page.waitForEvent('filechooser', { timeout: 120_000 });
+    chooser.catch(() => undefined); // awaited below; a failure before then is the one to report
     await page.goto(`${app.origin}/#/`);
     await page.getByRole('heading', { name: 'Your genome, read privately' }).waitFor();
     await page.locator('body').focus();
     await tabTo(page, (el) => el.textContent?.trim() === 'Add DNA file');
     expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Add DNA file');
-    // Enter opens the chooser: the page adds its file input and clicks it. Waiting for the
-    // chooser makes Playwright intercept it (else headless Chromium cancels it at once and the
-    // page removes the input); the file is then handed to that input, because the chooser
-    // event itself was not delivered under full-suite load in 3 of 6 runs (never alone).
-    const chooserShown = page.waitForEvent('filechooser', { timeout: 60_000 }).catch(() => undefined);
     await page.keyboard.press('Enter');
-    const input = page.getByTestId('file-input');
-    await input.waitFor({ state: 'attached' });
-    await input.setInputFiles({
+    await (
+      await chooser
+    ).setFiles({
       name: 'genome_Grace_Hopper_v5.txt',
       mimeType: 'text/plain',
       buffer: Buffer.from(personFile({ seed: 21, extra: FINDING_CALLS })),
     });
-    void chooserShown;
     await page.getByRole('heading', { level: 1, name: 'Grace Hopper' }).waitFor();
     await page.getByTestId('genotype-card').waitFor({ timeout: 60_000 });
     const grace = (await app.api<Profile[]>('GET', '/profiles/')).body.find((p) => p.first_name === 'Grace')!;

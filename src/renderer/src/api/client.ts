@@ -68,8 +68,15 @@ export const OFFLINE_MESSAGE = desktopBridge()
   ? "Traitscope's background service stopped answering. Quit Traitscope and open it again; your profiles and results are safe."
   : "Traitscope's background service is not answering. If you started it with `npm run serve`, check that it is still running, then reload this page.";
 
-async function send(method: string, path: string, body: unknown, retry = true): Promise<Response> {
-  const s = await currentSession();
+async function send(
+  method: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+  retry = true,
+): Promise<Response> {
+  // With the session at hand the request leaves at once, before a render queued meanwhile.
+  const s = session ?? (await currentSession());
   let res: Response;
   try {
     res = await fetch(`${s.baseUrl}${path}`, {
@@ -77,6 +84,7 @@ async function send(method: string, path: string, body: unknown, retry = true): 
       headers: {
         Authorization: `Bearer ${s.token}`,
         ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...headers,
       },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
@@ -86,7 +94,7 @@ async function send(method: string, path: string, body: unknown, retry = true): 
   if (res.status === 401) {
     if (retry && s.renewable) {
       session = null; // the desktop app hands out a fresh token
-      return send(method, path, body, false);
+      return send(method, path, body, headers, false);
     }
     const err = await errorFrom(res);
     onSignedOut?.(
@@ -96,7 +104,7 @@ async function send(method: string, path: string, body: unknown, retry = true): 
     );
     throw err;
   }
-  if (!res.ok) throw await errorFrom(res);
+  if (!res.ok && res.status !== 304) throw await errorFrom(res);
   return res;
 }
 
@@ -105,6 +113,38 @@ export async function call<Id extends OperationId>(id: Id, args: CallArgs<Id>): 
   const { method, path } = requestLine(id, args);
   const res = await send(method, path, (args as { body?: unknown }).body);
   return (await res.json()) as ResponseBody<Id>;
+}
+
+/** A response body with the entity tag it came with. */
+export interface Tagged<T> {
+  tag: string | null;
+  body: T;
+}
+
+/** An answer whose status and headers have arrived; `read` waits for its body. */
+interface Answer<T> {
+  read: () => Promise<Tagged<T>>;
+}
+
+/**
+ * Reads an operation again, sending the entity tag of the copy held: when nothing changed
+ * the service answers 304 without building or sending the body, and the copy held is returned.
+ * Resolves as soon as the answer begins to arrive, so the caller can send its next request
+ * while this body is still on its way.
+ */
+async function callAgain<Id extends OperationId, T>(
+  id: Id,
+  args: CallArgs<Id>,
+  held: Tagged<T> | undefined,
+): Promise<Answer<T>> {
+  const { method, path } = requestLine(id, args);
+  const res = await send(method, path, undefined, held?.tag ? { 'If-None-Match': held.tag } : {});
+  if (res.status === 304) {
+    if (!held) throw new ApiError(fallbackMessage(304), 304);
+    return { read: () => Promise.resolve(held) };
+  }
+  const tag = res.headers.get('ETag');
+  return { read: async () => ({ tag, body: (await res.json()) as T }) };
 }
 
 /** A profile-trait list item in the compact view: the trait named by its code (the UI holds the catalog). */
@@ -123,14 +163,10 @@ export const api = {
   // The catalog in full (once per session); profile lists name traits by code, as the
   // embedded trait objects would be most of their megabytes (state/traits.ts joins them).
   clientTraits: () => call('listClientTraits', {}) as Promise<ClientTrait[]>,
-  profileTraits: (id: string) =>
-    call('listProfileTraits', { path: { profile_id: id }, query: { view: 'compact' } }) as Promise<
-      CompactProfileTrait[]
-    >,
-  scoredTraits: (id: string) =>
-    call('listProfileTraits', { path: { profile_id: id }, query: { score: '', view: 'compact' } }) as Promise<
-      CompactProfileTrait[]
-    >,
+  profileTraits: (id: string, held?: Tagged<CompactProfileTrait[]>) =>
+    callAgain('listProfileTraits', { path: { profile_id: id }, query: { view: 'compact' } }, held),
+  scoredTraits: (id: string, held?: Tagged<CompactProfileTrait[]>) =>
+    callAgain('listProfileTraits', { path: { profile_id: id }, query: { score: '', view: 'compact' } }, held),
   computeTraits: (id: string, codes: string[]) =>
     call('computeTraits', { path: { profile_id: id }, body: codes }) as Promise<TraitAssessment[]>,
   assessment: (id: string, code: string): Promise<ProfileTrait> =>

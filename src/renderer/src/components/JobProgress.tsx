@@ -1,9 +1,14 @@
-/** A progress bar: determinate while uploading, indeterminate while the service reads the file. */
+/** A progress bar: determinate while uploading, indeterminate while the service reads the file and scores it. */
 import type { Job } from '../state/jobs.js';
 
 export function JobProgress({ job, large }: { job: Job; large?: boolean }) {
   const determinate = job.stage === 'uploading';
-  const label = job.stage === 'uploading' ? `Importing ${job.file.name}` : `Reading ${job.file.name}`;
+  const label =
+    job.stage === 'uploading'
+      ? `Importing ${job.file.name}`
+      : job.stage === 'scoring'
+        ? `Computing results of ${job.file.name}`
+        : `Reading ${job.file.name}`;
   return (
     <div
       className={`progress ${determinate ? '' : 'is-indeterminate'} ${large ? 'progress-large' : ''}`}

@@ -1,6 +1,6 @@
 /**
  * Progress of every dropped file, bottom right. Once every file is done it folds to a small
- * pill; while open, the page keeps focused content scrolled clear of it (--tray-h).
+ * pill; while open, the page keeps focused content scrolled clear of it.
  */
 import { useEffect, useRef, useState } from 'react';
 import { pickFiles } from '../lib/file-picker.js';
@@ -24,11 +24,17 @@ export function stageText(job: Job): string {
       return `Importing · ${Math.round(job.progress * 100)}%`;
     case 'processing':
       return 'Reading DNA and computing results…';
+    case 'scoring':
+      return 'Computing results…';
     case 'done':
       return job.results === 1 ? '1 result ready' : `${job.results} results ready`;
     case 'failed':
       return job.removedProfile ? 'Could not be read: no profile was created' : 'Could not be analyzed';
   }
+}
+
+function inProgress(job: Job): boolean {
+  return job.stage === 'creating' || job.stage === 'uploading' || job.stage === 'processing' || job.stage === 'scoring';
 }
 
 /** A new file for the profile the unreadable one was meant for (replacing asks first, as everywhere). */
@@ -61,22 +67,26 @@ export function JobTray() {
     if (allDone) setExpanded(false);
   }, [allDone]);
 
-  // The page reserves the tray's height below its content and scrolls focus clear of it.
+  // The main area keeps its end and focused content clear of the tray: the tray's height
+  // becomes its bottom padding. Read by a ResizeObserver (after layout, never forcing one) and
+  // set on that one element: measuring in this effect laid out a page of new results twice,
+  // and a custom property on the root made the style of the whole page be recalculated.
   useEffect(() => {
-    const el = ref.current;
-    const root = document.documentElement;
-    if (!el) {
-      root.style.setProperty('--tray-h', '0px');
-      return;
-    }
-    const measure = () => root.style.setProperty('--tray-h', `${Math.ceil(el.getBoundingClientRect().height) + 16}px`);
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(el);
-    return () => {
-      observer.disconnect();
-      root.style.setProperty('--tray-h', '0px');
+    const main = document.getElementById('main-content');
+    if (!main) return;
+    const reserve = (px: number) => {
+      const value = px > 0 ? `${px}px` : '';
+      if (main.style.paddingBottom === value) return;
+      main.style.paddingBottom = value;
+      main.style.scrollPaddingBottom = value;
     };
+    const el = ref.current;
+    if (!el) return reserve(0);
+    const observer = new ResizeObserver(([entry]) =>
+      reserve(Math.ceil(entry.borderBoxSize[0]?.blockSize ?? el.offsetHeight) + 16),
+    );
+    observer.observe(el);
+    return () => observer.disconnect();
   }, [open, jobs.length]);
 
   if (jobs.length === 0) return null;
@@ -131,7 +141,9 @@ export function JobTray() {
                 <span className={job.stage === 'failed' ? 'job-error-title' : undefined}>{stageText(job)}</span>
                 {job.stage === 'failed' && job.error ? <span className="job-error">{job.error}</span> : null}
               </div>
-              {job.stage === 'uploading' || job.stage === 'processing' || job.stage === 'creating' ? (
+              {/* Not while the profile's own page shows this progress: two moving bars far apart made
+                  the window redraw everything between them on every frame. */}
+              {inProgress(job) && !(route.name === 'profile' && route.id === job.profileId) ? (
                 <JobProgress job={job} />
               ) : null}
               {job.cutLine && job.stage !== 'failed' ? (

@@ -8,7 +8,7 @@ import { useJobs } from '../state/jobs.js';
 import { hasFile, isBusy, useProfiles } from '../state/profiles.js';
 import { navigate, useRouter } from '../state/router.js';
 import { Avatar } from './Avatar.js';
-import { GearIcon, Logo, MoreIcon, PlusIcon, ShieldIcon, Spinner, UploadIcon } from './icons.js';
+import { GearIcon, Logo, MoreIcon, PlusIcon, ShieldIcon, UploadIcon } from './icons.js';
 
 function profileSubtitle(
   g: GenotypeMetadata | undefined,
@@ -100,7 +100,9 @@ export function Sidebar() {
                     <span className="profile-link-text">
                       <span className="profile-link-name">{profileName(p)}</span>
                       <span className={`profile-link-sub ${sub.tone ? `tone-${sub.tone}` : ''}`}>
-                        {busy ? <Spinner size={10} /> : null}
+                        {/* Still, not spinning: the page or the file tray shows the progress, and
+                            two animations far apart redraw the whole window on every frame. */}
+                        {busy ? <span className="busy-dot" aria-hidden="true" /> : null}
                         {sub.text}
                       </span>
                     </span>

@@ -50,50 +50,74 @@ export interface TraitSnapshot {
   reasons: Record<string, StatusReason>;
 }
 
-/** Rows for the catalog the client sees and a profile's statuses, results and reasons. */
-export function phenotypeRows(catalog: ClientTrait[], data: TraitSnapshot): PhenotypeRow[] {
-  const groups = new Map<string, Study[]>();
+/** A phenotype of the catalog: what its rows share whoever the person is. */
+interface Phenotype {
+  key: string;
+  name: string;
+  category: string;
+  featured: boolean;
+  /** The group's headline study (or its first). */
+  headline: Trait;
+  traits: Trait[];
+  haystack: string;
+}
+
+/** The catalog's phenotypes, worked out once per catalog: every row of every load reuses them. */
+const phenotypesOf = new WeakMap<ClientTrait[], Phenotype[]>();
+
+function phenotypes(catalog: ClientTrait[]): Phenotype[] {
+  const known = phenotypesOf.get(catalog);
+  if (known) return known;
+  const groups = new Map<string, Trait[]>();
   for (const { trait } of catalog) {
     const code = trait.group?.code ?? trait.code;
-    const study: Study = {
-      trait,
-      status: data.statuses[trait.code] ?? 'unavailable',
-      result: data.results[trait.code],
-      reason: data.reasons[trait.code],
-    };
-    if (!study.result) study.status = study.status === 'computed' ? 'available' : study.status;
-    else study.status = 'computed';
     const list = groups.get(code);
-    if (list) list.push(study);
-    else groups.set(code, [study]);
+    if (list) list.push(trait);
+    else groups.set(code, [trait]);
   }
-  const rows: PhenotypeRow[] = [];
-  for (const [key, studies] of groups) {
-    const headline =
-      studies.find((s) => s.trait.group?.headline) ?? studies.find((s) => s.trait.code === key) ?? studies[0];
-    const withResult = studies.filter((s) => s.result).sort(byStrength);
-    const main = headline.result ? headline : (withResult[0] ?? headline);
-    const others = studies
-      .filter((s) => s !== main)
-      .sort((a, b) => Number(!!b.result) - Number(!!a.result) || byStrength(a, b));
-    const name = headline.trait.group?.name ?? headline.trait.name;
-    rows.push({
+  const out: Phenotype[] = [];
+  for (const [key, traits] of groups) {
+    const headline = traits.find((t) => t.group?.headline) ?? traits.find((t) => t.code === key) ?? traits[0];
+    const name = headline.group?.name ?? headline.name;
+    out.push({
       key,
       name,
-      category: headline.trait.category || 'Other',
-      featured: studies.some((s) => s.trait.featured),
-      main,
-      others,
-      haystack: [
-        name,
-        ...studies.map((s) => `${s.trait.name} ${s.trait.code} ${s.trait.study_label ?? ''}`),
-        headline.trait.category ?? '',
-      ]
+      category: headline.category || 'Other',
+      featured: traits.some((t) => t.featured),
+      headline,
+      traits,
+      haystack: [name, ...traits.map((t) => `${t.name} ${t.code} ${t.study_label ?? ''}`), headline.category ?? '']
         .join(' ')
         .toLowerCase(),
     });
   }
-  return rows;
+  phenotypesOf.set(catalog, out);
+  return out;
+}
+
+/** Rows for the catalog the client sees and a profile's statuses, results and reasons. */
+export function phenotypeRows(catalog: ClientTrait[], data: TraitSnapshot): PhenotypeRow[] {
+  return phenotypes(catalog).map(({ key, name, category, featured, headline, traits, haystack }) => {
+    let main: Study | undefined;
+    const studies = traits.map((trait): Study => {
+      const result = data.results[trait.code];
+      const status = data.statuses[trait.code] ?? 'unavailable';
+      const study: Study = {
+        trait,
+        status: result ? 'computed' : status === 'computed' ? 'available' : status,
+        result,
+        reason: data.reasons[trait.code],
+      };
+      if (trait === headline) main = study;
+      return study;
+    });
+    const head = main!;
+    if (!head.result) main = studies.filter((s) => s.result).sort(byStrength)[0] ?? head;
+    const others = studies
+      .filter((s) => s !== main)
+      .sort((a, b) => Number(!!b.result) - Number(!!a.result) || byStrength(a, b));
+    return { key, name, category, featured, main: main!, others, haystack };
+  });
 }
 
 // ---- What a row is about -----------------------------------------------------------------
@@ -128,9 +152,17 @@ export function isCancer(t: Trait): boolean {
  * share. Risky traits in disease categories, every cancer and every psychiatric phenotype.
  */
 export function isSensitive(t: Trait): boolean {
-  if (isPsychiatric(t) || isCancer(t)) return true;
-  return t.connotation === 'risky' && DISEASE_CATEGORIES.has(t.category ?? '');
+  let sensitive = sensitiveTraits.get(t);
+  if (sensitive === undefined) {
+    sensitive =
+      isPsychiatric(t) || isCancer(t) || (t.connotation === 'risky' && DISEASE_CATEGORIES.has(t.category ?? ''));
+    sensitiveTraits.set(t, sensitive);
+  }
+  return sensitive;
 }
+
+/** Worked out once per trait object: every list filter asks for each row. */
+const sensitiveTraits = new WeakMap<Trait, boolean>();
 
 // ---- Sorting and filtering ---------------------------------------------------------------
 
@@ -155,7 +187,9 @@ export function rowMatches(row: PhenotypeRow, f: RowFilter, terms: string[]): bo
   return terms.every((t) => row.haystack.includes(t));
 }
 
-const byName = (a: PhenotypeRow, b: PhenotypeRow) => a.name.localeCompare(b.name);
+// One collator for every comparison: localeCompare sets one up per call.
+const collator = new Intl.Collator();
+const byName = (a: PhenotypeRow, b: PhenotypeRow) => collator.compare(a.name, b.name);
 const pct = (r: PhenotypeRow) => r.main.result?.percentile ?? undefined;
 
 export function sortRows(rows: PhenotypeRow[], key: SortKey): PhenotypeRow[] {
@@ -176,17 +210,18 @@ export function sortRows(rows: PhenotypeRow[], key: SortKey): PhenotypeRow[] {
         return sign * (pa - pb) || byName(a, b);
       });
     }
-    case 'notable':
-      return out.sort((a, b) => {
-        const na = a.main.result ? notability(a.main.result) : -1;
-        const nb = b.main.result ? notability(b.main.result) : -1;
-        return nb - na || Number(b.featured) - Number(a.featured) || byName(a, b);
-      });
+    case 'notable': {
+      const notabilities = new Map(out.map((r) => [r, r.main.result ? notability(r.main.result) : -1]));
+      return out.sort(
+        (a, b) =>
+          notabilities.get(b)! - notabilities.get(a)! || Number(b.featured) - Number(a.featured) || byName(a, b),
+      );
+    }
   }
 }
 
 export function categoriesOf(rows: PhenotypeRow[]): string[] {
   return [...new Set(rows.map((r) => r.category))].sort((a, b) =>
-    a === 'Other' ? 1 : b === 'Other' ? -1 : a.localeCompare(b),
+    a === 'Other' ? 1 : b === 'Other' ? -1 : collator.compare(a, b),
   );
 }

@@ -9,18 +9,28 @@
  * stream the flow falls back to asking the service.
  */
 import { create } from 'zustand';
-import type { GenotypeMetadata } from '../../../shared/api.js';
+import type { GenotypeMetadata, Profile } from '../../../shared/api.js';
 import { api } from '../api/client.js';
 import { eventsConnected, subscribeEvents, type ServiceEvent } from '../api/events.js';
 import { contentTypeFor, uploadFile } from '../api/upload.js';
 import { cutOffLastLine, fileMd5Base64 } from '../lib/md5.js';
 import { profileName } from '../lib/format.js';
 import { nameFromFileName } from '../lib/names.js';
+import { markStep } from '../lib/timeline.js';
 import { hasFile, isBusy, useProfiles } from './profiles.js';
 import { navigate, useRouter } from './router.js';
 import { useTraits } from './traits.js';
 
-export type JobStage = 'checking' | 'duplicate' | 'creating' | 'uploading' | 'processing' | 'done' | 'failed';
+export type JobStage =
+  | 'checking'
+  | 'duplicate'
+  | 'creating'
+  | 'uploading'
+  | 'processing'
+  /** The file is read; every trait is being scored in the background. */
+  | 'scoring'
+  | 'done'
+  | 'failed';
 
 export interface Job {
   id: number;
@@ -66,19 +76,25 @@ export const useJobs = create<JobsState>((set, get) => {
     set({ jobs: get().jobs.map((j) => (j.id === id ? { ...j, ...patch } : j)) });
   const job = (id: number) => get().jobs.find((j) => j.id === id);
 
-  /** The profile whose genotype is this very file, if any (same MD5 as the service stored). */
-  async function alreadyImported(file: File): Promise<{ id: string; name: string } | undefined> {
+  /** Stored files of exactly this file's size, by MD5: only those can be this very file. */
+  function sameSizedFiles(file: File): Map<string, string> {
     const { profiles, genotypes } = useProfiles.getState();
     const hashes = new Map<string, string>();
     for (const p of profiles) {
       const g = genotypes[p.id];
-      // Only a file of the very same size can be the same file: hashing 24 MB in the page
-      // took seconds under load, so files of other sizes are never read for it.
+      // Hashing 24 MB in the page took seconds under load, so files of other sizes are never read for it.
       if (hasFile(g) && g.metadata.status !== 'failed' && g.size === String(file.size)) hashes.set(g.md5_hash, p.id);
     }
-    if (hashes.size === 0) return undefined;
+    return hashes;
+  }
+
+  /** The profile whose genotype is this very file, if any (same MD5 as the service stored). */
+  async function alreadyImported(
+    file: File,
+    hashes: Map<string, string>,
+  ): Promise<{ id: string; name: string } | undefined> {
     const id = hashes.get(await fileMd5Base64(file));
-    const p = id ? profiles.find((x) => x.id === id) : undefined;
+    const p = id ? useProfiles.getState().profiles.find((x) => x.id === id) : undefined;
     return p ? { id: p.id, name: profileName(p) } : undefined;
   }
 
@@ -88,37 +104,55 @@ export const useJobs = create<JobsState>((set, get) => {
     let j = job(id);
     if (!j) return;
     let created = false;
+    let newProfile: Profile | null = null;
+    /** Shows the profile made for this file: in the list, in the tray, and opened if asked. */
+    const showNewProfile = () => {
+      if (!newProfile) return;
+      const profile = newProfile;
+      newProfile = null;
+      profiles.added(profile);
+      update(id, { profileId: profile.id, profileName: profileName(profile) });
+      if (openWhenCreated) navigate({ name: 'profile', id: profile.id });
+    };
     try {
       let profileId = j.profileId;
-      if (j.cutLine === undefined) update(id, { cutLine: await cutOffLastLine(j.file, j.file.name).catch(() => null) });
+      // Only the file's last bytes, read beside the requests rather than before them.
+      if (j.cutLine === undefined)
+        void cutOffLastLine(j.file, j.file.name)
+          .catch(() => null)
+          .then((cutLine) => update(id, { cutLine }));
       if (!profileId && checkDuplicate) {
-        update(id, { stage: 'checking' });
-        const duplicateOf = await alreadyImported(j.file).catch(() => undefined);
-        if (duplicateOf) {
-          update(id, { stage: 'duplicate', duplicateOf });
-          return;
+        const sameSized = sameSizedFiles(j.file);
+        if (sameSized.size > 0) {
+          update(id, { stage: 'checking' });
+          const duplicateOf = await alreadyImported(j.file, sameSized).catch(() => undefined);
+          if (duplicateOf) {
+            update(id, { stage: 'duplicate', duplicateOf });
+            return;
+          }
         }
       }
       const contentType = contentTypeFor(j.file.name);
-      let uploadUrl: ReturnType<typeof api.uploadUrl>;
       if (!profileId) {
         created = true;
         update(id, { stage: 'creating', error: null, failure: null });
-        const profile = await profiles.create(nameFromFileName(j.file.name));
-        profileId = profile.id;
-        // Asked for before the profile page renders (which takes a while), not after.
-        uploadUrl = api.uploadUrl(profileId, contentType);
-        update(id, { profileId, profileName: profileName(profile) });
-        if (openWhenCreated) navigate({ name: 'profile', id: profileId });
-      } else uploadUrl = api.uploadUrl(profileId, contentType);
+        newProfile = await api.createProfile(nameFromFileName(j.file.name));
+        profileId = newProfile.id;
+        markStep('profile-created', profileId);
+      }
+      const { url } = await api.uploadUrl(profileId, contentType);
       update(id, { stage: 'uploading', progress: 0, error: null, failure: null });
-      const { url } = await uploadUrl;
       const handle = uploadFile(url, j.file, contentType, (progress) => update(id, { progress }));
+      markStep('upload-started', profileId);
       update(id, { cancel: handle.cancel });
+      // The new profile's page renders while the file travels, not before it leaves.
+      showNewProfile();
       await handle.done;
+      markStep('uploaded', profileId);
       update(id, { stage: 'processing', progress: 1, cancel: undefined });
       // The upload starts processing by itself; follow it until it ends.
       const meta = await waitForProcessing(profileId);
+      markStep('processed', profileId);
       if (hasFile(meta) && meta.metadata.status === 'failed') {
         const error = meta.metadata.error || 'The file could not be read as DNA raw data.';
         // A profile made only for this file would be left empty: remove it again.
@@ -134,6 +168,7 @@ export const useJobs = create<JobsState>((set, get) => {
         update(id, { stage: 'failed', failure: 'unreadable', error });
         return;
       }
+      update(id, { stage: 'scoring' });
       await traits.loadProfileTraits(profileId);
       const results = Object.keys(useTraits.getState().byProfile[profileId]?.results ?? {}).length;
       update(id, { stage: 'done', results });
@@ -142,6 +177,7 @@ export const useJobs = create<JobsState>((set, get) => {
         if (job(id)?.stage === 'done') set({ jobs: get().jobs.filter((x) => x.id !== id) });
       }, 8_000);
     } catch (err) {
+      showNewProfile(); // created, then the upload failed: the profile exists, and a retry uses it
       j = job(id);
       update(id, { stage: 'failed', failure: 'transfer', error: (err as Error).message, cancel: undefined });
       if (j?.profileId) void profiles.refreshGenotype(j.profileId).catch(() => undefined);
@@ -152,6 +188,7 @@ export const useJobs = create<JobsState>((set, get) => {
     jobs: [],
 
     analyzeFiles(files) {
+      markStep('dropped');
       const created: Job[] = files.map((file) => ({
         id: nextId++,
         file,
@@ -281,6 +318,7 @@ function onServiceEvent(event: ServiceEvent): void {
   if (job.kind === 'scoring') {
     // From the moment it is queued: the worker reads the genotype before it reports a total.
     const before = useTraits.getState().computing[job.profile_id];
+    if (job.state === 'done') markStep('scored', job.profile_id);
     if (job.state === 'queued' || job.state === 'running')
       setScoring(job.profile_id, { done: job.done ?? before?.done ?? 0, total: job.total ?? before?.total ?? 0 });
     else setScoring(job.profile_id, undefined);

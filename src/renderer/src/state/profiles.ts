@@ -27,6 +27,8 @@ interface ProfilesState {
   dismissedFailures: Record<string, string>;
   load: () => Promise<void>;
   create: (input: ProfileInput) => Promise<Profile>;
+  /** Records a profile the service has just created (the drop flow sends its next request first). */
+  added: (profile: Profile) => void;
   update: (id: string, input: ProfileInput) => Promise<Profile>;
   remove: (id: string) => Promise<void>;
   refreshGenotype: (id: string) => Promise<GenotypeMetadata>;
@@ -37,6 +39,7 @@ interface ProfilesState {
 }
 
 const watches = new Map<string, Promise<GenotypeMetadata>>();
+const refreshes = new Map<string, Promise<GenotypeMetadata>>();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export const useProfiles = create<ProfilesState>((set, get) => ({
@@ -65,8 +68,12 @@ export const useProfiles = create<ProfilesState>((set, get) => ({
 
   async create(input) {
     const profile = await api.createProfile(input);
-    set({ profiles: [...get().profiles, profile], genotypes: { ...get().genotypes, [profile.id]: {} } });
+    get().added(profile);
     return profile;
+  },
+
+  added(profile) {
+    set({ profiles: [...get().profiles, profile], genotypes: { ...get().genotypes, [profile.id]: {} } });
   },
 
   async update(id, input) {
@@ -82,10 +89,18 @@ export const useProfiles = create<ProfilesState>((set, get) => ({
     set({ profiles: get().profiles.filter((p) => p.id !== id), genotypes });
   },
 
-  async refreshGenotype(id) {
-    const g = await api.genotype(id);
-    set({ genotypes: { ...get().genotypes, [id]: g } });
-    return g;
+  refreshGenotype(id) {
+    // Callers in the same moment (the drop flow and the app, both told that processing ended)
+    // share one request; a later caller asks again, as the state may have changed since.
+    const asked = refreshes.get(id);
+    if (asked) return asked;
+    const run = api.genotype(id).then((g) => {
+      set({ genotypes: { ...get().genotypes, [id]: g } });
+      return g;
+    });
+    refreshes.set(id, run);
+    queueMicrotask(() => refreshes.delete(id));
+    return run;
   },
 
   watchProcessing(id) {

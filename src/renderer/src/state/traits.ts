@@ -2,9 +2,12 @@
  * The trait catalog of the app's client (with pricing types) and, per profile, each trait's
  * status, the computed results, and full assessments opened in detail.
  */
+import { useMemo } from 'react';
 import { create } from 'zustand';
 import type { ClientTrait, ProfileTrait, Trait, TraitStatus } from '../../../shared/api.js';
-import { api, type CompactProfileTrait } from '../api/client.js';
+import { api, type CompactProfileTrait, type Tagged } from '../api/client.js';
+import { phenotypeRows, type PhenotypeRow } from '../lib/results.js';
+import { markStep } from '../lib/timeline.js';
 
 export interface ProfileTraits {
   statuses: Record<string, TraitStatus>;
@@ -58,12 +61,14 @@ function withTrait(item: CompactProfileTrait, trait: Trait): ProfileTrait {
 }
 
 /** List loads under way per profile (and when each was sent), and profiles to load once more when theirs ends. */
-const loading = new Map<string, { run: Promise<void>; sentAt: number }>();
+const loading = new Map<string, { run: Promise<void>; sentAt: number; sentNow: boolean }>();
 const loadAgain = new Set<string>();
 /** When each profile's results last changed, as far as the UI knows. */
 const changedAt = new Map<string, number>();
 /** Loads asked for while the profile's traits are being computed: answered by one load at the end. */
 const afterComputing = new Map<string, Array<() => void>>();
+/** The lists last read per profile, with their entity tags, to ask the service only for changes. */
+const lists = new Map<string, { scored: Tagged<CompactProfileTrait[]>; statuses: Tagged<CompactProfileTrait[]> }>();
 /** The catalog load under way: the lists wait for it, as they name traits by code. */
 let catalogLoad: Promise<void> | null = null;
 /** The catalog's traits by code, for the compact lists; rebuilt when the catalog changes. */
@@ -112,26 +117,43 @@ export const useTraits = create<TraitsState>((set, get) => {
   async function loadOnce(id: string): Promise<void> {
     patch(id, { loading: true, error: null });
     try {
-      let [list, scored] = await Promise.all([api.profileTraits(id), api.scoredTraits(id)]);
-      // A read genotype lists every trait; an empty list means the service is still
-      // finishing a file. Ask again shortly rather than showing (or keeping) nothing.
-      for (let attempt = 0; list.length === 0 && attempt < 20; attempt++) {
+      const held = lists.get(id);
+      // The results first: the service builds one list at a time, and these are what the person
+      // waits for. The statuses are asked for as the results begin to arrive, so the service
+      // builds them while the page reads the results.
+      const read = async (heldScored = held?.scored, heldStatuses = held?.statuses) => {
+        const scoredAnswer = await api.scoredTraits(id, heldScored);
+        const statusAnswer = api.profileTraits(id, heldStatuses);
+        const scoredList = await scoredAnswer.read();
+        return [scoredList, await (await statusAnswer).read()] as const;
+      };
+      let [scored, statuses] = await read();
+      // A read genotype lists every trait; an empty list means the service is still finishing a
+      // file. Ask again shortly rather than showing (or keeping) nothing.
+      for (let attempt = 0; statuses.body.length === 0 && attempt < 20; attempt++) {
         await new Promise((r) => setTimeout(r, 250 + attempt * 100));
-        [list, scored] = await Promise.all([api.profileTraits(id), api.scoredTraits(id)]);
+        [scored, statuses] = await read(scored, statuses);
       }
-      const byCode = await catalogFor(list.map((t) => t.trait_code));
-      const statuses: Record<string, TraitStatus> = {};
+      lists.set(id, { scored, statuses });
+      markStep('results-received', id);
+      // Both unchanged (the service answered 304 twice): nothing to build or render again.
+      if (held?.scored === scored && held.statuses === statuses && get().byProfile[id]?.loaded) {
+        patch(id, { loading: false });
+        return;
+      }
+      const byCode = await catalogFor(statuses.body.map((t) => t.trait_code));
+      const statusByCode: Record<string, TraitStatus> = {};
       const reasons: ProfileTraits['reasons'] = {};
-      for (const t of list) {
-        statuses[t.trait_code] = t.status;
+      for (const t of statuses.body) {
+        statusByCode[t.trait_code] = t.status;
         if (t.status_reason) reasons[t.trait_code] = t.status_reason;
       }
       const results: Record<string, ProfileTrait> = {};
-      for (const t of scored) {
+      for (const t of scored.body) {
         const trait = byCode.get(t.trait_code);
         if (trait) results[t.trait_code] = withTrait(t, trait);
       }
-      patch(id, { statuses, reasons, results, loading: false, loaded: true });
+      patch(id, { statuses: statusByCode, reasons, results, loading: false, loaded: true });
     } catch (err) {
       patch(id, { loading: false, error: (err as Error).message });
     }
@@ -172,15 +194,19 @@ export const useTraits = create<TraitsState>((set, get) => {
       }
       const running = loading.get(id);
       if (running) {
-        if (running.sentAt < (changedAt.get(id) ?? 0)) loadAgain.add(id);
+        // A change reported in the very moment the load was sent (the end of the scoring, then
+        // the service's "results changed") is in what it reads.
+        if (running.sentAt < (changedAt.get(id) ?? 0) && !running.sentNow) loadAgain.add(id);
         return running.run;
       }
-      const run = loadOnce(id).finally(() => {
+      const sent = { run: Promise.resolve(), sentAt: now, sentNow: true };
+      loading.set(id, sent);
+      queueMicrotask(() => (sent.sentNow = false));
+      sent.run = loadOnce(id).finally(() => {
         loading.delete(id);
         if (loadAgain.delete(id)) void get().loadProfileTraits(id);
       });
-      loading.set(id, { run, sentAt: now });
-      return run;
+      return sent.run;
     },
 
     setComputing(id, progress) {
@@ -188,13 +214,12 @@ export const useTraits = create<TraitsState>((set, get) => {
       const waiting = afterComputing.get(id);
       if (progress || !waiting) return;
       afterComputing.delete(id);
-      // After the events that came with the end (the service's "results changed"), so a load
-      // they start is shared rather than followed by another.
-      setTimeout(() => {
-        void get()
-          .loadProfileTraits(id)
-          .finally(() => waiting.forEach((resolve) => resolve()));
-      }, 0);
+      // At once, before the render this change queued: the lists are what the person waits for.
+      // The service's "results changed" that comes with the end shares this load (loads asked
+      // for in the same moment share one), and an unchanged list costs a 304 after that.
+      void get()
+        .loadProfileTraits(id)
+        .finally(() => waiting.forEach((resolve) => resolve()));
     },
 
     async computeMany(id, codes) {
@@ -235,11 +260,26 @@ export const useTraits = create<TraitsState>((set, get) => {
       const assessments = Object.fromEntries(
         Object.entries(get().assessments).filter(([k]) => !k.startsWith(`${id}/`)),
       );
+      lists.delete(id);
       set({ byProfile, assessments });
     },
 
     clear() {
+      lists.clear();
       set({ byProfile: {}, assessments: {}, computing: {}, computingOne: {} });
     },
   };
 });
+
+/** A profile's rows (lib/results.ts), built again only when its data changes, not when a load starts or ends. */
+export function useProfileRows(id: string): PhenotypeRow[] {
+  const catalog = useTraits((s) => s.catalog);
+  const entry = useTraits((s) => s.byProfile[id]);
+  const statuses = entry?.loaded ? entry.statuses : undefined;
+  const results = entry?.results;
+  const reasons = entry?.reasons;
+  return useMemo(
+    () => (catalog && statuses && results && reasons ? phenotypeRows(catalog, { statuses, results, reasons }) : []),
+    [catalog, statuses, results, reasons],
+  );
+}

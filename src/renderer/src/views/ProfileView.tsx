@@ -11,17 +11,18 @@ import { SensitiveQuestion } from '../components/SensitiveQuestion.js';
 import { cantTellItems, notableItems, Summary } from '../components/Summary.js';
 import { TraitBrowser } from '../components/TraitBrowser.js';
 import { commonReference, type Reference } from '../lib/reference.js';
-import { isSensitive, phenotypeRows } from '../lib/results.js';
+import { isSensitive } from '../lib/results.js';
 import { useSensitiveChoice } from '../state/preferences.js';
 import { useProfileChanges } from '../state/profile-changes.js';
 import { useDocumentTitle } from '../lib/document-title.js';
+import { markStepPainted } from '../lib/timeline.js';
 import { pickFiles } from '../lib/file-picker.js';
 import { formatInt, profileFacts, profileName } from '../lib/format.js';
 import { openDialog } from '../state/dialogs.js';
 import { latestJobFor, useJobs } from '../state/jobs.js';
 import { hasFile, hasUsableGenotype, isBusy, useProfile, useProfiles } from '../state/profiles.js';
 import { navigate } from '../state/router.js';
-import { useTraits } from '../state/traits.js';
+import { useProfileRows, useTraits } from '../state/traits.js';
 import { DropCard } from './HomeView.js';
 import { NotFound } from './NotFound.js';
 
@@ -44,12 +45,22 @@ export function ProfileView({ id }: { id: string }) {
   const [choosingReference, setChoosingReference] = useState(false);
   useDocumentTitle(profile ? profileName(profile) : 'Profile');
 
-  const rows = useMemo(() => (catalog && entry?.loaded ? phenotypeRows(catalog, entry) : []), [catalog, entry]);
+  const rows = useProfileRows(id);
+  const notable = useMemo(() => notableItems(rows, hideSensitive), [rows, hideSensitive]);
+  const hiddenSensitive = useMemo(
+    () => (hideSensitive ? rows.filter((r) => isSensitive(r.main.trait)).length : 0),
+    [rows, hideSensitive],
+  );
   const metadata = hasFile(genotype) ? (genotype.metadata as Record<string, unknown>) : {};
   const reference =
     (metadata.reference as Reference | undefined) ?? commonReference(Object.values(entry?.results ?? {}));
   const estimate = (metadata.ancestry as AncestryEstimate | null | undefined) ?? reference?.ancestry ?? null;
   const hasResults = rows.some((r) => r.main.result);
+
+  // For DevTools and the UI bench: when a list of results has been drawn.
+  useEffect(() => {
+    if (entry?.loaded) markStepPainted('results-shown', id);
+  }, [id, entry?.loaded, entry?.results]);
 
   // Traits load whenever the genotype in use changes (first visit, new file processed).
   useEffect(() => {
@@ -240,11 +251,11 @@ export function ProfileView({ id }: { id: string }) {
       {usable && !busy && catalog && entry?.loaded && hasResults ? (
         <Summary
           profileId={id}
-          items={notableItems(rows, hideSensitive)}
+          items={notable}
           cantTell={cantTellItems(rows, {
             sexLabel: profile.gender === 1 ? 'Male' : profile.gender === 2 ? 'Female' : null,
             assumed: reference?.source === 'assumed',
-            hiddenSensitive: hideSensitive ? rows.filter((r) => isSensitive(r.main.trait)).length : 0,
+            hiddenSensitive,
           })}
         />
       ) : null}

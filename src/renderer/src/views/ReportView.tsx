@@ -28,14 +28,7 @@ import {
 } from '../lib/format.js';
 import { informativeness, informativenessLevel } from '../lib/notable.js';
 import { comparedWith, commonReference, type Reference } from '../lib/reference.js';
-import {
-  categoriesOf,
-  evidenceLabel,
-  isSensitive,
-  phenotypeRows,
-  sortRows,
-  type PhenotypeRow,
-} from '../lib/results.js';
+import { categoriesOf, evidenceLabel, isSensitive, sortRows, type PhenotypeRow } from '../lib/results.js';
 import { copyReportHtml } from '../lib/report-html.js';
 import { desktopBridge } from '../platform/bridge.js';
 import { useSensitiveChoice } from '../state/preferences.js';
@@ -43,7 +36,7 @@ import { hasFile, useProfile, useProfiles } from '../state/profiles.js';
 import { navigate } from '../state/router.js';
 import { useSettings } from '../state/settings.js';
 import { toast } from '../state/toasts.js';
-import { useTraits } from '../state/traits.js';
+import { useProfileRows, useTraits } from '../state/traits.js';
 import { NotFound } from './NotFound.js';
 
 export interface ReportOptions {
@@ -93,7 +86,6 @@ export function ReportView({ id }: { id: string }) {
   const profile = useProfile(id);
   const genotype = useProfiles((s) => s.genotypes[id]);
   const entry = useTraits((s) => s.byProfile[id]);
-  const catalog = useTraits((s) => s.catalog);
   const version = useSettings((s) => s.info?.version);
   const choice = useSensitiveChoice(id);
   const paper = useRef<HTMLDivElement>(null);
@@ -117,7 +109,7 @@ export function ReportView({ id }: { id: string }) {
     void useTraits.getState().loadProfileTraits(id);
   }, [id]);
 
-  const rows = useMemo(() => (catalog && entry?.loaded ? phenotypeRows(catalog, entry) : []), [catalog, entry]);
+  const rows = useProfileRows(id);
   const notable = useMemo(() => notableItems(rows, !options.sensitive), [rows, options.sensitive]);
 
   // Plots need each notable result's full assessment (its distribution).
