@@ -32,6 +32,8 @@ export interface UsedMarkers extends Markers {
   /** Chromosome (1–22) and position used for the LD windows; 0 where unknown. */
   chrom: Uint8Array;
   pos: Uint32Array;
+  /** The markers with a usable position, in genome order (placedOrder): subsets keep it instead of sorting again. */
+  order: Uint32Array;
 }
 
 export interface Collected {
@@ -68,32 +70,43 @@ export function collectMarkers(panel: AncestryPanel, genotype: Genotype): Collec
   const rows = new Uint32Array(capacity);
   const fileIndex = new Uint32Array(capacity);
   const g = new Uint8Array(capacity);
-  let n = 0;
-  let mismatched = 0;
-  const match = matchDosage; // a local: transformed imports are property reads
-  const use = (i: number, j: number) => {
-    const d = match(calls[j], panel.counted[i], panel.other[i]);
-    if (d === DOSAGE_MISSING) return;
-    if (d < 0) {
-      mismatched++;
-      return;
-    }
-    rows[n] = i;
-    fileIndex[n] = j;
-    g[n++] = d & 3;
-  };
   // Both lists are ascending: walk the shorter one and search the longer one, each search
-  // starting where the previous one ended.
+  // starting where the previous one ended. First the pairs (panel row, file index) …
+  let found = 0;
   if (panel.size <= rsids.length) {
     for (let i = 0, j = 0; i < panel.size && j < rsids.length; i++) {
       j = lowerBound(rsids, panel.rsid[i], j);
-      if (j < rsids.length && rsids[j] === panel.rsid[i]) use(i, j);
+      if (j < rsids.length && rsids[j] === panel.rsid[i]) {
+        rows[found] = i;
+        fileIndex[found++] = j;
+      }
     }
   } else {
     for (let j = 0, i = 0; j < rsids.length && i < panel.size; j++) {
       i = lowerBound(panel.rsid, rsids[j], i);
-      if (i < panel.size && panel.rsid[i] === rsids[j]) use(i, j);
+      if (i < panel.size && panel.rsid[i] === rsids[j]) {
+        rows[found] = i;
+        fileIndex[found++] = j;
+      }
     }
+  }
+  // … then the ones with a call whose alleles match, kept in place (no closure: its
+  // counters would live in a heap context, read and written through it at every marker).
+  const match = matchDosage; // a local: transformed imports are property reads
+  let n = 0;
+  let mismatched = 0;
+  for (let u = 0; u < found; u++) {
+    const i = rows[u];
+    const j = fileIndex[u];
+    const d = match(calls[j], panel.counted[i], panel.other[i]);
+    if (d === DOSAGE_MISSING) continue;
+    if (d < 0) {
+      mismatched++;
+      continue;
+    }
+    rows[n] = i;
+    fileIndex[n] = j;
+    g[n++] = d & 3;
   }
   const p = new Float64Array(n * K);
   const aisnp = new Uint8Array(n);
@@ -114,28 +127,30 @@ export function collectMarkers(panel: AncestryPanel, genotype: Genotype): Collec
     chrom[u] = fromFile ? genotype.chroms[fileIndex[u]] : panel.chrom[rows[u]];
     pos[u] = fromFile ? genotype.positions[fileIndex[u]] : panel.pos[rows[u]];
   }
+  const order = placedOrder(chrom, pos);
   const markers: UsedMarkers = {
     n,
     g: g.slice(0, n),
-    w: new Float64Array(n),
+    w: windowWeights(chrom, pos, order),
     p,
     row: rows.slice(0, n),
     aisnp,
     chrom,
     pos,
+    order,
   };
-  markers.w = ldWeights(markers.chrom, markers.pos);
   return { markers, mismatched };
 }
 
 const POS_BITS = 2 ** 28; // GRCh37/38 positions are below 2^28
 const INDEX_BITS = 2 ** 20; // index of a marker within the sort key; ≤ 1,048,576 markers
 
-/** 1/(markers in the window) per marker; markers without a position get the mean weight of the others. */
-export function ldWeights(chrom: Uint8Array, pos: Uint32Array): Float64Array {
+/**
+ * The markers with a chromosome (1–22) and a position, sorted by (chromosome, position, index)
+ * through one numeric key that carries the index. Markers without one are left out.
+ */
+function placedOrder(chrom: Uint8Array, pos: Uint32Array): Uint32Array {
   const n = chrom.length;
-  const w = new Float64Array(n);
-  // Sort by (chromosome, position) through one numeric key that also carries the index.
   let m = 0;
   const keys = new Float64Array(n);
   if (n < INDEX_BITS) {
@@ -148,6 +163,19 @@ export function ldWeights(chrom: Uint8Array, pos: Uint32Array): Float64Array {
   const sorted = keys.subarray(0, m).sort();
   const order = new Uint32Array(m);
   for (let t = 0; t < m; t++) order[t] = sorted[t] % INDEX_BITS;
+  return order;
+}
+
+/** 1/(markers in the window) per marker; markers without a position get the mean weight of the others. */
+export function ldWeights(chrom: Uint8Array, pos: Uint32Array): Float64Array {
+  return windowWeights(chrom, pos, placedOrder(chrom, pos));
+}
+
+/** ldWeights, with the markers' genome order already known. */
+function windowWeights(chrom: Uint8Array, pos: Uint32Array, order: Uint32Array): Float64Array {
+  const n = chrom.length;
+  const m = order.length;
+  const w = new Float64Array(n);
   let windows = 0;
   for (let s = 0; s < m;) {
     const first = order[s];
@@ -176,10 +204,15 @@ export function subset(m: UsedMarkers, keep: Uint8Array): UsedMarkers {
     aisnp: new Uint8Array(n),
     chrom: new Uint8Array(n),
     pos: new Uint32Array(n),
+    order: new Uint32Array(0),
   };
+  // Where each kept marker lands: the parent's genome order, filtered, is the subset's own
+  // (indices keep their relative order, which breaks ties in the sort).
+  const moved = new Uint32Array(m.n);
   let v = 0;
   for (let u = 0; u < m.n; u++) {
     if (!keep[u]) continue;
+    moved[u] = v;
     out.g[v] = m.g[u];
     out.row[v] = m.row[u];
     out.aisnp[v] = m.aisnp[u];
@@ -188,6 +221,10 @@ export function subset(m: UsedMarkers, keep: Uint8Array): UsedMarkers {
     for (let k = 0; k < K; k++) out.p[v * K + k] = m.p[u * K + k];
     v++;
   }
-  out.w = ldWeights(out.chrom, out.pos);
+  let placed = 0;
+  for (let t = 0; t < m.order.length; t++) placed += keep[m.order[t]];
+  out.order = new Uint32Array(placed);
+  for (let t = 0, o = 0; t < m.order.length; t++) if (keep[m.order[t]]) out.order[o++] = moved[m.order[t]];
+  out.w = windowWeights(out.chrom, out.pos, out.order);
   return out;
 }
