@@ -2,7 +2,9 @@
  * Opens the SQLite database of a data directory and brings its schema up to date. Every
  * connection (service, worker threads, CLI) gets the same settings:
  * - WAL with synchronous=FULL: a change is on disk (the WAL fsynced) before the API
- *   acknowledges it, so not even a power cut loses an acknowledged change.
+ *   acknowledges it, so not even a power cut loses an acknowledged change. The one
+ *   exception is what the service rebuilds by itself from inputs already on disk
+ *   (write-recoverable.ts).
  * - secure_delete: deleted rows are overwritten with zeros, not left in free pages
  *   (db/erase.ts then empties the WAL and vacuums, see docs/security.md).
  * - temp_store=MEMORY: sorts and VACUUM's copy stay in memory, never in the OS temp folder.

@@ -6,6 +6,7 @@
  * after, in the background (score-job.ts).
  */
 import { getClient } from '../auth/clients.js';
+import { writeRecoverable } from '../db/write-recoverable.js';
 import { parseGenotypeFile, parseGenotypeSource, releaseParserMemory } from '../genotype/parse/index.js';
 import {
   awaitReplaceConfirmation,
@@ -76,23 +77,22 @@ export async function processFile(
   const { ancestry, outcomes } = prepared;
   ctx.progress({ stage: 'storing' });
 
-  const stored = db
-    .transaction(() => {
-      const current = getGenotypeFile(db, profileId);
-      if (!current || current.file_name !== fileName || !profileOwner(db, profileId)) return null;
-      const result = storeGenotype(db, profileId, {
-        genotype: parsed.genotype,
-        summary: parsed.summary,
-        ancestry,
-        sourceMd5: current.md5_hash,
-        sourceFile: fileName,
-      });
-      // Results of the previous genotype go; the background scoring fills in the rest.
-      writeOutcomes(db, profileId, outcomes, { replaceAll: true });
-      setFileStatus(db, profileId, 'processed', null, fileName);
-      return { ...result, sourceMd5: current.md5_hash };
-    })
-    .immediate();
+  // Recoverable: a power cut that drops it leaves the file `processing`, and the next start processes it again.
+  const stored = writeRecoverable(db, () => {
+    const current = getGenotypeFile(db, profileId);
+    if (!current || current.file_name !== fileName || !profileOwner(db, profileId)) return null;
+    const result = storeGenotype(db, profileId, {
+      genotype: parsed.genotype,
+      summary: parsed.summary,
+      ancestry,
+      sourceMd5: current.md5_hash,
+      sourceFile: fileName,
+    });
+    // Results of the previous genotype go; the background scoring fills in the rest.
+    writeOutcomes(db, profileId, outcomes, { replaceAll: true });
+    setFileStatus(db, profileId, 'processed', null, fileName);
+    return { ...result, sourceMd5: current.md5_hash };
+  });
   if (stored === null) return { kind: 'superseded' };
   const { parsedAt, replacedSource, sourceMd5 } = stored;
   // The previous genotype's source file was kept until this one had parsed and was stored.

@@ -6,6 +6,7 @@
  * stored yet.
  */
 import type { Db } from '../db/db.js';
+import { writeRecoverable } from '../db/write-recoverable.js';
 import { genotypeFacts, genotypeVersion } from '../genotype/genotype-store.js';
 import { profileOwner } from '../profiles/profiles.js';
 import { assessContext } from '../science/assess-context.js';
@@ -87,14 +88,17 @@ export function scoreTraits(ctx: WorkerContext, request: ScoringRequest): Scorin
   // own writes wait for a worker's transaction (SQLite has one writer), and that wait holds
   // its event loop.
   const slices = replaceAll ? [outcomes] : sliced(outcomes, FILL_IN_SLICE);
+  // Filling in is recoverable (results a power cut drops are missing, and the next start
+  // fills them in); a rescore is not: it would leave the old reference's results behind.
+  const write = replaceAll
+    ? (w: () => boolean) => db.transaction(w).immediate()
+    : (w: () => boolean) => writeRecoverable(db, w);
   for (let i = 0; i < slices.length; i++) {
-    const written = db
-      .transaction(() => {
-        if (genotypeVersion(db, profileId) !== stored.parsedAt || !profileOwner(db, profileId)) return false;
-        writeOutcomes(db, profileId, slices[i], { replaceAll, remove: i === 0 ? gone : [] });
-        return true;
-      })
-      .immediate();
+    const written = write(() => {
+      if (genotypeVersion(db, profileId) !== stored.parsedAt || !profileOwner(db, profileId)) return false;
+      writeOutcomes(db, profileId, slices[i], { replaceAll, remove: i === 0 ? gone : [] });
+      return true;
+    });
     if (!written) return { kind: 'superseded' };
   }
   const computed = outcomes.filter((o) => o.status === 'computed').length;
