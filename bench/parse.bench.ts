@@ -208,7 +208,7 @@ export async function run(): Promise<void> {
     const rows: Row[] = [];
     const rssFiles: string[] = [];
     const db = openDatabase(join(dir, 'bench.db'));
-    const client = createClient(db, { name: 'parse bench' }).client;
+    const client = (await createClient(db, { name: 'parse bench' })).client;
     const profileId = createProfile(db, client.id, { first_name: 'bench', ethnicity: 1 }).id;
     let seed = 1;
     for (const shape of SHAPES) {

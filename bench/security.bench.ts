@@ -116,7 +116,9 @@ async function tokenGuessing(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'traitscope-security-bench-'));
   const service = await startService({ dataDir, port: 0, uiDir: null });
   try {
-    const clients = [1, 2, 3].map((n) => createClient(service.db, { name: `bench ${n}` }).client);
+    const clients = await Promise.all(
+      [1, 2, 3].map(async (n) => (await createClient(service.db, { name: `bench ${n}` })).client),
+    );
     const appToken = service.appToken();
     const tokenUrl = `${service.origin}/oauth/token`;
     const wrong = 'A'.repeat(43);

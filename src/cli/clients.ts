@@ -53,7 +53,7 @@ export async function clientsCommand(args: string[]): Promise<number> {
     switch (action) {
       case 'create': {
         if (!values.name) throw new UsageError(`--name is required.\n\nUsage: ${USAGE}`);
-        const { client, secret } = createClient(db, {
+        const { client, secret } = await createClient(db, {
           name: values.name,
           scopes: values.scopes === undefined ? undefined : parseScopes(values.scopes),
           freeTraits: parseFreeTraits(values['free-traits'], resolveConfig().resourcesDir),

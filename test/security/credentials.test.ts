@@ -265,11 +265,11 @@ describe('sign-in links', () => {
 });
 
 describe('access tokens', () => {
-  it('are accepted until their lifetime has passed and refused from then on', () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
+  it('are accepted until their lifetime has passed and refused from then on', async () => {
     const db = openDatabase(path.join(tempDir(), 'traitscope.db'));
+    const { client } = await createDbClient(db, { name: 'clocked tool' });
+    vi.useFakeTimers({ toFake: ['Date'] });
     try {
-      const { client } = createDbClient(db, { name: 'clocked tool' });
       const { token, expiresIn } = issueToken(db, { clientId: client.id, scopes: ['read:profiles'] }, 60);
       expect(expiresIn).toBe(60);
       expect(verifyToken(db, token)).toEqual({ clientId: client.id, scopes: ['read:profiles'] });

@@ -83,9 +83,10 @@ const clientStatements = namedStatements((db: Db) => ({
   deleteTokens: db.prepare<[string]>('DELETE FROM tokens WHERE client_id = ?'),
 }));
 
-export function createClient(db: Db, input: NewClient): { client: Client; secret: string } {
+export async function createClient(db: Db, input: NewClient): Promise<{ client: Client; secret: string }> {
   const secret = randomToken(32);
-  return { client: insertClient(db, input, hashSecret(secret)), secret };
+  const secretHash = await hashSecret(secret);
+  return { client: insertClient(db, input, secretHash), secret };
 }
 
 function insertClient(db: Db, input: NewClient, secretHash: string): Client {

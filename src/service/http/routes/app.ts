@@ -50,13 +50,13 @@ export function appRoutes(ctx: ServiceContext): Router {
     );
   });
 
-  on('createApiClient', (req, res) => {
+  on('createApiClient', async (req, res) => {
     const input = parseBody(ApiClientInput, req.body, 400, 'client');
     if (Array.isArray(input.free_traits)) {
       const unknown = input.free_traits.filter((code) => !ctx.engine.trait(code));
       if (unknown.length > 0) throw new HttpError(400, `Unknown trait code(s) in free_traits: ${unknown.join(', ')}.`);
     }
-    const { client, secret } = createClient(ctx.db, {
+    const { client, secret } = await createClient(ctx.db, {
       name: input.name,
       scopes: input.scopes,
       freeTraits: input.free_traits,
