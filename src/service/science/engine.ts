@@ -196,6 +196,18 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     };
   }
 
+  /** The reference's weights in population order, as a memo key, and whether it is one population: the same for every trait of a call. */
+  const weightsOf = new WeakMap<ReferencePopulation, { w: number[]; key: string; single: boolean }>();
+  function referenceWeights(ref: ReferencePopulation): { w: number[]; key: string; single: boolean } {
+    let known = weightsOf.get(ref);
+    if (!known) {
+      const w = POPULATION_ORDER.map((p) => ref.weights[p]);
+      known = { w, key: w.join(','), single: w.filter((x) => x > 0).length === 1 };
+      weightsOf.set(ref, known);
+    }
+    return known;
+  }
+
   function assessTrait(
     cat: CompiledCatalog,
     t: CompiledTrait,
@@ -208,7 +220,7 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     const na = notApplicable(t, sex);
     if (na) return { status: 'unavailable', reason: na };
     const slots = slotsFor(cat, g);
-    const w = POPULATION_ORDER.map((p) => ref.weights[p]);
+    const { w, key: weightsKey, single } = referenceWeights(ref);
     const hemizygousX = sex.dna === 'male';
     if (freqs.length < t.count) {
       pts = new Float64Array(STRIDE * t.count);
@@ -293,8 +305,8 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     let built: BuiltDistribution | null = null;
     if (table) cdf = tableCdf(table, score);
     else {
-      const key = `${t.info.code}\n${t.info.revision}\n${w.join(',')}\n${hemizygousX ? 'XY' : ''}`;
-      const shared = n === t.count && w.filter((x) => x > 0).length === 1;
+      const key = `${t.info.code}\n${t.info.revision}\n${weightsKey}\n${hemizygousX ? 'XY' : ''}`;
+      const shared = n === t.count && single;
       built = builtFor(cat).get(
         key,
         leftOut,
