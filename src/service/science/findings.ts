@@ -172,6 +172,30 @@ interface FindingSpec {
 }
 
 /** ε genotype from the ε4-defining (rs429358 C) and ε2-defining (rs7412 T) allele counts, unphased. */
+/**
+ * The reading of a finding with one marker whose allele a person carries or not: how many
+ * copies, and what is said for carriers and for everyone else.
+ */
+function carrierReading(o: {
+  allele: string;
+  rsid: string;
+  /** The result with no copy (default: "No copy of <allele>"). */
+  noCopyResult?: string;
+  /** Adds "(on both chromosomes)" to two copies. */
+  saysBothChromosomes?: boolean;
+  carrier: () => FindingStatement[];
+  nonCarrier?: () => FindingStatement[];
+}): FindingSpec['read'] {
+  return ([n]) => ({
+    result: n === 0 && o.noCopyResult ? o.noCopyResult : copiesText(n!, o.allele),
+    summary:
+      n === 0
+        ? `Your file shows no copy of ${o.allele} at ${o.rsid}.`
+        : `Your file shows ${copyCount(n!)} of ${o.allele} at ${o.rsid}${o.saysBothChromosomes && n === 2 ? ' (on both chromosomes)' : ''}.`,
+    statements: n! > 0 ? o.carrier() : (o.nonCarrier?.() ?? []),
+  });
+}
+
 const APOE_GENOTYPES: Record<string, string> = {
   '0,0': 'ε3/ε3',
   '0,1': 'ε2/ε3',
@@ -294,22 +318,17 @@ const FINDINGS: FindingSpec[] = [
     clinical: true,
     markers: [{ rsid: 6025, variant: 'T', other: 'C', role: 'Factor V Leiden allele T (R506Q)' }],
     limits: CHIP_LIMITS('F5 and the other clotting genes'),
-    read: ([n]) => ({
-      result: copiesText(n!, 'Factor V Leiden'),
-      summary:
-        n === 0
-          ? 'Your file shows no copy of Factor V Leiden at rs6025.'
-          : `Your file shows ${copyCount(n!)} of Factor V Leiden at rs6025${n === 2 ? ' (on both chromosomes)' : ''}.`,
-      statements:
-        n! > 0
-          ? [
-              say(
-                'Factor V Leiden makes factor V resistant to activated protein C, a natural anticoagulant, and is associated with a higher risk of blood clots in the veins (venous thrombosis).',
-                '8164741',
-                true,
-              ),
-            ]
-          : [],
+    read: carrierReading({
+      allele: 'Factor V Leiden',
+      rsid: 'rs6025',
+      saysBothChromosomes: true,
+      carrier: () => [
+        say(
+          'Factor V Leiden makes factor V resistant to activated protein C, a natural anticoagulant, and is associated with a higher risk of blood clots in the veins (venous thrombosis).',
+          '8164741',
+          true,
+        ),
+      ],
     }),
   },
   {
@@ -365,26 +384,22 @@ const FINDINGS: FindingSpec[] = [
     clinical: false,
     markers: [{ rsid: 671, variant: 'A', other: 'G', role: 'ALDH2*2 allele A (E504K)' }],
     limits: CHIP_LIMITS('ALDH2'),
-    read: ([n]) => ({
-      result: n === 0 ? 'No ALDH2*2' : copiesText(n!, 'ALDH2*2'),
-      summary:
-        n === 0
-          ? 'Your file shows no copy of ALDH2*2 at rs671.'
-          : `Your file shows ${copyCount(n!)} of ALDH2*2 at rs671.`,
-      statements:
-        n! > 0
-          ? [
-              say(
-                'ALDH2*2 lowers the activity of the enzyme that clears acetaldehyde, which causes facial flushing after alcohol.',
-                '19320537',
-              ),
-              say(
-                'People with ALDH2*2 who drink alcohol regularly have a higher risk of oesophageal cancer than those without it.',
-                '19320537',
-                true,
-              ),
-            ]
-          : [say('Without ALDH2*2, the alcohol flush caused by this variant is not expected.', '19320537')],
+    read: carrierReading({
+      allele: 'ALDH2*2',
+      rsid: 'rs671',
+      noCopyResult: 'No ALDH2*2',
+      carrier: () => [
+        say(
+          'ALDH2*2 lowers the activity of the enzyme that clears acetaldehyde, which causes facial flushing after alcohol.',
+          '19320537',
+        ),
+        say(
+          'People with ALDH2*2 who drink alcohol regularly have a higher risk of oesophageal cancer than those without it.',
+          '19320537',
+          true,
+        ),
+      ],
+      nonCarrier: () => [say('Without ALDH2*2, the alcohol flush caused by this variant is not expected.', '19320537')],
     }),
   },
 ];
