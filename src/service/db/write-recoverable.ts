@@ -14,7 +14,11 @@
  * the database consistent either way, and the next FULL commit makes these durable too.
  *
  * Why: a 960k-marker genotype is ~10 MB of write-ahead log, and its fsync was on the path
- * of every upload's answer (tens of milliseconds, more on a busy disk).
+ * of every upload's answer (tens of milliseconds, more on a busy disk). The flush still
+ * happens, just after the answer: the worker's checkpoint after each task (engine-worker.ts)
+ * syncs the log before copying it. A FULL commit of the event loop in between would pay
+ * for that flush itself (fsync is per file); uploads are recorded when they end, before
+ * their genotype is stored, so the two rarely meet.
  */
 import type { Db } from './db.js';
 
