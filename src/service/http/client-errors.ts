@@ -6,6 +6,7 @@
  */
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { confirmLateHeaders } from './slow-clients.js';
 
 const REPLIES: Record<string, [number, string, string]> = {
   HPE_HEADER_OVERFLOW: [
@@ -18,18 +19,24 @@ const REPLIES: Record<string, [number, string, string]> = {
 
 export function replyToClientErrors(server: Server): void {
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
-    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-    if (err.code !== 'ECONNRESET' && socket.writable && !inFlight?.headersSent) {
-      const [status, reason, detail] = REPLIES[err.code ?? ''] ?? [
-        400,
-        'Bad Request',
-        `The request is not valid HTTP (${err.code ?? err.message}).`,
-      ];
-      const body = JSON.stringify({ detail });
-      socket.write(
-        `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
-      );
-    }
-    socket.destroy(err);
+    // Node's headers deadline, confirmed once the service has read what already arrived.
+    if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') confirmLateHeaders(socket, () => reply(err, socket));
+    else reply(err, socket);
   });
+}
+
+function reply(err: NodeJS.ErrnoException, socket: Socket): void {
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (err.code !== 'ECONNRESET' && socket.writable && !inFlight?.headersSent) {
+    const [status, reason, detail] = REPLIES[err.code ?? ''] ?? [
+      400,
+      'Bad Request',
+      `The request is not valid HTTP (${err.code ?? err.message}).`,
+    ];
+    const body = JSON.stringify({ detail });
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
 }

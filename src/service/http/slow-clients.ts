@@ -1,14 +1,20 @@
 /**
  * The HTTP server, with limits that keep slow or stuck clients from holding sockets,
  * memory and partial files:
- * - headers must arrive within `headersTimeoutSeconds` (Node checks every few seconds), and
- *   a new connection must start a request as soon;
+ * - a connection must start a request, and the request's headers must be complete, within
+ *   `headersTimeoutSeconds` (of the connection opening, then of the request's first byte;
+ *   Node checks every few seconds, and answers 408);
  * - a request body must keep arriving, at least 1 KiB per `bodyIdleSeconds`, until it is
  *   complete; otherwise the connection is closed (the upload route then removes its
  *   partial file). Time the service itself spends not reading (a slow disk) does not count;
  * - the whole request must be received within Node's default 300 s;
  * - an idle keep-alive connection is closed after 65 s, longer than clients' own keep-alive
  *   idle time, so a reused connection is never closed under a request already on its way.
+ *
+ * Time the service spends busy does not count against a client either: timers run before
+ * the service reads what arrived meanwhile, so after a long synchronous task, or on a
+ * loaded machine, a deadline can fire on bytes that are already waiting. Each verdict is
+ * therefore confirmed after the service has read its input (afterPendingInput).
  */
 import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import type { Socket } from 'node:net';
@@ -22,6 +28,9 @@ export interface SocketLimits {
 const MIN_PROGRESS_BYTES = 1024;
 const KEEP_ALIVE_MS = 65_000;
 
+/** Requests whose headers were received, per connection: a late verdict checks it again. */
+const requestsStarted = new WeakMap<Socket, number>();
+
 export function createHttpServer(app: RequestListener, limits: SocketLimits): Server {
   const headersTimeout = Math.round(limits.headersTimeoutSeconds * 1000);
   const server = createServer(
@@ -32,14 +41,32 @@ export function createHttpServer(app: RequestListener, limits: SocketLimits): Se
     app,
   );
   server.keepAliveTimeout = KEEP_ALIVE_MS;
-  // A connection that sends nothing at all is not covered by headersTimeout: give it as long.
-  server.on('connection', (socket: Socket) => socket.setTimeout(headersTimeout));
   const bodyIdleMs = Math.round(limits.bodyIdleSeconds * 1000);
   server.on('request', (req: IncomingMessage) => {
-    req.socket.setTimeout(0); // a request is under way: the body watch and Node's own limits take over
+    requestsStarted.set(req.socket, (requestsStarted.get(req.socket) ?? 0) + 1);
     watchBody(req, bodyIdleMs);
   });
   return server;
+}
+
+/**
+ * Runs `late` when Node's headers deadline for `socket` holds once the service has read
+ * what is waiting on it: headers that arrived in time but were not yet read (the service
+ * was busy) start their request instead.
+ */
+export function confirmLateHeaders(socket: Socket, late: () => void): void {
+  const started = requestsStarted.get(socket) ?? 0;
+  afterPendingInput(() => {
+    if (!socket.destroyed && (requestsStarted.get(socket) ?? 0) === started) late();
+  });
+}
+
+/**
+ * Calls `fn` after the event loop's next poll for input: a timer that fired late, after the
+ * service was busy, sees the bytes that arrived meanwhile before it judges a client.
+ */
+function afterPendingInput(fn: () => void): void {
+  setImmediate(fn);
 }
 
 /** Closes the connection when the request body stops arriving before it is complete. */
@@ -48,23 +75,20 @@ function watchBody(req: IncomingMessage, idleMs: number): void {
   const socket = req.socket;
   let mark = socket.bytesRead;
   let markedAt = Date.now();
-  const timer = setInterval(
-    () => {
-      if (req.complete || socket.destroyed) return stop();
-      const now = Date.now();
-      // Paused by the service (backpressure from the disk): not the client's stall.
-      if (req.readableFlowing === false || socket.bytesRead - mark >= MIN_PROGRESS_BYTES) {
-        mark = socket.bytesRead;
-        markedAt = now;
-        return;
-      }
-      if (now - markedAt >= idleMs) {
-        stop();
-        socket.destroy();
-      }
-    },
-    Math.max(50, Math.round(idleMs / 4)),
-  );
+  const check = (confirming: boolean): void => {
+    if (req.complete || socket.destroyed) return stop();
+    // Paused by the service (backpressure from the disk): not the client's stall.
+    if (req.readableFlowing === false || socket.bytesRead - mark >= MIN_PROGRESS_BYTES) {
+      mark = socket.bytesRead;
+      markedAt = Date.now();
+      return;
+    }
+    if (Date.now() - markedAt < idleMs) return;
+    if (!confirming) return afterPendingInput(() => check(true));
+    stop();
+    socket.destroy();
+  };
+  const timer = setInterval(() => check(false), Math.max(50, Math.round(idleMs / 4)));
   timer.unref();
   const stop = () => clearInterval(timer);
   req.once('end', stop);

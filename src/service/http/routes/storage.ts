@@ -88,6 +88,16 @@ export function storageRoutes(ctx: ServiceContext): Router {
         { 'Retry-After': '5' },
       );
     }
+    // A broken transfer frees its slot once its connection is gone, before its partial file
+    // is removed: a client that saw the connection close may upload again at once.
+    let slotHeld = true;
+    const freeSlot = () => {
+      if (slotHeld) slots.give(profileId);
+      slotHeld = false;
+    };
+    req.once('close', () => {
+      if (!req.complete) freeSlot();
+    });
     const contentType = check.grant.contentType;
     const fileName = newUploadFileName(profileId);
     // With a declared length, processing parses the file while it arrives (when a worker is
@@ -97,7 +107,7 @@ export function storageRoutes(ctx: ServiceContext): Router {
     try {
       stored = await receiveAndRecord(fileName, feed?.written);
     } finally {
-      slots.give(profileId);
+      freeSlot();
       if (stored) feed?.recorded();
       else feed?.abandoned();
     }
