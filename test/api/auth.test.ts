@@ -1,6 +1,6 @@
 /** OAuth2 client credentials, scopes, revocation, expiry, client isolation and the host guard. */
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   clientWithToken,
   getToken,
@@ -12,12 +12,12 @@ import {
   tempDir,
   type TestServer,
 } from '../support/server.js';
+import { sharedServer } from '../support/shared-server.js';
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
+beforeAll(() => {
+  server = sharedServer();
 });
-afterAll(() => server?.stop());
 
 const tokenUrl = () => `${server.origin}/oauth/token`;
 const audience = () => `${server.api}/profiles`;

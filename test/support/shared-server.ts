@@ -10,10 +10,12 @@ import type {} from './shared-service.js'; // declares what inject('sharedServic
 export function sharedServer(): TestServer {
   const info = inject('sharedService');
   if (!info) throw new Error('No shared service: this file must run in vitest project `shared` (vitest.config.ts).');
+  const { startOutput, ...server } = info;
   const refuse = () => Promise.reject(new Error('The shared service is stopped by the global set-up, not by a test.'));
   return {
-    ...info,
-    output: () => '(the shared service’s output goes to the vitest main process)',
+    ...server,
+    // What it printed at start-up; later output stays in the vitest main process.
+    output: () => startOutput,
     stop: refuse,
     kill: refuse,
   };

@@ -11,7 +11,10 @@ import type { TestProject } from 'vitest/node';
 import { startServer, type TestServer } from './server.js';
 
 /** What a test file gets of the shared service (serializable: it crosses into the workers). */
-export type SharedServiceInfo = Pick<TestServer, 'origin' | 'api' | 'port' | 'dataDir' | 'appToken'>;
+export type SharedServiceInfo = Pick<TestServer, 'origin' | 'api' | 'port' | 'dataDir' | 'appToken'> & {
+  /** What the service printed when it started (its address and one-time sign-in link). */
+  startOutput: string;
+};
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,6 +25,6 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const server = await startServer();
   const { origin, api, port, dataDir, appToken } = server;
-  project.provide('sharedService', { origin, api, port, dataDir, appToken });
+  project.provide('sharedService', { origin, api, port, dataDir, appToken, startOutput: server.output() });
   return () => server.stop();
 }
