@@ -1,21 +1,21 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * Files that keep no state outside their own module and start no service: they share their
- * worker's modules (isolate: false), so vitest, the catalog, the engine and the parser load
- * once per worker instead of once per file (about 1 s of CPU a file). Everything else runs
- * isolated: the API, security and browser tests (servers, fetch, the conformance checker),
- * the parser's memory bound (a parse core is reused within a process, and its WebAssembly
- * memory only grows), the packaging tests and the in-process service start.
+ * Files run in project `shared` (isolate: false): a worker process runs many of them and
+ * keeps the modules they import, so vitest, playwright-core, the conformance checker's
+ * compiled schemas, the catalog and the parser load once per worker instead of once per
+ * file (about 1.5 s of CPU a file). A test file keeps its state in its own module and stops
+ * what it starts (servers, browsers, data folders) in its afterAll.
+ *
+ * ISOLATED files get a fresh process each, for module state another file could see or
+ * disturb: the parser's memory bound (a parse core is reused within a process and its
+ * WebAssembly memory only grows, so it failed after other files had parsed large inputs),
+ * the slow-clients limits, the packaging layout and the in-process service start.
  */
-const SHARED = [
-  'test/science/**/*.test.ts',
-  'test/renderer/**/*.test.ts',
-  'test/db/**/*.test.ts',
-  'test/service/**/*.test.ts',
-  'test/desktop/{launch-args,builder-config,electron-native,packaged-app}.test.ts',
-  'test/api/{operation-table,profile-fields}.test.ts',
-  'test/parser/{bad-input,collect,fast-path,fixtures,hostile-corpus,nongenome,plausibility,properties,wasm-build}.test.ts',
+const ISOLATED = [
+  'test/parser/memory-bound.test.ts',
+  'test/security/slow-clients.test.ts',
+  'test/desktop/{asar-layout,startup-failure}.test.ts',
 ];
 
 export default defineConfig({
@@ -32,16 +32,18 @@ export default defineConfig({
     maxWorkers: 2,
     reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
-      { extends: true, test: { name: 'shared', include: SHARED, isolate: false } },
       {
         extends: true,
         test: {
-          name: 'isolated',
+          name: 'shared',
+          // One service for the files that need a plain one (test/support/shared-service.ts).
+          globalSetup: ['./test/support/bundle.ts', './test/support/shared-service.ts'],
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...SHARED],
-          isolate: true,
+          exclude: [...configDefaults.exclude, ...ISOLATED],
+          isolate: false,
         },
       },
+      { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true } },
     ],
   },
 });

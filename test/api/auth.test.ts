@@ -1,10 +1,10 @@
 /** OAuth2 client credentials, scopes, revocation, expiry, client isolation and the host guard. */
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   clientWithToken,
-  createClient,
   getToken,
+  newClient,
   pollUntil,
   request,
   runCli,
@@ -12,19 +12,19 @@ import {
   tempDir,
   type TestServer,
 } from '../support/server.js';
+import { sharedServer } from '../support/shared-server.js';
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
+beforeAll(() => {
+  server = sharedServer();
 });
-afterAll(() => server?.stop());
 
 const tokenUrl = () => `${server.origin}/oauth/token`;
 const audience = () => `${server.api}/profiles`;
 
 describe('POST /oauth/token', () => {
   it('issues a bearer token for JSON credentials', async () => {
-    const creds = createClient(server.dataDir, 'json tool');
+    const creds = await newClient(server, 'json tool');
     const r = await request(tokenUrl(), {
       method: 'POST',
       json: { ...creds, audience: audience(), grant_type: 'client_credentials' },
@@ -40,7 +40,7 @@ describe('POST /oauth/token', () => {
   });
 
   it('accepts form-encoded bodies, HTTP Basic credentials and the localhost audience', async () => {
-    const creds = createClient(server.dataDir, 'form tool');
+    const creds = await newClient(server, 'form tool');
     const form = new URLSearchParams({ ...creds, audience: audience(), grant_type: 'client_credentials' });
     const r = await request(tokenUrl(), {
       method: 'POST',
@@ -58,7 +58,7 @@ describe('POST /oauth/token', () => {
   });
 
   it('answers RFC 6749 errors', async () => {
-    const creds = createClient(server.dataDir, 'error tool');
+    const creds = await newClient(server, 'error tool');
     const base = { ...creds, audience: audience(), grant_type: 'client_credentials' };
     const cases: Array<[object, number, string]> = [
       [{ ...base, client_secret: 'wrong' }, 401, 'invalid_client'],
@@ -175,7 +175,7 @@ describe('bearer tokens on /api', () => {
   });
 
   it('a token may ask for a subset of its scopes', async () => {
-    const creds = createClient(server.dataDir, 'narrow');
+    const creds = await newClient(server, 'narrow');
     const token = await getToken(server, creds, 'read:profiles');
     expect((await request(`${server.api}/profiles/`, { method: 'POST', token, json: {} })).status).toBe(403);
   });
@@ -195,7 +195,7 @@ describe('bearer tokens on /api', () => {
   it('tokens are issued for TRAITSCOPE_TOKEN_TTL_SECONDS and refused as expired once it has passed', async () => {
     const shortLived = await startServer({ env: { TRAITSCOPE_TOKEN_TTL_SECONDS: '1' } });
     try {
-      const creds = createClient(shortLived.dataDir, 'short-lived');
+      const creds = await newClient(shortLived, 'short-lived');
       const issued = await request(`${shortLived.origin}/oauth/token`, {
         method: 'POST',
         json: { ...creds, audience: `${shortLived.api}/profiles`, grant_type: 'client_credentials' },

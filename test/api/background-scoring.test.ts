@@ -14,11 +14,11 @@ import {
   newProfile,
   openEvents,
   request,
-  startServer,
   upload,
   type EventStream,
   type TestServer,
 } from '../support/server.js';
+import { sharedServer } from '../support/shared-server.js';
 
 let server: TestServer;
 let token: string;
@@ -26,14 +26,11 @@ let events: EventStream;
 const file = twentyThreeAndMe(catalogMarkers(31));
 
 beforeAll(async () => {
-  server = await startServer();
+  server = sharedServer();
   ({ token } = await clientWithToken(server, 'background tool'));
   events = await openEvents(server, token);
 });
-afterAll(async () => {
-  events?.close();
-  await server?.stop();
-});
+afterAll(() => events?.close());
 
 const db = () => new Database(path.join(server.dataDir, 'traitscope.db'), { readonly: true });
 

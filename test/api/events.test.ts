@@ -15,6 +15,7 @@ import {
   upload,
   type TestServer,
 } from '../support/server.js';
+import { sharedServer } from '../support/shared-server.js';
 
 const file = twentyThreeAndMe(catalogMarkers(41));
 
@@ -22,10 +23,9 @@ describe('GET /api/events', () => {
   let server: TestServer;
   let token: string;
   beforeAll(async () => {
-    server = await startServer();
+    server = sharedServer();
     ({ token } = await clientWithToken(server, 'events tool'));
   });
-  afterAll(() => server?.stop());
 
   it('needs a token like the rest of /api', async () => {
     const r = await request(`${server.api}/events`);

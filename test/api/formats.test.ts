@@ -9,18 +9,18 @@
  * (plain, gzip, zip, tar.gz, zip of a gzip), per upload Content-Type and per way of
  * failing: the API's part, without uploading 55 files (about 45 s) a second time.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ACCEPTED, REJECTED, type AcceptedFixture } from '../fixtures/genotypes/expected.js';
 import { plainFixture, wrappedFixture } from '../fixtures/genotypes/wrap.js';
-import { clientWithToken, request, startServer, upload, waitProcessed, type TestServer } from '../support/server.js';
+import { clientWithToken, request, upload, waitProcessed, type TestServer } from '../support/server.js';
+import { sharedServer } from '../support/shared-server.js';
 
 let server: TestServer;
 let token: string;
 beforeAll(async () => {
-  server = await startServer();
+  server = sharedServer();
   ({ token } = await clientWithToken(server, 'formats tool', { free_traits: 'none' }));
 });
-afterAll(() => server?.stop());
 
 async function uploadFixture(fixture: { file: string; wrap?: AcceptedFixture['wrap'] }) {
   const bytes = fixture.wrap ? await wrappedFixture(fixture.wrap) : await plainFixture(fixture.file);

@@ -7,19 +7,19 @@
  */
 import { readFileSync } from 'node:fs';
 import createClient from 'openapi-fetch';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { GENERATED_TYPES, generatedTypes } from '../../scripts/openapi.js';
 import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
-import { createClient as createCredentials, startServer, type TestServer } from '../support/server.js';
+import { newClient, type TestServer } from '../support/server.js';
+import { sharedServer } from '../support/shared-server.js';
 import type { components, paths } from './generated/traitscope-api.js';
 
 type Schemas = components['schemas'];
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer();
+  server = sharedServer();
 });
-afterAll(() => server?.stop());
 
 describe('a client generated from the document', () => {
   it('uses types that are current with the document', async () => {
@@ -27,7 +27,7 @@ describe('a client generated from the document', () => {
   });
 
   it('walks the whole workflow with no casts', { timeout: 240_000 }, async () => {
-    const creds = createCredentials(server.dataDir, 'generated client');
+    const creds = await newClient(server, 'generated client');
     const client = createClient<paths>({ baseUrl: server.origin });
 
     const version = await client.GET('/api/version');

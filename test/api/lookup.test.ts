@@ -1,7 +1,8 @@
 /** The genotype look-up at scale: 10,000 rsIDs per request, and a clear answer when a URL is too long. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
-import { clientWithToken, request, startServer, upload, waitProcessed, type TestServer } from '../support/server.js';
+import { clientWithToken, request, upload, waitProcessed, type TestServer } from '../support/server.js';
+import { sharedServer } from '../support/shared-server.js';
 
 let server: TestServer;
 let token: string;
@@ -9,13 +10,12 @@ let profileId: string;
 const markers = catalogMarkers(3);
 
 beforeAll(async () => {
-  server = await startServer();
+  server = sharedServer();
   ({ token } = await clientWithToken(server, 'look-up tool', { scopes: ['read:profiles', 'write:profiles'] }));
   profileId = (await request(`${server.api}/profiles/`, { method: 'POST', token, json: {} })).body.id;
   await upload(server, token, profileId, twentyThreeAndMe(markers));
   await waitProcessed(server, token, profileId);
 });
-afterAll(() => server?.stop());
 
 /** 10,000 rsIDs: every marker of the file, then ones no file has. */
 function tenThousand(): string[] {

@@ -5,17 +5,17 @@
  * the version route; and the reference page at /api/docs in a real browser under the UI's CSP.
  */
 import { chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../../src/shared/routes/index.js';
 import { openApiDocument, openApiDocumentBytes } from '../../src/service/http/openapi.js';
-import { request, startServer, type TestServer } from '../support/server.js';
+import { request, type TestServer } from '../support/server.js';
+import { sharedServer } from '../support/shared-server.js';
 
 type Json = Record<string, any>;
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer();
+  server = sharedServer();
 });
-afterAll(() => server?.stop());
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 const allOperations = (doc: Json): Array<[string, string, Json]> =>

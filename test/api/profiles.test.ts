@@ -1,15 +1,15 @@
 /** Profile CRUD: defaults, validation (405 naming the field), PUT vs PATCH, ordering, 404s, trailing slashes. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Profile } from '../../src/shared/api.js';
-import { clientWithToken, request, startServer, type TestServer } from '../support/server.js';
+import { clientWithToken, request, type TestServer } from '../support/server.js';
+import { sharedServer } from '../support/shared-server.js';
 
 let server: TestServer;
 let token: string;
 beforeAll(async () => {
-  server = await startServer();
+  server = sharedServer();
   ({ token } = await clientWithToken(server, 'profiles tool'));
 });
-afterAll(() => server?.stop());
 
 const create = (json: unknown) => request(`${server.api}/profiles/`, { method: 'POST', token, json });
 

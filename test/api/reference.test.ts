@@ -5,19 +5,12 @@
  * against it before the PATCH answers.
  */
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { aisnpMarkers, readReferenceSamples } from '../../scripts/catalog/ancestry-validation.js';
 import { loadAncestryPanel } from '../../src/service/science/ancestry/index.js';
 import { catalogMarkers, combine, twentyThreeAndMe } from '../support/genotypes.js';
-import {
-  clientWithToken,
-  request,
-  ROOT,
-  startServer,
-  upload,
-  waitProcessed,
-  type TestServer,
-} from '../support/server.js';
+import { clientWithToken, request, ROOT, upload, waitProcessed, type TestServer } from '../support/server.js';
+import { sharedServer } from '../support/shared-server.js';
 
 let server: TestServer;
 let token: string;
@@ -49,10 +42,9 @@ const scored = async (id: string) =>
 const withReference = (list: any[]) => list.filter((t) => t.status === 'computed' && t.population);
 
 beforeAll(async () => {
-  server = await startServer();
+  server = sharedServer();
   ({ token } = await clientWithToken(server, 'reference tool'));
 });
-afterAll(() => server?.stop());
 
 describe('the reference population', () => {
   it('is estimated from the file and says so, in the genotype summary and on every result', async () => {

@@ -1,7 +1,8 @@
 /** Trait routes beyond the happy path: unknown codes, unavailable traits, bad bodies, free-trait configuration. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
-import { clientWithToken, request, startServer, upload, waitProcessed, type TestServer } from '../support/server.js';
+import { clientWithToken, request, upload, waitProcessed, type TestServer } from '../support/server.js';
+import { sharedServer } from '../support/shared-server.js';
 
 let server: TestServer;
 let token: string;
@@ -10,13 +11,12 @@ let profileId: string;
 const markers = catalogMarkers(5).filter((_m, i) => i % 3 === 0);
 
 beforeAll(async () => {
-  server = await startServer();
+  server = sharedServer();
   ({ token } = await clientWithToken(server, 'traits tool'));
   profileId = (await request(`${server.api}/profiles/`, { method: 'POST', token, json: { ethnicity: 3 } })).body.id;
   await upload(server, token, profileId, twentyThreeAndMe(markers));
   await waitProcessed(server, token, profileId);
 });
-afterAll(() => server?.stop());
 
 describe('profile traits', () => {
   it('PUT on an unavailable trait is 409, on an unknown code 404', async () => {

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { crc32c } from '@node-rs/crc32';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   ClientTrait,
   FullTraitAssessment,
@@ -17,7 +17,8 @@ import {
   type ProfileTrait,
 } from '../../src/shared/api.js';
 import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
-import { clientWithToken, request, startServer, upload, waitProcessed, type TestServer } from '../support/server.js';
+import { clientWithToken, request, upload, waitProcessed, type TestServer } from '../support/server.js';
+import { sharedServer } from '../support/shared-server.js';
 
 let server: TestServer;
 let token: string;
@@ -25,10 +26,9 @@ const markers = catalogMarkers(7);
 const file = twentyThreeAndMe(markers);
 
 beforeAll(async () => {
-  server = await startServer();
+  server = sharedServer();
   ({ token } = await clientWithToken(server, 'workflow tool'));
 });
-afterAll(() => server?.stop());
 
 describe('the spec workflow', () => {
   let profileId: string;

@@ -13,8 +13,8 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogMarkers, chipMarkers, combine, twentyThreeAndMe } from '../support/genotypes.js';
 import {
-  createClient,
   getToken,
+  newClient,
   newProfile,
   pollUntil,
   request,
@@ -33,7 +33,7 @@ let token: string;
 
 beforeAll(async () => {
   server = await startServer({ dataDir });
-  creds = createClient(dataDir, 'crash tool', ['--free-traits', 'all']);
+  creds = await newClient(server, 'crash tool', { free_traits: 'all' });
   token = await getToken(server, creds);
 });
 afterAll(async () => {

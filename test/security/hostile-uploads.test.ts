@@ -5,18 +5,18 @@
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { HOSTILE } from '../fixtures/hostile/corpus.js';
 import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
-import { clientWithToken, request, startServer, upload, waitProcessed, type TestServer } from '../support/server.js';
+import { clientWithToken, request, upload, waitProcessed, type TestServer } from '../support/server.js';
+import { sharedServer } from '../support/shared-server.js';
 
 let server: TestServer;
 let token: string;
 beforeAll(async () => {
-  server = await startServer();
+  server = sharedServer();
   ({ token } = await clientWithToken(server, 'hostile tool'));
 });
-afterAll(() => server?.stop());
 
 const storedFiles = () => readdirSync(path.join(server.dataDir, 'genotypes'));
 

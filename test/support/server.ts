@@ -161,23 +161,32 @@ export interface ClientOptions {
 }
 
 /**
- * A third-party tool's client and a token for it. The client is created as the desktop
- * app's Settings create one (POST /api/app/clients/ with the app's token): a request to the
- * running service instead of a `traitscope clients create` process per client (~0.5 s of
- * CPU each). Tests of the command itself use createClient.
+ * A third-party tool's client, created as the desktop app's Settings create one
+ * (POST /api/app/clients/ with the app's token): a request to the running service instead
+ * of a `traitscope clients create` process per client (~0.5 s of CPU each). Tests of the
+ * command itself use createClient.
  */
-export async function clientWithToken(
-  server: TestServer,
+export async function newClient(
+  server: Pick<TestServer, 'api' | 'appToken'>,
   name: string,
   options: ClientOptions = {},
-): Promise<{ creds: Credentials; token: string }> {
+): Promise<Credentials> {
   const r = await request(`${server.api}/app/clients/`, {
     method: 'POST',
     token: server.appToken,
     json: { name, ...options },
   });
   if (r.status !== 201) throw new Error(`creating the client failed: ${r.status} ${JSON.stringify(r.body)}`);
-  const creds: Credentials = { client_id: r.body.client_id, client_secret: r.body.client_secret };
+  return { client_id: r.body.client_id, client_secret: r.body.client_secret };
+}
+
+/** A new client (newClient) and a token for it. */
+export async function clientWithToken(
+  server: TestServer,
+  name: string,
+  options: ClientOptions = {},
+): Promise<{ creds: Credentials; token: string }> {
+  const creds = await newClient(server, name, options);
   return { creds, token: await getToken(server, creds) };
 }
 

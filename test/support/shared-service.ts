@@ -1,0 +1,30 @@
+/**
+ * Vitest global set-up of project `shared`: one real service (`serve --port 0` from the
+ * bundle, on a fresh data folder) for the test files that need a plain service and nothing
+ * of their own, so they do not each start one (about 2 s of CPU: the process, the
+ * database, and the engine its worker loads). Each file makes its own clients and profiles
+ * on it, so files stay independent of one another; a file that needs its own configuration,
+ * restarts the service, counts service-wide things (clients, the queue, diagnostics) or
+ * changes them (custom traits, rate limits) starts its own with startServer.
+ */
+import type { TestProject } from 'vitest/node';
+import { startServer, type TestServer } from './server.js';
+
+/** What a test file gets of the shared service (serializable: it crosses into the workers). */
+export type SharedServiceInfo = Pick<TestServer, 'origin' | 'api' | 'port' | 'dataDir' | 'appToken'> & {
+  /** What the service printed when it started (its address and one-time sign-in link). */
+  startOutput: string;
+};
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    sharedService: SharedServiceInfo;
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const server = await startServer();
+  const { origin, api, port, dataDir, appToken } = server;
+  project.provide('sharedService', { origin, api, port, dataDir, appToken, startOutput: server.output() });
+  return () => server.stop();
+}
