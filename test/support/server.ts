@@ -45,7 +45,10 @@ export async function startServer(
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const { port, code } = await new Promise<{ port: number; code: string }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${out}`)), 60_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start in time:\n${out}`));
+    }, 60_000);
     const check = () => {
       const api = /http:\/\/127\.0\.0\.1:(\d+)\/api/.exec(out);
       const signin = /#signin=([A-Za-z0-9_-]+)/.exec(out);
@@ -61,8 +64,15 @@ export async function startServer(
     });
   });
   const origin = `http://127.0.0.1:${port}`;
-  const signIn = await request(`${origin}/oauth/sign-in`, { method: 'POST', json: { code } });
-  if (signIn.status !== 200) throw new Error(`sign-in with the printed link failed: ${JSON.stringify(signIn.body)}`);
+  // A service that started but cannot be signed in to is not left running behind the failure.
+  const signIn = await request(`${origin}/oauth/sign-in`, { method: 'POST', json: { code } }).catch((err: Error) => {
+    child.kill('SIGKILL');
+    throw err;
+  });
+  if (signIn.status !== 200) {
+    child.kill('SIGKILL');
+    throw new Error(`sign-in with the printed link failed: ${JSON.stringify(signIn.body)}`);
+  }
   return {
     origin,
     api: `${origin}/api`,
