@@ -94,6 +94,40 @@ describe('migrations', () => {
     db.close();
   });
 
+  it("8 puts a genotype's small columns before its marker arrays and keeps every value", () => {
+    // Found by its description: the lead may renumber it at a merge.
+    const reorder = MIGRATIONS.find((m) => m.description.startsWith("a genotype's small columns"))!;
+    const db = atVersion(reorder.version - 1);
+    db.prepare(
+      "INSERT INTO clients (id, name, secret_hash, scopes, free_traits, created_at) VALUES ('c', 'c', 'x', 'read:profiles', '\"none\"', 'now')",
+    ).run();
+    db.prepare("INSERT INTO profiles (id, client_id, created_at, updated_at) VALUES ('p', 'c', 'now', 'now')").run();
+    const stored = {
+      profile_id: 'p',
+      parsed_at: '2024-01-01T00:00:00.000Z',
+      source_md5: 'bWQ1',
+      source_file: 'p-1.txt',
+      summary: '{"snp_count":3}',
+      ancestry: null,
+      rsids: Buffer.from([1, 2, 3, 4]),
+      calls: Buffer.alloc(20_000, 7), // spills over overflow pages, as real arrays do
+      chroms: Buffer.from([1]),
+      positions: Buffer.from([9, 9, 9, 9]),
+    };
+    db.prepare(
+      'INSERT INTO genotypes (profile_id, rsids, calls, chroms, positions, summary, ancestry, source_md5, parsed_at, source_file) VALUES (@profile_id, @rsids, @calls, @chroms, @positions, @summary, @ancestry, @source_md5, @parsed_at, @source_file)',
+    ).run(stored);
+    migrate(db);
+    const columns = (db.pragma('table_info(genotypes)') as Array<{ name: string }>).map((c) => c.name);
+    expect(columns.indexOf('rsids')).toBeGreaterThan(columns.indexOf('parsed_at'));
+    expect(columns.slice(-4)).toEqual(['rsids', 'calls', 'chroms', 'positions']);
+    expect(db.prepare('SELECT * FROM genotypes').all()).toEqual([stored]);
+    // Still the profile's: deleting the profile deletes its genotype.
+    db.prepare("DELETE FROM profiles WHERE id = 'p'").run();
+    expect(db.prepare('SELECT count(*) AS n FROM genotypes').get()).toEqual({ n: 0 });
+    db.close();
+  });
+
   it('a failing migration leaves the database at its previous version', () => {
     const db = atVersion(2);
     db.exec('CREATE TABLE probe (x)');

@@ -193,6 +193,33 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE profiles ADD COLUMN reference_mixture TEXT;
     `,
   },
+  {
+    version: 8,
+    description: "a genotype's small columns before its marker arrays",
+    sql: `
+      -- SQLite stores a row's columns in order, and ~10 MB of marker arrays spill over a chain
+      -- of ~2,500 overflow pages: a column after them is reached by walking that chain. Every
+      -- trait list and genotype read asks for parsed_at or summary, and after any write by
+      -- another connection (the workers') the page cache is gone, so each such read cost
+      -- 40-100 ms of the service's event loop. Small columns first, the arrays last.
+      CREATE TABLE genotypes_reordered (
+        profile_id  TEXT PRIMARY KEY REFERENCES profiles(id) ON DELETE CASCADE,
+        parsed_at   TEXT NOT NULL,
+        source_md5  TEXT NOT NULL,
+        source_file TEXT,
+        summary     TEXT NOT NULL,             -- JSON ParseSummary
+        ancestry    TEXT,                      -- JSON AncestryEstimate, or NULL
+        rsids       BLOB NOT NULL,
+        calls       BLOB NOT NULL,
+        chroms      BLOB NOT NULL,
+        positions   BLOB NOT NULL
+      ) STRICT;
+      INSERT INTO genotypes_reordered (profile_id, parsed_at, source_md5, source_file, summary, ancestry, rsids, calls, chroms, positions)
+        SELECT profile_id, parsed_at, source_md5, source_file, summary, ancestry, rsids, calls, chroms, positions FROM genotypes;
+      DROP TABLE genotypes;
+      ALTER TABLE genotypes_reordered RENAME TO genotypes;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

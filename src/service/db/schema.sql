@@ -42,17 +42,18 @@ CREATE TABLE genotype_files (
         error        TEXT
       , needs_confirmation INTEGER NOT NULL DEFAULT 0, replace_confirmed INTEGER NOT NULL DEFAULT 0) STRICT;
 
-CREATE TABLE genotypes (
-        profile_id TEXT PRIMARY KEY REFERENCES profiles(id) ON DELETE CASCADE,
-        rsids      BLOB NOT NULL,
-        calls      BLOB NOT NULL,
-        chroms     BLOB NOT NULL,
-        positions  BLOB NOT NULL,
-        summary    TEXT NOT NULL,              -- JSON ParseSummary
-        ancestry   TEXT,                       -- JSON AncestryEstimate, or NULL
-        source_md5 TEXT NOT NULL,
-        parsed_at  TEXT NOT NULL
-      , source_file TEXT) STRICT;
+CREATE TABLE "genotypes" (
+        profile_id  TEXT PRIMARY KEY REFERENCES profiles(id) ON DELETE CASCADE,
+        parsed_at   TEXT NOT NULL,
+        source_md5  TEXT NOT NULL,
+        source_file TEXT,
+        summary     TEXT NOT NULL,             -- JSON ParseSummary
+        ancestry    TEXT,                      -- JSON AncestryEstimate, or NULL
+        rsids       BLOB NOT NULL,
+        calls       BLOB NOT NULL,
+        chroms      BLOB NOT NULL,
+        positions   BLOB NOT NULL
+      ) STRICT;
 
 CREATE TABLE profiles (
         id         TEXT PRIMARY KEY,

@@ -3,7 +3,7 @@
  * other studies agree, the evidence and the reference it was compared with. Sorted and
  * filtered over the whole catalog; shown a page at a time (about 1,400 phenotypes).
  */
-import { useDeferredValue, useMemo } from 'react';
+import { startTransition, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import type { ProfileTrait } from '../../../shared/api.js';
 import { capitalise, formatInt, formatPercent, percentileWords } from '../lib/format.js';
 import { comparedWith } from '../lib/reference.js';
@@ -39,6 +39,36 @@ const SHOWS: Array<[ShowKey, string]> = [
   ['all', 'All'],
 ];
 const EVIDENCE = ['strong', 'moderate', 'limited', 'suggestive'] as const;
+
+/**
+ * Rows drawn in the frame a profile's first results appear. The list starts screens below
+ * the page's top (the reference banner, the file, the notable results come first), and its
+ * first page of rows was most of that frame's work; the rest follows in the next one.
+ */
+const FIRST_ROWS = 12;
+/** Profiles whose list was drawn in full once: shown in full at once when opened again (scroll restored). */
+const drawnInFull = new Set<string>();
+
+/** Whether the whole page of rows is drawn yet: not in the first frame of a profile's first results. */
+function useAllRowsDrawn(profileId: string): boolean {
+  const [all, setAll] = useState(() => drawnInFull.has(profileId));
+  useEffect(() => {
+    if (all) {
+      drawnInFull.add(profileId);
+      return;
+    }
+    // After the frame that shows the first rows: a task queued from the frame callback runs after it is drawn.
+    let task = 0;
+    const frame = requestAnimationFrame(() => {
+      task = window.setTimeout(() => startTransition(() => setAll(true)), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(task);
+    };
+  }, [all, profileId]);
+  return all;
+}
 
 /** "Height: much lower than average, 2nd percentile" — what a result link says to a screen reader. */
 export function resultLinkName(name: string, r: ProfileTrait | undefined, reason?: string): string {
@@ -85,8 +115,9 @@ export function TraitBrowser({
     [rows, hideSensitive],
   );
 
+  const allDrawn = useAllRowsDrawn(profileId);
   const limit = shown[profileId] ?? PAGE;
-  const visible = filtered.slice(0, limit);
+  const visible = filtered.slice(0, allDrawn ? limit : Math.min(limit, FIRST_ROWS));
 
   return (
     <section className="card traits-card" aria-labelledby="traits-title" data-testid="trait-browser">
