@@ -77,7 +77,8 @@ describe('a file that cannot be read', () => {
 
     // The previous genotype and results are still there, on screen and in the API.
     await expect(page.getByTestId('genotype-card').textContent()).resolves.toMatch(/23andMe/);
-    await expect(page.locator('.trait-row[data-status=computed]').count()).resolves.toBeGreaterThan(0);
+    // Waited for, not counted at once: the page may be drawing the list again after the failure event.
+    await page.locator('.trait-row[data-status=computed]').first().waitFor({ timeout: 30_000 });
     const after = (await app.api<ProfileTrait[]>('GET', `/profiles/${profile.id}/traits/?score`)).body;
     expect(after.map((t) => [t.trait.code, t.percentile])).toEqual(before.map((t) => [t.trait.code, t.percentile]));
     await screenshot(page, '31-replace-failed');
