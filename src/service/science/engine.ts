@@ -196,13 +196,13 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     };
   }
 
-  /** The reference's weights in population order, as a memo key, and whether it is one population: the same for every trait of a call. */
-  const weightsOf = new WeakMap<ReferencePopulation, { w: number[]; key: string; single: boolean }>();
-  function referenceWeights(ref: ReferencePopulation): { w: number[]; key: string; single: boolean } {
+  /** The reference's weights in population order, and as a memo key: the same for every trait of a call. */
+  const weightsOf = new WeakMap<ReferencePopulation, { w: number[]; key: string }>();
+  function referenceWeights(ref: ReferencePopulation): { w: number[]; key: string } {
     let known = weightsOf.get(ref);
     if (!known) {
       const w = POPULATION_ORDER.map((p) => ref.weights[p]);
-      known = { w, key: w.join(','), single: w.filter((x) => x > 0).length === 1 };
+      known = { w, key: w.join(',') };
       weightsOf.set(ref, known);
     }
     return known;
@@ -220,7 +220,7 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     const na = notApplicable(t, sex);
     if (na) return { status: 'unavailable', reason: na };
     const slots = slotsFor(cat, g);
-    const { w, key: weightsKey, single } = referenceWeights(ref);
+    const { w, key: weightsKey } = referenceWeights(ref);
     const hemizygousX = sex.dna === 'male';
     if (freqs.length < t.count) {
       pts = new Float64Array(STRIDE * t.count);
@@ -306,7 +306,8 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     if (table) cdf = tableCdf(table, score);
     else {
       const key = `${t.info.code}\n${t.info.revision}\n${weightsKey}\n${hemizygousX ? 'XY' : ''}`;
-      const shared = n === t.count && single;
+      // One population (not MIXED, as reference-population.ts decides it) and nothing left out.
+      const shared = n === t.count && ref.population !== 'MIXED';
       built = builtFor(cat).get(
         key,
         leftOut,
