@@ -26,6 +26,7 @@ import { SERVICE_ORIGIN, setSetting } from './settings.js';
 import { createSignInCode } from './auth/sign-in.js';
 import { sweepStoredFiles } from './storage/file-store.js';
 import { makePrivateDir } from './storage/private-files.js';
+import { createUploadDigester } from './storage/upload-digests.js';
 import { engineWithCustomTraits } from './traits/custom-traits.js';
 
 export interface RunningService {
@@ -82,6 +83,7 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
     },
     processor,
     diagnostics: startDiagnostics(processor),
+    digester: createUploadDigester({ nice: config.workerNice }),
     // In memory only: reading the data folder never yields it (URLs live minutes, not across restarts).
     uploadKey: randomBytes(32),
     port: () => port,
@@ -139,6 +141,7 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
         server.closeAllConnections();
       });
       await processor.close();
+      await ctx.digester.close();
       ctx.diagnostics.stop();
       db.close();
     },

@@ -4,6 +4,7 @@ import type { Db } from '../db/db.js';
 import type { Diagnostics } from '../diagnostics.js';
 import type { Processor } from '../processing/processor.js';
 import type { ScienceEngineExt } from '../science/index.js';
+import type { UploadDigester } from '../storage/upload-digests.js';
 
 export interface ServiceContext {
   config: ServiceConfig;
@@ -13,6 +14,8 @@ export interface ServiceContext {
   processor: Processor;
   /** Event-loop delays, memory and worker pool state (GET /api/app/diagnostics). */
   diagnostics: Diagnostics;
+  /** MD5 and CRC32C of uploads, computed off the event loop. */
+  digester: UploadDigester;
   /** HMAC key of upload URLs (kept in the database, so URLs survive a restart). */
   uploadKey: Buffer;
   /** The port actually listened on (known after listen when configured as 0). */

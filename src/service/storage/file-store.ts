@@ -1,19 +1,20 @@
 /**
  * Uploaded genotype files on disk, under <dataDir>/genotypes/ (0700, files 0600). Each
- * upload is streamed to a new file while its MD5 and CRC32C are computed; only a complete
+ * upload is streamed to a new file while another thread computes its MD5 and CRC32C
+ * (upload-digests.ts); only a complete
  * upload is kept, so a broken, stalled or oversized transfer never replaces the stored
  * file. A complete upload is fsynced (file and folder) before it is acknowledged.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, createWriteStream, readdirSync, rmSync } from 'node:fs';
 import { open, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
-import { crc32c } from '@node-rs/crc32';
 import { formatBytes } from '../../shared/format-bytes.js';
 import { makePrivateDir } from './private-files.js';
+import type { UploadDigester } from './upload-digests.js';
 
 /**
  * Bytes an upload may hold in memory while the disk writes: the chunks that arrive meanwhile
@@ -64,37 +65,39 @@ export async function receiveUpload(
   fileName: string,
   body: Readable,
   maxBytes: number,
+  digester: UploadDigester,
   onWritten?: (bytes: number) => void,
 ): Promise<StoredUpload> {
   makePrivateDir(genotypesDir(dataDir));
   const target = storedFilePath(dataDir, fileName);
-  const md5 = createHash('md5');
-  let crc = 0;
   let size = 0;
   let reported = 0;
   const sink = createWriteStream(target, { flags: 'wx', mode: 0o600, highWaterMark: WRITE_BUFFER });
-  const hasher = new Transform({
+  const digests = digester.follow(target);
+  const counter = new Transform({
     transform(chunk: Buffer, _enc, done) {
       size += chunk.length;
       if (size > maxBytes) return done(new UploadTooLargeError(maxBytes));
-      md5.update(chunk);
-      crc = crc32c(chunk, crc);
       // The sink's completed writes, checked as each chunk arrives: no timer, no extra event.
-      if (onWritten && sink.bytesWritten - reported >= PROGRESS_STEP) onWritten((reported = sink.bytesWritten));
+      if (sink.bytesWritten - reported >= PROGRESS_STEP) {
+        reported = sink.bytesWritten;
+        digests.written(reported);
+        onWritten?.(reported);
+      }
       done(null, chunk);
     },
   });
   try {
-    await pipeline(body, hasher, sink);
+    await pipeline(body, counter, sink);
     onWritten?.(size);
-    await syncToDisk(target);
+    // The last bytes are hashed while the file is flushed.
+    const [digest] = await Promise.all([digests.end(size), syncToDisk(target)]);
+    return { fileName, size, ...digest };
   } catch (err) {
+    digests.cancel();
     await rm(target, { force: true });
     throw err;
   }
-  const crcBytes = Buffer.alloc(4);
-  crcBytes.writeUInt32BE(crc >>> 0);
-  return { fileName, size, md5: md5.digest('base64'), crc32c: crcBytes.toString('base64') };
 }
 
 /** Flushes a new file and its folder entry to the disk, so an acknowledged upload survives a power cut. */

@@ -124,7 +124,14 @@ export function storageRoutes(ctx: ServiceContext): Router {
     async function receiveAndRecord(fileName: string, onWritten?: (bytes: number) => void): Promise<StoredUpload> {
       let upload: StoredUpload;
       try {
-        upload = await receiveUpload(ctx.config.dataDir, fileName, req, ctx.config.maxUploadBytes, onWritten);
+        upload = await receiveUpload(
+          ctx.config.dataDir,
+          fileName,
+          req,
+          ctx.config.maxUploadBytes,
+          ctx.digester,
+          onWritten,
+        );
       } catch (err) {
         if (err instanceof UploadTooLargeError) {
           res.set('Connection', 'close');

@@ -1,0 +1,105 @@
+/**
+ * The MD5 and CRC32C of each upload, computed off the event loop: a thread of its own
+ * (digest-worker.ts) reads the file back as it is written (from the page cache) and hashes
+ * it, so the digests are ready as soon as the last bytes are on the file, while the service
+ * flushes it to disk. One thread serves every upload; it is started on the first one and
+ * replaced if it ever fails (the uploads it was hashing then fail with the reason).
+ */
+import { Worker } from 'node:worker_threads';
+import { unpackedModuleUrl } from '../packaged-paths.js';
+
+/** To the digest thread: the file has `bytes` written so far, all of it (`end`), or forget it. */
+export type DigestRequest =
+  | { type: 'written'; id: number; path: string; bytes: number }
+  | { type: 'end'; id: number; path: string; bytes: number }
+  | { type: 'cancel'; id: number };
+
+export type DigestReply = { id: number; md5: string; crc32c: string } | { id: number; error: string };
+
+export interface DigestWorkerData {
+  /** The thread's nice value (processing/thread-priority.ts). */
+  nice: number;
+}
+
+export interface FileDigests {
+  /** Base64, as cloud object stores report them. */
+  md5: string;
+  crc32c: string;
+}
+
+/** One file being followed: tell it how far the file is written, then that it is complete. */
+export interface FollowedFile {
+  written: (bytes: number) => void;
+  /** The digests of the file's `size` bytes. */
+  end: (size: number) => Promise<FileDigests>;
+  /** The file is abandoned: stop following it (no answer comes). */
+  cancel: () => void;
+}
+
+export interface UploadDigester {
+  follow: (path: string) => FollowedFile;
+  close: () => Promise<void>;
+}
+
+// The bundle's digest-worker.js beside this code (unpacked from app.asar in the desktop app);
+// from TypeScript source, the development bootstrap outside the shipped sources.
+const WORKER_URL = unpackedModuleUrl(
+  import.meta.url.endsWith('.ts') ? '../../../scripts/dev/digest-worker.mjs' : './digest-worker.js',
+  import.meta.url,
+);
+
+export function createUploadDigester(workerData: DigestWorkerData): UploadDigester {
+  let worker: Worker | null = null;
+  let nextId = 1;
+  const waiting = new Map<number, { resolve: (d: FileDigests) => void; reject: (e: Error) => void }>();
+
+  function thread(): Worker {
+    if (worker) return worker;
+    const w = new Worker(WORKER_URL, { workerData });
+    w.unref(); // never what keeps the process alive
+    w.on('message', (reply: DigestReply) => {
+      const wait = waiting.get(reply.id);
+      waiting.delete(reply.id);
+      if ('error' in reply) wait?.reject(new Error(`its checksums could not be computed: ${reply.error}`));
+      else wait?.resolve({ md5: reply.md5, crc32c: reply.crc32c });
+    });
+    const fail = (why: string) => {
+      if (worker !== w) return;
+      worker = null;
+      for (const wait of waiting.values()) wait.reject(new Error(`its checksums could not be computed: ${why}`));
+      waiting.clear();
+    };
+    w.on('error', (err) => fail(err.message));
+    w.on('exit', (code) => fail(`the checksum thread stopped (exit code ${code})`));
+    return (worker = w);
+  }
+
+  return {
+    follow(path) {
+      const id = nextId++;
+      const w = thread();
+      return {
+        written: (bytes) => w.postMessage({ type: 'written', id, path, bytes } satisfies DigestRequest),
+        end: (bytes) =>
+          new Promise<FileDigests>((resolve, reject) => {
+            if (worker !== w)
+              return reject(new Error('its checksums could not be computed: the checksum thread stopped'));
+            waiting.set(id, { resolve, reject });
+            w.postMessage({ type: 'end', id, path, bytes } satisfies DigestRequest);
+          }),
+        cancel: () => {
+          waiting.delete(id);
+          if (worker === w) w.postMessage({ type: 'cancel', id } satisfies DigestRequest);
+        },
+      };
+    },
+    async close() {
+      const w = worker;
+      worker = null;
+      for (const wait of waiting.values())
+        wait.reject(new Error('its checksums could not be computed: the service is stopping'));
+      waiting.clear();
+      if (w) await w.terminate();
+    },
+  };
+}
