@@ -41,8 +41,8 @@ export function createHttpServer(app: RequestListener & WithPrototypes, limits: 
   const headersTimeout = Math.round(limits.headersTimeoutSeconds * 1000);
   const server = createServer(
     {
-      ...(app.request && { IncomingMessage: bornWith(IncomingMessage, app.request) }),
-      ...(app.response && { ServerResponse: bornWith<typeof ServerResponse>(ServerResponse, app.response) }),
+      IncomingMessage: app.request && bornWith(IncomingMessage, app.request),
+      ServerResponse: app.response && bornWith<typeof ServerResponse>(ServerResponse, app.response),
       headersTimeout,
       connectionsCheckingInterval: Math.max(100, Math.min(5000, Math.round(headersTimeout / 4))),
     },
@@ -58,15 +58,19 @@ export function createHttpServer(app: RequestListener & WithPrototypes, limits: 
 }
 
 /**
- * A class whose instances are born with `prototype`, which extends `base`'s. Express gives
- * every request and response its own prototypes (Object.setPrototypeOf in app.handle); an
- * object already born with them is left as it is. Switching the prototype of each one
- * made V8 keep them through young-generation collections, so every request's garbage was
- * copied and promoted: 10-30 ms pauses of the event loop, several a second under load.
+ * A constructor whose instances are born with `prototype`, which extends `base`'s. Express
+ * gives every request and response its own prototypes (Object.setPrototypeOf in
+ * app.handle); an object already born with them is left as it is. Switching the prototype
+ * of each one made V8 keep them through young-generation collections, so every request's
+ * garbage was copied and promoted: 10-30 ms pauses of the event loop, several a second
+ * under load. Node's IncomingMessage and ServerResponse are plain functions, extended the
+ * way Node extends them (base.call(this)): building through Reflect.construct instead was
+ * as slow as switching prototypes. Should a Node make them classes, Node's own are kept.
  */
-function bornWith<C extends new (...args: never[]) => object>(base: C, prototype: object): C {
-  function Born(...args: unknown[]): object {
-    return Reflect.construct(base, args, Born) as object;
+function bornWith<C extends new (...args: never[]) => object>(base: C, prototype: object): C | undefined {
+  if (Function.prototype.toString.call(base).startsWith('class')) return undefined;
+  function Born(this: object, ...args: unknown[]): void {
+    (base as unknown as (...a: unknown[]) => void).apply(this, args);
   }
   Born.prototype = prototype;
   return Born as unknown as C;
