@@ -55,7 +55,11 @@ export function createUploadDigester(workerData: DigestWorkerData): UploadDigest
 
   function thread(): Worker {
     if (worker) return worker;
-    const w = new Worker(WORKER_URL, { workerData });
+    // A small heap: the thread holds a hash state per upload and one 1 MiB read buffer.
+    const w = new Worker(WORKER_URL, {
+      workerData,
+      resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2 },
+    });
     w.unref(); // never what keeps the process alive
     w.on('message', (reply: DigestReply) => {
       const wait = waiting.get(reply.id);
