@@ -4,7 +4,8 @@
  * - WAL with synchronous=FULL: a change is on disk (the WAL fsynced) before the API
  *   acknowledges it, so not even a power cut loses an acknowledged change. The one
  *   exception is what the service rebuilds by itself from inputs already on disk
- *   (write-recoverable.ts).
+ *   (write-recoverable.ts). Recording an upload keeps the guarantee with the fsync on the
+ *   thread pool instead of the event loop (write-when-free.ts).
  * - secure_delete: deleted rows are overwritten with zeros, not left in free pages
  *   (db/erase.ts then empties the WAL and vacuums, see docs/security.md).
  * - temp_store=MEMORY: sorts and VACUUM's copy stay in memory, never in the OS temp folder.
