@@ -7,6 +7,7 @@ import { saveProfileChange } from '../state/profile-changes.js';
 import { useProfiles } from '../state/profiles.js';
 import { FormDialog } from './FormDialog.js';
 import { Segmented } from './RadioChoices.js';
+import { TextField } from './TextField.js';
 
 interface Props {
   profile?: Profile;
@@ -77,13 +78,6 @@ export function ProfileDialog({ profile, onClose, onSaved }: Props) {
     }
   };
 
-  const fieldError = (name: keyof Errors) =>
-    errors[name] ? (
-      <span className="field-error" id={`pf-${name}-error`}>
-        {errors[name]}
-      </span>
-    ) : null;
-
   return (
     <FormDialog
       title={profile ? 'Edit profile' : 'New profile'}
@@ -97,38 +91,14 @@ export function ProfileDialog({ profile, onClose, onSaved }: Props) {
       submitLabel={profile ? 'Save changes' : 'Create profile'}
       onSubmit={() => void submit()}
     >
-      <div className="field">
-        <label className="field-label" htmlFor="pf-first_name">
-          First name
-        </label>
-        <input
-          id="pf-first_name"
-          className="input"
-          value={firstName}
-          onChange={(e) => setFirstName(e.target.value)}
-          maxLength={100}
-          autoComplete="off"
-          aria-invalid={!!errors.first_name}
-          aria-describedby={errors.first_name ? 'pf-first_name-error' : undefined}
-        />
-        {fieldError('first_name')}
-      </div>
-      <div className="field">
-        <label className="field-label" htmlFor="pf-last_name">
-          Last name
-        </label>
-        <input
-          id="pf-last_name"
-          className="input"
-          value={lastName}
-          onChange={(e) => setLastName(e.target.value)}
-          maxLength={100}
-          autoComplete="off"
-          aria-invalid={!!errors.last_name}
-          aria-describedby={errors.last_name ? 'pf-last_name-error' : undefined}
-        />
-        {fieldError('last_name')}
-      </div>
+      <TextField
+        id="pf-first_name"
+        label="First name"
+        value={firstName}
+        onChange={setFirstName}
+        error={errors.first_name}
+      />
+      <TextField id="pf-last_name" label="Last name" value={lastName} onChange={setLastName} error={errors.last_name} />
 
       <fieldset className="field field-wide">
         <legend className="field-label">Sex</legend>

@@ -12,6 +12,7 @@ import { CorsOrigins } from '../components/CorsOrigins.js';
 import { Dialog } from '../components/Dialog.js';
 import { FormDialog } from '../components/FormDialog.js';
 import { RadioOption } from '../components/RadioChoices.js';
+import { TextField } from '../components/TextField.js';
 import {
   AlertIcon,
   CheckIcon,
@@ -461,23 +462,14 @@ function CreateClientDialog({ onClose, onCreated }: { onClose: () => void; onCre
       submitLabel="Create client"
       onSubmit={() => void submit()}
     >
-      <label className="field">
-        <span className="field-label">Name</span>
-        <input
-          className="input"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          maxLength={100}
-          placeholder="e.g. My analysis notebook"
-          aria-invalid={!!errors.name}
-          aria-describedby={errors.name ? 'cc-name-error' : undefined}
-        />
-        {errors.name ? (
-          <span className="field-error" id="cc-name-error" role="alert">
-            {errors.name}
-          </span>
-        ) : null}
-      </label>
+      <TextField
+        id="cc-name"
+        label="Name"
+        value={name}
+        onChange={setName}
+        error={errors.name}
+        placeholder="e.g. My analysis notebook"
+      />
 
       <fieldset className="field">
         <legend className="field-label">Permissions</legend>
