@@ -45,11 +45,16 @@ export async function writeWhenFree<T>(db: Db, write: () => T): Promise<T> {
 /**
  * Makes every commit written to the database's write-ahead log so far durable. fsync acts on
  * the file, whichever descriptor wrote it. Should a checkpoint have copied the commit into
- * the database file and restarted the log meanwhile, the checkpoint synced both first.
+ * the database file and restarted or removed the log meanwhile, the checkpoint synced both
+ * first.
  */
 async function flushWriteAheadLog(db: Db): Promise<void> {
   if (db.memory) return;
-  const log = await open(`${db.name}-wal`, 'r+');
+  const log = await open(`${db.name}-wal`, 'r+').catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return null;
+    throw err;
+  });
+  if (!log) return;
   try {
     await log.sync();
   } finally {

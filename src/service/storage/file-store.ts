@@ -1,9 +1,9 @@
 /**
  * Uploaded genotype files on disk, under <dataDir>/genotypes/ (0700, files 0600). Each
  * upload is streamed to a new file while another thread computes its MD5 and CRC32C
- * (upload-digests.ts); only a complete
- * upload is kept, so a broken, stalled or oversized transfer never replaces the stored
- * file. A complete upload is fsynced (file and folder) before it is acknowledged.
+ * (upload-digests.ts); only a complete upload is kept, so a broken, stalled or oversized
+ * transfer never replaces the stored file. A complete upload is fsynced (file and folder)
+ * before it is acknowledged.
  */
 import { randomBytes } from 'node:crypto';
 import { chmodSync, createWriteStream, readdirSync, rmSync } from 'node:fs';

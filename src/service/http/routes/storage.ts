@@ -8,7 +8,7 @@
  */
 import type { Router } from 'express';
 import { getClient } from '../../auth/clients.js';
-import { recordUpload } from '../../genotype/genotype-store.js';
+import { getGenotypeFile, recordUpload } from '../../genotype/genotype-store.js';
 import { profileOwner } from '../../profiles/profiles.js';
 import { formatBytes } from '../../../shared/format-bytes.js';
 import {
@@ -150,8 +150,10 @@ export function storageRoutes(ctx: ServiceContext): Router {
       try {
         obsolete = await recordUpload(ctx.db, profileId, { ...upload, contentType });
       } catch (err) {
-        // The profile was deleted during the transfer (foreign key): drop the file.
-        await removeStoredFile(ctx.config.dataDir, upload.fileName);
+        // The profile was deleted during the transfer (foreign key): drop the file. Kept if the
+        // record committed and only flushing the log failed: the database refers to it.
+        if (getGenotypeFile(ctx.db, profileId)?.file_name !== upload.fileName)
+          await removeStoredFile(ctx.config.dataDir, upload.fileName);
         if (!profileOwner(ctx.db, profileId))
           throw new HttpError(404, 'The profile of this upload URL was deleted during the upload.');
         throw err;
