@@ -48,6 +48,9 @@ const WORKER_URL = unpackedModuleUrl(
   import.meta.url,
 );
 
+/** Why an upload's digests are missing, as the upload's error ends up saying it. */
+const digestsFailed = (why: string): Error => new Error(`its checksums could not be computed: ${why}`);
+
 export function createUploadDigester(workerData: DigestWorkerData): UploadDigester {
   let worker: Worker | null = null;
   let nextId = 1;
@@ -64,13 +67,13 @@ export function createUploadDigester(workerData: DigestWorkerData): UploadDigest
     w.on('message', (reply: DigestReply) => {
       const wait = waiting.get(reply.id);
       waiting.delete(reply.id);
-      if ('error' in reply) wait?.reject(new Error(`its checksums could not be computed: ${reply.error}`));
+      if ('error' in reply) wait?.reject(digestsFailed(reply.error));
       else wait?.resolve({ md5: reply.md5, crc32c: reply.crc32c });
     });
     const fail = (why: string) => {
       if (worker !== w) return;
       worker = null;
-      for (const wait of waiting.values()) wait.reject(new Error(`its checksums could not be computed: ${why}`));
+      for (const wait of waiting.values()) wait.reject(digestsFailed(why));
       waiting.clear();
     };
     w.on('error', (err) => fail(err.message));
@@ -86,8 +89,7 @@ export function createUploadDigester(workerData: DigestWorkerData): UploadDigest
         written: (bytes) => w.postMessage({ type: 'written', id, path, bytes } satisfies DigestRequest),
         end: (bytes) =>
           new Promise<FileDigests>((resolve, reject) => {
-            if (worker !== w)
-              return reject(new Error('its checksums could not be computed: the checksum thread stopped'));
+            if (worker !== w) return reject(digestsFailed('the checksum thread stopped'));
             waiting.set(id, { resolve, reject });
             w.postMessage({ type: 'end', id, path, bytes } satisfies DigestRequest);
           }),
@@ -100,8 +102,7 @@ export function createUploadDigester(workerData: DigestWorkerData): UploadDigest
     async close() {
       const w = worker;
       worker = null;
-      for (const wait of waiting.values())
-        wait.reject(new Error('its checksums could not be computed: the service is stopping'));
+      for (const wait of waiting.values()) wait.reject(digestsFailed('the service is stopping'));
       waiting.clear();
       if (w) await w.terminate();
     },
