@@ -56,6 +56,16 @@ export function newUploadFileName(profileId: string): string {
 const PROGRESS_STEP = 1 << 20;
 
 /**
+ * Bytes an upload may take in one turn of the event loop. When a socket has data waiting,
+ * libuv reads up to 32 × 64 KiB of it in one go and Node copies every chunk once more: with
+ * four uploads arriving at once, one turn of the loop took 40–100 ms and every request
+ * behind it waited. Past this budget the upload holds its chunk until the next turn
+ * (setImmediate), the stream pushes back, the socket pauses, and the rest waits in the
+ * kernel until then.
+ */
+const TURN_BYTES = 256 * 1024;
+
+/**
  * Streams an upload into a new file `fileName`. `onWritten` hears how many bytes are on the
  * file so far (written, not yet fsynced), at least every MiB and once all of them are, so a
  * reader can follow the file while it arrives (processing parses it as it comes in).
@@ -72,6 +82,7 @@ export async function receiveUpload(
   const target = storedFilePath(dataDir, fileName);
   let size = 0;
   let reported = 0;
+  let turnBudget = TURN_BYTES;
   const sink = createWriteStream(target, { flags: 'wx', mode: 0o600, highWaterMark: WRITE_BUFFER });
   const digests = digester.follow(target);
   const counter = new Transform({
@@ -84,7 +95,12 @@ export async function receiveUpload(
         digests.written(reported);
         onWritten?.(reported);
       }
-      done(null, chunk);
+      turnBudget -= chunk.length;
+      if (turnBudget > 0) return done(null, chunk);
+      setImmediate(() => {
+        turnBudget = TURN_BYTES;
+        done(null, chunk);
+      });
     },
   });
   try {
