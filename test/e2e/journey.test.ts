@@ -353,6 +353,8 @@ describe('every screen in both themes, any window, by keyboard', () => {
     await check('home');
     await page.goto(`${app.origin}/#/profiles/${ada.id}`);
     await page.getByTestId('summary').waitFor();
+    // The result rows come with the lists, after the summary: check the page with them.
+    await page.locator('.trait-row[data-status=computed]').first().waitFor();
     await check('profile');
     await page.getByRole('button', { name: 'Edit' }).click();
     await page.getByTestId('profile-dialog').waitFor();
