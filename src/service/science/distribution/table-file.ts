@@ -8,8 +8,8 @@
  * revision and, per reference ("EUR", … and "EUR:XY" for XY people when the trait has
  * X-chromosome markers), [first knot, knots, first atom, atoms].
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
+import { readWhole } from '../whole-file.js';
 import type { CdfTable } from './table.js';
 
 export const TABLE_FILE = 'catalog/distributions.bin';
@@ -128,27 +128,4 @@ export function loadTables(resourcesDir: string): TraitTables {
       return entry;
     },
   };
-}
-
-/**
- * The whole file in memory of its own, starting at offset 0 of its ArrayBuffer, so the
- * 8-byte-aligned sections can be viewed in place (a Buffer from readFileSync may sit at any
- * offset of a shared pool, and copying ~10 MB out of it cost as much as reading it).
- */
-function readWhole(file: string): ArrayBuffer {
-  const fd = openSync(file, 'r');
-  try {
-    const size = fstatSync(fd).size;
-    const memory = new ArrayBuffer(size);
-    const out = new Uint8Array(memory);
-    let at = 0;
-    while (at < size) {
-      const n = readSync(fd, out, at, size - at, at);
-      if (n === 0) throw new Error(`the file ended at byte ${at} of ${size}`);
-      at += n;
-    }
-    return memory;
-  } finally {
-    closeSync(fd);
-  }
 }
