@@ -1,15 +1,16 @@
 /**
  * Builds Traitscope's trait catalog, its distribution tables and the ancestry panel from ../shared/data.
  *
- *   npx tsx scripts/build-catalog.ts [--data <dir>] [--out <resources dir>]
+ *   npx tsx scripts/build-catalog.ts [--data <dir>] [--out <resources dir>] [--compiled-only]
  *
  * Writes (deterministically; same input, same bytes):
  *   resources/catalog/catalog.json.gz   every trait with its markers, weights and frequencies
+ *   resources/catalog/catalog.bin       the same catalog compiled for the engine's load
  *   resources/catalog/traits.tsv        one line per trait, for review and diffs
  *   resources/catalog/build-report.json what was dropped and why, per trait and in total
  * Every number comes from the source tables; each trait records its study id and PMID.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -32,7 +33,9 @@ import { num, readTsv, type Row } from './catalog/read.js';
 import { sexOf } from './catalog/sex.js';
 import { citation, formatCount } from './catalog/texts.js';
 import { DOMINANT_MARKER_SHARE, evidenceLabel, GENOME_WIDE_P } from '../src/service/science/evidence.js';
+import { COMPILED_CATALOG_FILE, encodeCompiledCatalog } from '../src/service/science/compiled-catalog.js';
 import {
+  CATALOG_FILE,
   CATALOG_FORMAT,
   type CatalogFile,
   type CatalogSource,
@@ -55,6 +58,8 @@ const DATA = arg('--data', resolve(repoRoot, '..', 'shared', 'data'));
 const SKIP_TABLES = process.argv.includes('--skip-tables');
 /** Only recompute the distribution tables of the catalog already in --out. */
 const TABLES_ONLY = process.argv.includes('--tables-only');
+/** Only compile the catalog already in --out (catalog.json.gz → catalog.bin). */
+const COMPILED_ONLY = process.argv.includes('--compiled-only');
 const OUT = arg('--out', join(repoRoot, 'resources'));
 const IM = join(DATA, 'impute-me');
 const ALLDISEASES = 'impute.me AllDiseases 2021-01-28' as const;
@@ -415,8 +420,16 @@ function qualityChecks(
   return { violations, rules };
 }
 
+/** catalog.bin from the catalog.json.gz just written (compiled-catalog.ts), as the engine loads it. */
+function writeCompiledCatalog(): void {
+  const bytes = encodeCompiledCatalog(readCatalogFile(OUT), readFileSync(join(OUT, CATALOG_FILE)));
+  writeFileSync(join(OUT, COMPILED_CATALOG_FILE), bytes);
+  console.log(`compiled catalog: ${bytes.length} bytes`);
+}
+
 function main(): void {
   const t0 = Date.now();
+  if (COMPILED_ONLY) return writeCompiledCatalog();
   if (TABLES_ONLY) {
     const tables = buildDistributionTables(readCatalogFile(OUT).traits, join(OUT, 'catalog'));
     console.log(
@@ -571,7 +584,8 @@ function main(): void {
     traits,
   };
   mkdirSync(join(OUT, 'catalog'), { recursive: true });
-  writeFileSync(join(OUT, 'catalog', 'catalog.json.gz'), gzipSync(JSON.stringify(catalog), { level: 9 }));
+  writeFileSync(join(OUT, CATALOG_FILE), gzipSync(JSON.stringify(catalog), { level: 9 }));
+  writeCompiledCatalog();
   const tsv = [
     'code\tname\tcategory\tfeatured\tpricing\tconnotation\tmarkers\tsample_size\tyear\tevidence\tstudy_id\tpmid\trevision',
   ];

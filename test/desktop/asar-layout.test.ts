@@ -26,8 +26,8 @@ import { builderConfig, ensureBuilt } from './support/build.js';
 import { unresolvableImports, workerClosure, workerEntries } from './support/bundle-graph.js';
 import { packWithStandInElectron, type StandInPackage } from './support/stand-in-package.js';
 
-/** The data the service reads at run time: catalog, distribution tables, ancestry data. */
-const SHIPPED_DATA = /^resources\/(catalog\/([^/]+\.json\.gz|distributions\.bin)|ancestry\/[^/]+\.gz)$/;
+/** The data the service reads at run time: catalog (and its compiled form), distribution tables, ancestry data. */
+const SHIPPED_DATA = /^resources\/(catalog\/([^/]+\.json\.gz|catalog\.bin|distributions\.bin)|ancestry\/[^/]+\.gz)$/;
 
 interface Entry {
   path: string;
@@ -123,7 +123,7 @@ describe('the packaged layout (electron-builder.yml applied to the real build)',
     }
 
     const files = shippedFiles(pkg.archive);
-    for (const file of ['catalog/catalog.json.gz', 'catalog/distributions.bin'])
+    for (const file of ['catalog/catalog.json.gz', 'catalog/catalog.bin', 'catalog/distributions.bin'])
       expect(existsSync(path.join(files.resourcesDir, file)), file).toBe(true);
     expect(path.relative(pkg.archive, files.uiDir).split(path.sep).join('/')).toBe('out/renderer');
     expect(entries.map((e) => e.path)).toContain('out/renderer/index.html');

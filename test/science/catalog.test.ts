@@ -1,9 +1,13 @@
 /** The shipped catalog: loadable, complete, traceable; the engine's choice of ancestry on simulated genotypes. */
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createScienceEngine } from '../../src/service/science/index.js';
 import { loadAncestryPanel } from '../../src/service/science/ancestry/index.js';
-import { readCatalogFile } from '../../src/service/science/catalog.js';
+import { compileCatalog, readCatalogFile } from '../../src/service/science/catalog.js';
+import { COMPILED_CATALOG_FILE, loadCompiledCatalog } from '../../src/service/science/compiled-catalog.js';
 import { recommendationsOf } from '../../src/service/science/format.js';
 import { traitRevision } from '../../src/service/science/revision.js';
 import { contextOf, inferredAncestry } from './helpers.js';
@@ -52,6 +56,41 @@ describe('shipped catalog', () => {
         for (const p of col) if (!(p >= 0 && p <= 1)) bad.push(`${t.code}: frequency ${p}`);
     }
     expect(bad).toEqual([]);
+  });
+});
+
+describe('the compiled catalog the engine loads (catalog.bin)', () => {
+  it('is the shipped catalog.json.gz compiled: every marker array and trait the same', () => {
+    const loaded = loadCompiledCatalog(resourcesDir);
+    const compiled = compileCatalog(file.traits);
+    const bytes = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+    for (const key of ['rsid', 'effect', 'other', 'weight', 'contrib', 'freq', 'uniqueRsids', 'markerSlot'] as const) {
+      expect(loaded[key].constructor, key).toBe(compiled[key].constructor);
+      expect(bytes(loaded[key]).equals(bytes(compiled[key])), key).toBe(true);
+    }
+    expect(loaded.traits.length).toBe(compiled.traits.length);
+    loaded.traits.forEach((t, k) => {
+      const c = compiled.traits[k];
+      expect({ ...t, recommendations: t.recommendations }).toEqual(c);
+      expect(loaded.byCode.get(t.info.code)).toBe(t);
+    });
+  });
+
+  it('is refused, saying how to rebuild it, when missing or compiled from another catalog.json.gz', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'traitscope-compiled-'));
+    try {
+      mkdirSync(join(dir, 'catalog'));
+      copyFileSync(join(resourcesDir, 'catalog', 'catalog.json.gz'), join(dir, 'catalog', 'catalog.json.gz'));
+      expect(() => loadCompiledCatalog(dir)).toThrow(/Cannot read the trait catalog .*npm run build:catalog/);
+      copyFileSync(join(resourcesDir, COMPILED_CATALOG_FILE), join(dir, COMPILED_CATALOG_FILE));
+      expect(loadCompiledCatalog(dir).traits.length).toBe(file.traits.length);
+      writeFileSync(join(dir, 'catalog', 'catalog.json.gz'), gzipSync(JSON.stringify({ ...file, traits: [] })));
+      expect(() => loadCompiledCatalog(dir)).toThrow(
+        /catalog\.bin was not compiled from the catalog\/catalog\.json\.gz beside it\. Rebuild it with: npm run build:catalog -- --compiled-only/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

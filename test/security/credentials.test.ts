@@ -2,6 +2,7 @@
  * Credentials and signed URLs are accepted only exactly as issued; everything else about
  * them gets the documented refusal, never a 500 and never a hint about other clients.
  */
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient as createDbClient } from '../../src/service/auth/clients.js';
@@ -11,7 +12,6 @@ import { openDatabase } from '../../src/service/db/database.js';
 import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
 import {
   clientWithToken,
-  createClient,
   request,
   startServer,
   tempDir,
@@ -19,6 +19,7 @@ import {
   type TestServer,
 } from '../support/server.js';
 
+const dataDir = tempDir();
 let server: TestServer;
 let creds: Credentials;
 let token: string;
@@ -26,11 +27,14 @@ let profileId: string;
 const genome = twentyThreeAndMe(catalogMarkers(7));
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({ dataDir });
   ({ creds, token } = await clientWithToken(server, 'strict tool'));
   profileId = (await request(`${server.api}/profiles/`, { method: 'POST', token, json: {} })).body.id;
 });
-afterAll(() => server?.stop());
+afterAll(async () => {
+  await server?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 const tokenRequest = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   request(`${server.origin}/oauth/token`, {
@@ -153,30 +157,6 @@ describe('upload URLs', () => {
     expect([real.status, real.headers.get('allow')]).toEqual([fake.status, fake.headers.get('allow')]);
     expect(real.headers.get('allow')).toMatch(/PUT/);
   });
-
-  it('stop working when the service restarts (the signing key lives in memory only)', async () => {
-    const dataDir = tempDir();
-    const first = await startServer({ dataDir });
-    const c = createClient(dataDir, 'restart tool');
-    const t = (
-      await request(`${first.origin}/oauth/token`, {
-        method: 'POST',
-        json: { ...c, grant_type: 'client_credentials', audience: `${first.api}/profiles` },
-      })
-    ).body.access_token;
-    const id = (await request(`${first.api}/profiles/`, { method: 'POST', token: t, json: {} })).body.id;
-    const url = new URL((await request(`${first.api}/profiles/${id}/genotype/upload/`, { token: t })).body.url);
-    await first.stop();
-    const second = await startServer({ dataDir });
-    try {
-      url.port = String(second.port);
-      const r = await request(String(url), { method: 'PUT', body: genome, headers: { 'content-type': 'text/plain' } });
-      expect(r.status).toBe(403);
-      expect(r.body.detail).toMatch(/signature/);
-    } finally {
-      await second.stop();
-    }
-  });
 });
 
 describe('revoked clients', () => {
@@ -281,5 +261,18 @@ describe('access tokens', () => {
       db.close();
       vi.useRealTimers();
     }
+  });
+});
+
+// Last, as it restarts this file's service (on the same data folder, with a new signing key).
+describe('upload URLs across a restart', () => {
+  it('stop working when the service restarts (the signing key lives in memory only)', async () => {
+    const url = new URL((await request(`${server.api}/profiles/${profileId}/genotype/upload/`, { token })).body.url);
+    await server.stop();
+    server = await startServer({ dataDir });
+    url.port = String(server.port);
+    const r = await request(String(url), { method: 'PUT', body: genome, headers: { 'content-type': 'text/plain' } });
+    expect(r.status).toBe(403);
+    expect(r.body.detail).toMatch(/signature/);
   });
 });

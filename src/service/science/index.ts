@@ -3,12 +3,12 @@
  * createScienceEngine loads the catalog, its distribution tables and the ancestry panel once.
  */
 import { inferAncestry, loadAncestryPanel } from './ancestry/index.js';
-import { compileCatalog, readCatalogFile } from './catalog.js';
+import { loadCompiledCatalog } from './compiled-catalog.js';
 import { loadTables } from './distribution/table-file.js';
 import { makeEngine, type ScienceEngineExt } from './engine.js';
 
 export function createScienceEngine(options: { resourcesDir: string }): ScienceEngineExt {
-  const catalog = compileCatalog(readCatalogFile(options.resourcesDir).traits);
+  const catalog = loadCompiledCatalog(options.resourcesDir);
   const panel = loadAncestryPanel(options.resourcesDir);
   return makeEngine([catalog], {
     inferAncestry: (g) => inferAncestry(panel, g),

@@ -1,6 +1,7 @@
 /**
  * The shipped distribution tables (resources/catalog/distributions.bin), written by the
- * catalog build and read once per engine: one file, no parsing beyond a small JSON index.
+ * catalog build: one file, no parsing beyond a small JSON index, each trait's tables read
+ * when it is first scored.
  *
  * Layout: "TSDT", u32 format, u32 index length, the index as UTF-8 JSON, zero padding to
  * a multiple of 8, then all knot scores (Float64), all atom scores (Float64), all knot
@@ -78,77 +79,89 @@ function sections(buffer: ArrayBuffer, at: number, index: TableIndex) {
   };
 }
 
+/** The tables of each resources folder loaded in this process. */
+const opened = new Map<string, TraitTables>();
+
 /**
  * The tables of a resources folder. A missing file is an error, not a quiet fallback: the
  * coarser scoring-time computation is not accurate enough for the most heavy-tailed traits
  * of a fully genotyped person (test/science/heavy-tails.test.ts).
+ *
+ * Only the index is read at load; a trait's tables are read from the file when it is first
+ * scored. A person's results use one reference of each trait, and reading all 9.5 MB into
+ * fresh memory cost ~40 ms of each engine's load (mostly the kernel mapping its pages). The
+ * file stays open, once per process and folder, shared by the engines it builds.
  */
 export function loadTables(resourcesDir: string): TraitTables {
+  const hit = opened.get(resourcesDir);
+  if (hit) return hit;
   const file = join(resourcesDir, TABLE_FILE);
-  let memory: ArrayBuffer;
+  const rebuild = 'Rebuild it with: npm run build:catalog';
+  let fd: number;
   try {
-    memory = readWhole(file);
+    fd = openSync(file, 'r');
   } catch (error) {
-    throw new Error(
-      `Cannot read the distribution tables ${file} (${(error as Error).message}). Rebuild them with: npm run build:catalog`,
-      { cause: error },
-    );
+    throw new Error(`Cannot read the distribution tables ${file} (${(error as Error).message}). ${rebuild}`, {
+      cause: error,
+    });
   }
-  const raw = Buffer.from(memory);
-  if (raw.length < 12 || raw.readUInt32LE(0) !== MAGIC || raw.readUInt32LE(4) !== FORMAT) {
-    throw new Error(
-      `${file} is not a distribution table file of format ${FORMAT}. Rebuild it with: npm run build:catalog`,
-    );
+  const size = fstatSync(fd).size;
+  const read = (into: ArrayBufferView, at: number) => {
+    const bytes = new Uint8Array(into.buffer, into.byteOffset, into.byteLength);
+    for (let done = 0; done < bytes.length;) {
+      const n = readSync(fd, bytes, done, bytes.length - done, at + done);
+      if (n === 0) throw new Error(`${file} ended at byte ${at + done} of ${size}. ${rebuild}`);
+      done += n;
+    }
+  };
+  const head = Buffer.alloc(12);
+  if (size >= 12) read(head, 0);
+  if (size < 12 || head.readUInt32LE(0) !== MAGIC || head.readUInt32LE(4) !== FORMAT) {
+    closeSync(fd);
+    throw new Error(`${file} is not a distribution table file of format ${FORMAT}. ${rebuild}`);
   }
-  const jsonLength = raw.readUInt32LE(8);
-  const index = JSON.parse(raw.subarray(12, 12 + jsonLength).toString('utf8')) as TableIndex;
-  const head = 12 + jsonLength;
-  const start = head + ((8 - (head % 8)) % 8);
-  const v = sections(memory, start, index);
-  // Views are made per trait when it is first scored, not for every trait at start-up
-  // (about 60 ms of each engine's load; a person's results use one reference of each).
+  const json = Buffer.alloc(head.readUInt32LE(8));
+  read(json, 12);
+  const index = JSON.parse(json.toString('utf8')) as TableIndex;
+  const start = 12 + json.length + ((8 - ((12 + json.length) % 8)) % 8);
+  const { knots, atoms } = index;
+  if (size !== start + 12 * (knots + atoms)) {
+    closeSync(fd);
+    throw new Error(`${file} is ${size} bytes, not the ${start + 12 * (knots + atoms)} its index says. ${rebuild}`);
+  }
   const made = new Map<string, TraitTablesEntry>();
-  return {
+  const tables: TraitTables = {
     get(code) {
       const done = made.get(code);
       if (done) return done;
       const t = Object.hasOwn(index.traits, code) ? index.traits[code] : undefined;
       if (!t) return undefined;
-      const tables = new Map<string, CdfTable>();
+      // A trait's tables are consecutive in each section: four reads, then views per reference.
+      const ranges = Object.values(t.tables);
+      const k0 = Math.min(...ranges.map((r) => r[0]));
+      const a0 = Math.min(...ranges.map((r) => r[2]));
+      const xs = new Float64Array(ranges.reduce((n, r) => n + r[1], 0));
+      const atomXs = new Float64Array(ranges.reduce((n, r) => n + r[3], 0));
+      const fs = new Float32Array(xs.length);
+      const atomPs = new Float32Array(atomXs.length);
+      read(xs, start + 8 * k0);
+      read(atomXs, start + 8 * knots + 8 * a0);
+      read(fs, start + 8 * (knots + atoms) + 4 * k0);
+      read(atomPs, start + 8 * (knots + atoms) + 4 * knots + 4 * a0);
+      const byReference = new Map<string, CdfTable>();
       for (const [key, [k, nk, a, na]] of Object.entries(t.tables)) {
-        tables.set(key, {
-          xs: v.xs.subarray(k, k + nk),
-          fs: v.fs.subarray(k, k + nk),
-          atomXs: v.atomXs.subarray(a, a + na),
-          atomPs: v.atomPs.subarray(a, a + na),
+        byReference.set(key, {
+          xs: xs.subarray(k - k0, k - k0 + nk),
+          fs: fs.subarray(k - k0, k - k0 + nk),
+          atomXs: atomXs.subarray(a - a0, a - a0 + na),
+          atomPs: atomPs.subarray(a - a0, a - a0 + na),
         });
       }
-      const entry = { revision: t.revision, tables };
+      const entry = { revision: t.revision, tables: byReference };
       made.set(code, entry);
       return entry;
     },
   };
-}
-
-/**
- * The whole file in memory of its own, starting at offset 0 of its ArrayBuffer, so the
- * 8-byte-aligned sections can be viewed in place (a Buffer from readFileSync may sit at any
- * offset of a shared pool, and copying ~10 MB out of it cost as much as reading it).
- */
-function readWhole(file: string): ArrayBuffer {
-  const fd = openSync(file, 'r');
-  try {
-    const size = fstatSync(fd).size;
-    const memory = new ArrayBuffer(size);
-    const out = new Uint8Array(memory);
-    let at = 0;
-    while (at < size) {
-      const n = readSync(fd, out, at, size - at, at);
-      if (n === 0) throw new Error(`the file ended at byte ${at} of ${size}`);
-      at += n;
-    }
-    return memory;
-  } finally {
-    closeSync(fd);
-  }
+  opened.set(resourcesDir, tables);
+  return tables;
 }
