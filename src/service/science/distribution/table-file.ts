@@ -9,8 +9,9 @@
  * revision and, per reference ("EUR", … and "EUR:XY" for XY people when the trait has
  * X-chromosome markers), [first knot, knots, first atom, atoms].
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import { join } from 'node:path';
+import { readExactly } from '../whole-file.js';
 import type { CdfTable } from './table.js';
 
 export const TABLE_FILE = 'catalog/distributions.bin';
@@ -107,11 +108,10 @@ export function loadTables(resourcesDir: string): TraitTables {
   }
   const size = fstatSync(fd).size;
   const read = (into: ArrayBufferView, at: number) => {
-    const bytes = new Uint8Array(into.buffer, into.byteOffset, into.byteLength);
-    for (let done = 0; done < bytes.length;) {
-      const n = readSync(fd, bytes, done, bytes.length - done, at + done);
-      if (n === 0) throw new Error(`${file} ended at byte ${at + done} of ${size}. ${rebuild}`);
-      done += n;
+    try {
+      readExactly(fd, into, at, size);
+    } catch (error) {
+      throw new Error(`${file}: ${(error as Error).message}. ${rebuild}`, { cause: error });
     }
   };
   const head = Buffer.alloc(12);
