@@ -40,6 +40,14 @@ interface ProfilesState {
 
 const watches = new Map<string, Promise<GenotypeMetadata>>();
 const refreshes = new Map<string, Promise<GenotypeMetadata>>();
+/**
+ * Per profile: the number of the last genotype request sent, and of the last one whose answer
+ * was kept. Answers can arrive out of order (the browser may hold a request for a free
+ * connection): an older one, say "processing", must not replace a newer "failed", or the
+ * page would wait for an end it has already been told of.
+ */
+const sent = new Map<string, number>();
+const kept = new Map<string, number>();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export const useProfiles = create<ProfilesState>((set, get) => ({
@@ -94,8 +102,13 @@ export const useProfiles = create<ProfilesState>((set, get) => ({
     // share one request; a later caller asks again, as the state may have changed since.
     const asked = refreshes.get(id);
     if (asked) return asked;
+    const number = (sent.get(id) ?? 0) + 1;
+    sent.set(id, number);
     const run = api.genotype(id).then((g) => {
-      set({ genotypes: { ...get().genotypes, [id]: g } });
+      if (number > (kept.get(id) ?? 0)) {
+        kept.set(id, number);
+        set({ genotypes: { ...get().genotypes, [id]: g } });
+      }
       return g;
     });
     refreshes.set(id, run);
