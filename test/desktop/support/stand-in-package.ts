@@ -43,7 +43,14 @@ function electronVersion(): string {
 }
 
 function stageProject(dir: string): void {
-  for (const file of ['package.json', 'electron-builder.yml']) cpSync(path.join(ROOT, file), path.join(dir, file));
+  cpSync(path.join(ROOT, 'electron-builder.yml'), path.join(dir, 'electron-builder.yml'));
+  // electron-builder collects the production dependency tree before the `files` rules drop
+  // all of node_modules. With npm detected it runs `npm list -a` over the ~800 installed
+  // packages (7.6 s of CPU); its own traversal collector, chosen by this field, reads the
+  // production dependencies' package.json files instead. The rules, and so the package's
+  // contents, are the same: a rule that let node_modules in would still ship them.
+  const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ ...manifest, packageManager: 'traversal' }, null, 2));
   for (const part of ['main', 'preload', 'renderer'])
     cpSync(path.join(ROOT, 'out', part), path.join(dir, 'out', part), { recursive: true });
   cpSync(path.join(ROOT, 'resources'), path.join(dir, 'resources'), { recursive: true });
