@@ -6,7 +6,8 @@
 import { open, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync, zipSync } from 'fflate';
+import { gzipSync } from 'node:zlib';
+import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   parseGenotypeBytes,

@@ -4,7 +4,7 @@
  * other buffer has a fixed size. These tests check the bound on the buffers themselves;
  * the resident memory of real worst cases is measured by scripts/parse-memory.ts.
  */
-import { gzipSync } from 'fflate';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_MARKERS, GenotypeCollector, parseMemoryBound } from '../../src/service/genotype/parse/collect.js';
 import { ParseError } from '../../src/service/genotype/parse/errors.js';
