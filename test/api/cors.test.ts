@@ -7,6 +7,7 @@ import http, { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium.js';
 import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
 import { clientWithToken, request, startServer, type TestServer } from '../support/server.js';
 
@@ -168,8 +169,8 @@ describe('a page on another origin, in Chromium', () => {
     const listed = `http://localhost:${port}`;
     await request(`${server.api}/app/cors`, { method: 'PUT', token: server.appToken, json: { origins: [listed] } });
     const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox'],
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
     });
     try {
       const call = async (pageOrigin: string) => {

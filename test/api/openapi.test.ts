@@ -8,6 +8,7 @@ import { chromium } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../../src/shared/routes/index.js';
 import { openApiDocument, openApiDocumentBytes } from '../../src/service/http/openapi.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium.js';
 import { request, type TestServer } from '../support/server.js';
 import { sharedServer } from '../support/shared-server.js';
 
@@ -143,8 +144,8 @@ describe('the reference page', () => {
       expect(page.status).toBe(200);
       expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
       const browser = await chromium.launch({
-        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-        args: ['--no-sandbox'],
+        executablePath: CHROMIUM_PATH,
+        args: CHROMIUM_ARGS,
       });
       try {
         const context = await browser.newContext();

@@ -8,11 +8,11 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../support/chromium.js';
 import { openEvents, request, runCli, startServer, traitsWhen } from '../../support/server.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 export const SCREENSHOTS = path.join(ROOT, 'test-results', 'screens');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export interface RunningApp {
   origin: string;
@@ -56,22 +56,13 @@ export async function openBrowser(
 ): Promise<Browser> {
   const profileDir = mkdtempSync(path.join(tmpdir(), 'traitscope-chromium-'));
   const context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: CHROMIUM,
+    executablePath: CHROMIUM_PATH,
     headless: true,
     colorScheme: options.colorScheme ?? 'light',
     viewport: { width: options.width ?? 1320, height: options.height ?? 860 },
     acceptDownloads: true,
     bypassCSP: options.bypassCSP ?? false,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_ARGS,
   });
   const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];
