@@ -1,11 +1,32 @@
 /**
  * Debian's Chromium as the tests and benchmarks drive it (playwright-core): the flags for a
- * headless run as root with no GPU and nothing fetched from the network, plus one feature
+ * headless run as root with no GPU and nothing fetched from the network, and two features
  * switched off. Chromium preloads its address bar's popup as a WebUI page in a renderer of
  * its own, even headless, where there is no address bar: that page was most of a launch's
  * cost (Chromium's processes 2.5–2.8 s of CPU per launch with it, 0.9–1.05 s without).
  */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * Chromium reads only the last `--disable-features`, and playwright-core passes its own
+ * list before ours (chromiumSwitches.ts in playwright-core 1.65), so ours repeats that list's
+ * entries that apply to Chromium on Linux.
+ */
+const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+];
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -16,5 +37,5 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
-  '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup',
+  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'].join(',')}`,
 ];
