@@ -5,6 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { GenotypeCollector } from '../../src/service/genotype/parse/collect.js';
+import { parseGenotypeBytes } from '../../src/service/genotype/parse/index.js';
+import { ParseCore } from '../../src/service/genotype/parse/wasm/core.js';
 
 interface Row {
   rsid: number;
@@ -58,6 +60,16 @@ describe('GenotypeCollector', () => {
       );
     });
   }
+
+  it('hands its core to the next parse when the file is refused, as when it is read', async () => {
+    const idle = ParseCore.acquire();
+    idle.release();
+    const refused = await parseGenotypeBytes(new TextEncoder().encode('Dear diary,\nnothing here is a genotype.\n'));
+    expect(refused.ok).toBe(false);
+    const next = ParseCore.acquire();
+    next.release();
+    expect(next, 'the idle core after a refused parse').toBe(idle);
+  });
 
   it('handles a large unsorted input with reserve()', () => {
     const c = new GenotypeCollector();

@@ -82,7 +82,24 @@ export class GenotypeCollector {
   finish(): Collected {
     if (this.length > this.maxMarkers) tooManyMarkers(this.maxMarkers);
     const collected = this.core.finish(this.length);
-    this.core.release();
+    this.handBack();
     return collected;
+  }
+
+  /**
+   * Hands the core to the next parse when this one ended without finish() (a refused or
+   * failed file): otherwise every refused file left its WebAssembly memory to the garbage
+   * collector and the next parse compiled a new instance.
+   */
+  discard(): void {
+    this.handBack();
+  }
+
+  private handedBack = false;
+
+  private handBack(): void {
+    if (this.handedBack) return;
+    this.handedBack = true;
+    this.core.release();
   }
 }

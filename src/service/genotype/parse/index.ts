@@ -91,6 +91,19 @@ async function parseSource(src: ByteSource, options: ParseOptions | undefined, s
 async function run(src: ByteSource, options: ParseOptions | undefined, started: number): Promise<ParseResult> {
   if (src.size === 0) fail('The file is empty (0 bytes). Upload the raw data file from your testing company.');
   const parser = new TextGenotypeParser(options?.maxMarkers);
+  try {
+    return await readGenotype(src, options, started, parser);
+  } finally {
+    parser.collector.discard();
+  }
+}
+
+async function readGenotype(
+  src: ByteSource,
+  options: ParseOptions | undefined,
+  started: number,
+  parser: TextGenotypeParser,
+): Promise<ParseResult> {
   const text = new TextDecoderStage(new LineSplitter(parser, MAX_LINE_BYTES));
   const ctx: ContainerContext = {
     layers: [],
