@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { GenotypeCollector } from '../../src/service/genotype/parse/collect.js';
 import { parseGenotypeBytes } from '../../src/service/genotype/parse/index.js';
 import { ParseCore } from '../../src/service/genotype/parse/wasm/core.js';
+import { enc } from './helpers.js';
 
 interface Row {
   rsid: number;
@@ -64,7 +65,7 @@ describe('GenotypeCollector', () => {
   it('hands its core to the next parse when the file is refused, as when it is read', async () => {
     const idle = ParseCore.acquire();
     idle.release();
-    const refused = await parseGenotypeBytes(new TextEncoder().encode('Dear diary,\nnothing here is a genotype.\n'));
+    const refused = await parseGenotypeBytes(enc('Dear diary,\nnothing here is a genotype.\n'));
     expect(refused.ok).toBe(false);
     const next = ParseCore.acquire();
     next.release();

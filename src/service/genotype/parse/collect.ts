@@ -42,6 +42,7 @@ export class GenotypeCollector {
   readonly core = ParseCore.acquire();
   /** Markers collected so far. */
   length = 0;
+  private handedBack = false;
 
   /** Refuses the file (ParseError) rather than hold more than maxMarkers markers. */
   constructor(readonly maxMarkers = DEFAULT_MAX_MARKERS) {}
@@ -87,17 +88,11 @@ export class GenotypeCollector {
   }
 
   /**
-   * Hands the core to the next parse when this one ended without finish() (a refused or
-   * failed file): otherwise every refused file left its WebAssembly memory to the garbage
-   * collector and the next parse compiled a new instance.
+   * Hands the core to the next parse, once: finish() does, and so must a parse that ended
+   * without it (a refused or failed file). Otherwise every refused file left its WebAssembly
+   * memory to the garbage collector and the next parse compiled a new instance.
    */
-  discard(): void {
-    this.handBack();
-  }
-
-  private handedBack = false;
-
-  private handBack(): void {
+  handBack(): void {
     if (this.handedBack) return;
     this.handedBack = true;
     this.core.release();

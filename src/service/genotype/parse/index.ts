@@ -94,7 +94,7 @@ async function run(src: ByteSource, options: ParseOptions | undefined, started: 
   try {
     return await readGenotype(src, options, started, parser);
   } finally {
-    parser.collector.discard();
+    parser.collector.handBack();
   }
 }
 
