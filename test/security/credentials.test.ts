@@ -252,7 +252,11 @@ describe('access tokens', () => {
     try {
       const { token, expiresIn } = issueToken(db, { clientId: client.id, scopes: ['read:profiles'] }, 60);
       expect(expiresIn).toBe(60);
-      expect(verifyToken(db, token)).toEqual({ clientId: client.id, scopes: ['read:profiles'] });
+      expect(verifyToken(db, token)).toEqual({
+        clientId: client.id,
+        scopes: ['read:profiles'],
+        expiresAt: Date.now() + 60_000,
+      });
       vi.advanceTimersByTime(60_000 - 1);
       expect(verifyToken(db, token)).toBeDefined();
       vi.advanceTimersByTime(1);

@@ -9,6 +9,8 @@ import { isIssuedToken, randomToken, sha256Hex } from './secrets.js';
 export interface TokenGrant {
   clientId: string;
   scopes: string[];
+  /** Epoch milliseconds. */
+  expiresAt: number;
 }
 
 interface TokenRow {
@@ -30,7 +32,11 @@ const tokenStatements = namedStatements((db: Db) => ({
   purgeExpired: db.prepare<[number]>('DELETE FROM tokens WHERE expires_at < ?'),
 }));
 
-export function issueToken(db: Db, grant: TokenGrant, ttlSeconds: number): { token: string; expiresIn: number } {
+export function issueToken(
+  db: Db,
+  grant: Omit<TokenGrant, 'expiresAt'>,
+  ttlSeconds: number,
+): { token: string; expiresIn: number } {
   const token = randomToken(32);
   const st = tokenStatements(db);
   st.purgeExpired.run(Date.now());
@@ -43,5 +49,5 @@ export function verifyToken(db: Db, token: string): TokenGrant | undefined {
   if (!isIssuedToken(token)) return undefined; // only the exact shape issued: no padded or decorated variants
   const row = tokenStatements(db).lookup.get(sha256Hex(token));
   if (!row || row.revoked_at !== null || row.expires_at <= Date.now()) return undefined;
-  return { clientId: row.client_id, scopes: row.scopes.split(' ').filter(Boolean) };
+  return { clientId: row.client_id, scopes: row.scopes.split(' ').filter(Boolean), expiresAt: row.expires_at };
 }

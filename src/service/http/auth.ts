@@ -5,11 +5,25 @@
 import type { RequestHandler, Response } from 'express';
 import type { AnyScope } from '../../shared/api.js';
 import { getClient, type Client } from '../auth/clients.js';
-import { verifyToken } from '../auth/tokens.js';
+import { verifyToken, type TokenGrant } from '../auth/tokens.js';
+import { untilDatabaseChanges } from '../db/change-stamp.js';
 import type { Db } from '../db/db.js';
 import { HttpError } from './errors.js';
 
 const challenge = { 'WWW-Authenticate': 'Bearer realm="traitscope"' };
+
+/**
+ * The grant and client behind a bearer token. Every request carries one, so a token that
+ * verified is kept until the database changes (issuing, revoking or a client's removal
+ * commits: db/change-stamp.ts); its expiry is checked on every request.
+ */
+const authenticate = untilDatabaseChanges(
+  (db: Db, token: string): { grant: TokenGrant; client: Client } | undefined => {
+    const grant = verifyToken(db, token);
+    const client = grant && getClient(db, grant.clientId);
+    return grant && client ? { grant, client } : undefined;
+  },
+);
 
 export function requireToken(db: Db, scopes: readonly AnyScope[]): RequestHandler {
   return (req, res, next) => {
@@ -22,9 +36,8 @@ export function requireToken(db: Db, scopes: readonly AnyScope[]): RequestHandle
         challenge,
       );
     }
-    const grant = verifyToken(db, match[1]);
-    const client = grant && getClient(db, grant.clientId);
-    if (!grant || !client) {
+    const found = authenticate(db, match[1]);
+    if (!found || found.grant.expiresAt <= Date.now()) {
       throw new HttpError(
         401,
         'The access token is invalid, expired or revoked. Request a new one with POST /oauth/token.',
@@ -33,6 +46,7 @@ export function requireToken(db: Db, scopes: readonly AnyScope[]): RequestHandle
         },
       );
     }
+    const { grant, client } = found;
     const missing = scopes.find((s) => !grant.scopes.includes(s));
     if (missing) {
       throw new HttpError(

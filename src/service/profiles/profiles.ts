@@ -3,6 +3,7 @@
  * is scoped by client id, so a client never sees another client's profiles.
  */
 import { randomUUID } from 'node:crypto';
+import { untilDatabaseChanges } from '../db/change-stamp.js';
 import type { Db } from '../db/db.js';
 import { namedStatements } from '../db/statements.js';
 import type { Profile, ProfileInput, ReferenceMixture } from '../../shared/api.js';
@@ -100,9 +101,14 @@ export function getProfile(db: Db, clientId: string, id: string): Profile | unde
   return row ? toProfile(row) : undefined;
 }
 
-export function listProfiles(db: Db, clientId: string): Profile[] {
-  return profileStatements(db).list.all(clientId).map(toProfile);
-}
+/**
+ * The client's profiles as the JSON the API sends. Tools poll this list; it is built again
+ * only after the database changed (45 profiles cost ~0.3 ms of the event loop to read).
+ */
+const profilesJson = untilDatabaseChanges((db: Db, clientId: string): string =>
+  JSON.stringify(profileStatements(db).list.all(clientId).map(toProfile)),
+);
+export const listProfilesJson = (db: Db, clientId: string): string => profilesJson(db, clientId)!;
 
 /** PUT replaces every property (omitted ones take their default); PATCH changes only the given ones. */
 export function updateProfile(

@@ -2,7 +2,7 @@
 import type { Request, Router } from 'express';
 import { ProfileInput, type Profile } from '../../../shared/api.js';
 import { eraseProfile } from '../../profiles/erase.js';
-import { createProfile, getProfile, listProfiles, updateProfile } from '../../profiles/profiles.js';
+import { createProfile, getProfile, listProfilesJson, updateProfile } from '../../profiles/profiles.js';
 import { scoringInputsDiffer } from '../../traits/profile-traits.js';
 import { clientOf } from '../auth.js';
 import type { ServiceContext } from '../context.js';
@@ -34,7 +34,7 @@ export function profileRoutes(ctx: ServiceContext): Router {
   });
 
   on('listProfiles', (_req, res) => {
-    res.json(listProfiles(ctx.db, clientOf(res).id));
+    res.type('application/json').send(listProfilesJson(ctx.db, clientOf(res).id));
   });
 
   on('getProfile', (req, res) => {
