@@ -101,4 +101,49 @@ describe('custom traits', () => {
       (await request(`${server.api}/app/traits/${code}/`, { method: 'DELETE', token: server.appToken })).status,
     ).toBe(404);
   });
+
+  it('the whole trait list and its ETag follow an import, a removal and each client’s free traits', async () => {
+    // GET /api/traits/ without a filter is kept as bytes per engine and client configuration.
+    const whole = async (t: string, query = '') => {
+      const r = await fetch(`${server.api}/traits/${query}`, { headers: { authorization: `Bearer ${t}` } });
+      return {
+        tag: r.headers.get('etag')!,
+        list: (await r.json()) as Array<{ trait: { code: string }; type: string }>,
+      };
+    };
+    const codes = (l: Array<{ trait: { code: string } }>) => l.map((e) => e.trait.code);
+    const before = await whole(token);
+    const compactBefore = await whole(token, '?view=compact');
+    const unchanged = await fetch(`${server.api}/traits/`, {
+      headers: { authorization: `Bearer ${token}`, 'if-none-match': before.tag },
+    });
+    expect(unchanged.status).toBe(304);
+
+    const created = await request(`${server.api}/app/traits/?file_name=PGS000802.txt`, {
+      method: 'POST',
+      token: server.appToken,
+      body: readFileSync(path.join(FIXTURES, 'PGS000802_hmPOS_GRCh37.txt')),
+      headers: { 'content-type': 'application/octet-stream' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const code: string = created.body.trait.code;
+    const withImport = await whole(token);
+    expect(codes(withImport.list)).toEqual([...codes(before.list), code]);
+    expect(withImport.tag).not.toBe(before.tag);
+    expect(codes((await whole(token, '?view=compact')).list)).toContain(code);
+
+    // Another client's configuration gets its own list from the same engine.
+    const { token: noneFree } = await clientWithToken(server, 'nothing free', { free_traits: 'none' });
+    const basic = await whole(noneFree);
+    expect(codes(basic.list)).toEqual(codes(withImport.list));
+    expect(new Set(basic.list.map((e) => e.type))).toEqual(new Set(['basic']));
+    expect(withImport.list.some((e) => e.type === 'free')).toBe(true);
+
+    expect(
+      (await request(`${server.api}/app/traits/${code}/`, { method: 'DELETE', token: server.appToken })).status,
+    ).toBe(200);
+    const after = await whole(token);
+    expect(after).toEqual(before);
+    expect(await whole(token, '?view=compact')).toEqual(compactBefore);
+  });
 });

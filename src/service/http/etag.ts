@@ -1,14 +1,23 @@
 /**
  * Conditional GET for large lists: the ETag is a hash of the body, and a request whose
- * If-None-Match holds it is answered 304 without the body. This saves the transfer (and
- * the client's parsing), not the server's work.
+ * If-None-Match holds it is answered 304 without the body. A body that stays the same from
+ * request to request can be tagged once and kept as bytes (GET /api/traits/ does).
  */
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 
-export function sendJsonWithEtag(req: Request, res: Response, body: unknown): void {
-  const text = JSON.stringify(body);
-  const tag = `W/"${createHash('sha1').update(text).digest('base64url')}"`;
+/** A JSON body as the bytes sent, with its entity tag. */
+export interface TaggedJson {
+  body: Buffer;
+  tag: string;
+}
+
+export function tagJson(text: string): TaggedJson {
+  const body = Buffer.from(text);
+  return { body, tag: `W/"${createHash('sha1').update(body).digest('base64url')}"` };
+}
+
+export function sendTaggedJson(req: Request, res: Response, { body, tag }: TaggedJson): void {
   // Revalidate every time: the list changes when traits are computed or the catalog is updated.
   res.set({ ETag: tag, 'Cache-Control': 'private, no-cache' });
   const held = (req.headers['if-none-match'] ?? '').split(',').map((t) => t.trim().replace(/^W\//, ''));
@@ -16,5 +25,5 @@ export function sendJsonWithEtag(req: Request, res: Response, body: unknown): vo
     res.status(304).end();
     return;
   }
-  res.type('application/json').send(text);
+  res.type('application/json').send(body);
 }

@@ -35,7 +35,7 @@ import {
   storedStatuses,
   type StoredAssessment,
 } from './assessment-store.js';
-import { clientHasTrait, clientTraits, pricingFor } from './client-traits.js';
+import { clientHasTrait, clientTraits, pricingFor, type ClientTraitEntry } from './client-traits.js';
 
 export interface TraitsContext {
   db: Db;
@@ -82,6 +82,33 @@ function traitText(engine: ScienceEngine, trait: TraitInfo): string {
  * code (view=compact: the client holds the trait list already).
  */
 export type ListView = 'full' | 'compact';
+
+const briefTexts = new WeakMap<ScienceEngine, Map<string, string>>();
+
+/** The trait as GET /api/traits/?view=compact names it: code, name, connotation, category, featured. */
+function briefTraitText(engine: ScienceEngine, trait: TraitInfo): string {
+  let texts = briefTexts.get(engine);
+  if (!texts) briefTexts.set(engine, (texts = new Map<string, string>()));
+  let text = texts.get(trait.code);
+  if (text === undefined) {
+    const { code, name, connotation, category, featured } = trait;
+    texts.set(trait.code, (text = JSON.stringify({ code, name, connotation, category, featured })));
+  }
+  return text;
+}
+
+/** GET /api/traits/'s body: each entry's trait (whole, or brief for view=compact) and pricing. */
+export function clientTraitListText(
+  engine: ScienceEngine,
+  entries: readonly ClientTraitEntry[],
+  view: ListView,
+): string {
+  const items = entries.map(
+    ({ trait, type }) =>
+      `{"trait":${view === 'compact' ? briefTraitText(engine, trait) : traitText(engine, trait)},"type":${JSON.stringify(type)}}`,
+  );
+  return `[${items.join(',')}]`;
+}
 
 function traitField(engine: ScienceEngine, trait: TraitInfo, view: ListView): string {
   return view === 'compact' ? `"trait_code":${JSON.stringify(trait.code)}` : `"trait":${traitText(engine, trait)}`;

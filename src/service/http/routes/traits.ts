@@ -2,7 +2,10 @@
 import type { Request, Router } from 'express';
 import { ComputeRequest } from '../../../shared/api.js';
 import { clientTraits } from '../../traits/client-traits.js';
+import type { Client } from '../../auth/clients.js';
+import type { ScienceEngine } from '../../science/types.js';
 import {
+  clientTraitListText,
   computeProfileTrait,
   computeProfileTraits,
   getProfileTrait,
@@ -11,12 +14,13 @@ import {
   traitJson,
   TraitConflictError,
   UnknownTraitError,
+  type ListView,
   type TraitsContext,
 } from '../../traits/profile-traits.js';
 import { clientOf } from '../auth.js';
 import type { ServiceContext } from '../context.js';
 import { HttpError } from '../errors.js';
-import { sendJsonWithEtag } from '../etag.js';
+import { sendTaggedJson, tagJson, type TaggedJson } from '../etag.js';
 import { operationRouter } from '../router.js';
 import { requireProfile } from './profiles.js';
 
@@ -55,6 +59,28 @@ function oneOf<const T extends string>(req: Request, name: string, allowed: read
   return value as T;
 }
 
+/**
+ * The whole GET /api/traits/ (no filter) per engine, client configuration and view, as bytes
+ * with their tag: the UI and tools read this catalog of ~2,000 traits, and building, hashing
+ * and encoding its 3 MB took ~60 ms of the event loop per request. It changes only with the
+ * engine (imported traits) or the client's configuration, both in the key.
+ */
+const wholeLists = new WeakMap<ScienceEngine, Map<string, TaggedJson>>();
+/** Client configurations kept per engine: a few clients, the oldest entry dropped first. */
+const WHOLE_LISTS_KEPT = 16;
+
+function wholeClientTraitList(engine: ScienceEngine, client: Client, view: ListView): TaggedJson {
+  let lists = wholeLists.get(engine);
+  if (!lists) wholeLists.set(engine, (lists = new Map<string, TaggedJson>()));
+  const key = `${view}\n${JSON.stringify(client.freeTraits)}\n${client.traitCodes?.join(',') ?? '*'}`;
+  let list = lists.get(key);
+  if (!list) {
+    if (lists.size >= WHOLE_LISTS_KEPT) lists.delete(lists.keys().next().value!);
+    lists.set(key, (list = tagJson(clientTraitListText(engine, clientTraits(client, engine), view))));
+  }
+  return list;
+}
+
 export function traitRoutes(ctx: ServiceContext): Router {
   const { router, on } = operationRouter(ctx, '/api');
   const traits: TraitsContext = {
@@ -74,30 +100,19 @@ export function traitRoutes(ctx: ServiceContext): Router {
     const featured = oneOf(req, 'featured', ['true', 'false']);
     const type = oneOf(req, 'type', ['free', 'basic']);
     const category = queryValue(req, 'category')?.toLowerCase();
-    const brief = isCompact(req);
-    const list = clientTraits(clientOf(res), ctx.engine).filter(
+    const view = isCompact(req) ? 'compact' : 'full';
+    const client = clientOf(res);
+    const engine = ctx.engine;
+    if (!q && featured === undefined && type === undefined && !category)
+      return sendTaggedJson(req, res, wholeClientTraitList(engine, client, view));
+    const list = clientTraits(client, engine).filter(
       ({ trait, type: pricing }) =>
         (!q || trait.code.toLowerCase().includes(q) || trait.name.toLowerCase().includes(q)) &&
         (featured === undefined || trait.featured === (featured === 'true')) &&
         (type === undefined || pricing === type) &&
         (!category || trait.category.toLowerCase() === category),
     );
-    sendJsonWithEtag(
-      req,
-      res,
-      list.map(({ trait, type: pricing }) => ({
-        trait: brief
-          ? {
-              code: trait.code,
-              name: trait.name,
-              connotation: trait.connotation,
-              category: trait.category,
-              featured: trait.featured,
-            }
-          : traitJson(trait),
-        type: pricing,
-      })),
-    );
+    sendTaggedJson(req, res, tagJson(clientTraitListText(engine, list, view)));
   });
 
   on('getClientTrait', (req, res) => {
