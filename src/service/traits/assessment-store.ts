@@ -78,9 +78,11 @@ const statements = namedStatements((db: Db) => ({
   revisions: db.prepare<[string, string], { trait_code: string; revision: string }>(
     'SELECT trait_code, revision FROM assessments WHERE profile_id = ? UNION ALL SELECT trait_code, revision FROM unavailable_traits WHERE profile_id = ?',
   ),
-  statuses: db.prepare<[string, string], { trait_code: string; revision: string; status: 'computed' | 'unavailable' }>(
-    "SELECT trait_code, revision, 'computed' AS status FROM assessments WHERE profile_id = ? UNION ALL SELECT trait_code, revision, 'unavailable' FROM unavailable_traits WHERE profile_id = ?",
-  ),
+  statuses: db
+    .prepare<[string, string], [string, string, 'computed' | 'unavailable', string | null]>(
+      "SELECT trait_code, revision, 'computed', NULL FROM assessments WHERE profile_id = ? UNION ALL SELECT trait_code, revision, 'unavailable', reason FROM unavailable_traits WHERE profile_id = ?",
+    )
+    .raw(),
   requested: db.prepare<[string], { trait_code: string }>(
     'SELECT trait_code FROM requested_traits WHERE profile_id = ?',
   ),
@@ -125,14 +127,6 @@ export function getAssessment(db: Db, profileId: string, code: string): StoredAs
   return row ? toStored(row) : undefined;
 }
 
-export function unavailableTraits(db: Db, profileId: string): Map<string, StoredUnavailable> {
-  return new Map(
-    statements(db)
-      .unavailable.all(profileId)
-      .map((r) => [r.trait_code, { revision: r.revision, reason: JSON.parse(r.reason) as UnavailableReason }]),
-  );
-}
-
 export function getUnavailable(db: Db, profileId: string, code: string): StoredUnavailable | undefined {
   const row = statements(db).oneUnavailable.get(profileId, code);
   return row ? { revision: row.revision, reason: JSON.parse(row.reason) as UnavailableReason } : undefined;
@@ -147,16 +141,22 @@ export function outcomeRevisions(db: Db, profileId: string): Map<string, string>
   );
 }
 
-/** Which traits of the profile have a stored assessment and which are stored as unavailable, at which revision. */
-export function storedStatuses(
-  db: Db,
-  profileId: string,
-): Map<string, { status: 'computed' | 'unavailable'; revision: string }> {
-  return new Map(
-    statements(db)
-      .statuses.all(profileId, profileId)
-      .map((r) => [r.trait_code, { status: r.status, revision: r.revision }]),
-  );
+/** A stored outcome's status; for an unavailable one, its reason as the stored JSON text. */
+export interface StoredStatus {
+  status: 'computed' | 'unavailable';
+  revision: string;
+  reason: string | null;
+}
+
+/**
+ * Which traits of the profile have a stored assessment and which are stored as unavailable
+ * (with the reason's JSON as stored, spliced into list items as it is), at which revision.
+ */
+export function storedStatuses(db: Db, profileId: string): Map<string, StoredStatus> {
+  const out = new Map<string, StoredStatus>();
+  for (const [code, revision, status, reason] of statements(db).statuses.all(profileId, profileId))
+    out.set(code, { status, revision, reason });
+  return out;
 }
 
 /** Serializes an outcome outside any transaction (JSON of 2,000 results takes tens of ms). */

@@ -26,7 +26,6 @@ import type { Assessment, ProfileFacts, ScienceEngine, TraitInfo, UnavailableRea
 import {
   getAssessment,
   getUnavailable,
-  unavailableTraits,
   markRequested,
   outcomeRevisions,
   profileAssessments,
@@ -297,7 +296,6 @@ export function listProfileTraits(
     return `[${items.join(',')}]`;
   }
   const stored = storedStatuses(ctx.db, profileId);
-  const reasons = unavailableTraits(ctx.db, profileId);
   let genotype: StoredGenotype | undefined;
   for (const { trait } of traits) {
     // An outcome of an older revision of the trait (an updated catalog) is as good as none.
@@ -305,7 +303,7 @@ export function listProfileTraits(
     if (outcome?.revision === trait.revision && outcome.status === 'computed') {
       items.push(statusItem(engine, trait, gets(client, trait, requested) ? 'computed' : 'available', view));
     } else if (outcome?.revision === trait.revision) {
-      items.push(statusItem(engine, trait, 'unavailable', view, reasons.get(trait.code)?.reason));
+      items.push(statusItem(engine, trait, 'unavailable', view, outcome.reason ?? undefined));
     } else {
       // Not scored yet (the background is on its way): ask the engine.
       genotype ??= readyGenotype(ctx, profileId);
