@@ -66,8 +66,8 @@ function oneOf<const T extends string>(req: Request, name: string, allowed: read
  * engine (imported traits) or the client's configuration, both in the key.
  */
 const wholeLists = new WeakMap<ScienceEngine, Map<string, TaggedJson>>();
-/** Client configurations kept per engine: a few clients, the oldest entry dropped first. */
-const WHOLE_LISTS_KEPT = 16;
+/** Lists kept per engine (up to 3 MB each): a few clients' two views, the oldest dropped first. */
+const WHOLE_LISTS_KEPT = 8;
 
 function wholeClientTraitList(engine: ScienceEngine, client: Client, view: ListView): TaggedJson {
   let lists = wholeLists.get(engine);
