@@ -9,7 +9,7 @@ import type { Db } from '../db/db.js';
 import { eraseDeletedRows } from '../db/erase.js';
 import { namedStatements } from '../db/statements.js';
 import { removeAllStoredFiles, removeProfileFiles } from '../storage/file-store.js';
-import { forgetGenotype } from '../traits/profile-traits.js';
+import { forgetProfile } from '../traits/profile-traits.js';
 
 const statements = namedStatements((db: Db) => ({
   idsOfClient: db.prepare<[string], { id: string }>('SELECT id FROM profiles WHERE client_id = ?'),
@@ -50,15 +50,15 @@ export async function eraseAllProfiles(db: Db, dataDir: string): Promise<number>
       return found;
     })
     .immediate();
-  ids.forEach(forgetGenotype);
+  ids.forEach(forgetProfile);
   await removeAllStoredFiles(dataDir);
   eraseDeletedRows(db, 'always');
   return ids.length;
 }
 
-/** After the rows of some profiles are deleted: their cached genotypes, their files, the database's leftovers. */
+/** After the rows of some profiles are deleted: what memory holds of them, their files, the database's leftovers. */
 async function finish(db: Db, dataDir: string, ids: string[]): Promise<void> {
-  ids.forEach(forgetGenotype);
+  ids.forEach(forgetProfile);
   for (const id of ids) await removeProfileFiles(dataDir, id);
   if (ids.length > 0) eraseDeletedRows(db, 'when-fragmented');
 }

@@ -203,8 +203,10 @@ export function scoringInputsDiffer(before: ProfileFacts, after: ProfileFacts): 
   return JSON.stringify(assessContext(before, noGenotype)) !== JSON.stringify(assessContext(after, noGenotype));
 }
 
-export function forgetGenotype(profileId: string): void {
+/** Drops what is held in memory of a profile whose rows were deleted: its genotype, its lists. */
+export function forgetProfile(profileId: string): void {
   genotypeCache.delete(profileId);
+  for (const [key, kept] of keptLists) if (kept.profileId === profileId) dropKeptList(key);
 }
 
 /**
@@ -262,10 +264,54 @@ export function profileTraitsTag(
 }
 
 /**
+ * Profile trait lists as the bytes sent, each under its entity tag, which changes whenever
+ * the list would (profileTraitsTag): a list read again unchanged (a tool polling without
+ * If-None-Match, a second window) is sent from memory instead of rebuilt (the full status
+ * list of ~2,000 traits cost ~46 ms of the event loop). Beyond LISTS_KEPT_BYTES the least
+ * recently read go first; an erased profile's go at once (forgetProfile).
+ */
+const keptLists = new Map<string, { profileId: string; body: Buffer }>();
+const LISTS_KEPT_BYTES = 16 * 1024 * 1024;
+let keptBytes = 0;
+
+function dropKeptList(key: string): void {
+  keptBytes -= keptLists.get(key)?.body.length ?? 0;
+  keptLists.delete(key);
+}
+
+/** GET /profiles/{id}/traits/'s body for the list tagged `tag` (profileTraitsTag of the same arguments). */
+export function profileTraitsBody(
+  ctx: TraitsContext,
+  client: Client,
+  profileId: string,
+  profile: ProfileFacts,
+  scored: boolean,
+  view: ListView,
+  tag: string,
+): Buffer {
+  const key = `${profileId}\n${tag}`;
+  const kept = keptLists.get(key);
+  if (kept) {
+    keptLists.delete(key); // to the end: most recently read
+    keptLists.set(key, kept);
+    return kept.body;
+  }
+  const body = Buffer.from(listProfileTraits(ctx, client, profileId, profile, scored, view));
+  if (body.length > LISTS_KEPT_BYTES) return body;
+  keptLists.set(key, { profileId, body });
+  keptBytes += body.length;
+  for (const oldest of keptLists.keys()) {
+    if (keptBytes <= LISTS_KEPT_BYTES) break;
+    dropKeptList(oldest);
+  }
+  return body;
+}
+
+/**
  * GET /profiles/{id}/traits/: every client trait with its status, or only computed ones
  * with scores, as the JSON text of the response.
  */
-export function listProfileTraits(
+function listProfileTraits(
   ctx: TraitsContext,
   client: Client,
   profileId: string,

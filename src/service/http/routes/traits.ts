@@ -9,7 +9,7 @@ import {
   computeProfileTrait,
   computeProfileTraits,
   getProfileTrait,
-  listProfileTraits,
+  profileTraitsBody,
   profileTraitsTag,
   traitJson,
   TraitConflictError,
@@ -134,7 +134,7 @@ export function traitRoutes(ctx: ServiceContext): Router {
     const tag = profileTraitsTag(traits, clientOf(res), profile.id, profile, scored, view);
     res.set('ETag', tag);
     if (ifNoneMatch(req.headers['if-none-match'], tag)) return void res.status(304).end();
-    res.type('application/json').send(listProfileTraits(traits, clientOf(res), profile.id, profile, scored, view));
+    res.type('application/json').send(profileTraitsBody(traits, clientOf(res), profile.id, profile, scored, view, tag));
   });
 
   on('computeTraits', async (req, res) => {
