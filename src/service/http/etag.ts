@@ -6,6 +6,16 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 
+/** If-None-Match holds the tag (or `*`): a comma-separated list, weak tags compared weakly. */
+export function ifNoneMatch(header: string | undefined, tag: string): boolean {
+  if (!header) return false;
+  const wanted = tag.replace(/^W\//, '');
+  return header.split(',').some((t) => {
+    const candidate = t.trim();
+    return candidate === '*' || candidate.replace(/^W\//, '') === wanted;
+  });
+}
+
 /** A JSON body as the bytes sent, with its entity tag. */
 export interface TaggedJson {
   body: Buffer;
@@ -20,8 +30,7 @@ export function tagJson(text: string): TaggedJson {
 export function sendTaggedJson(req: Request, res: Response, { body, tag }: TaggedJson): void {
   // Revalidate every time: the list changes when traits are computed or the catalog is updated.
   res.set({ ETag: tag, 'Cache-Control': 'private, no-cache' });
-  const held = (req.headers['if-none-match'] ?? '').split(',').map((t) => t.trim().replace(/^W\//, ''));
-  if (held.includes(tag.replace(/^W\//, '')) || held.includes('*')) {
+  if (ifNoneMatch(req.headers['if-none-match'], tag)) {
     res.status(304).end();
     return;
   }

@@ -66,35 +66,29 @@ export function traitJson(t: TraitInfo): Trait {
 // Lists of 2,000 traits are built as text, from each trait's JSON (made once per engine) and
 // the stored summaries as they are, so building one costs milliseconds, not a parse and a
 // serialization of several megabytes on the event loop.
-const traitTexts = new WeakMap<ScienceEngine, Map<string, string>>();
-
-function traitText(engine: ScienceEngine, trait: TraitInfo): string {
-  let texts = traitTexts.get(engine);
-  if (!texts) traitTexts.set(engine, (texts = new Map<string, string>()));
-  let text = texts.get(trait.code);
-  if (text === undefined) texts.set(trait.code, (text = JSON.stringify(traitJson(trait))));
-  return text;
+function textPerEngine(make: (trait: TraitInfo) => string): (engine: ScienceEngine, trait: TraitInfo) => string {
+  const texts = new WeakMap<ScienceEngine, Map<string, string>>();
+  return (engine, trait) => {
+    let byCode = texts.get(engine);
+    if (!byCode) texts.set(engine, (byCode = new Map<string, string>()));
+    let text = byCode.get(trait.code);
+    if (text === undefined) byCode.set(trait.code, (text = make(trait)));
+    return text;
+  };
 }
+
+const traitText = textPerEngine((trait) => JSON.stringify(traitJson(trait)));
+
+/** The trait as GET /api/traits/?view=compact names it: code, name, connotation, category, featured. */
+const briefTraitText = textPerEngine(({ code, name, connotation, category, featured }) =>
+  JSON.stringify({ code, name, connotation, category, featured }),
+);
 
 /**
  * How a list item names its trait: the whole trait object (the spec's form), or only its
  * code (view=compact: the client holds the trait list already).
  */
 export type ListView = 'full' | 'compact';
-
-const briefTexts = new WeakMap<ScienceEngine, Map<string, string>>();
-
-/** The trait as GET /api/traits/?view=compact names it: code, name, connotation, category, featured. */
-function briefTraitText(engine: ScienceEngine, trait: TraitInfo): string {
-  let texts = briefTexts.get(engine);
-  if (!texts) briefTexts.set(engine, (texts = new Map<string, string>()));
-  let text = texts.get(trait.code);
-  if (text === undefined) {
-    const { code, name, connotation, category, featured } = trait;
-    texts.set(trait.code, (text = JSON.stringify({ code, name, connotation, category, featured })));
-  }
-  return text;
-}
 
 /** GET /api/traits/'s body: each entry's trait (whole, or brief for view=compact) and pricing. */
 export function clientTraitListText(

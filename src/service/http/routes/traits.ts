@@ -20,18 +20,9 @@ import {
 import { clientOf } from '../auth.js';
 import type { ServiceContext } from '../context.js';
 import { HttpError } from '../errors.js';
-import { sendTaggedJson, tagJson, type TaggedJson } from '../etag.js';
+import { ifNoneMatch, sendTaggedJson, tagJson, type TaggedJson } from '../etag.js';
 import { operationRouter } from '../router.js';
 import { requireProfile } from './profiles.js';
-
-/** If-None-Match holds the tag (or `*`): a comma-separated list, weak tags compared weakly. */
-function ifNoneMatch(header: string | undefined, tag: string): boolean {
-  if (!header) return false;
-  return header.split(',').some((t) => {
-    const candidate = t.trim();
-    return candidate === '*' || candidate.replace(/^W\//, '') === tag;
-  });
-}
 
 async function translate<T>(fn: () => T | Promise<T>): Promise<T> {
   try {
