@@ -25,7 +25,7 @@ function parseFreeTraits(value: string | undefined, resourcesDir: string): FreeT
     .split(',')
     .map((c) => c.trim())
     .filter(Boolean);
-  const engine = createScienceEngine({ resourcesDir });
+  const engine = createScienceEngine({ resourcesDir, ancestryPanel: 'on-first-use' });
   const unknown = codes.filter((c) => !engine.trait(c));
   if (unknown.length > 0)
     throw new UsageError(

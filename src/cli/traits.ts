@@ -38,7 +38,7 @@ export async function traitsCommand(args: string[]): Promise<number> {
           );
           return 1;
         }
-        const engine = engineWithCustomTraits(db, resourcesDir)();
+        const engine = engineWithCustomTraits(db, resourcesDir, 'on-first-use')();
         const record = importCustomTrait(db, engine, resourcesDir, bytes, {
           fileName: path.basename(target),
           name: values.name,

@@ -62,9 +62,10 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
   });
   // The service's own engine (trait lists, statuses, one assessment's details) loads on
   // first use, so the service answers before the catalog is compiled; the workers load theirs
-  // meanwhile. A new engine means imported traits changed (through the API or the CLI):
-  // every genotype gets the new traits scored in the background.
-  const engines = engineWithCustomTraits(db, config.resourcesDir);
+  // meanwhile. It reads the ancestry estimates the workers stored, so its ancestry panel
+  // loads only if an inference ever needs it. A new engine means imported traits changed
+  // (through the API or the CLI): every genotype gets the new traits scored in the background.
+  const engines = engineWithCustomTraits(db, config.resourcesDir, 'on-first-use');
   let lastEngine: ScienceEngineExt | undefined;
   const engine = () => {
     const current = engines();

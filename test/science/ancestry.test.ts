@@ -3,6 +3,8 @@
  * maths against plain EM and simulation, marker matching, and what a person is told when
  * the evidence is thin. The validation on 1000 Genomes samples is in ancestry-validation.test.ts.
  */
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -22,6 +24,7 @@ import {
 import { collectMarkers, ldWeights, LD_WINDOW_BP } from '../../src/service/science/ancestry/markers.js';
 import { FREQ_SCALE, K, POPULATIONS, SOURCE_AISNP } from '../../src/service/science/ancestry/panel.js';
 import { loadKgTable } from '../../src/service/science/kg-table.js';
+import { createScienceEngine } from '../../src/service/science/index.js';
 import { POPULATION_ORDER } from '../../src/service/science/format.js';
 import {
   aisnpMarkers,
@@ -360,5 +363,28 @@ describe('what the person is told', () => {
     expect(r.markers_used).toBe(169);
     expect(r.notes.join(' ')).toMatch(/^1 marker was left out because the genotype is very unlikely/);
     expect(r.best).toBe('EUR');
+  });
+});
+
+describe('the panel of an engine that reads stored estimates', () => {
+  it('loads only when an inference needs it, and then infers as the panel does', () => {
+    // A resources folder with everything but the panel: creating the engine and scoring
+    // must not read it; inferring must, and say it is missing.
+    const dir = mkdtempSync(path.join(tmpdir(), 'traitscope-no-panel-'));
+    try {
+      for (const part of readdirSync(resources))
+        if (part !== 'ancestry') symlinkSync(path.join(resources, part), path.join(dir, part));
+      mkdirSync(path.join(dir, 'ancestry'));
+      const engine = createScienceEngine({ resourcesDir: dir, ancestryPanel: 'on-first-use' });
+      const g = genotypeOf(aisnpMarkers(panel, ref, ref.samples[0]));
+      expect(engine.trait('freckles')).toBeDefined();
+      expect(() => createScienceEngine({ resourcesDir: dir })).toThrow(/ancestry panel .* is missing/);
+      expect(() => engine.inferAncestry(g)).toThrow(/ancestry panel .* is missing/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const g = genotypeOf(aisnpMarkers(panel, ref, ref.samples[0]));
+    const lazy = createScienceEngine({ resourcesDir: resources, ancestryPanel: 'on-first-use' });
+    expect(lazy.inferAncestry(g)).toEqual(inferAncestry(panel, g));
   });
 });

@@ -4,7 +4,12 @@
  */
 import type { Db } from '../db/db.js';
 import { namedStatements } from '../db/statements.js';
-import { createScienceEngine, type CustomTraitDefinition, type ScienceEngineExt } from '../science/index.js';
+import {
+  createScienceEngine,
+  type CustomTraitDefinition,
+  type EngineOptions,
+  type ScienceEngineExt,
+} from '../science/index.js';
 import { importPgsScoringFile, type PgsImportReport } from '../science/pgs-import.js';
 import { removeTraitEverywhere } from './assessment-store.js';
 
@@ -95,7 +100,11 @@ export function removeCustomTrait(db: Db, code: string): void {
  * when custom traits change (also when another process, like the CLI, imported one). The
  * catalog is loaded on first use, not before.
  */
-export function engineWithCustomTraits(db: Db, resourcesDir: string): () => ScienceEngineExt {
+export function engineWithCustomTraits(
+  db: Db,
+  resourcesDir: string,
+  ancestryPanel?: EngineOptions['ancestryPanel'],
+): () => ScienceEngineExt {
   let builtIn: ScienceEngineExt | undefined;
   let stamp = '';
   let current: ScienceEngineExt | undefined;
@@ -104,7 +113,7 @@ export function engineWithCustomTraits(db: Db, resourcesDir: string): () => Scie
     const now = `${s.n}|${s.last}`;
     if (now !== stamp || !current) {
       stamp = now;
-      builtIn ??= createScienceEngine({ resourcesDir });
+      builtIn ??= createScienceEngine({ resourcesDir, ancestryPanel });
       current = s.n === 0 ? builtIn : builtIn.withCustomTraits(listCustomTraits(db).map((r) => r.trait));
     }
     return current;
