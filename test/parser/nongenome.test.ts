@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseGenotypeBytes } from '../../src/service/genotype/parse/index.js';
+import { heterozygousNearlyEverywhere } from '../../src/service/genotype/parse/nongenome.js';
 import { enc } from './helpers.js';
 
 const BUDGET = { interruptAfterTimeLimit: 5000, numRuns: 200 } as const;
@@ -55,6 +56,57 @@ describe('variant tables are refused, genomes are not', () => {
       }),
       BUDGET,
     );
+  });
+});
+
+describe('the heterozygous-share rule, which stops counting early', () => {
+  /** The rule counted over every call, as written: at least 50 two-allele calls, at least 95 % heterozygous. */
+  function countedInFull(calls: Uint8Array) {
+    let diploidCalls = 0;
+    let heterozygous = 0;
+    for (const c of calls) {
+      if ((c & 15) === 0) continue;
+      diploidCalls++;
+      if (c >> 4 !== (c & 15)) heterozygous++;
+    }
+    return diploidCalls >= 50 && heterozygous >= diploidCalls * 0.95 ? { diploidCalls, heterozygous } : null;
+  }
+  const het = fc.constantFrom(0x12, 0x21, 0x34, 0x13);
+  const hom = fc.constantFrom(0x11, 0x22, 0x33, 0x44);
+  const single = fc.constantFrom(0x00, 0x10, 0x40); // no call, or one allele (haploid)
+  // Mostly heterozygous, so many arrays sit near the 95 % line; and any bytes at all.
+  const nearTheLine = fc.array(
+    fc.oneof({ weight: 38, arbitrary: het }, { weight: 2, arbitrary: hom }, { weight: 1, arbitrary: single }),
+    { maxLength: 300 },
+  );
+  const anyBytes = fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 300 });
+
+  it('decides every call list as counting every call would, with the same counts', () => {
+    fc.assert(
+      fc.property(fc.oneof(nearTheLine, anyBytes), (list) => {
+        const calls = Uint8Array.from(list);
+        expect(heterozygousNearlyEverywhere(calls)).toEqual(countedInFull(calls));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('decides at the exact 95 % line as counting in full does', () => {
+    for (const [h, o] of [
+      [95, 5],
+      [94, 5],
+      [190, 10],
+      [189, 10],
+      [1900, 100],
+      [1899, 100],
+    ]) {
+      for (const homFirst of [true, false]) {
+        const calls = new Uint8Array(h + o);
+        calls.fill(homFirst ? 0x11 : 0x12, 0, homFirst ? o : h);
+        calls.fill(homFirst ? 0x12 : 0x11, homFirst ? o : h);
+        expect(heterozygousNearlyEverywhere(calls), `${h} heterozygous, ${o} homozygous`).toEqual(countedInFull(calls));
+      }
+    }
   });
 });
 
