@@ -62,9 +62,6 @@ const statements = namedStatements((db: Db) => ({
   ),
   removeAssessment: db.prepare<[string, string]>('DELETE FROM assessments WHERE profile_id = ? AND trait_code = ?'),
   removeAllAssessments: db.prepare<[string]>('DELETE FROM assessments WHERE profile_id = ?'),
-  unavailable: db.prepare<[string], { trait_code: string; revision: string; reason: string }>(
-    'SELECT trait_code, revision, reason FROM unavailable_traits WHERE profile_id = ?',
-  ),
   oneUnavailable: db.prepare<[string, string], { revision: string; reason: string }>(
     'SELECT revision, reason FROM unavailable_traits WHERE profile_id = ? AND trait_code = ?',
   ),
