@@ -3,7 +3,7 @@
  * entry point (assessMany, summaries as the background pass stores them) as the worker pool
  * calls it, with a baseline measured in the same run: a bare loop that looks each marker up
  * by binary search and sums weight × dosage, with no matching rules, percentiles or result
- * objects. Three profiles, as issue 12's targets name them:
+ * objects. Three profiles, as the targets name them:
  *  - every catalog marker genotyped, compared with one super-population: each trait is a
  *    lookup in its shipped table (target ≤ 50 ms);
  *  - a 23andMe-sized genotype with about two thirds of the catalog's markers: the traits
@@ -22,7 +22,7 @@ import { median, recordTarget } from './report.js';
 const { alleleFromLetter, assessContext, createScienceEngine, findRsid, readCatalogFile } = await loadLibrary();
 
 const TARGET_MS = 50;
-/** Issue 12: "for an admixture reference, where distributions are built per person, ≤ 1 s". */
+/** The target for an admixture reference, where distributions are built per person. */
 const PER_PERSON_TARGET_MS = 1_000;
 const FILE_MARKERS = 630_000;
 const CATALOG_COVERAGE = 0.65;

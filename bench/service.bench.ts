@@ -488,7 +488,7 @@ export async function run(): Promise<void> {
     });
 
     // --- the same against an admixture reference: distributions are built for the person,
-    // so every trait costs far more than a table lookup (issue 12: ≤ 1 s). Two mixtures
+    // so every trait costs far more than a table lookup (target ≤ 1 s). Two mixtures
     // alternate, so every PATCH changes what the traits are compared with.
     const mixtures = [
       { EUR: 0.5, AFR: 0.3, AMR: 0.2 },

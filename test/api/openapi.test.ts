@@ -1,6 +1,6 @@
 /**
  * The OpenAPI document as third-party tools see it: served without a token, independent
- * of the port, complete (every operation named in issue 14, per-operation scopes, statuses
+ * of the port, complete (every operation of the route table, per-operation scopes, statuses
  * and examples; its validity for an OpenAPI 3.1 validator and Spectral is `npm run lint:api`);
  * the version route; and the reference page at /api/docs in a real browser under the UI's CSP.
  */

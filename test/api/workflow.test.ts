@@ -97,7 +97,7 @@ describe('the spec workflow', () => {
     const r = await request(`${server.api}/profiles/${profileId}/traits/`, { token });
     const list = r.body.map((t: unknown) => ProfileTraitStatus.parse(t));
     expect(list.length).toBe(clientTraits.length);
-    // trait and status; unavailable ones also say why (status_reason, an extension since the lead's merge).
+    // trait and status; unavailable ones also say why (status_reason, an extension of the interface).
     for (const t of list)
       expect(Object.keys(t).sort()).toEqual(
         t.status === 'unavailable' && 'status_reason' in t ? ['status', 'status_reason', 'trait'] : ['status', 'trait'],

@@ -1,10 +1,12 @@
 /** The desktop app's command line: files to open and --data-dir, among the switches others add. */
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseLaunchArgs } from '../../src/main/launch-args.js';
 
-const cwd = path.resolve('/home/ada/Downloads');
+/** A person's downloads folder; any absolute folder serves. */
+const cwd = path.join(tmpdir(), 'Downloads');
 
 describe('parseLaunchArgs', () => {
   it('takes genotype files, relative to the launch folder', () => {
@@ -34,7 +36,7 @@ describe('parseLaunchArgs', () => {
   });
 
   it('reads file:// URLs that Linux desktops pass', () => {
-    const file = path.resolve('/home/ada/My Genome/genome.txt.gz');
+    const file = path.join(tmpdir(), 'My Genome', 'genome.txt.gz');
     expect(parseLaunchArgs([pathToFileURL(file).href], cwd).files).toEqual([file]);
   });
 

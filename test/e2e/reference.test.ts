@@ -1,5 +1,5 @@
 /**
- * Issue 10 in the UI: an African-ancestry file with ethnicity 0 and too little ancestry
+ * The assumed reference in the UI: an African-ancestry file with ethnicity 0 and too little ancestry
  * evidence. The profile says loudly that its reference was only assumed, every result row
  * and the report's first page name that reference, the edit dialog promises no inference,
  * and choosing a population recalculates the list in place (no reload) and says what changed.

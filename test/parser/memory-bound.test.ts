@@ -2,7 +2,7 @@
  * Parse memory is bounded by construction, whatever the line count or compression ratio:
  * marker records never grow past maxMarkers + 1 (the file is refused instead), and every
  * other buffer has a fixed size. These tests check the bound on the buffers themselves;
- * the resident memory of real worst cases is measured by scripts/parse-memory.ts.
+ * the resident memory of real worst cases is measured by the parse benchmark (bench/parse.bench.ts).
  */
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';

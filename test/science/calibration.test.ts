@@ -1,14 +1,13 @@
 /**
- * Issue 11's calibration proof: percentiles are uniform in all five super-populations.
+ * The calibration proof: percentiles are uniform in all five super-populations.
  * For every trait with at least two markers, people are simulated from the catalog's own
  * frequencies (seeded), their scores placed with the same CDF the engine uses for a fully
  * genotyped person (the shipped table, or the distribution built at scoring time), and a
  * Kolmogorov–Smirnov test checks the result against U(0, 1) at α = 0.01. Discrete scores
  * use the randomized probability integral transform (a uniform draw within the atom's
  * step), which is exactly uniform when the distribution is right. Chance alone fails 1 %
- * of the traits; the issue allows 2 %. `npm test` checks a seeded sample of 400 traits per
+ * of the traits; the suite allows 2 %. `npm test` checks a seeded sample of 400 traits per
  * population, `npm run test:science` (and CI) every trait (test/support/science-scale.ts).
- * Full figures with more people: scripts/science/calibration.ts.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

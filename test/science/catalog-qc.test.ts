@@ -1,4 +1,4 @@
-/** Issue 11's curation QC: each build rule on hand-made rows, and the shipped catalog meeting them. */
+/** The catalog's curation QC: each build rule on hand-made rows, and the shipped catalog meeting them. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

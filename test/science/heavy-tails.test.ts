@@ -1,5 +1,5 @@
 /**
- * Issue 11's accuracy proof: for the 50 most heavy-tailed traits of the catalog (largest
+ * The accuracy proof for heavy tails: for the 50 most heavy-tailed traits of the catalog (largest
  * |skewness| + |excess kurtosis| of the score in any super-population, mostly rare
  * variants of large effect), the percentile the engine gives a fully genotyped person is
  * within 0.5 percentile points of a Monte Carlo estimate from 10⁶ simulated people

@@ -1,5 +1,5 @@
 /**
- * Issue 10's proof for admixed people: compared with a reference mixed in their proportions
+ * The proof for admixed people: compared with a reference mixed in their proportions
  * (per-marker frequency Σ qₖ pₖ), their percentiles are calibrated. People are simulated as
  * two-way mixtures at 25/50/75 % (each allele drawn from population k with probability qₖ,
  * as in a recently admixed genome without its local-ancestry blocks), scored with the CDF the

@@ -95,7 +95,7 @@ describe('migrations', () => {
   });
 
   it("8 puts a genotype's small columns before its marker arrays and keeps every value", () => {
-    // Found by its description: the lead may renumber it at a merge.
+    // Found by its description: its number may change when branches are merged.
     const reorder = MIGRATIONS.find((m) => m.description.startsWith("a genotype's small columns"))!;
     const db = atVersion(reorder.version - 1);
     db.prepare(

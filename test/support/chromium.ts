@@ -9,7 +9,7 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
  * Chromium reads only the last `--disable-features`, and playwright-core passes its own
- * list before ours (chromiumSwitches.ts in playwright-core 1.65), so ours repeats that list's
+ * list before ours (the chromiumSwitches module of playwright-core 1.65), so ours repeats that list's
  * entries that apply to Chromium on Linux.
  */
 const PLAYWRIGHT_DISABLED_FEATURES = [

@@ -10,7 +10,7 @@ import { changedResults, commonReference, mixtureText, recalculatedText, type Mi
 import { hasUsableGenotype, useProfiles } from './profiles.js';
 import { useTraits } from './traits.js';
 
-/** Writable fields, with the lead's additive reference_mixture when the profile has one. */
+/** Writable fields, with the additive reference_mixture when the profile has one. */
 export type ProfileChange = ProfileInput & { reference_mixture?: Mixture | null };
 
 export interface Recalculation {

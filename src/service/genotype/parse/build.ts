@@ -2,8 +2,8 @@
  * Genome build (GRCh36/hg18, GRCh37/hg19, GRCh38) of the positions in a file: from its
  * header when it says so, otherwise from where a handful of common chip markers sit.
  *
- * Marker positions, per build, and where each comes from (no position is typed from
- * memory; each was read from a file in /work/shared/data):
+ * Marker positions, per build, and where each comes from (each was read from a file in
+ * ../shared/data):
  *  - GRCh36 (hg18): impute-me hairColour/SNPs_to_analyze.txt, column "Pos", which the
  *    impute.me source and the data README document as hg18 positions.
  *  - GRCh37: impute-me DERIVED_1kg_phase3_superpop_ALT_AF_merged.tsv.gz, "pos_grch37"

@@ -11,7 +11,7 @@
  *    standard deviation of the remaining small markers joins the smooth part R, whose sum is
  *    close to normal (each term is small: Lindeberg) and is described by its first four
  *    cumulants (Edgeworth). Every larger marker — common large effects, and rare variants
- *    of large effect, which decide the tails — is convolved exactly on a fine grid (grid.ts),
+ *    of large effect, which decide the tails — is convolved exactly on a fine grid (hybrid.ts),
  *    and the grid is smoothed by R at evaluation.
  * Percentiles are mid-ranks: 100 × (P(S < s) + ½ P(S = s)).
  */
