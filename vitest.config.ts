@@ -1,11 +1,29 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * Files run in project `shared` (isolate: false): a worker process runs many of them and
- * keeps the modules they import, so vitest, playwright-core, the conformance checker's
- * compiled schemas, the catalog and the parser load once per worker instead of once per
- * file (about 1.5 s of CPU a file). A test file keeps its state in its own module and stops
- * what it starts (servers, browsers, data folders) in its afterAll.
+ * Two suites (docs/testing.md):
+ * - `npm test` (projects `unit` and `unit-isolated`): the unit, API and service tests, the
+ *   loop to run while working;
+ * - `npm run test:all` (every project, as .ci/run runs it): adds the browser tests, the
+ *   desktop packaging checks and the statistical validation suites at full size.
+ */
+const SLOW = [
+  // Real Chromium.
+  'test/e2e/**/*.test.ts',
+  'test/api/{openapi,cors}.test.ts',
+  // Packaging and toolchains.
+  'test/desktop/**/*.test.ts',
+  'test/parser/wasm-build.test.ts',
+  // The science over many simulated and real people.
+  'test/science/{calibration,mixture-calibration,heavy-tails,ancestry-validation}.test.ts',
+];
+
+/**
+ * Files run with isolate: false: a worker process runs many of them and keeps the modules
+ * they import, so vitest, playwright-core, the conformance checker's compiled schemas, the
+ * catalog and the parser load once per worker instead of once per file (about 1.5 s of CPU
+ * a file). A test file keeps its state in its own module and stops what it starts (servers,
+ * browsers, data folders) in its afterAll.
  *
  * ISOLATED files get a fresh process each, for module state another file could see or
  * disturb: the parser's memory bound (a parse core is reused within a process and its
@@ -17,6 +35,23 @@ const ISOLATED = [
   'test/security/slow-clients.test.ts',
   'test/desktop/{asar-layout,startup-failure}.test.ts',
 ];
+
+/** A project of one suite: files shared in a worker, or each in its own process. */
+function project(name: string, files: { include: string[]; exclude: string[] }, isolate: boolean) {
+  return {
+    extends: true as const,
+    test: {
+      name,
+      // One service for the files that need a plain one (test/support/shared-service.ts).
+      globalSetup: isolate
+        ? ['./test/support/bundle.ts']
+        : ['./test/support/bundle.ts', './test/support/shared-service.ts'],
+      include: files.include,
+      exclude: [...configDefaults.exclude, ...files.exclude],
+      isolate,
+    },
+  };
+}
 
 export default defineConfig({
   test: {
@@ -32,18 +67,10 @@ export default defineConfig({
     maxWorkers: 2,
     reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
-      {
-        extends: true,
-        test: {
-          name: 'shared',
-          // One service for the files that need a plain one (test/support/shared-service.ts).
-          globalSetup: ['./test/support/bundle.ts', './test/support/shared-service.ts'],
-          include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...ISOLATED],
-          isolate: false,
-        },
-      },
-      { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true } },
+      project('unit', { include: ['test/**/*.test.ts'], exclude: [...ISOLATED, ...SLOW] }, false),
+      project('unit-isolated', { include: ISOLATED, exclude: SLOW }, true),
+      project('slow', { include: SLOW, exclude: ISOLATED }, false),
+      project('slow-isolated', { include: ISOLATED.filter((f) => f.startsWith('test/desktop/')), exclude: [] }, true),
     ],
   },
 });
