@@ -8,15 +8,16 @@ import { readdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { printTargets } from './report.js';
+import { printTargets, writeResultsFile } from './report.js';
 
 const only = process.argv[2];
 const files = readdirSync(import.meta.dirname)
   .filter((f) => f.endsWith('.bench.ts') && (!only || f.includes(only)))
   .sort();
 
+const startLoad = loadavg();
 console.log(
-  `Node ${process.version}; load average ${loadavg()
+  `Node ${process.version}; load average ${startLoad
     .map((x) => x.toFixed(2))
     .join(' ')} (other processes distort every figure)`,
 );
@@ -26,6 +27,9 @@ for (const file of files) {
   await mod.run();
 }
 printTargets();
+const resultsFile = writeResultsFile(startLoad, files);
+if (resultsFile)
+  console.log(`\nThis run's targets: ${path.relative(process.cwd(), resultsFile)} (commit it to keep the record)`);
 console.log(
   `\nload average at the end: ${loadavg()
     .map((x) => x.toFixed(2))
