@@ -8,9 +8,9 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { GENOTYPE_EXTENSIONS } from '../shared/genotype-files.js';
 
 /** Extensions of genotype raw-data files: the installers' file associations name the same. */
-export const GENOTYPE_EXTENSIONS = ['txt', 'csv', 'tsv', 'vcf', 'zip', 'gz'];
 
 export interface LaunchArgs {
   /** Absolute path of --data-dir=FOLDER, or null for the per-user default. */
@@ -20,7 +20,7 @@ export interface LaunchArgs {
 }
 
 function isGenotypeFile(file: string): boolean {
-  return GENOTYPE_EXTENSIONS.includes(path.extname(file).slice(1).toLowerCase());
+  return (GENOTYPE_EXTENSIONS as readonly string[]).includes(path.extname(file).slice(1).toLowerCase());
 }
 
 function localPath(arg: string, cwd: string): string | null {

@@ -10,7 +10,7 @@ import { dialog, type BrowserWindow, type WebContents } from 'electron';
 import type { OpenedFile } from '../shared/desktop-bridge.js';
 import { formatBytes } from '../shared/format-bytes.js';
 import { IPC } from '../preload/channels.js';
-import { GENOTYPE_EXTENSIONS } from './launch-args.js';
+import { GENOTYPE_EXTENSIONS } from '../shared/genotype-files.js';
 
 let pending: string[] = [];
 let target: WebContents | null = null;
@@ -70,7 +70,7 @@ export async function chooseFiles(win: BrowserWindow): Promise<void> {
     buttonLabel: 'Analyze',
     properties: ['openFile', 'multiSelections'],
     filters: [
-      { name: 'DNA raw data', extensions: GENOTYPE_EXTENSIONS },
+      { name: 'DNA raw data', extensions: [...GENOTYPE_EXTENSIONS] },
       { name: 'All files', extensions: ['*'] },
     ],
   });

@@ -1,11 +1,11 @@
 /**
  * electron-builder.yml against electron-builder's own schema, and the installers' file
- * associations against the extensions the app opens (src/main/launch-args.ts).
+ * associations against the extensions the app opens (src/shared/genotype-files.ts).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GENOTYPE_EXTENSIONS } from '../../src/main/launch-args.js';
+import { GENOTYPE_EXTENSIONS } from '../../src/shared/genotype-files.js';
 import { builderConfig, ROOT, validateBuilderConfig } from './support/build.js';
 
 describe('electron-builder.yml', () => {

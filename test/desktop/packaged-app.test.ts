@@ -27,7 +27,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { _electron, type ElectronApplication, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GENOTYPE_EXTENSIONS } from '../../src/main/launch-args.js';
+import { GENOTYPE_EXTENSIONS } from '../../src/shared/genotype-files.js';
 import { MENU_OPEN_FILE } from '../../src/main/menu-ids.js';
 import { dropFiles } from '../e2e/support/app.js';
 import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';

@@ -9,16 +9,9 @@
  *  4. otherwise European, said plainly (`assumed`): most studies behind the scores were done
  *     in people of European ancestry, and the person is asked to choose.
  */
+import { POPULATION_NAMES } from '../../shared/populations.js';
 import { POPULATION_ORDER } from './format.js';
 import type { AncestryInference, AssessContext, Population, ReferencePopulation } from './types.js';
-
-export const POPULATION_NAMES: Record<Population, string> = {
-  EUR: 'European',
-  AMR: 'American (admixed Latin American)',
-  AFR: 'African',
-  EAS: 'East Asian',
-  SAS: 'South Asian',
-};
 
 /** Components below this share are left out of a mixed reference (and the rest rescaled). */
 export const MIXTURE_MIN_SHARE = 0.05;

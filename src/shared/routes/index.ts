@@ -5,6 +5,7 @@
  * renderer's typed client takes its types from it (and method and path from the plain copy
  * in operation-table.ts, so the UI's bundle carries no schemas).
  */
+import { GENOTYPE_EXTENSIONS } from '../genotype-files.js';
 import { z } from 'zod';
 import { APP_SCOPE, Detail } from '../schemas/common.js';
 import {
@@ -498,7 +499,7 @@ export const operations = {
     body: {
       schema: z.string().meta({
         id: 'GenotypeFileBody',
-        description: 'The raw genotype file: text (.txt, .csv, .tsv) or an archive (.zip, .gz, .tar.gz).',
+        description: `The raw genotype file: ${GENOTYPE_EXTENSIONS.map((e) => `.${e}`).join(', ')} (a .gz or .zip of a raw-data file or VCF, .tar.gz included).`,
       }),
       contentTypes: ['text/plain', 'application/zip'],
       required: true,

@@ -870,7 +870,7 @@ export interface components {
             updated_at: string;
             metadata: components["schemas"]["GenotypeProcessing"];
         };
-        /** @description The raw genotype file: text (.txt, .csv, .tsv) or an archive (.zip, .gz, .tar.gz). */
+        /** @description The raw genotype file: .txt, .csv, .tsv, .vcf, .zip, .gz (a .gz or .zip of a raw-data file or VCF, .tar.gz included). */
         GenotypeFileBody: string;
         /** @description Metadata of the uploaded file, or {} when nothing was uploaded. */
         GenotypeMetadata: components["schemas"]["GenotypeFile"] | components["schemas"]["NoGenotype"];

@@ -1,5 +1,5 @@
 /** The system file chooser, for people who don't drag files. */
-export const GENOTYPE_ACCEPT = '.txt,.csv,.tsv,.vcf,.zip,.gz,text/plain,text/csv,application/zip,application/gzip';
+import { GENOTYPE_ACCEPT } from '../../../shared/genotype-files.js';
 
 export function pickFiles(options: { multiple?: boolean } = {}): Promise<File[]> {
   return new Promise((resolve) => {

@@ -1,6 +1,8 @@
 /** Numbers, dates and labels the way people read them. */
 import type { Profile } from '../../../shared/api.js';
+import { POPULATION_NAMES as SHARED_POPULATION_NAMES } from '../../../shared/populations.js';
 import { ETHNICITIES, GENDERS } from '../../../shared/profile-fields.js';
+import { VENDOR_NAMES } from '../../../shared/vendors.js';
 
 const integer = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
 
@@ -66,33 +68,15 @@ export function profileFacts(p: Profile): string {
   return facts.join(' · ');
 }
 
-export const POPULATION_NAMES: Record<string, string> = {
-  EUR: 'European',
-  AMR: 'Admixed American',
-  AFR: 'African',
-  EAS: 'East Asian',
-  SAS: 'South Asian',
-};
+export const POPULATION_NAMES: Record<string, string> = SHARED_POPULATION_NAMES;
 
 export function populationName(code: string | undefined): string {
   return (code && POPULATION_NAMES[code]) || code || 'reference';
 }
 
-/** Words for a vendor code the parser reports ("23andme" → "23andMe"). */
+/** The vendor name the service reports (src/shared/vendors.ts), for a sentence. */
 export function vendorName(vendor: unknown): string {
-  if (typeof vendor !== 'string' || !vendor) return 'Unknown source';
-  const known: Record<string, string> = {
-    '23andme': '23andMe',
-    ancestry: 'AncestryDNA',
-    ancestrydna: 'AncestryDNA',
-    ftdna: 'FamilyTreeDNA',
-    familytreedna: 'FamilyTreeDNA',
-    myheritage: 'MyHeritage',
-    livingdna: 'Living DNA',
-    vcf: 'VCF',
-    generic: 'Generic text',
-  };
-  return known[vendor.toLowerCase()] ?? vendor;
+  return typeof vendor === 'string' && vendor && vendor !== VENDOR_NAMES.generic ? vendor : 'Unknown source';
 }
 
 /** Avatar colour from a stable hash of the id. */

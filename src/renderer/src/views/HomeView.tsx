@@ -9,8 +9,7 @@ import { useJobs } from '../state/jobs.js';
 import { hasFile, useProfiles } from '../state/profiles.js';
 import { navigate } from '../state/router.js';
 import { useSettings } from '../state/settings.js';
-
-const VENDORS = ['23andMe', 'AncestryDNA', 'MyHeritage', 'FamilyTreeDNA', 'Living DNA', 'VCF'];
+import { WELL_KNOWN_SOURCES } from '../../../shared/vendors.js';
 
 /** A place to drop or choose a file: for new profiles, or for one profile that has no DNA file yet. */
 export function DropCard({ title, compact, profileId }: { title?: string; compact?: boolean; profileId?: string }) {
@@ -36,7 +35,7 @@ export function DropCard({ title, compact, profileId }: { title?: string; compac
         </button>
       </div>
       <ul className="vendor-list" aria-label="Supported sources">
-        {VENDORS.map((v) => (
+        {WELL_KNOWN_SOURCES.map((v) => (
           <li key={v}>{v}</li>
         ))}
       </ul>

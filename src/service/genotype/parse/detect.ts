@@ -8,6 +8,7 @@ import { buildFromHeader, type Build } from './build.js';
 import { fail } from './errors.js';
 import { inferLayout, layoutFromHeader, type TableLayout } from './layout.js';
 import { refuseNonGenotypeHeader } from './nongenome.js';
+import { VENDOR_NAMES } from '../../../shared/vendors.js';
 import { detectVendor } from './vendors.js';
 
 export interface Detection {
@@ -108,8 +109,8 @@ export function detect(lines: string[]): Detection {
     detectVendor(headerText + '\n' + firstLine, columnsLine) ??
     // PLINK transposed text: chromosome, rsID, cM, position, alleles.
     (layout.rsid === 1 && layout.chrom === 0
-      ? { format: 'plink', vendor: 'PLINK' }
-      : { format: 'generic', vendor: 'Unknown' });
+      ? { format: 'plink', vendor: VENDOR_NAMES.plink }
+      : { format: 'generic', vendor: VENDOR_NAMES.generic });
   return {
     kind: 'table',
     format: vendor.format,
@@ -123,7 +124,7 @@ export function detect(lines: string[]): Detection {
 
 function vcfVendor(header: string): string {
   const v = detectVendor(header, '');
-  return v ? v.vendor : 'Unknown';
+  return v ? v.vendor : VENDOR_NAMES.generic;
 }
 
 export function noGenotypes(): never {

@@ -3,6 +3,7 @@
  * reads content only, never the file name. Each entry: a test over the header text (the
  * comment lines and the first non-comment line), the format id and the vendor's name.
  */
+import { VENDOR_NAMES } from '../../../shared/vendors.js';
 export interface VendorInfo {
   format: string;
   vendor: string;
@@ -17,40 +18,48 @@ const has = (s: string, needle: string) => s.includes(needle);
 const RULES: VendorRule[] = [
   {
     format: '23andme',
-    vendor: '23andMe',
+    vendor: VENDOR_NAMES['23andme'],
     test: (h) => has(h, '23andme') && !has(h, 'genes for good') && !has(h, 'dna.land'),
   },
-  { format: 'ancestrydna', vendor: 'AncestryDNA', test: (h) => has(h, 'ancestrydna') || has(h, 'ancestry.com') },
-  { format: 'myheritage', vendor: 'MyHeritage', test: (h) => has(h, 'myheritage') },
-  { format: 'livingdna', vendor: 'LivingDNA', test: (h) => has(h, 'living dna') || has(h, 'livingdna') },
-  { format: 'genesforgood', vendor: 'Genes for Good', test: (h) => has(h, 'genes for good') },
-  { format: 'dnaland', vendor: 'DNA.Land', test: (h) => has(h, 'dna.land') },
-  { format: 'tellmegen', vendor: 'tellmeGen', test: (h) => has(h, 'tellmegen') },
-  { format: '23mofang', vendor: '23Mofang', test: (h) => has(h, '23mofang') },
-  { format: 'sano', vendor: 'Sano Genetics', test: (h) => /(^|[^a-z])sano([^a-z]|$)/m.test(h) },
+  {
+    format: 'ancestrydna',
+    vendor: VENDOR_NAMES.ancestrydna,
+    test: (h) => has(h, 'ancestrydna') || has(h, 'ancestry.com'),
+  },
+  { format: 'myheritage', vendor: VENDOR_NAMES.myheritage, test: (h) => has(h, 'myheritage') },
+  { format: 'livingdna', vendor: VENDOR_NAMES.livingdna, test: (h) => has(h, 'living dna') || has(h, 'livingdna') },
+  { format: 'genesforgood', vendor: VENDOR_NAMES.genesforgood, test: (h) => has(h, 'genes for good') },
+  { format: 'dnaland', vendor: VENDOR_NAMES.dnaland, test: (h) => has(h, 'dna.land') },
+  { format: 'tellmegen', vendor: VENDOR_NAMES.tellmegen, test: (h) => has(h, 'tellmegen') },
+  { format: '23mofang', vendor: VENDOR_NAMES['23mofang'], test: (h) => has(h, '23mofang') },
+  { format: 'sano', vendor: VENDOR_NAMES.sano, test: (h) => /(^|[^a-z])sano([^a-z]|$)/m.test(h) },
   {
     format: 'codigo46',
-    vendor: 'Código 46',
+    vendor: VENDOR_NAMES.codigo46,
     test: (h) => has(h, 'codigo46') || has(h, 'codigo 46') || has(h, 'código 46'),
   },
-  { format: 'selfdecode', vendor: 'SelfDecode', test: (h) => has(h, 'selfdecode') },
+  { format: 'selfdecode', vendor: VENDOR_NAMES.selfdecode, test: (h) => has(h, 'selfdecode') },
   {
     format: 'circledna',
-    vendor: 'CircleDNA',
+    vendor: VENDOR_NAMES.circledna,
     test: (h, c) =>
       has(h, 'circledna') ||
       has(h, 'circle dna') ||
       /^#\s*circle\s*$/m.test(h) ||
       /^#?\s*markername\tchrom\tpos\tgt\s*$/.test(c),
   },
-  { format: 'mapmygenome', vendor: 'Mapmygenome', test: (h) => has(h, 'mapmygenome') },
-  { format: 'ftdna-famfinder', vendor: 'FamilyTreeDNA', test: (h) => has(h, 'famfinder') || has(h, 'family finder') },
+  { format: 'mapmygenome', vendor: VENDOR_NAMES.mapmygenome, test: (h) => has(h, 'mapmygenome') },
+  {
+    format: 'ftdna-famfinder',
+    vendor: VENDOR_NAMES.ftdna,
+    test: (h) => has(h, 'famfinder') || has(h, 'family finder'),
+  },
   {
     format: 'ftdna',
-    vendor: 'FamilyTreeDNA',
+    vendor: VENDOR_NAMES.ftdna,
     test: (h) => has(h, 'familytreedna') || has(h, 'family tree dna') || has(h, 'ftdna'),
   },
-  { format: 'plink', vendor: 'PLINK', test: (h) => has(h, 'plink') },
+  { format: 'plink', vendor: VENDOR_NAMES.plink, test: (h) => has(h, 'plink') },
 ];
 
 /**
@@ -65,9 +74,10 @@ export function detectVendor(headerText: string, columnsLine: string): VendorInf
   for (const rule of RULES) if (rule.test(h, c)) return { format: rule.format, vendor: rule.vendor };
   // tellmeGen's export carries no name; its header alone capitalises "Chromosome".
   if (/^rsid\tChromosome\tposition\tgenotype\s*$/.test(columnsLine))
-    return { format: 'tellmegen', vendor: 'tellmeGen' };
+    return { format: 'tellmegen', vendor: VENDOR_NAMES.tellmegen };
   const cols = c.replace(/["'#\s]/g, '');
-  if (cols === 'rsid,chromosome,position,result') return { format: 'ftdna', vendor: 'FamilyTreeDNA' };
-  if (/allele1[^a-z]*top/.test(c) && /snp[ ._]?name/.test(c)) return { format: 'mapmygenome', vendor: 'Mapmygenome' };
+  if (cols === 'rsid,chromosome,position,result') return { format: 'ftdna', vendor: VENDOR_NAMES.ftdna };
+  if (/allele1[^a-z]*top/.test(c) && /snp[ ._]?name/.test(c))
+    return { format: 'mapmygenome', vendor: VENDOR_NAMES.mapmygenome };
   return null;
 }

@@ -20,6 +20,7 @@
  *    the precision the reference individuals' own proportions are known at.
  * 5. Decisions: admixed, sufficient, and a sentence for the person (THRESHOLDS below).
  */
+import { POPULATION_NAMES } from '../../../shared/populations.js';
 import type { Genotype } from '../../genotype/types.js';
 import type { AncestryInference as AncestryInferenceFields, Population } from '../types.js';
 import {
@@ -66,14 +67,6 @@ export const ANCESTRY_THRESHOLDS = {
   /** … and every proportion is known to within this standard error, so a reference built from them means something. */
   admixedMaxStandardError: 0.1,
 } as const;
-
-export const POPULATION_NAMES: Record<Population, string> = {
-  EUR: 'European',
-  AMR: 'admixed American (Latin American)',
-  AFR: 'African',
-  EAS: 'East Asian',
-  SAS: 'South Asian',
-};
 
 /**
  * The result (types.ts: AncestryInference, fields documented in docs/ancestry.md), with
