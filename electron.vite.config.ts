@@ -25,6 +25,8 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
 import { openApiDocument } from './src/service/http/openapi.js';
+import { operations } from './src/shared/routes/index.js';
+import { operationTableOf } from './src/shared/routes/operation-table.js';
 
 const root = import.meta.dirname;
 
@@ -93,6 +95,22 @@ function openApiDocumentAsset(): Plugin {
   };
 }
 
+/**
+ * The UI calls the API through the operation table (src/shared/routes/operation-table.ts),
+ * which derives method and path from the route table. The route table holds the zod schemas
+ * (~137 kB the page does not need), so the UI's build gets the derived table as a literal.
+ */
+function operationTableLiteral(): Plugin {
+  const file = resolve(root, 'src/shared/routes/operation-table.ts');
+  return {
+    name: 'traitscope:operation-table-literal',
+    load(id) {
+      if (id.split('?')[0] !== file) return null;
+      return `export const OPERATION_TABLE = ${JSON.stringify(operationTableOf(operations))};\n`;
+    },
+  };
+}
+
 export default defineConfig({
   main: {
     plugins: [nativeAddonsAsCommonJs(), swaggerUiAssets(), openApiDocumentAsset()],
@@ -127,7 +145,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(root, 'src/renderer'),
-    plugins: [react(), devWithoutMetaCsp()],
+    plugins: [react(), devWithoutMetaCsp(), operationTableLiteral()],
     server: { ...DEV_SERVER, strictPort: true, hmr: { host: DEV_SERVER.host, clientPort: DEV_SERVER.port } },
     build: {
       outDir: resolve(root, 'out/renderer'),

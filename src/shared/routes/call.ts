@@ -2,8 +2,8 @@
  * Types of a call to an operation of the route table (path and query parameters, body,
  * response) and the request line it makes: what a typed client needs, derived from the
  * table so it cannot drift from the service. Only types come from the table itself; the
- * request line is made from its plain-data copy (operation-table.ts), so a client that
- * imports this module carries no zod schemas.
+ * request line is made from operation-table.ts, which the UI's build replaces with a
+ * literal, so the UI's bundle carries no zod schemas.
  */
 import type { z } from 'zod';
 import type { OperationId, Operations } from './index.js';

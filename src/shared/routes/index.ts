@@ -2,8 +2,8 @@
  * The route table: every operation of /api, /oauth and /storage with its method, path,
  * schemas, scopes, statuses and documentation. The express routers register their
  * handlers by operationId from it, the OpenAPI document is generated from it, and the
- * renderer's typed client takes its types from it (and method and path from the plain copy
- * in operation-table.ts, so the UI's bundle carries no schemas).
+ * renderer's typed client takes its types from it (and method and path from
+ * operation-table.ts, which the UI's build turns into a literal, so its bundle carries no schemas).
  */
 import { GENOTYPE_EXTENSIONS } from '../genotype-files.js';
 import { z } from 'zod';

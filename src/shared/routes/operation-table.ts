@@ -1,49 +1,21 @@
 /**
  * Method and path of every operation of the route table, by operationId, as plain data: what
- * a client needs to make a call, without the zod schemas the full table is built from (the
- * UI's bundle carries no schema registry). test/api/operation-table.test.ts checks it
- * against the route table and the OpenAPI document, and the type below against the
- * table's ids, so the two cannot drift.
+ * a client needs to make a call. Derived from the route table here; in the UI's bundle this
+ * module is replaced at build time by the same table as a literal (electron.vite.config.ts,
+ * `operationTableLiteral`), so the page carries no zod schemas. test/api/operation-table.test.ts
+ * checks the literal in the built UI and the OpenAPI document against the route table.
  */
-import type { Method } from './define.js';
-import type { OperationId } from './index.js';
+import { operations, type OperationId, type Operations } from './index.js';
 
-export const OPERATION_TABLE = {
-  getVersion: { method: 'get', path: '/api/version' },
-  getOpenApiDocument: { method: 'get', path: '/api/openapi.json' },
-  getApiReference: { method: 'get', path: '/api/docs' },
-  requestToken: { method: 'post', path: '/oauth/token' },
-  signIn: { method: 'post', path: '/oauth/sign-in' },
-  listProfiles: { method: 'get', path: '/api/profiles/' },
-  createProfile: { method: 'post', path: '/api/profiles/' },
-  getProfile: { method: 'get', path: '/api/profiles/{profile_id}/' },
-  replaceProfile: { method: 'put', path: '/api/profiles/{profile_id}/' },
-  updateProfile: { method: 'patch', path: '/api/profiles/{profile_id}/' },
-  deleteProfile: { method: 'delete', path: '/api/profiles/{profile_id}/' },
-  getGenotypeMetadata: { method: 'get', path: '/api/profiles/{profile_id}/genotype/' },
-  getUploadUrl: { method: 'get', path: '/api/profiles/{profile_id}/genotype/upload/' },
-  processGenotype: { method: 'post', path: '/api/profiles/{profile_id}/genotype/upload/' },
-  lookupSnps: { method: 'get', path: '/api/profiles/{profile_id}/genotype/snps/' },
-  lookupSnpsInBody: { method: 'post', path: '/api/profiles/{profile_id}/genotype/snps/' },
-  getFindings: { method: 'get', path: '/api/profiles/{profile_id}/findings/' },
-  listClientTraits: { method: 'get', path: '/api/traits/' },
-  getClientTrait: { method: 'get', path: '/api/traits/{trait_code}/' },
-  listProfileTraits: { method: 'get', path: '/api/profiles/{profile_id}/traits/' },
-  computeTraits: { method: 'post', path: '/api/profiles/{profile_id}/traits/' },
-  getTraitAssessment: { method: 'get', path: '/api/profiles/{profile_id}/traits/{trait_code}/' },
-  computeTrait: { method: 'put', path: '/api/profiles/{profile_id}/traits/{trait_code}/' },
-  uploadGenotypeFile: { method: 'put', path: '/storage/genotypes/{profile_id}' },
-  getEventsUrl: { method: 'get', path: '/api/events/url' },
-  streamEvents: { method: 'get', path: '/api/events' },
-  getDiagnostics: { method: 'get', path: '/api/app/diagnostics' },
-  getAppInfo: { method: 'get', path: '/api/app/info' },
-  listApiClients: { method: 'get', path: '/api/app/clients/' },
-  createApiClient: { method: 'post', path: '/api/app/clients/' },
-  revokeApiClient: { method: 'delete', path: '/api/app/clients/{client_id}/' },
-  listCustomTraits: { method: 'get', path: '/api/app/traits/' },
-  importCustomTrait: { method: 'post', path: '/api/app/traits/' },
-  removeCustomTrait: { method: 'delete', path: '/api/app/traits/{trait_code}/' },
-  getCorsSettings: { method: 'get', path: '/api/app/cors' },
-  updateCorsSettings: { method: 'put', path: '/api/app/cors' },
-  deleteAllData: { method: 'delete', path: '/api/app/data/' },
-} as const satisfies Record<OperationId, { method: Method; path: string }>;
+export type OperationTable = {
+  readonly [Id in OperationId]: { readonly method: Operations[Id]['method']; readonly path: Operations[Id]['path'] };
+};
+
+/** Method and path of each operation of a route table. */
+export function operationTableOf(table: Operations): OperationTable {
+  return Object.fromEntries(
+    Object.entries(table).map(([id, op]) => [id, { method: op.method, path: op.path }]),
+  ) as OperationTable;
+}
+
+export const OPERATION_TABLE: OperationTable = operationTableOf(operations);
