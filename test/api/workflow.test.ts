@@ -1,7 +1,9 @@
 /**
  * The spec's whole client workflow against a real server: token → profile → upload URL →
  * PUT file → processing → traits → compute → single reads → delete. Every response body is
- * checked against the shared schemas, so shapes cannot drift from the contract.
+ * checked against the shared schemas, so shapes cannot drift from the contract. Each step
+ * runs alone too (`it.only`): what it needs from earlier steps comes from fixtures made on
+ * first use (a new profile, the processed profile, the client's trait list).
  */
 import { createHash } from 'node:crypto';
 import { crc32c } from '@node-rs/crc32';
@@ -30,9 +32,34 @@ beforeAll(async () => {
   ({ token } = await clientWithToken(server, 'workflow tool'));
 });
 
-describe('the spec workflow', () => {
-  let profileId: string;
+async function newProfile(): Promise<string> {
+  const r = await request(`${server.api}/profiles/`, { method: 'POST', token, json: { first_name: 'Ada' } });
+  expect(r.status).toBe(201);
+  return Profile.parse(r.body).id;
+}
 
+/** A profile with the file uploaded and processed, made once for the steps that read it. */
+let processed: Promise<string> | undefined;
+function processedProfile(): Promise<string> {
+  processed ??= (async () => {
+    const id = await newProfile();
+    expect((await upload(server, token, id, file)).status).toBe(200);
+    await waitProcessed(server, token, id);
+    return id;
+  })();
+  return processed;
+}
+
+let clientTraitsLoaded: Promise<ClientTrait[]> | undefined;
+function clientTraits(): Promise<ClientTrait[]> {
+  clientTraitsLoaded ??= request(`${server.api}/traits/`, { token }).then((r) => {
+    expect(r.status).toBe(200);
+    return r.body.map((t: unknown) => ClientTrait.parse(t));
+  });
+  return clientTraitsLoaded;
+}
+
+describe('the spec workflow', () => {
   it('creates a profile with defaults for omitted fields', async () => {
     const r = await request(`${server.api}/profiles/`, {
       method: 'POST',
@@ -51,15 +78,16 @@ describe('the spec workflow', () => {
       ethnicity: 0,
       reference_mixture: null,
     });
-    profileId = p.id;
   });
 
   it('has no genotype and an empty traits list before upload', async () => {
+    const profileId = await newProfile();
     expect((await request(`${server.api}/profiles/${profileId}/genotype/`, { token })).body).toEqual({});
     expect((await request(`${server.api}/profiles/${profileId}/traits/`, { token })).body).toEqual([]);
   });
 
   it('uploads through the signed URL and processes the file by itself', async () => {
+    const profileId = await newProfile();
     const put = await upload(server, token, profileId, file);
     expect(put.status).toBe(200);
     const meta = GenotypeMetadata.parse(await waitProcessed(server, token, profileId));
@@ -74,35 +102,34 @@ describe('the spec workflow', () => {
   });
 
   it('the synchronous processing call reprocesses and answers when done', async () => {
+    const profileId = await processedProfile();
     const r = await request(`${server.api}/profiles/${profileId}/genotype/upload/`, { method: 'POST', token });
     expect(r.status).toBe(200);
     expect(r.body.detail).toMatch(/Processing finished/);
   });
 
-  let clientTraits: ClientTrait[];
   it('lists the client traits with pricing type, filtered by q', async () => {
-    const r = await request(`${server.api}/traits/`, { token });
-    expect(r.status).toBe(200);
-    clientTraits = r.body.map((t: unknown) => ClientTrait.parse(t));
-    expect(clientTraits.length).toBeGreaterThanOrEqual(10);
-    expect(new Set(clientTraits.map((t) => t.type))).toEqual(new Set(['free', 'basic']));
-    const probe = clientTraits[0].trait.name.slice(0, 5).toLowerCase();
+    const traits = await clientTraits();
+    expect(traits.length).toBeGreaterThanOrEqual(10);
+    expect(new Set(traits.map((t) => t.type))).toEqual(new Set(['free', 'basic']));
+    const probe = traits[0].trait.name.slice(0, 5).toLowerCase();
     const filtered = await request(`${server.api}/traits/?q=${encodeURIComponent(probe)}`, { token });
     expect(filtered.body.length).toBeGreaterThan(0);
-    expect(filtered.body.length).toBeLessThanOrEqual(clientTraits.length);
+    expect(filtered.body.length).toBeLessThanOrEqual(traits.length);
     for (const t of filtered.body) expect(`${t.trait.code} ${t.trait.name}`.toLowerCase()).toContain(probe);
   });
 
   it('lists statuses; free traits are computed automatically', async () => {
+    const [profileId, traits] = await Promise.all([processedProfile(), clientTraits()]);
     const r = await request(`${server.api}/profiles/${profileId}/traits/`, { token });
     const list = r.body.map((t: unknown) => ProfileTraitStatus.parse(t));
-    expect(list.length).toBe(clientTraits.length);
+    expect(list.length).toBe(traits.length);
     // trait and status; unavailable ones also say why (status_reason, an extension of the interface).
     for (const t of list)
       expect(Object.keys(t).sort()).toEqual(
         t.status === 'unavailable' && 'status_reason' in t ? ['status', 'status_reason', 'trait'] : ['status', 'trait'],
       );
-    const free = new Set(clientTraits.filter((t) => t.type === 'free').map((t) => t.trait.code));
+    const free = new Set(traits.filter((t) => t.type === 'free').map((t) => t.trait.code));
     const freeFeatured = list.filter((t: ProfileTrait) => free.has(t.trait.code) && t.trait.featured);
     expect(freeFeatured.length).toBeGreaterThan(0);
     for (const t of freeFeatured) expect(t.status).toBe('computed');
@@ -110,6 +137,7 @@ describe('the spec workflow', () => {
   });
 
   it('the score form returns only computed traits, with assessment data', async () => {
+    const profileId = await processedProfile();
     const r = await request(`${server.api}/profiles/${profileId}/traits/?score`, { token });
     expect(r.body.length).toBeGreaterThan(0);
     for (const raw of r.body) {
@@ -123,6 +151,7 @@ describe('the spec workflow', () => {
   });
 
   it('POST computes available traits, in both body shapes, and skips unknown codes', async () => {
+    const profileId = await processedProfile();
     const list: ProfileTrait[] = (await request(`${server.api}/profiles/${profileId}/traits/`, { token })).body;
     const available = list.filter((t) => t.status === 'available' && t.trait.featured).map((t) => t.trait.code);
     expect(available.length).toBeGreaterThanOrEqual(2);
@@ -146,6 +175,7 @@ describe('the spec workflow', () => {
   });
 
   it('PUT single computes and returns the full assessment; GET reads it', async () => {
+    const profileId = await processedProfile();
     const list: ProfileTrait[] = (await request(`${server.api}/profiles/${profileId}/traits/`, { token })).body;
     const code = list.find((t) => t.status === 'available')!.trait.code;
     const before = (await request(`${server.api}/profiles/${profileId}/traits/${code}`, { token })).body;
@@ -163,6 +193,7 @@ describe('the spec workflow', () => {
   });
 
   it('looks up genotypes of requested markers', async () => {
+    const profileId = await processedProfile();
     const [m1, m2] = markers;
     const r = await request(`${server.api}/profiles/${profileId}/genotype/snps/?rsid=rs${m1.rsid},rs${m2.rsid},rs1`, {
       token,
@@ -176,6 +207,9 @@ describe('the spec workflow', () => {
   });
 
   it('deletes the profile with everything it had', async () => {
+    const profileId = await newProfile();
+    expect((await upload(server, token, profileId, file)).status).toBe(200);
+    await waitProcessed(server, token, profileId);
     const r = await request(`${server.api}/profiles/${profileId}/`, { method: 'DELETE', token });
     expect(r.status).toBe(200);
     expect(typeof r.body.detail).toBe('string');
