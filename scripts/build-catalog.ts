@@ -18,6 +18,7 @@ import { writeAncestryPanel } from './catalog/ancestry-panel.js';
 import { checkCitations } from './catalog/curation.js';
 import { buildDistributionTables } from './catalog/distributions.js';
 import { FEATURED } from './catalog/featured.js';
+import { CURATION_EXCEPTIONS, MAX_FEATURED_VARIANCE_LOSS } from './catalog/exceptions.js';
 import { assignGroups, phenotypeKey } from './catalog/groups.js';
 import { PALINDROME_MAF_LIMIT } from '../src/service/science/match.js';
 import { POPULATIONS } from '../src/shared/populations.js';
@@ -387,6 +388,8 @@ function qualityChecks(
     if (/\(([^)]*\d{4}|[^)]*et al)\)|PMID/i.test(t.name))
       violations.push(`${t.code}: name "${t.name}" carries an author, year or PMID`);
   }
+  const effects = ruleEffectsByTrait(traits, cleaned);
+  for (const e of effects.violations) violations.push(e);
   const rules = {
     counts: {
       citation_pmid_corrected: citations.corrected.length,
@@ -400,8 +403,10 @@ function qualityChecks(
       studies_dropped_logged_betas: dropped.filter((d) => d.reason === 'logged_effect_sizes_look_like_betas').length,
       studies_dropped_test_statistics: dropped.filter((d) => d.reason === 'effect_sizes_look_like_test_statistics')
         .length,
-      studies_dropped_odds_ratios_mixed_with_betas: dropped.filter((d) => d.reason === 'odds_ratios_mixed_with_betas')
-        .length,
+      marker_rows_odds_ratio_converted_to_log: sum((c) => c.rule_effects.odds_ratio_converted_to_log?.rows ?? 0),
+      marker_rows_odds_ratio_like_kept_as_log_odds: sum(
+        (c) => c.rule_effects.odds_ratio_like_kept_as_log_odds?.rows ?? 0,
+      ),
       traits_dominated_by_one_marker: count((t) => t.evidence.flags.includes('dominated_by_one_marker')),
       traits_suggestive_only: count((t) => t.evidence.flags.includes('suggestive_only')),
       traits_male_only: count((t) => t.sex === 'male'),
@@ -416,8 +421,74 @@ function qualityChecks(
       .filter((t) => t.sex)
       .map((t) => ({ code: t.code, sex: t.sex, phenotype: t.source.source_trait })),
     largest_groups: grouping.largest,
+    variance_loss_limit_featured: MAX_FEATURED_VARIANCE_LOSS,
+    variance_loss_exceptions: CURATION_EXCEPTIONS,
+    effects_by_rule: effects.byRule,
+    effects_by_trait: effects.byTrait,
   };
   return { violations, rules };
+}
+
+/** Score variance Σ 2pq·w² of a trait's kept markers (European frequencies, like the rule effects). */
+function keptVariance(c: CleanResult): number {
+  const eur = POPULATIONS.indexOf('EUR');
+  return c.markers.reduce((a, m) => a + 2 * m.freq[eur] * (1 - m.freq[eur]) * m.weight * m.weight, 0);
+}
+
+const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
+
+/**
+ * What each rule removed or rescaled, by trait: rows and the share of the score's variance
+ * (kept + dropped by any rule) the dropped rows carried. A featured trait losing more than
+ * MAX_FEATURED_VARIANCE_LOSS to one rule stops the build unless curation-exceptions.json
+ * documents why.
+ */
+function ruleEffectsByTrait(traits: CatalogTrait[], cleaned: Map<string, CleanResult>) {
+  const violations: string[] = [];
+  const byRule: Record<string, { traits: number; rows: number; featured_traits: number }> = {};
+  const byTrait: Array<{
+    code: string;
+    featured: boolean;
+    rules: Record<
+      string,
+      { action: string; rows: number; variance_share_lost: number; variance_before: number; variance_after: number }
+    >;
+  }> = [];
+  for (const t of traits) {
+    const c = cleaned.get(t.code);
+    if (!c || Object.keys(c.rule_effects).length === 0) continue;
+    const lostTotal = Object.values(c.rule_effects).reduce(
+      (a, e) => a + (e.action === 'dropped' ? e.variance_before : 0),
+      0,
+    );
+    const base = keptVariance(c) + lostTotal;
+    const rules: (typeof byTrait)[number]['rules'] = {};
+    for (const [rule, e] of Object.entries(c.rule_effects)) {
+      const lost = e.action === 'dropped' ? e.variance_before : 0;
+      const share = base > 0 ? lost / base : 0;
+      rules[rule] = {
+        action: e.action,
+        rows: e.rows,
+        variance_share_lost: round4(share),
+        variance_before: Number(e.variance_before.toPrecision(4)),
+        variance_after: Number(e.variance_after.toPrecision(4)),
+      };
+      const r = (byRule[rule] ??= { traits: 0, rows: 0, featured_traits: 0 });
+      r.traits++;
+      r.rows += e.rows;
+      if (t.featured) r.featured_traits++;
+      if (
+        t.featured &&
+        share > MAX_FEATURED_VARIANCE_LOSS &&
+        !CURATION_EXCEPTIONS.some((x) => x.code === t.code && x.rule === rule)
+      )
+        violations.push(
+          `${t.code}: rule ${rule} removes ${(share * 100).toFixed(1)} % of the score's variance (${e.rows} rows); fix the rule or document an exception in scripts/catalog/curation-exceptions.json`,
+        );
+    }
+    byTrait.push({ code: t.code, featured: t.featured, rules });
+  }
+  return { violations, byRule, byTrait };
 }
 
 /** catalog.bin from the catalog.json.gz just written (compiled-catalog.ts), as the engine loads it. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkCitations } from '../../scripts/catalog/curation.js';
 import { assignGroups, phenotypeKey } from '../../scripts/catalog/groups.js';
-import { cleanStudy, type KgEntry, type ReportedFrequencies } from '../../scripts/catalog/markers.js';
+import { cleanStudy, zOfP, type KgEntry, type ReportedFrequencies } from '../../scripts/catalog/markers.js';
 import type { Row } from '../../scripts/catalog/read.js';
 import { sexOf } from '../../scripts/catalog/sex.js';
 import { readCatalogFile } from '../../src/service/science/catalog.js';
@@ -115,6 +115,48 @@ describe('build rules', () => {
       row({ SNP: `rs${k}`, effect_size: String(Math.log(1.1 + k / 100)), effect_size_logged_in_curation: 'TRUE' }),
     );
     expect(cleanStudy(ors, noKg).scale_problem).toBeNull();
+  });
+
+  it('reads an odds-ratio-like weight in a log-scale study as an odds ratio or a log-odds by its p-value', () => {
+    expect(zOfP(0.05)).toBeCloseTo(1.96, 3);
+    expect(zOfP(1e-15)).toBeCloseTo(8.0269, 3);
+    // Reference rows: |z| per unit weight ≈ 5.5 / (0.1 · √(2·.2·.8)) ≈ 97.
+    const refs = [2, 3, 4, 5].map((k) => row({ SNP: `rs${k}`, effect_size: '0.1', p_value: '4e-8' }));
+    // A locus of OR 1.2 at p = 1e-4: as ln OR its |z| per unit is 97-like; read as a log-odds of 1.2 it is not.
+    const or = cleanStudy([...refs, row({ SNP: 'rs9', effect_size: '1.2', p_value: '2e-4' })], noKg);
+    expect(or.markers.find((m) => m.rsid === 9)?.weight).toBeCloseTo(Math.log(1.2), 12);
+    expect(or.rule_effects.odds_ratio_converted_to_log).toMatchObject({ action: 'rescaled', rows: 1 });
+    // APOE-like: a log-odds of 1.03 at p = 1e-45 fits the study's scale; ln 1.03 would not.
+    const big = cleanStudy([...refs, row({ SNP: 'rs9', effect_size: '1.03', p_value: '1e-45' })], noKg);
+    expect(big.markers.find((m) => m.rsid === 9)?.weight).toBe(1.03);
+    expect(big.rule_effects.odds_ratio_like_kept_as_log_odds).toMatchObject({ action: 'checked', rows: 1 });
+  });
+
+  it('recovers alleles the source leaves out from the other allele or from 1000 Genomes, and counts the variance a dropped row carried', () => {
+    const fromOther = cleanStudy([row({ effect_allele: '?', non_effect_allele: 'G' })], noKg);
+    expect(fromOther.markers[0]).toMatchObject({ effect: 'A', other: 'G' });
+    expect(fromOther.effect_allele_from_other_allele).toBe(1);
+    const kg = new Map<string, KgEntry>([
+      ['rs1', { chrom: '1', pos: 5, ref: 'C', alt: 'T', alt_af: [0.3, 0.3, 0.3, 0.3, 0.3] }],
+    ]);
+    // No minor/major; the effect allele given on the reverse strand (G = complement of C).
+    const fromKg = cleanStudy(
+      [row({ effect_allele: 'G', non_effect_allele: '?', minor_allele: '?', major_allele: '?' })],
+      kg,
+    );
+    expect(fromKg.markers[0]).toMatchObject({ effect: 'C', other: 'T' });
+    expect(fromKg.markers[0].freq[0]).toBeCloseTo(0.7, 12);
+    expect(fromKg.alleles_recovered_from_1000_genomes).toBe(1);
+    const lost = cleanStudy(
+      [row({ effect_allele: '?', non_effect_allele: '?', effect_size: '0.5', EUR_AF: '0.5' })],
+      noKg,
+    );
+    expect(lost.rule_effects.unusable_alleles).toEqual({
+      action: 'dropped',
+      rows: 1,
+      variance_before: 2 * 0.5 * 0.5 * 0.25,
+      variance_after: 0,
+    });
   });
 
   it('labels evidence by a documented rule (suggestive-only, dominated by one marker, automated biobank analyses)', () => {
