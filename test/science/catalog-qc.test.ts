@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkCitations } from '../../scripts/catalog/curation.js';
 import { assignGroups, phenotypeKey } from '../../scripts/catalog/groups.js';
+import { FEATURED, parseFeatured } from '../../scripts/catalog/featured.js';
 import { cleanStudy, zOfP, type KgEntry, type ReportedFrequencies } from '../../scripts/catalog/markers.js';
 import type { Row } from '../../scripts/catalog/read.js';
 import { sexOf } from '../../scripts/catalog/sex.js';
@@ -157,6 +158,20 @@ describe('build rules', () => {
       variance_before: 2 * 0.5 * 0.5 * 0.25,
       variance_after: 0,
     });
+  });
+
+  it('reads the featured traits from a data file with named fields, and names the row of an error', () => {
+    expect(FEATURED.length).toBeGreaterThan(100);
+    const good = { ...FEATURED[0] };
+    expect(parseFeatured(JSON.stringify([good]), 'f.json')).toEqual([good]);
+    expect(() => parseFeatured(JSON.stringify([good, { ...good, code: 'x', pricing: 'gold' }]), 'f.json')).toThrow(
+      /f\.json, row 2 \(x\): pricing: /,
+    );
+    expect(() => parseFeatured(JSON.stringify([good, { ...good, extra: 1 }]), 'f.json')).toThrow(/row 2 .*extra/);
+    expect(() => parseFeatured(JSON.stringify([good, good]), 'f.json')).toThrow(
+      /row 2 \(height\): code height is used twice/,
+    );
+    expect(() => parseFeatured('[{', 'f.json')).toThrow(/f\.json is not valid JSON/);
   });
 
   it('labels evidence by a documented rule (suggestive-only, dominated by one marker, automated biobank analyses)', () => {
