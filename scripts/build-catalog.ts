@@ -19,7 +19,18 @@ import { checkCitations } from './catalog/curation.js';
 import { buildDistributionTables } from './catalog/distributions.js';
 import { FEATURED } from './catalog/featured.js';
 import { CURATION_EXCEPTIONS, MAX_FEATURED_VARIANCE_LOSS } from './catalog/exceptions.js';
-import { assignGroups, phenotypeKey } from './catalog/groups.js';
+import { assignGroups, groupKeyOf, phenotypeKey } from './catalog/groups.js';
+import {
+  applyInformation,
+  applyInformationFloor,
+  headlinePower,
+  heritabilityOf,
+  FLOOR_OR98,
+  FLOOR_R2,
+  type InformationInput,
+  type PublishedFigure,
+  type TraitInformation,
+} from './catalog/information.js';
 import { PALINDROME_MAF_LIMIT } from '../src/service/science/match.js';
 import { POPULATIONS } from '../src/shared/populations.js';
 import {
@@ -45,7 +56,7 @@ import {
 import { traitRevision } from '../src/service/science/revision.js';
 import { readCatalogFile } from '../src/service/science/catalog.js';
 import { KG_TABLE_FILE, type KgTableFile } from '../src/service/science/kg-table.js';
-import type { Connotation, PricingType, TraitEvidence } from '../src/service/science/types.js';
+import type { Connotation, PricingType } from '../src/service/science/types.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -185,7 +196,6 @@ function makeTrait(
     first_author: string | null;
     year: number | null;
     sample_size: number | null;
-    variance_explained: TraitEvidence['variance_explained'];
   },
 ): CatalogTrait {
   const cite = citation(
@@ -255,7 +265,7 @@ function makeTrait(
       top_marker_share: Math.round(top * 1e4) / 1e4,
       curated: t.featured,
       flags,
-      variance_explained: src.variance_explained,
+      variance_explained: null, // set by applyInformation
     },
     revision: '',
     weight_scale: c.weight_scale === 'mixed' ? 'mixed' : c.weight_scale,
@@ -330,21 +340,12 @@ function cleanPhenotype(name: string): string {
     .trim();
 }
 
-/** What the source says the known variants explain, where it names a source for it. */
-function varianceExplained(o: Row): TraitEvidence['variance_explained'] {
+/** What the source says the known variants explain, where it cites a PMID for it (impute.me's GWAS-ROC estimates are not published figures). */
+function publishedVarianceExplained(o: Row): PublishedFigure | null {
   const value = num(o.known_heritability);
   const source = (o.known_heritability_pmid ?? '').trim();
-  if (value === null || !(value > 0 && value < 1) || !source || source === 'no source') return null;
-  const from = /^\d+$/.test(source)
-    ? `PMID ${source}`
-    : source.startsWith('GWASroc')
-      ? `impute.me GWAS-ROC estimate (${source.slice(8)})`
-      : source;
-  return {
-    value,
-    description: "share of the trait's variance (liability scale for diseases) explained by its known variants",
-    source: from,
-  };
+  if (value === null || !(value > 0 && value < 1) || !/^\d{6,9}$/.test(source)) return null;
+  return { value, pmid: source };
 }
 
 /**
@@ -491,6 +492,45 @@ function ruleEffectsByTrait(traits: CatalogTrait[], cleaned: Map<string, CleanRe
   return { violations, byRule, byTrait };
 }
 
+/** What the scores explain, by the build's own computation (docs/science.md, sections 6 and 7). */
+function informationReport(
+  traits: CatalogTrait[],
+  info: Map<string, TraitInformation>,
+  floor: ReturnType<typeof applyInformationFloor>,
+) {
+  const shown: Record<string, number> = {};
+  const scales: Record<string, number> = {};
+  for (const i of info.values()) {
+    shown[i.shown] = (shown[i.shown] ?? 0) + 1;
+    scales[i.scale] = (scales[i.scale] ?? 0) + 1;
+  }
+  const r = (x: number | null, d = 3) => (x === null ? null : Number(x.toPrecision(d)));
+  const wasFeatured = new Set(floor.map((f) => f.code));
+  return {
+    floor: { quantitative_r2: FLOOR_R2, disease_or98: FLOOR_OR98 },
+    scales,
+    variance_explained_shown: shown,
+    featured_below_floor_unfeatured: floor,
+    featured: traits
+      .filter((t) => t.featured || wasFeatured.has(t.code))
+      .map((t) => {
+        const i = info.get(t.code)!;
+        const h = info.get(t.group.code)!;
+        return {
+          code: t.code,
+          featured: t.featured,
+          scale: i.scale,
+          r2: r(i.r2),
+          or98: r(i.or98, 4),
+          headline: t.group.code,
+          headline_r2: r(h.r2),
+          headline_or98: r(h.or98, 4),
+          variance_explained: t.evidence.variance_explained,
+        };
+      }),
+  };
+}
+
 /** catalog.bin from the catalog.json.gz just written (compiled-catalog.ts), as the engine loads it. */
 function writeCompiledCatalog(): void {
   const bytes = encodeCompiledCatalog(readCatalogFile(OUT), readFileSync(join(OUT, CATALOG_FILE)));
@@ -519,6 +559,7 @@ function main(): void {
   const codes = new Set<string>();
   const featuredStudies = new Set<string>();
   const cleaned = new Map<string, CleanResult>();
+  const information = new Map<string, InformationInput>();
 
   const allDiseasesSource = (studyId: string) => {
     const o = overview.get(studyId)!;
@@ -530,7 +571,16 @@ function main(): void {
       first_author: o.first_author || null,
       year: yearOf(o.publication_date),
       sample_size: num(o.sampleSize),
-      variance_explained: varianceExplained(o),
+    };
+  };
+  const allDiseasesInput = (studyId: string, condition: boolean, c: CleanResult): InformationInput => {
+    const o = overview.get(studyId)!;
+    return {
+      scale: condition || o.disease === '1' || c.weight_scale === 'ln_or' ? 'log_odds' : 'quantitative',
+      heritability: heritabilityOf(o.total_heritability),
+      caseShare: null,
+      published: publishedVarianceExplained(o),
+      usableShare: c.markers.length / c.source_markers,
     };
   };
 
@@ -552,6 +602,7 @@ function main(): void {
     traits.push(
       makeTrait({ ...def, featured: true, phenotype: overview.get(def.study)!.trait }, c, allDiseasesSource(def.study)),
     );
+    information.set(def.code, allDiseasesInput(def.study, def.condition, c));
   }
   const featuredCount = traits.length;
 
@@ -589,6 +640,7 @@ function main(): void {
     texts.phenotype = o.trait;
     cleaned.set(texts.code, c);
     traits.push(makeTrait(texts, c, src));
+    information.set(texts.code, allDiseasesInput(studyId, texts.condition, c));
   }
   const gwasCount = traits.length - featuredCount;
 
@@ -623,7 +675,6 @@ function main(): void {
       first_author: 'Neale lab (UK Biobank)',
       year: 2017,
       sample_size: n,
-      variance_explained: null,
     };
     const texts = generatedTexts(
       'ukb',
@@ -639,11 +690,28 @@ function main(): void {
     texts.phenotype = o.trait;
     cleaned.set(texts.code, c);
     traits.push(makeTrait(texts, c, src));
+    const cases = num(o['N.cases']);
+    const controls = num(o['N.controls']);
+    const binary = cases !== null && controls !== null && cases > 0 && controls > 0;
+    information.set(texts.code, {
+      scale: binary ? 'linear_probability' : 'quantitative',
+      heritability: null,
+      caseShare: binary ? cases / (cases + controls) : null,
+      published: null,
+      usableShare: c.markers.length / c.source_markers,
+    });
   }
   const ukbCount = traits.length - featuredCount - gwasCount;
 
-  // One answer per phenotype; then every definition is final and gets its revision.
-  const grouping = assignGroups(traits, (t) => phenotypeKey(t.source.source_trait));
+  // What each score explains; one answer per phenotype, headed by its best-informed study;
+  // then every definition is final and gets its revision.
+  const info = applyInformation(traits, information);
+  const grouping = assignGroups(
+    traits,
+    (t) => groupKeyOf(phenotypeKey(t.source.source_trait)),
+    (t) => headlinePower(info.get(t.code)!),
+  );
+  const floor = applyInformationFloor(traits, info);
   for (const t of traits) t.revision = traitRevision(t);
   const qc = qualityChecks(traits, cleaned, citations, dropped, grouping);
   if (qc.violations.length) throw new Error(`Catalog QC failed:\n  ${qc.violations.join('\n  ')}`);
@@ -696,6 +764,7 @@ function main(): void {
       markers: traits.reduce((a, t) => a + t.quality.markers, 0),
     },
     rules: qc.rules,
+    information: informationReport(traits, info, floor),
     dropped_traits_by_reason: byReason,
     dropped_marker_rows_in_kept_traits_by_reason: markerDrops,
     dropped_traits: dropped,

@@ -141,3 +141,118 @@ describe('no rule removes a featured score’s signal unnoticed', () => {
     );
   });
 });
+
+describe('headlines that inform', () => {
+  const groups = new Map<string, CatalogTrait[]>();
+  for (const t of file.traits) groups.set(t.group.code, [...(groups.get(t.group.code) ?? []), t]);
+  const computed = (t: CatalogTrait) =>
+    t.evidence.variance_explained?.description.includes('computed') ? t.evidence.variance_explained.value : null;
+
+  it('heads at least 90 % of multi-study groups with a study no other member out-explains by half again', () => {
+    let multi = 0;
+    let best = 0;
+    for (const members of groups.values()) {
+      if (members.length < 2) continue;
+      multi++;
+      const head = members.find((t) => t.group.headline)!;
+      const h = computed(head) ?? 0;
+      if (members.every((t) => (computed(t) ?? 0) <= 1.5 * h)) best++;
+    }
+    expect(multi).toBeGreaterThan(200);
+    expect(best / multi).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it("merges Alzheimer's disease studies into one group", () => {
+    const alz = file.traits.filter((t) =>
+      /^(alzheimer's disease|alzheimer's disease \(late onset\)|late-onset alzheimer's disease|alzheimer disease and age of onset)$/i.test(
+        t.source.source_trait.replace(/\s*\[[^\]]*\]/g, '').trim(),
+      ),
+    );
+    expect(alz.length).toBeGreaterThanOrEqual(6);
+    expect(new Set(alz.map((t) => t.group.code)).size).toBe(1);
+  });
+
+  it("keeps a trait featured only when its group's headline reaches the information floor", () => {
+    const info = report.information;
+    expect(info.floor).toEqual({ quantitative_r2: 0.01, disease_or98: 1.3 });
+    for (const f of info.featured as Array<{
+      code: string;
+      featured: boolean;
+      scale: string;
+      headline: string;
+      headline_r2: number | null;
+      headline_or98: number | null;
+    }>) {
+      expect(trait(f.code).featured).toBe(f.featured);
+      const head = trait(f.headline);
+      const reaches =
+        head.evidence.variance_explained !== null &&
+        (f.headline_or98 !== null ? f.headline_or98 >= 1.3 : (f.headline_r2 ?? 0) >= 0.01);
+      expect(f.featured, f.code).toBe(reaches);
+    }
+    // The Height score of one small study explains well under 1 % of height: no longer featured.
+    expect(trait('height').featured).toBe(false);
+    expect(trait('breast_cancer').featured).toBe(true);
+  });
+
+  it('reaches an odds ratio of at least 1.3 between the 98th percentile and the median for featured diseases, through the engine', () => {
+    // Score values at the 50th and 98th percentiles of simulated Europeans: the difference of two log-odds scores.
+    for (const code of ['breast_cancer', 'alzheimers_disease']) {
+      const t = trait(trait(code).group.code);
+      const rand = random(98);
+      const scores: number[] = [];
+      for (let k = 0; k < 400; k++) {
+        const a = engine.assess(t.code, genotypeOf(personOf(t, rand, {})), contextOf(1, { gender: 2 }))!;
+        scores.push(a.score);
+      }
+      scores.sort((x, y) => x - y);
+      expect(Math.exp(scores[392] - scores[200]), code).toBeGreaterThanOrEqual(1.3);
+    }
+  });
+});
+
+describe('what a score explains', () => {
+  const overview = new Map(
+    readFileSync(
+      join(
+        import.meta.dirname,
+        '..',
+        '..',
+        '..',
+        'shared',
+        'data',
+        'impute-me',
+        'AllDiseases_2021-01-28_trait_overview.tsv',
+      ),
+      'utf8',
+    )
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split('\t'))
+      .map((c) => [c[0], c[16]] as const),
+  );
+
+  it('is never above the trait’s heritability, cites a PMID and says whether it was published or computed', () => {
+    let shown = 0;
+    for (const t of file.traits) {
+      const v = t.evidence.variance_explained;
+      if (!v) continue;
+      shown++;
+      expect(v.source, t.code).toMatch(/^PMID \d{6,9}$/);
+      expect(v.description, t.code).toMatch(/as published|computed from/);
+      expect(v.value).toBeGreaterThan(0);
+      expect(v.value).toBeLessThan(1);
+      const h2 = Number(overview.get(t.source.study_id) ?? '');
+      if (h2 > 0) expect(v.value, t.code).toBeLessThanOrEqual(h2);
+    }
+    expect(shown / file.traits.length).toBeGreaterThan(0.8);
+    expect(trait('left_handedness').evidence.variance_explained!.value).toBeLessThanOrEqual(0.25);
+  });
+
+  it('for a quantitative trait, equals Σ 2pq·β² of the score in Europeans', () => {
+    const t = trait('body_mass_index');
+    const v = t.markers.rsid.reduce((a, _r, i) => a + variance(t, i), 0);
+    expect(t.evidence.variance_explained!.description).toMatch(/computed from/);
+    expect(t.evidence.variance_explained!.value).toBeCloseTo(v, 3);
+  });
+});
