@@ -18,7 +18,7 @@ import { writeAncestryPanel } from './catalog/ancestry-panel.js';
 import { checkCitations } from './catalog/curation.js';
 import { buildDistributionTables } from './catalog/distributions.js';
 import { FEATURED } from './catalog/featured.js';
-import { CURATION_EXCEPTIONS, MAX_FEATURED_VARIANCE_LOSS } from './catalog/exceptions.js';
+import { CURATION_EXCEPTIONS, isExcepted, MAX_FEATURED_VARIANCE_LOSS } from './catalog/exceptions.js';
 import { assignGroups, groupKeyOf, phenotypeKey } from './catalog/groups.js';
 import {
   applyInformation,
@@ -39,6 +39,7 @@ import {
   MAX_UNUSABLE_SHARE,
   type CleanResult,
   type KgEntry,
+  type ReportedByRsid,
   type ReportedFrequencies,
 } from './catalog/markers.js';
 import { num, readTsv, type Row } from './catalog/read.js';
@@ -115,16 +116,20 @@ function loadKg(): Map<string, KgEntry> {
   return kg;
 }
 
-/** Risk-allele frequencies the studies reported (GWAS Catalog 2017), for the strand of palindromic markers. */
-function loadReportedFrequencies(): ReportedFrequencies {
-  const out: ReportedFrequencies = new Map();
+/** Risk-allele frequencies the studies reported (GWAS Catalog 2017), for the strand of palindromic markers: by study and SNP, and by SNP over all studies. */
+function loadReportedFrequencies(): { byStudy: ReportedFrequencies; byRsid: ReportedByRsid } {
+  const byStudy: ReportedFrequencies = new Map();
+  const byRsid: ReportedByRsid = new Map();
   for (const r of readTsv(join(IM, 'gwas_catalog_v1.0-associations_e87_r2017-02-06.tsv.gz'))) {
     const m = /^(rs\d+)-([ACGT])$/.exec((r['STRONGEST SNP-RISK ALLELE'] ?? '').trim());
     const f = num(r['RISK ALLELE FREQUENCY']);
     if (!m || f === null || !(f > 0 && f < 1)) continue;
-    out.set(`${r.PUBMEDID}:${m[1]}`, { allele: m[2], frequency: f });
+    byStudy.set(`${r.PUBMEDID}:${m[1]}`, { allele: m[2], frequency: f });
+    const list = byRsid.get(m[1]);
+    if (list) list.push({ allele: m[2], frequency: f });
+    else byRsid.set(m[1], [{ allele: m[2], frequency: f }]);
   }
-  return out;
+  return { byStudy, byRsid };
 }
 
 function groupBy(rows: Row[], key: string): Map<string, Row[]> {
@@ -399,7 +404,11 @@ function qualityChecks(
       palindromic_kept: sum((c) => c.palindromic_kept),
       palindromic_strand_confirmed_by_reported_frequency: sum((c) => c.palindromic_confirmed),
       palindromic_strand_flipped_by_reported_frequency: sum((c) => c.palindromic_flipped),
-      palindromic_strand_unverifiable: sum((c) => c.palindromic_kept - c.palindromic_confirmed - c.palindromic_flipped),
+      palindromic_strand_checked_by_other_studies: sum((c) => c.palindromic_checked_by_other_studies),
+      palindromic_strand_unverifiable_dropped: sum((c) => c.dropped.palindromic_strand_unverifiable ?? 0),
+      palindromic_strand_unverifiable_kept: sum(
+        (c) => c.palindromic_kept - c.palindromic_confirmed - c.palindromic_flipped,
+      ),
       markers_dropped_weight_outliers: sum((c) => c.dropped.weight_outlier ?? 0),
       studies_dropped_logged_betas: dropped.filter((d) => d.reason === 'logged_effect_sizes_look_like_betas').length,
       studies_dropped_test_statistics: dropped.filter((d) => d.reason === 'effect_sizes_look_like_test_statistics')
@@ -478,11 +487,7 @@ function ruleEffectsByTrait(traits: CatalogTrait[], cleaned: Map<string, CleanRe
       r.traits++;
       r.rows += e.rows;
       if (t.featured) r.featured_traits++;
-      if (
-        t.featured &&
-        share > MAX_FEATURED_VARIANCE_LOSS &&
-        !CURATION_EXCEPTIONS.some((x) => x.code === t.code && x.rule === rule)
-      )
+      if (t.featured && share > MAX_FEATURED_VARIANCE_LOSS && !isExcepted(t.code, rule))
         violations.push(
           `${t.code}: rule ${rule} removes ${(share * 100).toFixed(1)} % of the score's variance (${e.rows} rows); fix the rule or document an exception in scripts/catalog/curation-exceptions.json`,
         );
@@ -590,7 +595,7 @@ function main(): void {
     const rows = weights.get(def.study);
     if (!rows || !overview.has(def.study))
       throw new Error(`featured trait ${def.code}: study ${def.study} not found in the source`);
-    const c = cleanStudy(rows, kg, reported);
+    const c = cleanStudy(rows, kg, reported.byStudy, reported.byRsid);
     const bad = unusableReason(c);
     if (bad) {
       dropped.push({ code: def.code, study_id: def.study, ...bad });
@@ -619,7 +624,7 @@ function main(): void {
       });
       continue;
     }
-    const c = cleanStudy(rows, kg, reported);
+    const c = cleanStudy(rows, kg, reported.byStudy, reported.byRsid);
     const bad = unusableReason(c);
     if (bad) {
       dropped.push({ code: '', study_id: studyId, ...bad });
@@ -659,7 +664,7 @@ function main(): void {
       });
       continue;
     }
-    const c = cleanStudy(rows, kg, reported);
+    const c = cleanStudy(rows, kg, reported.byStudy, reported.byRsid);
     const bad = unusableReason(c);
     if (bad) {
       dropped.push({ code: '', study_id: o.study_id, ...bad });

@@ -29,6 +29,33 @@ export const MIN_SCALE_REFERENCE_ROWS = 3;
  */
 export const LOGGED_BETA_MEDIAN = Math.log(3);
 
+/** The extended MHC (HLA) region on GRCh37, chromosome 6 at 25–34 Mb: one marker per score is kept there. */
+export const HLA_REGION = { chrom: '6', start: 25_000_000, end: 34_000_000 } as const;
+
+/** Genes of the extended MHC the source names as a marker's reported gene (HLA-*, HCG*, PSORS1C*, and the classical class I–III genes). */
+const MHC_GENES = new Set([
+  'MICA',
+  'MICB',
+  'BTNL2',
+  'NOTCH4',
+  'TAP1',
+  'TAP2',
+  'TNF',
+  'LTA',
+  'LTB',
+  'C4A',
+  'C4B',
+  'C2',
+  'CFB',
+  'AGER',
+  'BAG6',
+  'MHC',
+]);
+export function isMhcGene(gene: string): boolean {
+  const g = gene.trim().toUpperCase();
+  return g.startsWith('HLA-') || g.startsWith('HCG') || g.startsWith('PSORS1C') || MHC_GENES.has(g);
+}
+
 /** A marker whose |weight| exceeds this many times its study's median |weight| is dropped (studies of ≥ 5 markers). */
 export const WEIGHT_OUTLIER_FACTOR = 100;
 
@@ -66,6 +93,30 @@ export interface CleanMarker {
  */
 export type ReportedFrequencies = Map<string, { allele: string; frequency: number }>;
 
+/** Every reported risk-allele frequency of an rsID, over all studies of the GWAS Catalog extract. */
+export type ReportedByRsid = Map<string, Array<{ allele: string; frequency: number }>>;
+
+/**
+ * What a reported frequency says of a palindromic marker's strand: "same" when it sits at
+ * least STRAND_FREQUENCY_MARGIN closer to the 1000 Genomes frequency of the letter as given
+ * (in some population) than to its complement's, "flipped" the other way round, else null
+ * (frequencies near 0.5 cannot tell the strands apart).
+ */
+export function strandVerdict(
+  rep: { allele: string; frequency: number },
+  effect: string,
+  other: string,
+  freq: number[],
+): 'same' | 'flipped' | null {
+  if (rep.allele !== effect && rep.allele !== other) return null;
+  const f = rep.allele === effect ? rep.frequency : 1 - rep.frequency;
+  const same = Math.min(...freq.map((x) => Math.abs(f - x)));
+  const flipped = Math.min(...freq.map((x) => Math.abs(f - (1 - x))));
+  if (flipped + STRAND_FREQUENCY_MARGIN < same) return 'flipped';
+  if (same + STRAND_FREQUENCY_MARGIN < flipped) return 'same';
+  return null;
+}
+
 /** A palindromic marker's reported frequency must sit this much closer to one strand's reading than to the other's. */
 export const STRAND_FREQUENCY_MARGIN = 0.1;
 
@@ -92,11 +143,13 @@ export interface CleanResult {
   flipped_to_forward: number;
   /** Markers not present in the 1000 Genomes extract, so not strand-checked. */
   unchecked_strand: number;
-  /** Palindromic markers kept (effect-allele frequency outside 0.4–0.6). */
+  /** Palindromic markers kept (effect-allele frequency outside 0.4–0.6, strand told by a reported frequency). */
   palindromic_kept: number;
   /** …of which the study's reported frequency confirmed the strand, or showed it reversed (then complemented). */
   palindromic_confirmed: number;
   palindromic_flipped: number;
+  /** …of which the strand was told by other studies' reports of the SNP (the study itself reported no frequency). */
+  palindromic_checked_by_other_studies: number;
   /** Rows whose effect allele was given on the reverse strand of the minor/major alleles, recovered by complement. */
   reverse_strand_recovered: number;
   /** Rows without minor/major alleles whose effect (or other) allele is one of the 1000 Genomes REF/ALT pair: the pair is used. */
@@ -186,6 +239,7 @@ export function cleanStudy(
   rows: Row[],
   kg: Map<string, KgEntry>,
   reported: ReportedFrequencies = new Map(),
+  reportedByRsid: ReportedByRsid = new Map(),
 ): CleanResult {
   const dropped: Record<string, number> = {};
   const ruleEffects: Record<string, RuleEffect> = {};
@@ -207,12 +261,13 @@ export function cleanStudy(
   let palKept = 0;
   let palConfirmed = 0;
   let palFlipped = 0;
+  let palByOthers = 0;
   let reverseRecovered = 0;
   let allelesRecoveredFromKg = 0;
   let effectFromOther = 0;
   let logged = 0;
   let notLogged = 0;
-  const candidates: Array<CleanMarker & { logged: boolean }> = [];
+  const candidates: Array<CleanMarker & { logged: boolean; genes: string[] }> = [];
   const seen = new Set<string>();
   for (const row of rows) {
     current = row;
@@ -313,26 +368,39 @@ export function cleanStudy(
         drop('palindromic_ambiguous');
         continue;
       }
-      palKept++;
-      // Strand by frequency: the study's own reported frequency of the allele against the
-      // 1000 Genomes frequencies of the letter read on either strand.
-      const rep = reported.get(`${row.pmid}:${id}`);
-      if (rep && (rep.allele === effect || rep.allele === other)) {
-        const f = rep.allele === effect ? rep.frequency : 1 - rep.frequency;
-        const same = Math.min(...freq.map((x) => Math.abs(f - x)));
-        const flipped = Math.min(...freq.map((x) => Math.abs(f - (1 - x))));
-        if (flipped + STRAND_FREQUENCY_MARGIN < same) {
-          [effect, other] = [other, effect];
-          freq = freq.map((x) => round6(1 - x));
-          palFlipped++;
-        } else if (same + STRAND_FREQUENCY_MARGIN < flipped) palConfirmed++;
+      // Strand by frequency: a reported frequency of the allele against the 1000 Genomes
+      // frequencies of the letter read on either strand — the study's own report first,
+      // else the reports of other studies of the same SNP when they all agree.
+      const own = reported.get(`${row.pmid}:${id}`);
+      let verdict = own ? strandVerdict(own, effect, other, freq) : null;
+      let byOthers = false;
+      if (verdict === null) {
+        const votes = new Set(
+          (reportedByRsid.get(id) ?? []).map((r) => strandVerdict(r, effect, other, freq)).filter((v) => v !== null),
+        );
+        if (votes.size === 1) {
+          verdict = [...votes][0];
+          byOthers = true;
+        }
       }
+      if (verdict === null) {
+        drop('palindromic_strand_unverifiable');
+        continue;
+      }
+      palKept++;
+      if (byOthers) palByOthers++;
+      if (verdict === 'flipped') {
+        [effect, other] = [other, effect];
+        freq = freq.map((x) => round6(1 - x));
+        palFlipped++;
+      } else palConfirmed++;
     }
     const rsid = Number(m[1]);
     const p = num(row.p_value ?? row['P.VALUE']);
     const chrom = (row.chr_name ?? '').trim().toUpperCase().replace(/^CHR/, '');
     const isLogged = (row.effect_size_logged_in_curation ?? '').toUpperCase() === 'TRUE';
-    candidates.push({ rsid, effect, other, weight, freq, p, chrom, logged: isLogged });
+    const genes = (row.reported_genes ?? '').split(/[,;/]/).filter((g) => g.trim() !== '');
+    candidates.push({ rsid, effect, other, weight, freq, p, chrom, logged: isLogged, genes });
   }
   current = null;
   // Effect scales: unlogged odds ratios mixed into a log-scale study (see OR_LIKE_LOW).
@@ -402,7 +470,7 @@ export function cleanStudy(
     }
   }
   // Duplicates: keep the row with the smallest p-value; on a tie the first row stays.
-  const byRsid = new Map<number, CleanMarker & { logged: boolean }>();
+  const byRsid = new Map<number, CleanMarker & { logged: boolean; genes: string[] }>();
   for (const c of kept) {
     const prev = byRsid.get(c.rsid);
     if (prev) {
@@ -412,11 +480,30 @@ export function cleanStudy(
     }
     byRsid.set(c.rsid, c);
   }
+  // The HLA region: markers there are in strong, long-range linkage disequilibrium, so several of
+  // them in one score count one signal several times. Only the marker carrying the most variance
+  // stays. Placed by their 1000 Genomes position, else (most markers: the extract has no
+  // position for them) by a reported gene of the MHC on chromosome 6.
+  const inHla = [...byRsid.values()].filter((c) => {
+    const e = kg.get(`rs${c.rsid}`);
+    if (e) return e.chrom === HLA_REGION.chrom && e.pos >= HLA_REGION.start && e.pos <= HLA_REGION.end;
+    return c.chrom === HLA_REGION.chrom && c.genes.some(isMhcGene);
+  });
+  if (inHla.length > 1) {
+    const v = (c: CleanMarker) => 2 * c.freq[EUR_INDEX] * (1 - c.freq[EUR_INDEX]) * c.weight * c.weight;
+    const top = inHla.reduce((a, b) => (v(b) > v(a) || (v(b) === v(a) && b.rsid < a.rsid) ? b : a));
+    for (const c of inHla) {
+      if (c === top) continue;
+      byRsid.delete(c.rsid);
+      dropped.hla_region_pruned = (dropped.hla_region_pruned ?? 0) + 1;
+      affect('hla_region_pruned', 'dropped', v(c), 0);
+    }
+  }
   for (const c of byRsid.values()) {
     if (c.logged) logged++;
     else notLogged++;
   }
-  const markers = [...byRsid.values()].sort((a, b) => a.rsid - b.rsid).map(({ logged: _l, ...m }) => m);
+  const markers = [...byRsid.values()].sort((a, b) => a.rsid - b.rsid).map(({ logged: _l, genes: _g, ...m }) => m);
   return {
     markers,
     source_markers: seen.size,
@@ -427,6 +514,7 @@ export function cleanStudy(
     palindromic_kept: palKept,
     palindromic_confirmed: palConfirmed,
     palindromic_flipped: palFlipped,
+    palindromic_checked_by_other_studies: palByOthers,
     reverse_strand_recovered: reverseRecovered,
     alleles_recovered_from_1000_genomes: allelesRecoveredFromKg,
     effect_allele_from_other_allele: effectFromOther,
