@@ -107,6 +107,63 @@ describe('build rules', () => {
     expect(agrees.markers[0].effect).toBe('A');
   });
 
+  it('drops a palindromic marker no reported frequency can place on a strand, and asks other studies when the study reported none', () => {
+    const pal = (over: Partial<Row> = {}) =>
+      row({ effect_allele: 'A', non_effect_allele: 'T', minor_allele: 'A', major_allele: 'T', ...over });
+    const none = cleanStudy([pal()], noKg);
+    expect(none.markers).toHaveLength(0);
+    expect(none.dropped.palindromic_strand_unverifiable).toBe(1);
+    expect(none.rule_effects.palindromic_strand_unverifiable.action).toBe('dropped');
+    // Two other studies agree the allele A sits at about .8: the source gave the reverse strand.
+    const others = new Map([
+      [
+        'rs1',
+        [
+          { allele: 'A', frequency: 0.79 },
+          { allele: 'T', frequency: 0.21 },
+        ],
+      ],
+    ]);
+    const told = cleanStudy([pal()], noKg, new Map(), others);
+    expect(told.markers[0]).toMatchObject({ effect: 'T', other: 'A' });
+    expect(told.palindromic_checked_by_other_studies).toBe(1);
+    // Other studies that disagree tell nothing.
+    const split = new Map([
+      [
+        'rs1',
+        [
+          { allele: 'A', frequency: 0.79 },
+          { allele: 'A', frequency: 0.2 },
+        ],
+      ],
+    ]);
+    expect(cleanStudy([pal()], noKg, new Map(), split).markers).toHaveLength(0);
+  });
+
+  it('keeps one marker of the HLA region per score, the one carrying the most variance', () => {
+    const kg = new Map<string, KgEntry>(
+      [
+        ['rs1', 29_000_000],
+        ['rs2', 32_000_000],
+        ['rs3', 40_000_000],
+      ].map(([id, pos]) => [
+        id as string,
+        { chrom: '6', pos: pos as number, ref: 'G', alt: 'A', alt_af: [0.2, 0.2, 0.2, 0.2, 0.2] },
+      ]),
+    );
+    const rows = [
+      row({ SNP: 'rs1', effect_size: '0.1' }),
+      row({ SNP: 'rs2', effect_size: '0.3' }),
+      row({ SNP: 'rs3', effect_size: '0.1' }),
+      // No 1000 Genomes position: placed by its reported MHC gene on chromosome 6.
+      row({ SNP: 'rs4', chr_name: '6', reported_genes: 'HLA-DRB1', effect_size: '0.2' }),
+      row({ SNP: 'rs5', chr_name: '6', reported_genes: 'BACH2', effect_size: '0.2' }),
+    ];
+    const r = cleanStudy(rows, kg);
+    expect(r.markers.map((m) => m.rsid)).toEqual([2, 3, 5]);
+    expect(r.rule_effects.hla_region_pruned).toMatchObject({ action: 'dropped', rows: 2 });
+  });
+
   it('rejects a study whose logged effect sizes are logarithms of betas (implausible odds ratios)', () => {
     const rows = [1, 2, 3, 4].map((k) =>
       row({ SNP: `rs${k}`, effect_size: String(Math.log(20 + k)), effect_size_logged_in_curation: 'TRUE' }),
@@ -245,13 +302,13 @@ describe('build rules', () => {
     ];
     expect(parseSynonyms(JSON.stringify(ok), 's.json')).toEqual(ok);
     expect(() => parseSynonyms(JSON.stringify([{ ...ok[0], synonyms: ['Late-Onset AD'] }]), 's.json')).toThrow(
-      /s\.json, row 1: "Late-Onset AD" is not a phenotype key \(write "late-onset ad"\)/,
+      /s\.json, row 1 \(alzheimer's disease\): "Late-Onset AD" is not a phenotype key \(write "late-onset ad"\)/,
     );
     expect(() => parseSynonyms(JSON.stringify([ok[0], { ...ok[0], phenotype: 'x' }]), 's.json')).toThrow(
-      /row 2: "late-onset alzheimer disease" appears in two rows/,
+      /row 2 \(x\): "late-onset alzheimer disease" appears in two rows/,
     );
     expect(() => parseSynonyms(JSON.stringify([{ phenotype: 'x', synonyms: [] }]), 's.json')).toThrow(
-      /row 1: synonyms: .*why: /,
+      /row 1 \(x\): synonyms: .*why: /,
     );
   });
 });
