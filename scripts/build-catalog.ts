@@ -762,7 +762,8 @@ function main(): void {
     for (const [k, v] of Object.entries(t.source.dropped)) markerDrops[k] = (markerDrops[k] ?? 0) + v;
   const report = {
     counts: {
-      featured: featuredCount,
+      featured_studies_built: featuredCount,
+      featured: traits.filter((t) => t.featured).length,
       gwas: gwasCount,
       ukbiobank: ukbCount,
       total: traits.length,
