@@ -18,7 +18,19 @@ import { writeAncestryPanel } from './catalog/ancestry-panel.js';
 import { checkCitations } from './catalog/curation.js';
 import { buildDistributionTables } from './catalog/distributions.js';
 import { FEATURED } from './catalog/featured.js';
-import { assignGroups, phenotypeKey } from './catalog/groups.js';
+import { CURATION_EXCEPTIONS, isExcepted, MAX_FEATURED_VARIANCE_LOSS } from './catalog/exceptions.js';
+import { assignGroups, groupKeyOf, phenotypeKey } from './catalog/groups.js';
+import {
+  applyInformation,
+  applyInformationFloor,
+  headlinePower,
+  heritabilityOf,
+  FLOOR_OR98,
+  FLOOR_R2,
+  type InformationInput,
+  type PublishedFigure,
+  type TraitInformation,
+} from './catalog/information.js';
 import { PALINDROME_MAF_LIMIT } from '../src/service/science/match.js';
 import { POPULATIONS } from '../src/shared/populations.js';
 import {
@@ -27,6 +39,7 @@ import {
   MAX_UNUSABLE_SHARE,
   type CleanResult,
   type KgEntry,
+  type ReportedByRsid,
   type ReportedFrequencies,
 } from './catalog/markers.js';
 import { num, readTsv, type Row } from './catalog/read.js';
@@ -44,7 +57,7 @@ import {
 import { traitRevision } from '../src/service/science/revision.js';
 import { readCatalogFile } from '../src/service/science/catalog.js';
 import { KG_TABLE_FILE, type KgTableFile } from '../src/service/science/kg-table.js';
-import type { Connotation, PricingType, TraitEvidence } from '../src/service/science/types.js';
+import type { Connotation, PricingType } from '../src/service/science/types.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -103,16 +116,20 @@ function loadKg(): Map<string, KgEntry> {
   return kg;
 }
 
-/** Risk-allele frequencies the studies reported (GWAS Catalog 2017), for the strand of palindromic markers. */
-function loadReportedFrequencies(): ReportedFrequencies {
-  const out: ReportedFrequencies = new Map();
+/** Risk-allele frequencies the studies reported (GWAS Catalog 2017), for the strand of palindromic markers: by study and SNP, and by SNP over all studies. */
+function loadReportedFrequencies(): { byStudy: ReportedFrequencies; byRsid: ReportedByRsid } {
+  const byStudy: ReportedFrequencies = new Map();
+  const byRsid: ReportedByRsid = new Map();
   for (const r of readTsv(join(IM, 'gwas_catalog_v1.0-associations_e87_r2017-02-06.tsv.gz'))) {
     const m = /^(rs\d+)-([ACGT])$/.exec((r['STRONGEST SNP-RISK ALLELE'] ?? '').trim());
     const f = num(r['RISK ALLELE FREQUENCY']);
     if (!m || f === null || !(f > 0 && f < 1)) continue;
-    out.set(`${r.PUBMEDID}:${m[1]}`, { allele: m[2], frequency: f });
+    byStudy.set(`${r.PUBMEDID}:${m[1]}`, { allele: m[2], frequency: f });
+    const list = byRsid.get(m[1]);
+    if (list) list.push({ allele: m[2], frequency: f });
+    else byRsid.set(m[1], [{ allele: m[2], frequency: f }]);
   }
-  return out;
+  return { byStudy, byRsid };
 }
 
 function groupBy(rows: Row[], key: string): Map<string, Row[]> {
@@ -184,7 +201,6 @@ function makeTrait(
     first_author: string | null;
     year: number | null;
     sample_size: number | null;
-    variance_explained: TraitEvidence['variance_explained'];
   },
 ): CatalogTrait {
   const cite = citation(
@@ -254,7 +270,7 @@ function makeTrait(
       top_marker_share: Math.round(top * 1e4) / 1e4,
       curated: t.featured,
       flags,
-      variance_explained: src.variance_explained,
+      variance_explained: null, // set by applyInformation
     },
     revision: '',
     weight_scale: c.weight_scale === 'mixed' ? 'mixed' : c.weight_scale,
@@ -329,21 +345,12 @@ function cleanPhenotype(name: string): string {
     .trim();
 }
 
-/** What the source says the known variants explain, where it names a source for it. */
-function varianceExplained(o: Row): TraitEvidence['variance_explained'] {
+/** What the source says the known variants explain, where it cites a PMID for it (impute.me's GWAS-ROC estimates are not published figures). */
+function publishedVarianceExplained(o: Row): PublishedFigure | null {
   const value = num(o.known_heritability);
   const source = (o.known_heritability_pmid ?? '').trim();
-  if (value === null || !(value > 0 && value < 1) || !source || source === 'no source') return null;
-  const from = /^\d+$/.test(source)
-    ? `PMID ${source}`
-    : source.startsWith('GWASroc')
-      ? `impute.me GWAS-ROC estimate (${source.slice(8)})`
-      : source;
-  return {
-    value,
-    description: "share of the trait's variance (liability scale for diseases) explained by its known variants",
-    source: from,
-  };
+  if (value === null || !(value > 0 && value < 1) || !/^\d{6,9}$/.test(source)) return null;
+  return { value, pmid: source };
 }
 
 /**
@@ -387,6 +394,8 @@ function qualityChecks(
     if (/\(([^)]*\d{4}|[^)]*et al)\)|PMID/i.test(t.name))
       violations.push(`${t.code}: name "${t.name}" carries an author, year or PMID`);
   }
+  const effects = ruleEffectsByTrait(traits, cleaned);
+  for (const e of effects.violations) violations.push(e);
   const rules = {
     counts: {
       citation_pmid_corrected: citations.corrected.length,
@@ -395,13 +404,19 @@ function qualityChecks(
       palindromic_kept: sum((c) => c.palindromic_kept),
       palindromic_strand_confirmed_by_reported_frequency: sum((c) => c.palindromic_confirmed),
       palindromic_strand_flipped_by_reported_frequency: sum((c) => c.palindromic_flipped),
-      palindromic_strand_unverifiable: sum((c) => c.palindromic_kept - c.palindromic_confirmed - c.palindromic_flipped),
+      palindromic_strand_checked_by_other_studies: sum((c) => c.palindromic_checked_by_other_studies),
+      palindromic_strand_unverifiable_dropped: sum((c) => c.dropped.palindromic_strand_unverifiable ?? 0),
+      palindromic_strand_unverifiable_kept: sum(
+        (c) => c.palindromic_kept - c.palindromic_confirmed - c.palindromic_flipped,
+      ),
       markers_dropped_weight_outliers: sum((c) => c.dropped.weight_outlier ?? 0),
       studies_dropped_logged_betas: dropped.filter((d) => d.reason === 'logged_effect_sizes_look_like_betas').length,
       studies_dropped_test_statistics: dropped.filter((d) => d.reason === 'effect_sizes_look_like_test_statistics')
         .length,
-      studies_dropped_odds_ratios_mixed_with_betas: dropped.filter((d) => d.reason === 'odds_ratios_mixed_with_betas')
-        .length,
+      marker_rows_odds_ratio_converted_to_log: sum((c) => c.rule_effects.odds_ratio_converted_to_log?.rows ?? 0),
+      marker_rows_odds_ratio_like_kept_as_log_odds: sum(
+        (c) => c.rule_effects.odds_ratio_like_kept_as_log_odds?.rows ?? 0,
+      ),
       traits_dominated_by_one_marker: count((t) => t.evidence.flags.includes('dominated_by_one_marker')),
       traits_suggestive_only: count((t) => t.evidence.flags.includes('suggestive_only')),
       traits_male_only: count((t) => t.sex === 'male'),
@@ -416,8 +431,109 @@ function qualityChecks(
       .filter((t) => t.sex)
       .map((t) => ({ code: t.code, sex: t.sex, phenotype: t.source.source_trait })),
     largest_groups: grouping.largest,
+    variance_loss_limit_featured: MAX_FEATURED_VARIANCE_LOSS,
+    variance_loss_exceptions: CURATION_EXCEPTIONS,
+    effects_by_rule: effects.byRule,
+    effects_by_trait: effects.byTrait,
   };
   return { violations, rules };
+}
+
+/** Score variance Σ 2pq·w² of a trait's kept markers (European frequencies, like the rule effects). */
+function keptVariance(c: CleanResult): number {
+  const eur = POPULATIONS.indexOf('EUR');
+  return c.markers.reduce((a, m) => a + 2 * m.freq[eur] * (1 - m.freq[eur]) * m.weight * m.weight, 0);
+}
+
+const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
+
+/**
+ * What each rule removed or rescaled, by trait: rows and the share of the score's variance
+ * (kept + dropped by any rule) the dropped rows carried. A featured trait losing more than
+ * MAX_FEATURED_VARIANCE_LOSS to one rule stops the build unless curation-exceptions.json
+ * documents why.
+ */
+function ruleEffectsByTrait(traits: CatalogTrait[], cleaned: Map<string, CleanResult>) {
+  const violations: string[] = [];
+  const byRule: Record<string, { traits: number; rows: number; featured_traits: number }> = {};
+  const byTrait: Array<{
+    code: string;
+    featured: boolean;
+    rules: Record<
+      string,
+      { action: string; rows: number; variance_share_lost: number; variance_before: number; variance_after: number }
+    >;
+  }> = [];
+  for (const t of traits) {
+    const c = cleaned.get(t.code);
+    if (!c || Object.keys(c.rule_effects).length === 0) continue;
+    const lostTotal = Object.values(c.rule_effects).reduce(
+      (a, e) => a + (e.action === 'dropped' ? e.variance_before : 0),
+      0,
+    );
+    const base = keptVariance(c) + lostTotal;
+    const rules: (typeof byTrait)[number]['rules'] = {};
+    for (const [rule, e] of Object.entries(c.rule_effects)) {
+      const lost = e.action === 'dropped' ? e.variance_before : 0;
+      const share = base > 0 ? lost / base : 0;
+      rules[rule] = {
+        action: e.action,
+        rows: e.rows,
+        variance_share_lost: round4(share),
+        variance_before: Number(e.variance_before.toPrecision(4)),
+        variance_after: Number(e.variance_after.toPrecision(4)),
+      };
+      const r = (byRule[rule] ??= { traits: 0, rows: 0, featured_traits: 0 });
+      r.traits++;
+      r.rows += e.rows;
+      if (t.featured) r.featured_traits++;
+      if (t.featured && share > MAX_FEATURED_VARIANCE_LOSS && !isExcepted(t.code, rule))
+        violations.push(
+          `${t.code}: rule ${rule} removes ${(share * 100).toFixed(1)} % of the score's variance (${e.rows} rows); fix the rule or document an exception in scripts/catalog/curation-exceptions.json`,
+        );
+    }
+    byTrait.push({ code: t.code, featured: t.featured, rules });
+  }
+  return { violations, byRule, byTrait };
+}
+
+/** What the scores explain, by the build's own computation (docs/science.md, sections 6 and 7). */
+function informationReport(
+  traits: CatalogTrait[],
+  info: Map<string, TraitInformation>,
+  floor: ReturnType<typeof applyInformationFloor>,
+) {
+  const shown: Record<string, number> = {};
+  const scales: Record<string, number> = {};
+  for (const i of info.values()) {
+    shown[i.shown] = (shown[i.shown] ?? 0) + 1;
+    scales[i.scale] = (scales[i.scale] ?? 0) + 1;
+  }
+  const r = (x: number | null, d = 3) => (x === null ? null : Number(x.toPrecision(d)));
+  const wasFeatured = new Set(floor.map((f) => f.code));
+  return {
+    floor: { quantitative_r2: FLOOR_R2, disease_or98: FLOOR_OR98 },
+    scales,
+    variance_explained_shown: shown,
+    featured_below_floor_unfeatured: floor,
+    featured: traits
+      .filter((t) => t.featured || wasFeatured.has(t.code))
+      .map((t) => {
+        const i = info.get(t.code)!;
+        const h = info.get(t.group.code)!;
+        return {
+          code: t.code,
+          featured: t.featured,
+          scale: i.scale,
+          r2: r(i.r2),
+          or98: r(i.or98, 4),
+          headline: t.group.code,
+          headline_r2: r(h.r2),
+          headline_or98: r(h.or98, 4),
+          variance_explained: t.evidence.variance_explained,
+        };
+      }),
+  };
 }
 
 /** catalog.bin from the catalog.json.gz just written (compiled-catalog.ts), as the engine loads it. */
@@ -448,6 +564,7 @@ function main(): void {
   const codes = new Set<string>();
   const featuredStudies = new Set<string>();
   const cleaned = new Map<string, CleanResult>();
+  const information = new Map<string, InformationInput>();
 
   const allDiseasesSource = (studyId: string) => {
     const o = overview.get(studyId)!;
@@ -459,7 +576,16 @@ function main(): void {
       first_author: o.first_author || null,
       year: yearOf(o.publication_date),
       sample_size: num(o.sampleSize),
-      variance_explained: varianceExplained(o),
+    };
+  };
+  const allDiseasesInput = (studyId: string, condition: boolean, c: CleanResult): InformationInput => {
+    const o = overview.get(studyId)!;
+    return {
+      scale: condition || o.disease === '1' || c.weight_scale === 'ln_or' ? 'log_odds' : 'quantitative',
+      heritability: heritabilityOf(o.total_heritability),
+      caseShare: null,
+      published: publishedVarianceExplained(o),
+      usableShare: c.markers.length / c.source_markers,
     };
   };
 
@@ -469,7 +595,7 @@ function main(): void {
     const rows = weights.get(def.study);
     if (!rows || !overview.has(def.study))
       throw new Error(`featured trait ${def.code}: study ${def.study} not found in the source`);
-    const c = cleanStudy(rows, kg, reported);
+    const c = cleanStudy(rows, kg, reported.byStudy, reported.byRsid);
     const bad = unusableReason(c);
     if (bad) {
       dropped.push({ code: def.code, study_id: def.study, ...bad });
@@ -481,6 +607,7 @@ function main(): void {
     traits.push(
       makeTrait({ ...def, featured: true, phenotype: overview.get(def.study)!.trait }, c, allDiseasesSource(def.study)),
     );
+    information.set(def.code, allDiseasesInput(def.study, def.condition, c));
   }
   const featuredCount = traits.length;
 
@@ -497,7 +624,7 @@ function main(): void {
       });
       continue;
     }
-    const c = cleanStudy(rows, kg, reported);
+    const c = cleanStudy(rows, kg, reported.byStudy, reported.byRsid);
     const bad = unusableReason(c);
     if (bad) {
       dropped.push({ code: '', study_id: studyId, ...bad });
@@ -518,6 +645,7 @@ function main(): void {
     texts.phenotype = o.trait;
     cleaned.set(texts.code, c);
     traits.push(makeTrait(texts, c, src));
+    information.set(texts.code, allDiseasesInput(studyId, texts.condition, c));
   }
   const gwasCount = traits.length - featuredCount;
 
@@ -536,7 +664,7 @@ function main(): void {
       });
       continue;
     }
-    const c = cleanStudy(rows, kg, reported);
+    const c = cleanStudy(rows, kg, reported.byStudy, reported.byRsid);
     const bad = unusableReason(c);
     if (bad) {
       dropped.push({ code: '', study_id: o.study_id, ...bad });
@@ -552,7 +680,6 @@ function main(): void {
       first_author: 'Neale lab (UK Biobank)',
       year: 2017,
       sample_size: n,
-      variance_explained: null,
     };
     const texts = generatedTexts(
       'ukb',
@@ -568,11 +695,28 @@ function main(): void {
     texts.phenotype = o.trait;
     cleaned.set(texts.code, c);
     traits.push(makeTrait(texts, c, src));
+    const cases = num(o['N.cases']);
+    const controls = num(o['N.controls']);
+    const binary = cases !== null && controls !== null && cases > 0 && controls > 0;
+    information.set(texts.code, {
+      scale: binary ? 'linear_probability' : 'quantitative',
+      heritability: null,
+      caseShare: binary ? cases / (cases + controls) : null,
+      published: null,
+      usableShare: c.markers.length / c.source_markers,
+    });
   }
   const ukbCount = traits.length - featuredCount - gwasCount;
 
-  // One answer per phenotype; then every definition is final and gets its revision.
-  const grouping = assignGroups(traits, (t) => phenotypeKey(t.source.source_trait));
+  // What each score explains; one answer per phenotype, headed by its best-informed study;
+  // then every definition is final and gets its revision.
+  const info = applyInformation(traits, information);
+  const grouping = assignGroups(
+    traits,
+    (t) => groupKeyOf(phenotypeKey(t.source.source_trait)),
+    (t) => headlinePower(info.get(t.code)!),
+  );
+  const floor = applyInformationFloor(traits, info);
   for (const t of traits) t.revision = traitRevision(t);
   const qc = qualityChecks(traits, cleaned, citations, dropped, grouping);
   if (qc.violations.length) throw new Error(`Catalog QC failed:\n  ${qc.violations.join('\n  ')}`);
@@ -618,13 +762,15 @@ function main(): void {
     for (const [k, v] of Object.entries(t.source.dropped)) markerDrops[k] = (markerDrops[k] ?? 0) + v;
   const report = {
     counts: {
-      featured: featuredCount,
+      featured_studies_built: featuredCount,
+      featured: traits.filter((t) => t.featured).length,
       gwas: gwasCount,
       ukbiobank: ukbCount,
       total: traits.length,
       markers: traits.reduce((a, t) => a + t.quality.markers, 0),
     },
     rules: qc.rules,
+    information: informationReport(traits, info, floor),
     dropped_traits_by_reason: byReason,
     dropped_marker_rows_in_kept_traits_by_reason: markerDrops,
     dropped_traits: dropped,

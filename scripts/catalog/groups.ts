@@ -1,16 +1,63 @@
 /**
  * One answer per phenotype: traits that score the same phenotype (the same source trait
- * name, e.g. the 20 LDL cholesterol studies) form a group, and one of them is the
- * headline result. Rule (docs/science.md, "Phenotype groups"), first difference wins:
- *  1. curated (featured) before generated;
+ * name, or names synonymous per synonyms.json, e.g. the 20 LDL cholesterol studies) form a
+ * group, and one of them is the headline result: its best-informed member. Rule
+ * (docs/science.md, section 7), first difference wins:
+ *  1. larger predictive power computed from the score itself (information.ts: what it
+ *     explains × the share of its markers kept); a study whose power cannot be computed comes last;
  *  2. higher evidence label (strong > moderate > limited > suggestive);
  *  3. more markers at genome-wide significance;
  *  4. larger sample size;
  *  5. more recent publication;
  *  6. code, alphabetically (a stable tie-break).
  */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
 import type { CatalogTrait } from '../../src/service/science/format.js';
 import { EVIDENCE_RANK } from '../../src/service/science/evidence.js';
+import { issuesOf, rowName } from './exceptions.js';
+
+const synonymSchema = z
+  .object({
+    /** The phenotype key the group takes (phenotypeKey of a source trait name). */
+    phenotype: z.string().min(1),
+    /** Phenotype keys of other source trait names that score the same phenotype. */
+    synonyms: z.array(z.string().min(1)).min(1),
+    /** Why these are one phenotype (and what was deliberately left out). */
+    why: z.string().min(20),
+  })
+  .strict();
+
+export type SynonymRow = z.infer<typeof synonymSchema>;
+
+/** Synonym rows of a data file, or an error naming the row; a key may belong to one row only. */
+export function parseSynonyms(text: string, file: string): SynonymRow[] {
+  const raw: unknown = JSON.parse(text);
+  if (!Array.isArray(raw)) throw new Error(`${file}: expected a JSON array of {phenotype, synonyms, why} rows`);
+  const seen = new Set<string>();
+  return raw.map((row: unknown, i) => {
+    const r = synonymSchema.safeParse(row);
+    if (!r.success) throw new Error(`${file}, ${rowName(row, i)}: ${issuesOf(r.error)}`);
+    for (const k of [r.data.phenotype, ...r.data.synonyms]) {
+      if (k !== phenotypeKey(k))
+        throw new Error(`${file}, ${rowName(row, i)}: "${k}" is not a phenotype key (write "${phenotypeKey(k)}")`);
+      if (seen.has(k)) throw new Error(`${file}, ${rowName(row, i)}: "${k}" appears in two rows`);
+      seen.add(k);
+    }
+    return r.data;
+  });
+}
+
+const SYNONYMS = parseSynonyms(
+  readFileSync(new URL('./synonyms.json', import.meta.url), 'utf8'),
+  'scripts/catalog/synonyms.json',
+);
+const SYNONYM_OF = new Map(SYNONYMS.flatMap((r) => r.synonyms.map((k) => [k, r.phenotype] as const)));
+
+/** The group key of a phenotype key: the phenotype it is a synonym of, else itself. */
+export function groupKeyOf(key: string, synonymOf: Map<string, string> = SYNONYM_OF): string {
+  return synonymOf.get(key) ?? key;
+}
 
 /** The phenotype a source trait name describes: lower case, no "[PMID …]" tags, single spaces. */
 export function phenotypeKey(sourceTrait: string): string {
@@ -22,9 +69,9 @@ export function phenotypeKey(sourceTrait: string): string {
     .trim();
 }
 
-function compareForHeadline(a: CatalogTrait, b: CatalogTrait): number {
+function compareForHeadline(a: CatalogTrait, b: CatalogTrait, power: Map<CatalogTrait, number>): number {
   return (
-    Number(b.featured) - Number(a.featured) ||
+    power.get(b)! - power.get(a)! ||
     EVIDENCE_RANK[b.evidence.label] - EVIDENCE_RANK[a.evidence.label] ||
     (b.evidence.genome_wide_markers ?? 0) - (a.evidence.genome_wide_markers ?? 0) ||
     (b.quality.sample_size ?? 0) - (a.quality.sample_size ?? 0) ||
@@ -34,13 +81,15 @@ function compareForHeadline(a: CatalogTrait, b: CatalogTrait): number {
 }
 
 /**
- * Sets `group` on every trait. `keyOf` gives a trait's phenotype key; a group's name is
- * its featured member's name when it has one, else the headline's name.
+ * Sets `group` on every trait. `keyOf` gives a trait's group key, `powerOf` its predictive
+ * power (null when it cannot be computed); a group's name is its headline's name.
  */
 export function assignGroups(
   traits: CatalogTrait[],
   keyOf: (t: CatalogTrait) => string,
+  powerOf: (t: CatalogTrait) => number | null,
 ): { groups: number; multi: number; largest: Array<[string, number]> } {
+  const power = new Map(traits.map((t) => [t, powerOf(t) ?? -1]));
   const byKey = new Map<string, CatalogTrait[]>();
   for (const t of traits) {
     const k = keyOf(t);
@@ -50,7 +99,7 @@ export function assignGroups(
   }
   let multi = 0;
   for (const members of byKey.values()) {
-    members.sort(compareForHeadline);
+    members.sort((a, b) => compareForHeadline(a, b, power));
     const headline = members[0];
     if (members.length > 1) multi++;
     for (const t of members) {

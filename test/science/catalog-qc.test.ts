@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkCitations } from '../../scripts/catalog/curation.js';
-import { assignGroups, phenotypeKey } from '../../scripts/catalog/groups.js';
-import { cleanStudy, type KgEntry, type ReportedFrequencies } from '../../scripts/catalog/markers.js';
+import { assignGroups, groupKeyOf, parseSynonyms, phenotypeKey } from '../../scripts/catalog/groups.js';
+import { FEATURED, parseFeatured } from '../../scripts/catalog/featured.js';
+import { cleanStudy, zOfP, type KgEntry, type ReportedFrequencies } from '../../scripts/catalog/markers.js';
 import type { Row } from '../../scripts/catalog/read.js';
 import { sexOf } from '../../scripts/catalog/sex.js';
 import { readCatalogFile } from '../../src/service/science/catalog.js';
@@ -106,6 +107,63 @@ describe('build rules', () => {
     expect(agrees.markers[0].effect).toBe('A');
   });
 
+  it('drops a palindromic marker no reported frequency can place on a strand, and asks other studies when the study reported none', () => {
+    const pal = (over: Partial<Row> = {}) =>
+      row({ effect_allele: 'A', non_effect_allele: 'T', minor_allele: 'A', major_allele: 'T', ...over });
+    const none = cleanStudy([pal()], noKg);
+    expect(none.markers).toHaveLength(0);
+    expect(none.dropped.palindromic_strand_unverifiable).toBe(1);
+    expect(none.rule_effects.palindromic_strand_unverifiable.action).toBe('dropped');
+    // Two other studies agree the allele A sits at about .8: the source gave the reverse strand.
+    const others = new Map([
+      [
+        'rs1',
+        [
+          { allele: 'A', frequency: 0.79 },
+          { allele: 'T', frequency: 0.21 },
+        ],
+      ],
+    ]);
+    const told = cleanStudy([pal()], noKg, new Map(), others);
+    expect(told.markers[0]).toMatchObject({ effect: 'T', other: 'A' });
+    expect(told.palindromic_checked_by_other_studies).toBe(1);
+    // Other studies that disagree tell nothing.
+    const split = new Map([
+      [
+        'rs1',
+        [
+          { allele: 'A', frequency: 0.79 },
+          { allele: 'A', frequency: 0.2 },
+        ],
+      ],
+    ]);
+    expect(cleanStudy([pal()], noKg, new Map(), split).markers).toHaveLength(0);
+  });
+
+  it('keeps one marker of the HLA region per score, the one carrying the most variance', () => {
+    const kg = new Map<string, KgEntry>(
+      [
+        ['rs1', 29_000_000],
+        ['rs2', 32_000_000],
+        ['rs3', 40_000_000],
+      ].map(([id, pos]) => [
+        id as string,
+        { chrom: '6', pos: pos as number, ref: 'G', alt: 'A', alt_af: [0.2, 0.2, 0.2, 0.2, 0.2] },
+      ]),
+    );
+    const rows = [
+      row({ SNP: 'rs1', effect_size: '0.1' }),
+      row({ SNP: 'rs2', effect_size: '0.3' }),
+      row({ SNP: 'rs3', effect_size: '0.1' }),
+      // No 1000 Genomes position: placed by its reported MHC gene on chromosome 6.
+      row({ SNP: 'rs4', chr_name: '6', reported_genes: 'HLA-DRB1', effect_size: '0.2' }),
+      row({ SNP: 'rs5', chr_name: '6', reported_genes: 'BACH2', effect_size: '0.2' }),
+    ];
+    const r = cleanStudy(rows, kg);
+    expect(r.markers.map((m) => m.rsid)).toEqual([2, 3, 5]);
+    expect(r.rule_effects.hla_region_pruned).toMatchObject({ action: 'dropped', rows: 2 });
+  });
+
   it('rejects a study whose logged effect sizes are logarithms of betas (implausible odds ratios)', () => {
     const rows = [1, 2, 3, 4].map((k) =>
       row({ SNP: `rs${k}`, effect_size: String(Math.log(20 + k)), effect_size_logged_in_curation: 'TRUE' }),
@@ -115,6 +173,62 @@ describe('build rules', () => {
       row({ SNP: `rs${k}`, effect_size: String(Math.log(1.1 + k / 100)), effect_size_logged_in_curation: 'TRUE' }),
     );
     expect(cleanStudy(ors, noKg).scale_problem).toBeNull();
+  });
+
+  it('reads an odds-ratio-like weight in a log-scale study as an odds ratio or a log-odds by its p-value', () => {
+    expect(zOfP(0.05)).toBeCloseTo(1.96, 3);
+    expect(zOfP(1e-15)).toBeCloseTo(8.0269, 3);
+    // Reference rows: |z| per unit weight ≈ 5.5 / (0.1 · √(2·.2·.8)) ≈ 97.
+    const refs = [2, 3, 4, 5].map((k) => row({ SNP: `rs${k}`, effect_size: '0.1', p_value: '4e-8' }));
+    // A locus of OR 1.2 at p = 1e-4: as ln OR its |z| per unit is 97-like; read as a log-odds of 1.2 it is not.
+    const or = cleanStudy([...refs, row({ SNP: 'rs9', effect_size: '1.2', p_value: '2e-4' })], noKg);
+    expect(or.markers.find((m) => m.rsid === 9)?.weight).toBeCloseTo(Math.log(1.2), 12);
+    expect(or.rule_effects.odds_ratio_converted_to_log).toMatchObject({ action: 'rescaled', rows: 1 });
+    // APOE-like: a log-odds of 1.03 at p = 1e-45 fits the study's scale; ln 1.03 would not.
+    const big = cleanStudy([...refs, row({ SNP: 'rs9', effect_size: '1.03', p_value: '1e-45' })], noKg);
+    expect(big.markers.find((m) => m.rsid === 9)?.weight).toBe(1.03);
+    expect(big.rule_effects.odds_ratio_like_kept_as_log_odds).toMatchObject({ action: 'checked', rows: 1 });
+  });
+
+  it('recovers alleles the source leaves out from the other allele or from 1000 Genomes, and counts the variance a dropped row carried', () => {
+    const fromOther = cleanStudy([row({ effect_allele: '?', non_effect_allele: 'G' })], noKg);
+    expect(fromOther.markers[0]).toMatchObject({ effect: 'A', other: 'G' });
+    expect(fromOther.effect_allele_from_other_allele).toBe(1);
+    const kg = new Map<string, KgEntry>([
+      ['rs1', { chrom: '1', pos: 5, ref: 'C', alt: 'T', alt_af: [0.3, 0.3, 0.3, 0.3, 0.3] }],
+    ]);
+    // No minor/major; the effect allele given on the reverse strand (G = complement of C).
+    const fromKg = cleanStudy(
+      [row({ effect_allele: 'G', non_effect_allele: '?', minor_allele: '?', major_allele: '?' })],
+      kg,
+    );
+    expect(fromKg.markers[0]).toMatchObject({ effect: 'C', other: 'T' });
+    expect(fromKg.markers[0].freq[0]).toBeCloseTo(0.7, 12);
+    expect(fromKg.alleles_recovered_from_1000_genomes).toBe(1);
+    const lost = cleanStudy(
+      [row({ effect_allele: '?', non_effect_allele: '?', effect_size: '0.5', EUR_AF: '0.5' })],
+      noKg,
+    );
+    expect(lost.rule_effects.unusable_alleles).toEqual({
+      action: 'dropped',
+      rows: 1,
+      variance_before: 2 * 0.5 * 0.5 * 0.25,
+      variance_after: 0,
+    });
+  });
+
+  it('reads the featured traits from a data file with named fields, and names the row of an error', () => {
+    expect(FEATURED.length).toBeGreaterThan(100);
+    const good = { ...FEATURED[0] };
+    expect(parseFeatured(JSON.stringify([good]), 'f.json')).toEqual([good]);
+    expect(() => parseFeatured(JSON.stringify([good, { ...good, code: 'x', pricing: 'gold' }]), 'f.json')).toThrow(
+      /f\.json, row 2 \(x\): pricing: /,
+    );
+    expect(() => parseFeatured(JSON.stringify([good, { ...good, extra: 1 }]), 'f.json')).toThrow(/row 2 .*extra/);
+    expect(() => parseFeatured(JSON.stringify([good, good]), 'f.json')).toThrow(
+      /row 2 \(height\): code height is used twice/,
+    );
+    expect(() => parseFeatured('[{', 'f.json')).toThrow(/f\.json is not valid JSON/);
   });
 
   it('labels evidence by a documented rule (suggestive-only, dominated by one marker, automated biobank analyses)', () => {
@@ -143,20 +257,59 @@ describe('build rules', () => {
     expect(sexOf('Type 2 diabetes')).toBeNull();
   });
 
-  it('groups one phenotype and picks the headline by the documented order', () => {
+  it('groups one phenotype (synonyms merged) and picks the best-informed member as headline', () => {
     const a = traitOf('a_small', [{ rsid: 1, effect: 'A', other: 'G', weight: 1, freq: 0.3 }]);
     const b = traitOf('b_big', [{ rsid: 1, effect: 'A', other: 'G', weight: 1, freq: 0.3 }]);
     const c = traitOf('c_other', [{ rsid: 1, effect: 'A', other: 'G', weight: 1, freq: 0.3 }]);
+    const d = traitOf('d_synonym', [{ rsid: 1, effect: 'A', other: 'G', weight: 1, freq: 0.3 }]);
+    a.featured = true;
     a.quality.sample_size = 1000;
     b.quality.sample_size = 100_000;
     a.source.source_trait = 'LDL cholesterol [PMID 1]';
     b.source.source_trait = 'LDL  Cholesterol';
     c.source.source_trait = 'HDL cholesterol';
-    const r = assignGroups([a, b, c], (t) => phenotypeKey(t.source.source_trait));
+    d.source.source_trait = 'Low-density lipoprotein';
+    const power = new Map([
+      [a, 0.02],
+      [b, 0.01],
+      [c, null],
+      [d, null],
+    ]);
+    const synonyms = new Map([['low-density lipoprotein', 'ldl cholesterol']]);
+    const r = assignGroups(
+      [a, b, c, d],
+      (t) => groupKeyOf(phenotypeKey(t.source.source_trait), synonyms),
+      (t) => power.get(t) ?? null,
+    );
     expect(r).toMatchObject({ groups: 2, multi: 1 });
-    expect(b.group).toMatchObject({ code: 'b_big', size: 2, headline: true });
-    expect(a.group).toMatchObject({ code: 'b_big', size: 2, headline: false });
+    // Predictive power first: the featured, smaller study explains more; the synonym whose power is unknown comes last.
+    expect(a.group).toMatchObject({ code: 'a_small', size: 3, headline: true });
+    expect(b.group).toMatchObject({ code: 'a_small', headline: false });
+    expect(d.group).toMatchObject({ code: 'a_small', headline: false });
+    power.set(b, 0.03);
+    assignGroups(
+      [a, b, c, d],
+      (t) => groupKeyOf(phenotypeKey(t.source.source_trait), synonyms),
+      (t) => power.get(t) ?? null,
+    );
+    expect(b.group).toMatchObject({ code: 'b_big', headline: true });
     expect(c.group).toMatchObject({ code: 'c_other', size: 1, headline: true });
+  });
+
+  it('reads synonyms from a data file with named fields, naming the row of an error', () => {
+    const ok = [
+      { phenotype: "alzheimer's disease", synonyms: ['late-onset alzheimer disease'], why: 'one diagnosis, two names' },
+    ];
+    expect(parseSynonyms(JSON.stringify(ok), 's.json')).toEqual(ok);
+    expect(() => parseSynonyms(JSON.stringify([{ ...ok[0], synonyms: ['Late-Onset AD'] }]), 's.json')).toThrow(
+      /s\.json, row 1 \(alzheimer's disease\): "Late-Onset AD" is not a phenotype key \(write "late-onset ad"\)/,
+    );
+    expect(() => parseSynonyms(JSON.stringify([ok[0], { ...ok[0], phenotype: 'x' }]), 's.json')).toThrow(
+      /row 2 \(x\): "late-onset alzheimer disease" appears in two rows/,
+    );
+    expect(() => parseSynonyms(JSON.stringify([{ phenotype: 'x', synonyms: [] }]), 's.json')).toThrow(
+      /row 1 \(x\): synonyms: .*why: /,
+    );
   });
 });
 
@@ -176,13 +329,14 @@ describe('the shipped catalog meets the rules', () => {
     for (const t of catalog) expect(headlines.get(t.group.code)).toBe(1);
     const ldl = catalog.filter((t) => t.group.code === catalog.find((x) => x.code === 'ldl_cholesterol')!.group.code);
     expect(ldl.length).toBeGreaterThan(5);
-    expect(ldl.filter((t) => t.group.headline).map((t) => t.code)).toEqual(['ldl_cholesterol']);
+    expect(ldl.filter((t) => t.group.headline)).toHaveLength(1);
     for (const key of [
       'citation_pmid_corrected',
       'reverse_strand_rows_recovered',
       'palindromic_excluded_frequency_0_4_to_0_6',
       'palindromic_strand_flipped_by_reported_frequency',
       'studies_dropped_logged_betas',
+      'marker_rows_odds_ratio_converted_to_log',
       'traits_dominated_by_one_marker',
       'traits_suggestive_only',
       'traits_male_only',
