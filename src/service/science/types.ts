@@ -106,10 +106,10 @@ export interface ReferencePopulation {
   /** How it was chosen, one or two sentences. */
   reason: string;
   /** The estimate from the file, when there is one. */
-  ancestry: Pick<
-    AncestryInference,
-    'best' | 'proportions' | 'markers_used' | 'confidence' | 'admixed' | 'sufficient'
-  > | null;
+  ancestry:
+    | (Pick<AncestryInference, 'best' | 'proportions' | 'markers_used' | 'confidence' | 'admixed' | 'sufficient'> &
+        Partial<Pick<AncestryInference, 'proportions_se' | 'mixture_frequency_error'>>)
+    | null;
 }
 
 /** The person's sex as used for sex-specific traits and X-chromosome dosage. */

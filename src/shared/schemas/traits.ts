@@ -89,6 +89,18 @@ export const ReferencePopulation = z
         confidence: z.number().min(0).max(1),
         admixed: z.boolean(),
         sufficient: z.boolean(),
+        proportions_se: z
+          .record(z.string(), z.number().nullable())
+          .nullable()
+          .optional()
+          .describe('Standard error of each proportion: the uncertainty of a mixed reference built from them.'),
+        mixture_frequency_error: z
+          .number()
+          .nullable()
+          .optional()
+          .describe(
+            'Standard error of a mixed reference frequency built from the proportions (root mean square over the ancestry markers used, docs/ancestry.md).',
+          ),
       })
       .nullable(),
   })
