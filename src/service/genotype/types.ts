@@ -82,6 +82,12 @@ export interface AncestryInference {
   sufficient: boolean;
   /** A sentence for the person when not sufficient (or admixed). */
   reason: string | null;
+  /**
+   * Standard error of a reference frequency built from the proportions (root mean square over
+   * the markers used, docs/ancestry.md); null when not estimable. Absent in estimates stored
+   * before it existed.
+   */
+  mixture_frequency_error?: number | null;
 }
 
 /** What the stored genotype says about the person. */

@@ -34,6 +34,8 @@ import type {
   TraitOutcome,
   UnavailableReason,
   AssessOptions,
+  RareCall,
+  RareCallMarker,
 } from './types.js';
 
 /**
@@ -43,6 +45,12 @@ import type {
  * move the percentile, but a score missing a quarter of its markers is another score.
  */
 export const COVERAGE_THRESHOLD = 0.75;
+/**
+ * An allele rarer than this in the person's reference is a rare call: chip calls of such
+ * alleles are often wrong (Weedon et al., BMJ 2021, PMID 33589468: a positive predictive
+ * value of 16 % below a frequency of 0.001 %), so a result they decide says so.
+ */
+export const RARE_CALL_FREQUENCY = 0.01;
 /** Percentiles beyond these are reported as beyond the scale's ends. */
 const PERCENTILE_FLOOR = 0.1;
 const PERCENTILE_CEILING = 99.9;
@@ -132,6 +140,7 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
   let pts = new Float64Array(STRIDE * 1024);
   let freqs = new Float64Array(1024);
   let leftOut = new Int32Array(1024);
+  let rareAt = new Int32Array(16);
   // Per compiled catalog: a previewed custom trait (assessCustom) may reuse a code.
   const builtByCatalog = new WeakMap<CompiledCatalog, BuiltDistributions>();
   function builtFor(cat: CompiledCatalog): BuiltDistributions {
@@ -163,8 +172,11 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     const slots = slotsFor(cat, g);
     let observed = 0;
     let excluded = 0;
+    let xAt = 0;
     for (let i = t.start; i < t.start + t.count; i++) {
-      const d = matchDosage(slots[cat.markerSlot[i]], cat.effect[i], cat.other[i]);
+      const onX = xAt < t.x.length && t.x[xAt] === i - t.start;
+      if (onX) xAt++;
+      const d = dosageOf(slots[cat.markerSlot[i]], cat.effect[i], cat.other[i], onX);
       if (d >= 0) observed++;
       else if (d !== DOSAGE_MISSING) excluded++;
     }
@@ -228,6 +240,7 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
       leftOut = new Int32Array(t.count);
     }
     let xAt = 0;
+    let rareCount = 0;
     let score = 0;
     let observedScore = 0;
     let constant = 0;
@@ -242,12 +255,13 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
       const call = slots[cat.markerSlot[i]];
       let p = 0;
       for (let q = 0; q < N_POPS; q++) p += w[q] * cat.freq[i * N_POPS + q];
-      const hemi = hemizygousX && xAt < t.x.length && t.x[xAt] === k;
-      if (hemi) xAt++;
+      const onX = xAt < t.x.length && t.x[xAt] === k;
+      if (onX) xAt++;
+      const hemi = hemizygousX && onX;
       const c0 = cat.contrib[3 * i];
       const c1 = cat.contrib[3 * i + 1];
       const c2 = cat.contrib[3 * i + 2];
-      const d = matchDosage(call, cat.effect[i], cat.other[i]);
+      const d = dosageOf(call, cat.effect[i], cat.other[i], onX);
       const rsid = rsidText(cat, i);
       let dosage: number;
       let use: AssessedMarker['use'];
@@ -260,6 +274,11 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
         setMarker(pts, n++, c0, c1, c2, p, hemi);
         use = 'observed';
         snps.push(rsid);
+        // A carried allele rarer than RARE_CALL_FREQUENCY: the effect allele, or the other one.
+        if ((dosage > 0 && p < RARE_CALL_FREQUENCY) || (dosage < 2 && 1 - p < RARE_CALL_FREQUENCY)) {
+          if (rareAt.length <= rareCount) rareAt = growInt32(rareAt);
+          rareAt[rareCount++] = k;
+        }
       } else {
         // Expected contribution in the reference (2pw for an additive diploid marker).
         leftOut[k - n] = k;
@@ -330,6 +349,13 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
       reasons.unshift(
         `${Math.round(100 * coverage)} % of the markers were genotyped (${Math.round(100 * COVERAGE_FOR_FULL_EVIDENCE)} % are needed to keep the trait's label)`,
       );
+    const rareCall =
+      rareCount > 0
+        ? rareCallOf(cat, t, slots, w, rareAt.subarray(0, rareCount), score, level, ref, (s) =>
+            table ? tableCdf(table, s) : built!.dist.cdf(s),
+          )
+        : null;
+    if (rareCall) reasons.unshift(rareCall.text);
     const assessment: Assessment = {
       assessment_level: level,
       level_label: LEVEL_LABELS[level - 1],
@@ -364,6 +390,7 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
       quality: t.info.quality,
       revision: t.info.revision,
       match: { markers: t.count, observed: n, imputed, excluded, strand_flipped: flipped },
+      rare_call: rareCall,
     };
     return { status: 'computed', assessment };
   }
@@ -496,6 +523,86 @@ function rawScoreAssessment(
     quality: t.info.quality,
     revision: t.info.revision,
     match,
+    rare_call: null,
+  };
+}
+
+/**
+ * The effect-allele dosage of a call (matchDosage), where a single letter on an autosome is a
+ * no-call: a person has two copies of every autosome, so one letter is a malformed or deletion
+ * call, not two copies. Single letters count as hemizygous only on the X chromosome.
+ */
+function dosageOf(call: number, effect: number, other: number, onX: boolean): number {
+  if (!onX && call !== 0 && (call & 0xf) === 0) return DOSAGE_MISSING;
+  return matchDosage(call, effect, other);
+}
+
+function growInt32(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(2 * a.length);
+  b.set(a);
+  return b;
+}
+
+/** "0.3 %", "0.04 %": a small frequency in words. */
+function frequencyText(f: number): string {
+  return `${f >= 0.001 ? (100 * f).toFixed(1) : (100 * f).toPrecision(1)} %`;
+}
+
+/**
+ * Whether the person's rare calls decide the level (docs/science.md, "Rare calls"): the
+ * score with each rare call read as the common homozygous genotype, alone and all together,
+ * placed in the same reference distribution. Null when the level stays the same.
+ */
+function rareCallOf(
+  cat: CompiledCatalog,
+  t: CompiledTrait,
+  slots: Uint8Array,
+  w: number[],
+  rare: Int32Array,
+  score: number,
+  level: number,
+  ref: ReferencePopulation,
+  cdf: (score: number) => number,
+): RareCall | null {
+  const markers: RareCallMarker[] = [];
+  let allCommon = score;
+  for (const k of rare) {
+    const i = t.start + k;
+    let p = 0;
+    for (let q = 0; q < N_POPS; q++) p += w[q] * cat.freq[i * N_POPS + q];
+    const call = slots[cat.markerSlot[i]];
+    const dosage = matchDosage(call, cat.effect[i], cat.other[i]) & 3;
+    const effectRare = p < RARE_CALL_FREQUENCY && dosage > 0;
+    // The common homozygote: no copy of a rare effect allele, two copies of a common one.
+    const common = effectRare ? 0 : 2;
+    const shift = cat.contrib[3 * i + common] - cat.contrib[3 * i + dosage];
+    allCommon += shift;
+    markers.push({
+      rsid: `rs${cat.rsid[i]}`,
+      genotype: CALL_TEXT[call],
+      allele: ALLELE_LETTERS[effectRare ? cat.effect[i] : cat.other[i]],
+      frequency: effectRare ? p : 1 - p,
+      level_without: levelForPercentile(100 * cdf(score + shift)),
+    });
+  }
+  const percentileWithout = 100 * cdf(allCommon);
+  const levelWithout = levelForPercentile(percentileWithout);
+  if (levelWithout === level && markers.every((m) => m.level_without === level)) return null;
+  markers.sort((a, b) => a.frequency - b.frequency);
+  const deciding = markers.filter((m) => m.level_without !== level);
+  const first = deciding[0] ?? markers[0];
+  const calls = (deciding.length ? deciding : markers)
+    .map((m) => `${m.rsid} ${m.genotype} (allele ${m.allele}, ${frequencyText(m.frequency)} of chromosomes)`)
+    .join(', ');
+  const one = deciding.length === 1;
+  const text = `This result rests on ${one ? 'one rare call' : 'rare calls'}: ${calls} in the ${ref.label} reference. Without ${one ? 'it' : 'them'} the result would be level ${one ? first.level_without : levelWithout} (${LEVEL_LABELS[(one ? first.level_without : levelWithout) - 1].toLowerCase()}) instead of level ${level}. Chip calls of variants this rare are often wrong (positive predictive value 16 % below a frequency of 0.001 % in UK Biobank, Weedon et al. 2021, PMID 33589468): have ${one ? 'this variant' : 'these variants'} confirmed by a clinical laboratory before drawing any conclusion.`;
+  return {
+    rsid: first.rsid,
+    frequency: first.frequency,
+    markers,
+    level_without: levelWithout,
+    percentile_without: percentileWithout,
+    text,
   };
 }
 

@@ -4,14 +4,20 @@
  * small curated table of qualitative statements, every one with the PubMed id it rests on,
  * and a function from the person's genotype calls to the statements that apply.
  *
- * No numbers are invented here: no risks, no odds ratios, no penetrance figures. Alleles
+ * No numbers are invented here: the few risk figures are those of the cited studies, and
+ * the reliability of a call is computed from 1000 Genomes frequencies and a stated
+ * genotyping error rate (GENOTYPING_ERROR_RATE, docs/science.md). Alleles
  * are given on the GRCh37 forward strand (checked against the 1000 Genomes REF/ALT in
  * ../shared/data/impute-me/DERIVED_1kg_phase3_superpop_ALT_AF_merged.tsv.gz) and matched
  * with the scoring's own rules (match.ts): complement for non-palindromic markers, direct
- * only for palindromic ones. Missing markers, no-calls and calls that fit neither allele
- * are reported as such, never guessed.
+ * only for palindromic ones. Missing markers, no-calls, single letters (every marker here is
+ * on an autosome, where a person has two copies) and calls that fit neither allele are
+ * reported as such, never guessed.
  */
+import type { Population } from '../../shared/populations.js';
+import { POPULATIONS } from '../../shared/populations.js';
 import { alleleFromLetter, callToString } from '../genotype/encoding.js';
+import { FINDING_VARIANT_FREQUENCIES, KG_SAMPLE_SIZES } from './finding-frequencies.js';
 import { DOSAGE_MISMATCH, DOSAGE_MISSING, FLIPPED, matchDosage } from './match.js';
 
 /** One sentence and the study it comes from. */
@@ -34,6 +40,36 @@ export interface FindingMarker {
   state: 'called' | 'missing' | 'no_call' | 'mismatch';
   /** Read on the opposite strand (complement letters). */
   strand_flipped: boolean;
+  /** How far a call of the variant can be trusted in the person's reference; null when no copy was called. */
+  reliability: CallReliability | null;
+}
+
+/**
+ * The chance that a chip call of the variant is right (positive predictive value), from the
+ * variant's frequency in the person's reference population and an assumed error rate.
+ */
+export interface CallReliability {
+  /** The reference population, in words (e.g. "East Asian (EAS)"). */
+  population: string;
+  /** Frequency of the variant allele in that reference (1000 Genomes phase 3). */
+  frequency: number;
+  /** False when 1000 Genomes did not see the allele in (part of) the reference: half a copy among its chromosomes is used. */
+  frequency_observed: boolean;
+  /** Genotyping error rate assumed per call (GENOTYPING_ERROR_RATE). */
+  error_rate: number;
+  /** P(carrier | carrier call) = c(1 − e) / (c(1 − e) + (1 − c)e), c = 1 − (1 − frequency)². */
+  positive_predictive_value: number;
+}
+
+/** Something about the reading that a person (and a client) must not miss. */
+export interface FindingFlag {
+  /**
+   * single_letter_call: a lone letter on an autosome, read as a no-call; implausible_combination:
+   * the calls together are very unlikely (a reading error is more likely); rare_in_reference:
+   * the variant is rarer than 1 % in the person's reference, so a call of it is less reliable.
+   */
+  code: 'single_letter_call' | 'implausible_combination' | 'rare_in_reference';
+  text: string;
 }
 
 export type FindingCode = 'apoe' | 'factor_v_leiden' | 'hfe' | 'lactase_persistence' | 'aldh2';
@@ -55,7 +91,24 @@ export interface Finding {
   statements: FindingStatement[];
   /** What this chip result can and cannot tell, each with its PMID. */
   limits: FindingStatement[];
+  /** Single letters, implausible combinations and variants rare in the person's reference. */
+  flags: FindingFlag[];
 }
+
+/** The reference population the person's results are compared with (reference-population.ts). */
+export interface FindingReference {
+  label: string;
+  weights: Record<Population, number>;
+}
+
+/**
+ * Genotyping error rate assumed for one chip call when judging how reliable a call of a rare
+ * variant is. Stated, not measured: array error rates are commonly put at about 1 in 1,000
+ * calls, and far higher for the rarest variants (Weedon et al. 2021, PMID 33589468).
+ */
+export const GENOTYPING_ERROR_RATE = 1e-3;
+/** A variant allele rarer than this in the person's reference gets the rare_in_reference flag. */
+export const RARE_IN_REFERENCE = 0.01;
 
 /** The person's call for an rsID: a call byte (0 = no-call) or undefined when the file lacks it. */
 export type CallLookup = (rsid: number) => number | undefined;
@@ -84,6 +137,14 @@ export const FINDING_SOURCES: Record<string, string> = {
     'Brooks PJ et al. The alcohol flushing response: an unrecognized risk factor for esophageal cancer from alcohol consumption. PLoS Med 2009.',
   '33589468':
     'Weedon MN et al. Use of SNP chips to detect rare pathogenic variants: retrospective, population based diagnostic evaluation. BMJ 2021.',
+  '7888671':
+    'Rosendaal FR et al. High risk of thrombosis in patients homozygous for factor V Leiden (activated protein C resistance). Blood 1995.',
+  '21556001':
+    'Genin E et al. APOE and Alzheimer disease: a major gene with semi-dominant inheritance. Mol Psychiatry 2011.',
+  '10552997':
+    'Mahley RW, Huang Y, Rall SC Jr. Pathogenesis of type III hyperlipoproteinemia (dysbetalipoproteinemia): questions, quandaries, and paradoxes. J Lipid Res 1999.',
+  '26432245':
+    '1000 Genomes Project Consortium (Auton A et al.). A global reference for human genetic variation. Nature 2015.',
   '29565420':
     'Tandy-Connor S et al. False-positive results released by direct-to-consumer genetic tests highlight the importance of clinical confirmation testing. Genet Med 2018.',
 };
@@ -111,19 +172,24 @@ interface VariantSpec {
   /** The other allele, forward strand GRCh37. */
   other: string;
   role: string;
+  /** The variant in words, for sentences ("Factor V Leiden", "the ε4 allele"). */
+  name: string;
 }
+
+/** A call of one letter: allele2 empty (encoding.ts). On an autosome that is no genotype at all. */
+const isSingleLetter = (call: number) => call !== 0 && (call & 0xf) === 0;
 
 function readMarker(lookup: CallLookup, spec: VariantSpec): FindingMarker {
   const rsid = `rs${spec.rsid}`;
   const call = lookup(spec.rsid);
-  if (call === undefined)
-    return { rsid, role: spec.role, genotype: null, copies: null, state: 'missing', strand_flipped: false };
-  const dosage = matchDosage(call, alleleFromLetter(spec.variant), alleleFromLetter(spec.other));
+  const unread = { rsid, role: spec.role, copies: null, strand_flipped: false, reliability: null };
+  if (call === undefined) return { ...unread, genotype: null, state: 'missing' };
   const genotype = callToString(call);
-  if (dosage === DOSAGE_MISSING)
-    return { rsid, role: spec.role, genotype, copies: null, state: 'no_call', strand_flipped: false };
-  if (dosage === DOSAGE_MISMATCH)
-    return { rsid, role: spec.role, genotype, copies: null, state: 'mismatch', strand_flipped: false };
+  // Every finding's markers lie on autosomes: one letter is a malformed or deletion call, never two copies.
+  if (isSingleLetter(call)) return { ...unread, genotype, state: 'no_call' };
+  const dosage = matchDosage(call, alleleFromLetter(spec.variant), alleleFromLetter(spec.other));
+  if (dosage === DOSAGE_MISSING) return { ...unread, genotype, state: 'no_call' };
+  if (dosage === DOSAGE_MISMATCH) return { ...unread, genotype, state: 'mismatch' };
   const flipped = dosage >= FLIPPED;
   return {
     rsid,
@@ -132,12 +198,64 @@ function readMarker(lookup: CallLookup, spec: VariantSpec): FindingMarker {
     copies: flipped ? dosage - FLIPPED : dosage,
     state: 'called',
     strand_flipped: flipped,
+    reliability: null,
   };
+}
+
+/**
+ * Frequency of a variant allele in a reference (a population or a mixture): Σ wₖ pₖ, where an
+ * allele 1000 Genomes did not see in population k counts as half a copy among its 2Nₖ
+ * chromosomes (it may exist there, rarer than the sample can show).
+ */
+function referenceFrequency(rsid: string, ref: FindingReference): { frequency: number; observed: boolean } {
+  const freqs = FINDING_VARIANT_FREQUENCIES[rsid];
+  let frequency = 0;
+  let observed = true;
+  for (const p of POPULATIONS) {
+    const w = ref.weights[p];
+    if (!(w > 0)) continue;
+    const seen = freqs[p] > 0;
+    if (!seen) observed = false;
+    frequency += w * (seen ? freqs[p] : 0.5 / (2 * KG_SAMPLE_SIZES[p]));
+  }
+  return { frequency, observed };
+}
+
+/** Positive predictive value of a carrier call at allele frequency f and error rate e (CallReliability). */
+export function carrierCallPpv(frequency: number, errorRate = GENOTYPING_ERROR_RATE): number {
+  const carriers = 1 - (1 - frequency) ** 2;
+  const right = carriers * (1 - errorRate);
+  return right / (right + (1 - carriers) * errorRate);
+}
+
+function reliabilityOf(rsid: string, ref: FindingReference): CallReliability {
+  const { frequency, observed } = referenceFrequency(rsid, ref);
+  return {
+    population: ref.label,
+    frequency,
+    frequency_observed: observed,
+    error_rate: GENOTYPING_ERROR_RATE,
+    positive_predictive_value: carrierCallPpv(frequency),
+  };
+}
+
+const percentText = (x: number) => `${x >= 0.1 ? Math.round(100 * x) : (100 * x).toPrecision(1)} %`;
+
+/** The flag and the limit sentence for a variant called in a reference where it is rare. */
+function rareInReference(spec: VariantSpec, m: FindingMarker): { flag: FindingFlag; limit: FindingStatement } {
+  const r = m.reliability!;
+  const seen = r.frequency_observed
+    ? `about ${percentText(r.frequency)} of chromosomes carry it in 1000 Genomes`
+    : `1000 Genomes did not see it in (part of) this reference, so it is taken at half a copy among the sample's chromosomes (${percentText(r.frequency)})`;
+  const text = `${spec.name} is rare in your reference population, ${r.population}: ${seen}. If a chip misreads 1 genotype in ${Math.round(1 / r.error_rate).toLocaleString('en-US')} (an assumed error rate), a call of it at ${m.rsid} is right only about ${percentText(r.positive_predictive_value)} of the time. Have it confirmed by a clinical laboratory before acting on it.`;
+  return { flag: { code: 'rare_in_reference', text }, limit: say(text, '33589468') };
 }
 
 /** Why a marker gave no answer, in words. */
 function unreadable(m: FindingMarker): string {
   if (m.state === 'missing') return `${m.rsid} is not in your file`;
+  if (m.state === 'no_call' && m.genotype && m.genotype.length === 1)
+    return `${m.rsid} reads the single letter ${m.genotype}, which on an autosome is not a genotype (treated as a no-call)`;
   if (m.state === 'no_call') return `${m.rsid} is in your file without a result (a no-call)`;
   return `${m.rsid} reads ${m.genotype}, which fits neither expected allele`;
 }
@@ -156,12 +274,14 @@ const copyCount = (n: number) => (n === 1 ? 'one copy' : 'two copies');
 // ---- The findings ---------------------------------------------------------------------
 
 /** What a finding says once its markers are read: `copies` in the order of its markers. */
-type Reading = Pick<Finding, 'result' | 'summary' | 'statements'>;
+type Reading = Pick<Finding, 'result' | 'summary' | 'statements'> & { flags?: FindingFlag[] };
 
 interface FindingSpec {
   code: FindingCode;
   name: string;
   gene: string;
+  /** The autosome the markers lie on. */
+  chromosome: number;
   clinical: boolean;
   markers: VariantSpec[];
   limits: FindingStatement[];
@@ -183,7 +303,8 @@ function carrierReading(o: {
   noCopyResult?: string;
   /** Adds "(on both chromosomes)" to two copies. */
   saysBothChromosomes?: boolean;
-  carrier: () => FindingStatement[];
+  /** What is said to carriers of n (1 or 2) copies. */
+  carrier: (n: number) => FindingStatement[];
   nonCarrier?: () => FindingStatement[];
 }): FindingSpec['read'] {
   return ([n]) => ({
@@ -192,7 +313,7 @@ function carrierReading(o: {
       n === 0
         ? `Your file shows no copy of ${o.allele} at ${o.rsid}.`
         : `Your file shows ${copyCount(n!)} of ${o.allele} at ${o.rsid}${o.saysBothChromosomes && n === 2 ? ' (on both chromosomes)' : ''}.`,
-    statements: n! > 0 ? o.carrier() : (o.nonCarrier?.() ?? []),
+    statements: n! > 0 ? o.carrier(n!) : (o.nonCarrier?.() ?? []),
   });
 }
 
@@ -208,10 +329,12 @@ const APOE_GENOTYPES: Record<string, string> = {
 function readApoe([e4, e2]: Array<number | null>, markers: FindingMarker[]): Reading {
   const genotype = APOE_GENOTYPES[`${e4},${e2}`];
   if (!genotype) {
+    const summary = `rs429358 and rs7412 together read as a combination that needs the very rare ε1 allele (${markers.map((m) => `${m.rsid} ${m.genotype}`).join(', ')}). A reading error is more likely; a clinical test can tell.`;
     return {
       result: 'Unusual combination',
-      summary: `rs429358 and rs7412 together read as a combination that needs the very rare ε1 allele (${markers.map((m) => `${m.rsid} ${m.genotype}`).join(', ')}). A reading error is more likely; a clinical test can tell.`,
+      summary,
       statements: [],
+      flags: [{ code: 'implausible_combination', text: summary }],
     };
   }
   const statements: FindingStatement[] = [];
@@ -220,6 +343,31 @@ function readApoe([e4, e2]: Array<number | null>, markers: FindingMarker[]): Rea
       say(
         'The ε4 allele is associated with a higher risk of late-onset Alzheimer’s disease, and two copies with a higher risk than one.',
         '8346443',
+        true,
+      ),
+    );
+  // Absolute figures: Genin et al. 2011 (people of European ancestry, Rochester incidence data).
+  if (genotype === 'ε4/ε4')
+    statements.push(
+      say(
+        'In a study of people of European ancestry, the lifetime risk of Alzheimer’s disease by age 85 was about 51 % for men and 60 % for women with ε4/ε4, against about 11 % and 14 % for men and women whatever their APOE genotype.',
+        '21556001',
+        true,
+      ),
+    );
+  if (genotype === 'ε3/ε4')
+    statements.push(
+      say(
+        'In a study of people of European ancestry, the lifetime risk of Alzheimer’s disease by age 85 was about 23 % for men and 30 % for women with ε3/ε4, against about 11 % and 14 % for men and women whatever their APOE genotype.',
+        '21556001',
+        true,
+      ),
+    );
+  if (genotype === 'ε2/ε2')
+    statements.push(
+      say(
+        'Most people with type III hyperlipoproteinaemia (familial dysbetalipoproteinaemia), a disorder of blood fats that raises the risk of heart and vascular disease, have ε2/ε2. Only a minority of people with ε2/ε2 develop it, usually when another factor adds to it; a blood lipid test can tell.',
+        '10552997',
         true,
       ),
     );
@@ -270,6 +418,16 @@ function hfeStatement(c: number | null, h: number | null): FindingStatement | un
 }
 
 function readHfe([c, h]: Array<number | null>, markers: FindingMarker[]): Reading {
+  if ((c ?? 0) + (h ?? 0) >= 3) {
+    // C282Y and H63D lie on different chromosomes in practice: three or four risk alleles over the two sites need both on one.
+    const summary = `Your file reads ${markers.map((m) => `${m.rsid} ${m.genotype}`).join(' and ')}: ${c} ${c === 1 ? 'copy' : 'copies'} of C282Y and ${h} of H63D. That needs both variants on the same chromosome, which is almost never seen; a reading error is more likely. A clinical test can tell.`;
+    return {
+      result: 'Unusual combination',
+      summary,
+      statements: [],
+      flags: [{ code: 'implausible_combination', text: summary }],
+    };
+  }
   const statements =
     c === 2
       ? [
@@ -301,10 +459,11 @@ const FINDINGS: FindingSpec[] = [
     code: 'apoe',
     name: 'APOE ε genotype',
     gene: 'APOE',
+    chromosome: 19,
     clinical: true,
     markers: [
-      { rsid: 429358, variant: 'C', other: 'T', role: 'ε4-defining allele C' },
-      { rsid: 7412, variant: 'T', other: 'C', role: 'ε2-defining allele T' },
+      { rsid: 429358, variant: 'C', other: 'T', role: 'ε4-defining allele C', name: 'The ε4 allele' },
+      { rsid: 7412, variant: 'T', other: 'C', role: 'ε2-defining allele T', name: 'The ε2 allele' },
     ],
     limits: CHIP_LIMITS('APOE'),
     needsEvery: (unread) =>
@@ -315,19 +474,33 @@ const FINDINGS: FindingSpec[] = [
     code: 'factor_v_leiden',
     name: 'Factor V Leiden',
     gene: 'F5',
+    chromosome: 1,
     clinical: true,
-    markers: [{ rsid: 6025, variant: 'T', other: 'C', role: 'Factor V Leiden allele T (R506Q)' }],
+    markers: [
+      { rsid: 6025, variant: 'T', other: 'C', role: 'Factor V Leiden allele T (R506Q)', name: 'Factor V Leiden' },
+    ],
     limits: CHIP_LIMITS('F5 and the other clotting genes'),
     read: carrierReading({
       allele: 'Factor V Leiden',
       rsid: 'rs6025',
       saysBothChromosomes: true,
-      carrier: () => [
+      carrier: (n) => [
         say(
           'Factor V Leiden makes factor V resistant to activated protein C, a natural anticoagulant, and is associated with a higher risk of blood clots in the veins (venous thrombosis).',
           '8164741',
           true,
         ),
+        n === 2
+          ? say(
+              'Two copies (homozygous) carry a far higher risk than one: in the Leiden Thrombophilia Study, the risk of venous thrombosis was about 80 times that of non-carriers with two copies, against about 7 times with one. A doctor should know of it.',
+              '7888671',
+              true,
+            )
+          : say(
+              'One copy (heterozygous): in the Leiden Thrombophilia Study, the risk of venous thrombosis was about 7 times that of non-carriers; most carriers never have a clot.',
+              '7888671',
+              true,
+            ),
       ],
     }),
   },
@@ -335,11 +508,12 @@ const FINDINGS: FindingSpec[] = [
     code: 'hfe',
     name: 'HFE haemochromatosis variants (C282Y, H63D)',
     gene: 'HFE',
+    chromosome: 6,
     clinical: true,
     markers: [
-      { rsid: 1800562, variant: 'A', other: 'G', role: 'C282Y allele A' },
+      { rsid: 1800562, variant: 'A', other: 'G', role: 'C282Y allele A', name: 'C282Y' },
       // C/G is palindromic: read on the forward strand only, as the scoring does.
-      { rsid: 1799945, variant: 'G', other: 'C', role: 'H63D allele G' },
+      { rsid: 1799945, variant: 'G', other: 'C', role: 'H63D allele G', name: 'H63D' },
     ],
     limits: CHIP_LIMITS('HFE'),
     read: readHfe,
@@ -348,9 +522,18 @@ const FINDINGS: FindingSpec[] = [
     code: 'lactase_persistence',
     name: 'Lactase persistence (digesting milk as an adult)',
     gene: 'LCT/MCM6',
+    chromosome: 2,
     clinical: false,
     // −13910 C>T upstream of LCT, in MCM6; the T on the gene's strand is A on the forward strand.
-    markers: [{ rsid: 4988235, variant: 'A', other: 'G', role: 'lactase persistence allele A (−13910*T)' }],
+    markers: [
+      {
+        rsid: 4988235,
+        variant: 'A',
+        other: 'G',
+        role: 'lactase persistence allele A (−13910*T)',
+        name: 'The −13910*T allele',
+      },
+    ],
     limits: [
       say(
         'In many African and Middle Eastern populations other variants near LCT give lactase persistence; this chip marker does not see them.',
@@ -381,8 +564,9 @@ const FINDINGS: FindingSpec[] = [
     code: 'aldh2',
     name: 'ALDH2 alcohol flush',
     gene: 'ALDH2',
+    chromosome: 12,
     clinical: false,
-    markers: [{ rsid: 671, variant: 'A', other: 'G', role: 'ALDH2*2 allele A (E504K)' }],
+    markers: [{ rsid: 671, variant: 'A', other: 'G', role: 'ALDH2*2 allele A (E504K)', name: 'ALDH2*2' }],
     limits: CHIP_LIMITS('ALDH2'),
     read: carrierReading({
       allele: 'ALDH2*2',
@@ -405,27 +589,53 @@ const FINDINGS: FindingSpec[] = [
 ];
 
 /** One finding for one genotype: its markers read, then its answer, or why there is none. */
-function evaluate(spec: FindingSpec, lookup: CallLookup): Finding {
+function evaluate(spec: FindingSpec, lookup: CallLookup, reference: FindingReference | null): Finding {
   const markers = spec.markers.map((m) => readMarker(lookup, m));
   const copies = markers.map((m) => m.copies);
-  const { code, name, gene, clinical, limits } = spec;
+  const { code, name, gene, clinical } = spec;
   const status = statusOf(markers);
   const unread = markers.filter((m) => m.copies === null).map(unreadable);
-  const answer: Reading =
+  const { flags = [], ...answer }: Reading =
     spec.needsEvery && unread.length > 0
       ? { result: null, summary: spec.needsEvery(unread.join('; ')), statements: [] }
       : unread.length === markers.length
         ? { result: null, summary: `Not determined: ${unread.join('; ')}.`, statements: [] }
         : spec.read(copies, markers);
-  return { code, name, gene, clinical, markers, limits, status, ...answer };
+  const all: FindingFlag[] = [];
+  const limits = [...spec.limits];
+  markers.forEach((m, i) => {
+    if (m.state === 'no_call' && m.genotype?.length === 1)
+      all.push({
+        code: 'single_letter_call',
+        text: `${m.rsid} reads the single letter ${m.genotype}. ${spec.gene} lies on chromosome ${spec.chromosome}, of which everyone has two copies, so one letter is a malformed or deletion call: it is read as a no-call, not as two copies.`,
+      });
+    if (reference && m.copies !== null && m.copies > 0) {
+      m.reliability = reliabilityOf(m.rsid, reference);
+      if (m.reliability.frequency < RARE_IN_REFERENCE) {
+        const rare = rareInReference(spec.markers[i], m);
+        all.push(rare.flag);
+        limits.unshift(rare.limit);
+      }
+    }
+  });
+  all.push(...flags);
+  return { code, name, gene, clinical, markers, limits, status, ...answer, flags: all };
 }
+
+/** Every finding's variant and its other allele (forward strand GRCh37): the frequency table is built for these. */
+export const FINDING_VARIANTS: ReadonlyArray<Pick<VariantSpec, 'rsid' | 'variant' | 'other'>> = FINDINGS.flatMap((f) =>
+  f.markers.map(({ rsid, variant, other }) => ({ rsid, variant, other })),
+);
 
 /** Genes with findings and the rsIDs read for each: the gene search of the UI starts here. */
 export const FINDING_GENES: Record<string, string[]> = Object.fromEntries(
   FINDINGS.flatMap((f) => f.gene.split('/').map((gene) => [gene, f.markers.map((m) => `rs${m.rsid}`)])),
 );
 
-/** Every finding for one genotype, in a fixed order. */
-export function findingsFor(lookup: CallLookup): Finding[] {
-  return FINDINGS.map((spec) => evaluate(spec, lookup));
+/**
+ * Every finding for one genotype, in a fixed order. With the person's reference population,
+ * each called variant says how reliable its call is there (CallReliability).
+ */
+export function findingsFor(lookup: CallLookup, reference: FindingReference | null = null): Finding[] {
+  return FINDINGS.map((spec) => evaluate(spec, lookup, reference));
 }

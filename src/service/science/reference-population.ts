@@ -56,6 +56,8 @@ function summary(a: AncestryInference | null): ReferencePopulation['ancestry'] {
         confidence: a.confidence,
         admixed: a.admixed,
         sufficient: a.sufficient,
+        proportions_se: a.proportions_se,
+        mixture_frequency_error: a.mixture_frequency_error ?? null,
       }
     : null;
 }
@@ -95,10 +97,15 @@ export function chooseReference(
     const markers = `${ancestry.markers_used.toLocaleString('en-US')} ancestry markers in your file`;
     if (ancestry.admixed) {
       const w = cleanMixture(ancestry.proportions);
+      const se = ancestry.proportions_se;
+      const shares = se ? POPULATION_ORDER.filter((p) => w[p] > 0 && Number.isFinite(se[p])) : [];
+      const uncertainty = shares.length
+        ? ` The shares are uncertain by about ±${Math.round(100 * Math.max(...shares.map((p) => se![p])))} percentage points${ancestry.mixture_frequency_error ? `, the reference's allele frequencies by about ±${(100 * ancestry.mixture_frequency_error).toFixed(1)}` : ''}.`
+        : '';
       return referenceOf(
         w,
         'inferred',
-        `Estimated from ${markers}: your DNA looks admixed, so each result is compared with a reference mixed in the same proportions.`,
+        `Estimated from ${markers}: your DNA looks admixed, so each result is compared with a reference mixed in the same proportions.${uncertainty}`,
         ancestry,
       );
     }

@@ -106,10 +106,10 @@ export interface ReferencePopulation {
   /** How it was chosen, one or two sentences. */
   reason: string;
   /** The estimate from the file, when there is one. */
-  ancestry: Pick<
-    AncestryInference,
-    'best' | 'proportions' | 'markers_used' | 'confidence' | 'admixed' | 'sufficient'
-  > | null;
+  ancestry:
+    | (Pick<AncestryInference, 'best' | 'proportions' | 'markers_used' | 'confidence' | 'admixed' | 'sufficient'> &
+        Partial<Pick<AncestryInference, 'proportions_se' | 'mixture_frequency_error'>>)
+    | null;
 }
 
 /** The person's sex as used for sex-specific traits and X-chromosome dosage. */
@@ -180,6 +180,35 @@ export interface Assessment {
   revision: string;
   /** How the trait's markers matched the genotype (the match-rate report). */
   match: MatchReport;
+  /** Set when calls of alleles rarer than RARE_CALL_FREQUENCY move the result across a level (docs/science.md, "Rare calls"). */
+  rare_call: RareCall | null;
+}
+
+/** One call of an allele rarer than RARE_CALL_FREQUENCY in the person's reference. */
+export interface RareCallMarker {
+  rsid: string;
+  /** The person's genotype as letters. */
+  genotype: string;
+  /** The rare allele the person carries. */
+  allele: string;
+  /** Its frequency in the person's reference population. */
+  frequency: number;
+  /** The level the result would have with this call read as the common genotype, the other calls as they are. */
+  level_without: 1 | 2 | 3 | 4 | 5;
+}
+
+/** Rare calls that decide the result's level, and what the level would be without them. */
+export interface RareCall {
+  /** The rarest of the deciding calls (also in `markers`). */
+  rsid: string;
+  frequency: number;
+  /** Every rare call of the score, rarest first. */
+  markers: RareCallMarker[];
+  /** The level and percentile with every rare call read as the common genotype. */
+  level_without: 1 | 2 | 3 | 4 | 5;
+  percentile_without: number;
+  /** For people: which call decides the result, and the advice to have it confirmed. */
+  text: string;
 }
 
 /** Counts behind `coverage`: observed + imputed + excluded = markers. */

@@ -33,6 +33,13 @@ export const AncestryEstimate = z
     admixed: z.boolean(),
     sufficient: z.boolean().describe('Enough evidence to use without asking the person.'),
     reason: z.string().nullable().describe('A sentence for the person when not sufficient (or admixed).'),
+    mixture_frequency_error: z
+      .number()
+      .nullable()
+      .optional()
+      .describe(
+        'Standard error of a reference frequency mixed in these proportions (root mean square over the markers used, docs/ancestry.md); null when not estimable.',
+      ),
     notes: z
       .array(z.string())
       .optional()

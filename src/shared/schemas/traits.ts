@@ -89,6 +89,18 @@ export const ReferencePopulation = z
         confidence: z.number().min(0).max(1),
         admixed: z.boolean(),
         sufficient: z.boolean(),
+        proportions_se: z
+          .record(z.string(), z.number().nullable())
+          .nullable()
+          .optional()
+          .describe('Standard error of each proportion: the uncertainty of a mixed reference built from them.'),
+        mixture_frequency_error: z
+          .number()
+          .nullable()
+          .optional()
+          .describe(
+            'Standard error of a mixed reference frequency built from the proportions (root mean square over the ancestry markers used, docs/ancestry.md).',
+          ),
       })
       .nullable(),
   })
@@ -193,6 +205,33 @@ export const MatchReport = z
   })
   .meta({ id: 'MatchReport', description: "How the trait's markers matched the genotype." });
 
+const RareCallMarker = z
+  .object({
+    rsid: Rsid,
+    genotype: z.string().describe('The genotype as letters.'),
+    allele: z.string().describe('The rare allele carried.'),
+    frequency: z.number().min(0).max(1).describe("Its frequency in the person's reference population."),
+    level_without: AssessmentLevel.describe(
+      'The level with this call read as the common homozygous genotype, the others as they are.',
+    ),
+  })
+  .meta({ id: 'RareCallMarker' });
+
+export const RareCall = z
+  .object({
+    rsid: Rsid.describe('The rarest of the calls that decide the level.'),
+    frequency: z.number().min(0).max(1),
+    markers: z.array(RareCallMarker).describe('Every call of an allele rarer than 1 % in the reference, rarest first.'),
+    level_without: AssessmentLevel.describe('The level with every rare call read as the common homozygous genotype.'),
+    percentile_without: z.number().min(0).max(100),
+    text: z.string().describe('Which call decides the result, and the advice to have it confirmed.'),
+  })
+  .meta({
+    id: 'RareCall',
+    description:
+      'Calls of alleles rarer than 1 % in the reference that move the result across a level. Chip calls of rare variants are often wrong (Weedon et al., BMJ 2021, PMID 33589468): the result should be confirmed.',
+  });
+
 export const AssessmentSummary = z.object({
   assessment_level: AssessmentLevel.nullable().describe(
     'null only for imported scores without reference frequencies (raw score only).',
@@ -232,6 +271,10 @@ export const AssessmentSummary = z.object({
     "How the trait's markers matched the genotype (the match rate: observed / markers).",
   ),
   computed_at: ext(z.iso.datetime(), 'When the assessment was computed (UTC).'),
+  rare_call: ext(
+    RareCall.nullable().optional(),
+    'Set when a call of an allele rarer than 1 % in the reference moves the result across a level; null otherwise (absent from results stored before it existed).',
+  ),
 });
 
 export const AssessedMarker = z

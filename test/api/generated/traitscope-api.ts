@@ -594,6 +594,8 @@ export interface components {
             sufficient: boolean;
             /** @description A sentence for the person when not sufficient (or admixed). */
             reason: string | null;
+            /** @description Standard error of a reference frequency mixed in these proportions (root mean square over the markers used, docs/ancestry.md); null when not estimable. */
+            mixture_frequency_error?: number | null;
             /** @description Markers left out and why (allele mismatches, likely genotyping errors). */
             notes?: string[];
         };
@@ -652,6 +654,19 @@ export interface components {
          * @enum {integer}
          */
         AssessmentLevel: 1 | 2 | 3 | 4 | 5;
+        /** @description How far a chip call of the variant can be trusted in the person's reference population. */
+        CallReliability: {
+            /** @description The reference population, in words. */
+            population: string;
+            /** @description Frequency of the variant allele in that reference (1000 Genomes). */
+            frequency: number;
+            /** @description false: 1000 Genomes did not see the allele there; half a copy among its chromosomes is used. */
+            frequency_observed: boolean;
+            /** @description Genotyping error rate assumed per call. */
+            error_rate: number;
+            /** @description Chance that a carrier call is right: c(1 − e) / (c(1 − e) + (1 − c)e), c = 1 − (1 − frequency)². */
+            positive_predictive_value: number;
+        };
         ClientTrait: {
             trait: components["schemas"]["Trait"];
             type: components["schemas"]["PricingType"];
@@ -769,13 +784,28 @@ export interface components {
                 genotype: string | null;
                 /** @description Copies of the variant allele; null when missing, not called or not matching. */
                 copies: number | null;
-                /** @enum {string} */
+                /**
+                 * @description no_call includes a single letter: every marker read here is on an autosome.
+                 * @enum {string}
+                 */
                 state: "called" | "missing" | "no_call" | "mismatch";
                 strand_flipped: boolean;
+                /** @description Set when at least one copy of the variant was called. */
+                reliability: components["schemas"]["CallReliability"] | null;
             }[];
             statements: components["schemas"]["FindingStatement"][];
             /** @description What a consumer chip can and cannot tell about this finding. */
             limits: components["schemas"]["FindingStatement"][];
+            flags: components["schemas"]["FindingFlag"][];
+        };
+        /** @description Something about the reading a person must not miss. */
+        FindingFlag: {
+            /**
+             * @description single_letter_call: one letter on an autosome, read as a no-call; implausible_combination: the calls together are very unlikely; rare_in_reference: the variant is rarer than 1 % in the reference, so its call is less reliable.
+             * @enum {string}
+             */
+            code: "single_letter_call" | "implausible_combination" | "rare_in_reference";
+            text: string;
         };
         FindingsResponse: {
             findings: components["schemas"]["Finding"][];
@@ -840,6 +870,8 @@ export interface components {
              * @description When the assessment was computed (UTC).
              */
             computed_at: string;
+            /** @description Set when a call of an allele rarer than 1 % in the reference moves the result across a level; null otherwise (absent from results stored before it existed). */
+            rare_call?: components["schemas"]["RareCall"] | null;
             markers: components["schemas"]["AssessedMarker"][];
             /** @description null only for imported scores without reference frequencies. */
             distribution: components["schemas"]["ScoreDistribution"] | null;
@@ -1080,6 +1112,31 @@ export interface components {
             status: components["schemas"]["TraitStatus"];
             status_reason?: components["schemas"]["StatusReason"];
         };
+        /** @description Calls of alleles rarer than 1 % in the reference that move the result across a level. Chip calls of rare variants are often wrong (Weedon et al., BMJ 2021, PMID 33589468): the result should be confirmed. */
+        RareCall: {
+            /** @description The rarest of the calls that decide the level. */
+            rsid: string;
+            frequency: number;
+            /** @description Every call of an allele rarer than 1 % in the reference, rarest first. */
+            markers: components["schemas"]["RareCallMarker"][];
+            /** @description The level with every rare call read as the common homozygous genotype. */
+            level_without: components["schemas"]["AssessmentLevel"];
+            percentile_without: number;
+            /** @description Which call decides the result, and the advice to have it confirmed. */
+            text: string;
+        };
+        RareCallMarker: {
+            /** @description A dbSNP reference SNP identifier, e.g. rs4988235. */
+            rsid: string;
+            /** @description The genotype as letters. */
+            genotype: string;
+            /** @description The rare allele carried. */
+            allele: string;
+            /** @description Its frequency in the person's reference population. */
+            frequency: number;
+            /** @description The level with this call read as the common homozygous genotype, the others as they are. */
+            level_without: components["schemas"]["AssessmentLevel"];
+        };
         ReferenceMixture: {
             EUR?: number;
             AMR?: number;
@@ -1101,6 +1158,12 @@ export interface components {
                 confidence: number;
                 admixed: boolean;
                 sufficient: boolean;
+                /** @description Standard error of each proportion: the uncertainty of a mixed reference built from them. */
+                proportions_se?: {
+                    [key: string]: number | null;
+                } | null;
+                /** @description Standard error of a mixed reference frequency built from the proportions (root mean square over the ancestry markers used, docs/ancestry.md). */
+                mixture_frequency_error?: number | null;
             } | null;
         };
         /**
@@ -1283,6 +1346,8 @@ export interface components {
              * @description When the assessment was computed (UTC).
              */
             computed_at: string;
+            /** @description Set when a call of an allele rarer than 1 % in the reference moves the result across a level; null otherwise (absent from results stored before it existed). */
+            rare_call?: components["schemas"]["RareCall"] | null;
         };
         /** @description An assessment summary naming the trait by code (view=compact). */
         TraitAssessmentCompact: {
@@ -1327,6 +1392,8 @@ export interface components {
              * @description When the assessment was computed (UTC).
              */
             computed_at: string;
+            /** @description Set when a call of an allele rarer than 1 % in the reference moves the result across a level; null otherwise (absent from results stored before it existed). */
+            rare_call?: components["schemas"]["RareCall"] | null;
         };
         /** @description Every requested trait that is computed after the call (TraitAssessmentCompact with view=compact). */
         TraitAssessmentList: (components["schemas"]["TraitAssessment"] | components["schemas"]["TraitAssessmentCompact"])[];
@@ -3344,7 +3411,14 @@ export interface operations {
                      *               "genotype": "string",
                      *               "copies": 0,
                      *               "state": "called",
-                     *               "strand_flipped": true
+                     *               "strand_flipped": true,
+                     *               "reliability": {
+                     *                 "population": "string",
+                     *                 "frequency": 0,
+                     *                 "frequency_observed": true,
+                     *                 "error_rate": 0,
+                     *                 "positive_predictive_value": 0
+                     *               }
                      *             }
                      *           ],
                      *           "statements": [
@@ -3359,6 +3433,12 @@ export interface operations {
                      *               "text": "string",
                      *               "pmid": "string",
                      *               "clinical": true
+                     *             }
+                     *           ],
+                     *           "flags": [
+                     *             {
+                     *               "code": "single_letter_call",
+                     *               "text": "string"
                      *             }
                      *           ]
                      *         }

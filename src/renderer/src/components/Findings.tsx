@@ -63,6 +63,14 @@ export function FindingCard({
         <span className="finding-result">{finding.result ?? 'Not determined'}</span>
       </div>
       <p>{finding.summary}</p>
+      {/* rare_in_reference is the first limit below; the other flags change what the result means. */}
+      {finding.flags
+        .filter((f) => f.code !== 'rare_in_reference')
+        .map((f) => (
+          <p key={f.code} className="finding-flag" role="note">
+            {f.text}
+          </p>
+        ))}
       <table className="table finding-markers">
         <caption className="visually-hidden">Markers read for {finding.name}</caption>
         <thead>
@@ -80,7 +88,13 @@ export function FindingCard({
               </th>
               <td>{m.role}</td>
               <td className="mono">
-                {m.state === 'missing' ? 'not in the file' : m.state === 'no_call' ? 'no-call (--)' : m.genotype}
+                {m.state === 'missing'
+                  ? 'not in the file'
+                  : m.state === 'no_call'
+                    ? m.genotype?.length === 1
+                      ? `single letter ${m.genotype}: read as a no-call`
+                      : 'no-call (--)'
+                    : m.genotype}
                 {m.strand_flipped ? ' (other strand)' : ''}
               </td>
             </tr>

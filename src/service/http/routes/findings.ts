@@ -2,7 +2,8 @@
 import type { Router } from 'express';
 import type { FindingsResponse } from '../../../shared/api.js';
 import { findRsid } from '../../genotype/encoding.js';
-import { loadGenotype } from '../../genotype/genotype-store.js';
+import { genotypeFacts, loadGenotype } from '../../genotype/genotype-store.js';
+import { assessContext } from '../../science/assess-context.js';
 import { FINDING_GENES, FINDING_SOURCES, findingsFor } from '../../science/findings.js';
 import type { ServiceContext } from '../context.js';
 import { HttpError } from '../errors.js';
@@ -20,10 +21,12 @@ export function findingRoutes(ctx: ServiceContext): Router {
         'This profile has no processed genotype yet. Upload a file and wait for processing to finish.',
       );
     const { rsids, calls } = stored.genotype;
+    // The reference the person's results use: how reliable a call of a rare variant is depends on it.
+    const reference = ctx.engine.reference(stored.genotype, assessContext(profile, genotypeFacts(stored)));
     const findings = findingsFor((rsid) => {
       const i = findRsid(rsids, rsid);
       return i < 0 ? undefined : calls[i];
-    });
+    }, reference);
     const body: FindingsResponse = { findings, genes: FINDING_GENES, sources: FINDING_SOURCES };
     res.json(body);
   });

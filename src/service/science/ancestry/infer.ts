@@ -27,13 +27,15 @@ import {
   derivatives,
   fitAdmixture,
   fitCheck,
+  mixedFrequencyError,
   populationLogLikelihoods,
-  proportionStandardErrors,
+  proportionCovariance,
   type FitCheck,
 } from './likelihood.js';
 import { collectMarkers, LD_WINDOW_BP, subset, type UsedMarkers } from './markers.js';
 import { K as POPULATION_COUNT, POPULATIONS } from './panel.js';
 import { FREQ_FLOOR, type AncestryPanel } from './reference.js';
+import { ASSUMED_POPULATION } from '../reference-population.js';
 
 /** Local constant for the loops (see likelihood.ts). */
 const K = 5;
@@ -66,6 +68,14 @@ export const ANCESTRY_THRESHOLDS = {
   admixedMinLogLikelihoodRatio: Math.log(1000),
   /** … and every proportion is known to within this standard error, so a reference built from them means something. */
   admixedMaxStandardError: 0.1,
+  /**
+   * A person no single population fits clearly enough (confidence below minConfidence) gets a
+   * reference mixed in their proportions instead of the assumed default when that mixture's
+   * frequencies differ from the default's by at least this many of their own standard errors
+   * (distance from the default / mixture_frequency_error): the data then show the default is
+   * wrong by more than the mixture is uncertain (docs/ancestry.md, "Mixtures for the uncertain").
+   */
+  mixtureMinSeparation: 2,
 } as const;
 
 /**
@@ -100,6 +110,21 @@ export function describeMixture(q: ArrayLike<number>): string {
     .filter((e) => e.x >= 0.05)
     .sort((a, b) => b.x - a.x)
     .map((e) => `${percent(e.x)} ${POPULATION_NAMES[e.p]}`);
+  const list = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : parts[0];
+  return `about ${list}`;
+}
+
+/** A frequency difference in percentage points, e.g. 0.043 → "4.3". */
+function points(x: number): string {
+  return (100 * x).toFixed(1);
+}
+
+/** "about 70 % European (± 16), 23 % admixed American (± 16) and 7 % African (± 6)": shares of at least 5 % with their standard errors. */
+function describeMixtureWithErrors(q: ArrayLike<number>, se: ArrayLike<number>): string {
+  const parts = POPULATIONS.map((p, k) => ({ p, x: q[k], e: se[k] }))
+    .filter((e) => e.x >= 0.05)
+    .sort((a, b) => b.x - a.x)
+    .map((e) => `${percent(e.x)} ${POPULATION_NAMES[e.p]} (± ${Math.round(100 * e.e)})`);
   const list = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : parts[0];
   return `about ${list}`;
 }
@@ -189,8 +214,28 @@ function noInference(reason: string, notes: string[]): AncestryInference {
     admixed: false,
     sufficient: false,
     reason,
+    mixture_frequency_error: null,
     notes,
   };
+}
+
+/**
+ * How far the reference the person would otherwise get (the assumed default) is from a
+ * reference mixed in their proportions: the root mean square over the markers (weighted) of
+ * Σ q_k p_ik − p_i,default.
+ */
+function distanceFromDefault(m: UsedMarkers, q: Float64Array): number {
+  const e = POPULATIONS.indexOf(ASSUMED_POPULATION);
+  let sum = 0;
+  let weight = 0;
+  for (let i = 0; i < m.n; i++) {
+    let f = 0;
+    for (let k = 0; k < K; k++) f += q[k] * m.p[i * K + k];
+    const d = f - m.p[i * K + e];
+    sum += m.w[i] * d * d;
+    weight += m.w[i];
+  }
+  return Math.sqrt(sum / weight);
 }
 
 export function inferAncestry(panel: AncestryPanel, genotype: Genotype): AncestryInference {
@@ -251,7 +296,10 @@ export function inferAncestry(panel: AncestryPanel, genotype: Genotype): Ancestr
   }
 
   const fit = fitAdmixture(used, lastFit);
-  const se = proportionStandardErrors(used, fit.q);
+  const cov = proportionCovariance(used, fit.q);
+  const se = Float64Array.from({ length: K }, (_, k) => (cov ? Math.sqrt(Math.max(0, cov[k * K + k])) : Infinity));
+  const frequencyError = mixedFrequencyError(used, cov);
+  const defaultDistance = distanceFromDefault(used, fit.q);
   const posterior = populationPosterior(panel, used, fit.q, se);
   let best = 0;
   for (let k = 1; k < K; k++) if (posterior[k] > posterior[best]) best = k;
@@ -268,11 +316,15 @@ export function inferAncestry(panel: AncestryPanel, genotype: Genotype): Ancestr
 
   let reason: string | null = null;
   let sufficient = true;
+  let mixtureForUncertain = false;
   if (effective < T.minMarkers) {
     sufficient = false;
     reason = `Only ${count(used.n)} of the markers Traitscope uses to estimate ancestry are usable in your file${used.n > effective + 0.5 ? ` (about ${Math.round(effective)} independent ones)` : ''}, too few to tell your ancestry reliably. Please choose your ancestry.`;
   } else if (admixed) {
     reason = `Your DNA suggests mixed ancestry: ${describeMixture(fit.q)}. A reference mixed in these proportions fits you better than any single population.`;
+  } else if (confidence < T.minConfidence && defaultDistance >= T.mixtureMinSeparation * frequencyError) {
+    mixtureForUncertain = true;
+    reason = `Your DNA suggests mixed ancestry: ${describeMixtureWithErrors(fit.q, se)}. Your file's ancestry markers cannot tell which single population fits you, but a reference mixed in these proportions fits you measurably better than the ${POPULATION_NAMES[ASSUMED_POPULATION]} default: its allele frequencies are known to within about ±${points(frequencyError)} points and differ from the default's by about ${points(defaultDistance)} points.`;
   } else if (confidence < T.minConfidence) {
     sufficient = false;
     reason = mixtureShown
@@ -289,9 +341,10 @@ export function inferAncestry(panel: AncestryPanel, genotype: Genotype): Ancestr
     markers_used: used.n,
     aisnps_used: aisnps,
     confidence,
-    admixed,
+    admixed: admixed || mixtureForUncertain,
     sufficient,
     reason,
+    mixture_frequency_error: Number.isFinite(frequencyError) ? frequencyError : null,
     notes,
   };
 }

@@ -334,11 +334,11 @@ function solve(a: Float64Array, b: Float64Array, n: number): Float64Array | null
 }
 
 /**
- * Standard errors of the proportions from the observed information on the simplex
- * (q_K = 1 − Σ others, then the delta method back to all five). Infinity where the
- * information does not determine a proportion (e.g. too few markers for five populations).
+ * Covariance of the proportions (K × K, row-major) from the observed information on the
+ * simplex (q_K = 1 − Σ others, then the delta method back to all five); null where the
+ * information does not determine the proportions (e.g. too few markers for five populations).
  */
-export function proportionStandardErrors(m: Markers, q: Float64Array): Float64Array {
+export function proportionCovariance(m: Markers, q: Float64Array): Float64Array | null {
   // Observed information −∂²ℓ/∂q_k∂q_l, as a full K × K matrix.
   const grad = new Float64Array(K);
   const info = new Float64Array(K * K);
@@ -357,17 +357,54 @@ export function proportionStandardErrors(m: Markers, q: Float64Array): Float64Ar
     const e = new Float64Array(d);
     e[j] = 1;
     const col = solve(reduced, e, d);
-    if (!col) return new Float64Array(K).fill(Infinity);
+    if (!col) return null;
     for (let l = 0; l < d; l++) cov[l * d + j] = col[l];
   }
-  const se = new Float64Array(K);
+  // q_last = 1 − Σ free: Cov(q_j, q_last) = −Σ_l cov[j][l], Var(q_last) = Σ_jl cov[j][l].
+  const full = new Float64Array(K * K);
   let varLast = 0;
   for (let j = 0; j < d; j++) {
-    se[j] = Math.sqrt(Math.max(0, cov[j * d + j]));
-    for (let l = 0; l < d; l++) varLast += cov[j * d + l];
+    let row = 0;
+    for (let l = 0; l < d; l++) {
+      full[j * K + l] = cov[j * d + l];
+      row += cov[j * d + l];
+    }
+    full[j * K + last] = -row;
+    full[last * K + j] = -row;
+    varLast += row;
   }
-  se[last] = Math.sqrt(Math.max(0, varLast));
-  return se;
+  full[last * K + last] = varLast;
+  return full;
+}
+
+/** Standard errors of the proportions (proportionCovariance); Infinity where they are not determined. */
+export function proportionStandardErrors(m: Markers, q: Float64Array): Float64Array {
+  const cov = proportionCovariance(m, q);
+  if (!cov) return new Float64Array(K).fill(Infinity);
+  return Float64Array.from({ length: K }, (_, k) => Math.sqrt(Math.max(0, cov[k * K + k])));
+}
+
+/**
+ * How uncertain a reference built from the proportions is: the root mean square, over the
+ * markers (weighted), of the standard error of each marker's mixed frequency Σ q_k p_ik
+ * (pᵢᵀ Cov(q) pᵢ by the delta method). Proportions can be uncertain along directions that
+ * barely change any frequency (1000 Genomes AMR is itself a mix of the others); this measures
+ * what a reference built from them would get wrong. Infinity when the covariance is not determined.
+ */
+export function mixedFrequencyError(m: Markers, cov: Float64Array | null): number {
+  if (!cov) return Infinity;
+  let sum = 0;
+  let weight = 0;
+  for (let i = 0; i < m.n; i++) {
+    let v = 0;
+    for (let k = 0; k < K; k++) {
+      const pk = m.p[i * K + k];
+      for (let l = 0; l < K; l++) v += pk * m.p[i * K + l] * cov[k * K + l];
+    }
+    sum += m.w[i] * Math.max(0, v);
+    weight += m.w[i];
+  }
+  return weight > 0 ? Math.sqrt(sum / weight) : Infinity;
 }
 
 export interface FitCheck {
