@@ -20,6 +20,7 @@ import { COVERAGE_FOR_FULL_EVIDENCE, resultEvidence } from './evidence.js';
 import { POPULATION_ORDER, type CatalogTrait } from './format.js';
 import { LEVEL_LABELS, LEVEL_UPPER_BOUNDS, levelForPercentile } from './levels.js';
 import { DOSAGE_MISSING, FLIPPED, matchDosage } from './match.js';
+import { resultMeaning, type ScoreReference } from './meaning/index.js';
 import { chooseReference } from './reference-population.js';
 import type {
   AncestryInference,
@@ -292,13 +293,16 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     if (t.rawScoreOnly)
       return {
         status: 'computed',
-        assessment: rawScoreAssessment(t, observedScore, markers, snps, coverage, ref, {
-          markers: t.count,
-          observed: n,
-          imputed,
-          excluded,
-          strand_flipped: flipped,
-        }),
+        assessment: rawScoreAssessment(
+          t,
+          observedScore,
+          markers,
+          snps,
+          coverage,
+          ref,
+          { markers: t.count, observed: n, imputed, excluded, strand_flipped: flipped },
+          resultMeaning({ trait: t, score: observedScore, reference: null, ref, sex }),
+        ),
       };
     const table = n === t.count ? tableFor(t, ref, hemizygousX) : null;
     let cdf: number;
@@ -364,6 +368,15 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
       quality: t.info.quality,
       revision: t.info.revision,
       match: { markers: t.count, observed: n, imputed, excluded, strand_flipped: flipped },
+      meaning: resultMeaning({
+        trait: t,
+        score,
+        reference: table
+          ? { ...tableSummary(table).distribution!, cdf: (x) => tableCdf(table, x), key: table }
+          : referenceOf(built!.dist),
+        ref,
+        sex,
+      }),
     };
     return { status: 'computed', assessment };
   }
@@ -464,6 +477,7 @@ function rawScoreAssessment(
   coverage: number,
   ref: ReferencePopulation,
   match: Assessment['match'],
+  meaning: Assessment['meaning'],
 ): Assessment {
   for (const m of markers) if (m.use !== 'observed') m.dosage = 0;
   return {
@@ -496,6 +510,7 @@ function rawScoreAssessment(
     quality: t.info.quality,
     revision: t.info.revision,
     match,
+    meaning,
   };
 }
 
@@ -538,6 +553,11 @@ function tableLevels(t: CdfTable): number[] {
       if (bounds[level] > Math.min(before, here) && bounds[level - 1] <= Math.max(before, here)) levels.add(level);
   }
   return [...levels].sort();
+}
+
+/** A built distribution as the meaning's model reads it. */
+function referenceOf(d: ScoreDistribution): ScoreReference & { key: object } {
+  return { mean: d.mean, sd: d.sd, min: d.min, max: d.max, cdf: (x) => d.cdf(x), key: d };
 }
 
 function computedDistribution(d: ScoreDistribution, details: boolean): Assessment['distribution'] {
