@@ -236,6 +236,8 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     let imputed = 0;
     let excluded = 0;
     let flipped = 0;
+    // The reference mean of the score, exactly (the tables' summary is read from their knots).
+    let referenceMean = 0;
     const markers: AssessedMarker[] = details ? new Array<AssessedMarker>(t.count) : [];
     const snps: string[] = [];
     for (let k = 0; k < t.count; k++) {
@@ -258,7 +260,8 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
         const contribution = dosage === 0 ? c0 : dosage === 1 ? c1 : c2;
         score += contribution;
         observedScore += contribution;
-        setMarker(pts, n++, c0, c1, c2, p, hemi);
+        setMarker(pts, n, c0, c1, c2, p, hemi);
+        referenceMean += expectedContribution(pts, n++);
         use = 'observed';
         snps.push(rsid);
       } else {
@@ -266,6 +269,7 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
         leftOut[k - n] = k;
         setMarker(pts, n, c0, c1, c2, p, hemi);
         const expected = expectedContribution(pts, n);
+        referenceMean += expected;
         dosage = hemi ? 2 * p : 2 * p;
         score += expected;
         constant += expected;
@@ -371,9 +375,12 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
       meaning: resultMeaning({
         trait: t,
         score,
-        reference: table
-          ? { ...tableSummary(table).distribution!, cdf: (x) => tableCdf(table, x), key: table }
-          : referenceOf(built!.dist),
+        reference: {
+          ...(table
+            ? { ...tableSummary(table).distribution!, cdf: (x: number) => tableCdf(table, x), key: table }
+            : referenceOf(built!.dist)),
+          mean: referenceMean,
+        },
         ref,
         sex,
       }),

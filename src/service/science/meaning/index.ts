@@ -33,6 +33,11 @@ function interceptFor(key: object, ref: ScoreReference, frequency: number): numb
   return a;
 }
 
+/** A proportion as a percentage, without binary-fraction noise (0.0014 → 0.14, not 0.13999…). */
+function percentOf(proportion: number): number {
+  return Math.round(proportion * 1e8) / 1e6;
+}
+
 /** The frequency that applies to this person: their sex and reference population where the source splits by them. */
 export function chooseFrequency(
   frequencies: readonly BaselineFrequency[],
@@ -46,13 +51,13 @@ export function chooseFrequency(
   const both = pool.filter((f) => f.sex === null);
   const own = sex ? pool.filter((f) => f.sex === sex) : [];
   const pick = own[0] ?? both[0];
-  if (pick) return { ...pick, value: 100 * pick.value };
+  if (pick) return { ...pick, value: percentOf(pick.value) };
   // Figures for men and for women only, and the sex is unknown: their mean, said so.
   const men = pool.find((f) => f.sex === 'male');
   const women = pool.find((f) => f.sex === 'female');
   if (!men || !women) return null;
   return {
-    value: (100 * (men.value + women.value)) / 2,
+    value: percentOf((men.value + women.value) / 2),
     source: `${men.source}: the mean of the figures for men and women, as your sex is not known`,
     pmid: men.pmid,
     measure: men.measure,
