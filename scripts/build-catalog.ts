@@ -15,6 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { writeAncestryPanel } from './catalog/ancestry-panel.js';
+import { attachBaselines } from './catalog/baseline.js';
 import { checkCitations } from './catalog/curation.js';
 import { buildDistributionTables } from './catalog/distributions.js';
 import { FEATURED } from './catalog/featured.js';
@@ -707,6 +708,9 @@ function main(): void {
     });
   }
   const ukbCount = traits.length - featuredCount - gwasCount;
+
+  // Scale and frequency for absolute terms (scripts/catalog/baseline.ts).
+  attachBaselines(traits, DATA);
 
   // What each score explains; one answer per phenotype, headed by its best-informed study;
   // then every definition is final and gets its revision.

@@ -1,7 +1,12 @@
 /** The rules the profile page is built on: one row per phenotype, notable results, what changed. */
 import { describe, expect, it } from 'vitest';
 import type { ClientTrait, ProfileTrait, Trait } from '../../src/shared/api.js';
-import { informativeness, notableResults, notability } from '../../src/renderer/src/lib/notable.js';
+import {
+  informativeness,
+  informativenessLevel,
+  notableResults,
+  notability,
+} from '../../src/renderer/src/lib/notable.js';
 import { changedResults, comparedWith, recalculatedText } from '../../src/renderer/src/lib/reference.js';
 import { isSensitive, phenotypeRows, rowMatches, sortRows } from '../../src/renderer/src/lib/results.js';
 
@@ -100,26 +105,79 @@ describe('phenotype rows', () => {
   });
 });
 
+/** A result's meaning as the API gives it, with only what the ranking reads. */
+function meaning(extra: Partial<NonNullable<ProfileTrait['meaning']>>): NonNullable<ProfileTrait['meaning']> {
+  return {
+    kind: 'relative',
+    yours: null,
+    average: null,
+    unit: null,
+    horizon: null,
+    effect_per_sd: null,
+    effect_scale: null,
+    variance_explained: null,
+    variance_explained_from_score: null,
+    spread: null,
+    odds_vs_average: null,
+    frequency: null,
+    model: '',
+    reliability: '',
+    less_certain: false,
+    limits: null,
+    reason: null,
+    summary: '',
+    ...extra,
+  };
+}
+
+const risk = (yours: number, average: number, v = 0.02) =>
+  meaning({ kind: 'risk', yours, average, unit: 'percent', variance_explained: v });
+const value = (shiftSd: number, v: number) =>
+  meaning({ kind: 'value', yours: shiftSd, average: 0, unit: 'SD', spread: Math.sqrt(1 - v), variance_explained: v });
+
 describe('notable results', () => {
-  it('never lists average results, ranks by distance times how much a result tells, featured first, at most 10', () => {
-    const items = Array.from({ length: 14 }, (_, i) => ({
-      result: result(trait(`t${i}`), i % 2 ? 2 + i : 98 - i),
-      featured: false,
-    }));
-    items.push({ result: result(trait('avg'), 55), featured: true });
-    items.push({
-      result: result(trait('feat', { evidence: { ...trait('x').evidence!, label: 'moderate' } }), 85),
-      featured: true,
-    });
-    const top = notableResults(items);
-    expect(top).toHaveLength(10);
-    expect(top.map((c) => c.result.trait.code)).not.toContain('avg');
-    expect(top[0].result.trait.code).toBe('feat');
-    const rest = top.slice(1).map((c) => notability(c.result));
-    expect(rest).toEqual([...rest].sort((a, b) => b - a));
+  it('rank by the difference from average in points, not by how extreme the rank is; at most 10', () => {
+    const items = [
+      // An extreme rank for a score that moves the chance by half a point: never notable.
+      { result: result(trait('left_handed'), 99.5, { meaning: risk(10.6, 10.1, 0.001) }), featured: true },
+      { result: result(trait('diabetes'), 80, { meaning: risk(41, 33) }), featured: true },
+      { result: result(trait('gout'), 95, { meaning: risk(9, 5.9) }), featured: false },
+      // A measurement the score explains well: shifted by 0.5 SD (√0.1 × 1.6 SD of score).
+      { result: result(trait('height'), 95, { meaning: value(0.5, 0.1) }), featured: true },
+      // One it explains little: a large rank, a tiny expected shift.
+      { result: result(trait('trivial'), 99.9, { meaning: value(0.03, 0.0003) }), featured: true },
+      // No absolute terms, odds 1.5 times average: after every absolute result.
+      { result: result(trait('odds'), 97, { meaning: meaning({ odds_vs_average: 1.5 }) }), featured: false },
+      // A rank alone: never notable.
+      { result: result(trait('rank_only'), 99.9), featured: true },
+      ...Array.from({ length: 7 }, (_, i) => ({
+        result: result(trait(`r${i}`), 90, { meaning: risk(2 + i, 1) }),
+        featured: false,
+      })),
+    ];
+    const order = notableResults(items).map((c) => c.result.trait.code);
+    expect(order).toHaveLength(10);
+    expect(order).not.toContain('left_handed');
+    expect(order).not.toContain('trivial');
+    expect(order).not.toContain('rank_only');
+    const points = notableResults(items).map((c) => notability(c.result));
+    expect(points).toEqual([...points].sort((a, b) => b - a));
+    expect(order.indexOf('diabetes')).toBeLessThan(order.indexOf('gout'));
+    // Half an SD moves the chance of being in the tallest tenth from 10 to about 20 in 100.
+    expect(notability(items[3].result)).toBeGreaterThan(8);
+    expect(notability(items[3].result)).toBeLessThan(14);
   });
 
-  it('tells more with stronger evidence, full coverage and a published explained variance', () => {
+  it('lists results without absolute terms only after all with them, and only when their odds differ enough', () => {
+    const items = [
+      { result: result(trait('odds_high'), 97, { meaning: meaning({ odds_vs_average: 1.5 }) }), featured: false },
+      { result: result(trait('odds_small'), 97, { meaning: meaning({ odds_vs_average: 1.1 }) }), featured: false },
+      { result: result(trait('chance'), 70, { meaning: risk(6, 4) }), featured: false },
+    ];
+    expect(notableResults(items).map((c) => c.result.trait.code)).toEqual(['chance', 'odds_high']);
+  });
+
+  it('tells more with a larger share explained and full coverage; a score that moves a chance by under a point tells very little', () => {
     const base = result(trait('a'), 95);
     const explained = result(
       trait('b', {
@@ -143,6 +201,35 @@ describe('notable results', () => {
     });
     expect(informativeness(explained)).toBeGreaterThan(informativeness(base));
     expect(informativeness(halfRead)).toBeLessThan(informativeness(base));
+    const tiny = result(trait('d'), 99, { meaning: risk(10.4, 10, 0.2) });
+    const moving = result(trait('e'), 99, { meaning: risk(20, 10, 0.2) });
+    expect(informativenessLevel(informativeness(tiny)).label).toBe('Very little');
+    expect(informativenessLevel(informativeness(moving)).step).toBe(4);
+  });
+
+  it('follows what each score can explain: rank correlation with the share explained × coverage of at least 0.7', () => {
+    const random = (() => {
+      let x = 12345;
+      return () => (x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    })();
+    const rows = Array.from({ length: 200 }, (_, i) => {
+      const v = 10 ** (-4 + 3.5 * random());
+      const coverage = 0.75 + 0.25 * random();
+      const r = result(trait(`t${i}`), 50, { coverage, meaning: risk(12, 10, v) });
+      return { explains: v * coverage * coverage, meter: informativeness(r) };
+    });
+    const rank = (xs: number[]) => {
+      const order = xs.map((x, i) => [x, i] as const).sort((a, b) => a[0] - b[0]);
+      const out = new Array<number>(xs.length);
+      order.forEach(([, i], k) => (out[i] = k));
+      return out;
+    };
+    const a = rank(rows.map((r) => r.explains));
+    const b = rank(rows.map((r) => r.meter));
+    const n = rows.length;
+    const d2 = a.reduce((s, x, i) => s + (x - b[i]) ** 2, 0);
+    const spearman = 1 - (6 * d2) / (n * (n * n - 1));
+    expect(spearman).toBeGreaterThanOrEqual(0.7);
   });
 });
 

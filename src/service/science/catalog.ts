@@ -14,6 +14,7 @@ import {
   recommendationsOf,
   type CatalogFile,
   type CatalogTrait,
+  type TraitBaseline,
   type WeightScale,
 } from './format.js';
 import type { TraitInfo } from './types.js';
@@ -30,6 +31,8 @@ export interface CompiledTrait {
   x: Int32Array;
   /** Why results of this (imported) trait are raw scores without a percentile, or null. */
   rawScoreOnly: string | null;
+  /** Scale and frequency for the result's meaning in absolute terms (format.ts). */
+  baseline: TraitBaseline | null;
 }
 
 export interface CompiledCatalog {
@@ -134,6 +137,7 @@ export function compileCatalog(defs: readonly CatalogTrait[]): CompiledCatalog {
       weight_scale: t.weight_scale,
       x: Int32Array.from(m.x ?? []).sort(),
       rawScoreOnly: t.raw_score_only?.reason ?? null,
+      baseline: t.baseline ?? null,
     };
     if (byCode.has(t.code)) throw new Error(`Trait code ${t.code} appears twice`);
     traits.push(compiled);

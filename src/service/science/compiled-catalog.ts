@@ -33,6 +33,7 @@ interface IndexedTrait {
   weight_scale: CatalogTrait['weight_scale'];
   x: number[];
   raw_score_only: string | null;
+  baseline?: CatalogTrait['baseline'];
   text_kind: CatalogTrait['text_kind'];
   phrase: string;
   recommendations?: string[];
@@ -55,6 +56,7 @@ export function encodeCompiledCatalog(file: CatalogFile, catalogJsonGz: Uint8Arr
       weight_scale: c.weight_scale,
       x: Array.from(c.x),
       raw_score_only: c.rawScoreOnly,
+      ...(c.baseline ? { baseline: c.baseline } : {}),
       text_kind: t.text_kind,
       phrase: t.phrase,
       ...(t.recommendations ? { recommendations: t.recommendations } : {}),
@@ -153,6 +155,7 @@ export function loadCompiledCatalog(resourcesDir: string): CompiledCatalog {
       weight_scale: t.weight_scale,
       x: Int32Array.from(t.x),
       rawScoreOnly: t.raw_score_only,
+      baseline: t.baseline ?? null,
     };
   });
   const byCode = new Map(traits.map((t) => [t.info.code, t]));

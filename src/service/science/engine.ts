@@ -20,6 +20,7 @@ import { COVERAGE_FOR_FULL_EVIDENCE, resultEvidence } from './evidence.js';
 import { POPULATION_ORDER, type CatalogTrait } from './format.js';
 import { LEVEL_LABELS, LEVEL_UPPER_BOUNDS, levelForPercentile } from './levels.js';
 import { DOSAGE_MISSING, FLIPPED, matchDosage } from './match.js';
+import { resultMeaning, type ScoreReference } from './meaning/index.js';
 import { chooseReference } from './reference-population.js';
 import type {
   AncestryInference,
@@ -248,6 +249,8 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     let imputed = 0;
     let excluded = 0;
     let flipped = 0;
+    // The reference mean of the score, exactly (the tables' summary is read from their knots).
+    let referenceMean = 0;
     const markers: AssessedMarker[] = details ? new Array<AssessedMarker>(t.count) : [];
     const snps: string[] = [];
     for (let k = 0; k < t.count; k++) {
@@ -271,7 +274,8 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
         const contribution = dosage === 0 ? c0 : dosage === 1 ? c1 : c2;
         score += contribution;
         observedScore += contribution;
-        setMarker(pts, n++, c0, c1, c2, p, hemi);
+        setMarker(pts, n, c0, c1, c2, p, hemi);
+        referenceMean += expectedContribution(pts, n++);
         use = 'observed';
         snps.push(rsid);
         // A carried allele rarer than RARE_CALL_FREQUENCY: the effect allele, or the other one.
@@ -284,6 +288,7 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
         leftOut[k - n] = k;
         setMarker(pts, n, c0, c1, c2, p, hemi);
         const expected = expectedContribution(pts, n);
+        referenceMean += expected;
         dosage = hemi ? 2 * p : 2 * p;
         score += expected;
         constant += expected;
@@ -311,13 +316,16 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     if (t.rawScoreOnly)
       return {
         status: 'computed',
-        assessment: rawScoreAssessment(t, observedScore, markers, snps, coverage, ref, {
-          markers: t.count,
-          observed: n,
-          imputed,
-          excluded,
-          strand_flipped: flipped,
-        }),
+        assessment: rawScoreAssessment(
+          t,
+          observedScore,
+          markers,
+          snps,
+          coverage,
+          ref,
+          { markers: t.count, observed: n, imputed, excluded, strand_flipped: flipped },
+          resultMeaning({ trait: t, score: observedScore, reference: null, ref, sex }),
+        ),
       };
     const table = n === t.count ? tableFor(t, ref, hemizygousX) : null;
     let cdf: number;
@@ -391,6 +399,18 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
       revision: t.info.revision,
       match: { markers: t.count, observed: n, imputed, excluded, strand_flipped: flipped },
       rare_call: rareCall,
+      meaning: resultMeaning({
+        trait: t,
+        score,
+        reference: {
+          ...(table
+            ? { ...tableSummary(table).distribution!, cdf: (x: number) => tableCdf(table, x), key: table }
+            : referenceOf(built!.dist)),
+          mean: referenceMean,
+        },
+        ref,
+        sex,
+      }),
     };
     return { status: 'computed', assessment };
   }
@@ -491,6 +511,7 @@ function rawScoreAssessment(
   coverage: number,
   ref: ReferencePopulation,
   match: Assessment['match'],
+  meaning: Assessment['meaning'],
 ): Assessment {
   for (const m of markers) if (m.use !== 'observed') m.dosage = 0;
   return {
@@ -524,6 +545,7 @@ function rawScoreAssessment(
     revision: t.info.revision,
     match,
     rare_call: null,
+    meaning,
   };
 }
 
@@ -645,6 +667,11 @@ function tableLevels(t: CdfTable): number[] {
       if (bounds[level] > Math.min(before, here) && bounds[level - 1] <= Math.max(before, here)) levels.add(level);
   }
   return [...levels].sort();
+}
+
+/** A built distribution as the meaning's model reads it. */
+function referenceOf(d: ScoreDistribution): ScoreReference & { key: object } {
+  return { mean: d.mean, sd: d.sd, min: d.min, max: d.max, cdf: (x) => d.cdf(x), key: d };
 }
 
 function computedDistribution(d: ScoreDistribution, details: boolean): Assessment['distribution'] {

@@ -4,7 +4,7 @@
  * trait carries its markers as parallel arrays so a reviewer can trace every number to
  * the study named in `source`.
  */
-import { POPULATIONS } from '../../shared/populations.js';
+import { POPULATIONS, type Population } from '../../shared/populations.js';
 import { recommendationTexts, type TextKind } from './recommendations.js';
 import type { TraitInfo } from './types.js';
 
@@ -50,6 +50,42 @@ export interface CatalogSource {
   dropped: Record<string, number>;
 }
 
+/** A trait's frequency from one source: a cohort's case share, a lifetime risk or a prevalence. */
+export interface BaselineFrequency {
+  /** 0–1. */
+  value: number;
+  /** The sex the figure is for, or null for everyone. */
+  sex: 'male' | 'female' | null;
+  /** The super-population the figure is for, or null when the source's population is not one of them. */
+  population: Population | null;
+  measure: 'lifetime risk' | 'prevalence' | 'cohort share';
+  /** When the figure applies, in words: "by age 85", "at some point in life", "UK Biobank volunteers aged 40–69". */
+  horizon: string;
+  /** Who measured it, in which people: "Lloyd-Jones et al. 2004, Framingham Heart Study (USA)". */
+  source: string;
+  pmid: string;
+}
+
+/**
+ * What a score can mean in absolute terms (docs/science.md, "What a result means"): the
+ * scale of its weights and the trait's frequency where a citable source gives one.
+ */
+export interface TraitBaseline {
+  /**
+   * log_odds: ln(OR) per allele (GWAS of yes/no traits); probability: change in the chance
+   * per allele (UK Biobank round 1's linear models of yes/no answers); trait_units: betas
+   * in the study's unit, not recorded in the source.
+   */
+  scale: 'log_odds' | 'probability' | 'trait_units';
+  /** A yes/no trait (disease, answer) rather than a measurement. */
+  binary: boolean;
+  frequencies: BaselineFrequency[];
+  /** What the frequency does not cover, for people (e.g. the UK Biobank cohort's ages). */
+  limits: string | null;
+  /** How the scale was read where the source does not state it, or null. */
+  scale_note: string | null;
+}
+
 /** A trait as shipped: what the API shows (TraitInfo) plus what scoring needs. */
 export interface CatalogTrait extends TraitInfo {
   weight_scale: WeightScale;
@@ -60,6 +96,8 @@ export interface CatalogTrait extends TraitInfo {
   /** Own recommendation texts for levels 1–5, replacing the template (optional). */
   recommendations?: string[];
   source: CatalogSource;
+  /** Scale and frequency for absolute terms; absent in imported scores (their weights' scale is unknown). */
+  baseline?: TraitBaseline | null;
   markers: CatalogMarkers;
   /**
    * Imported scores without enough reference frequencies: results are the raw score and

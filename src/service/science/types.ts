@@ -137,6 +137,58 @@ export interface ResultEvidence {
   reasons: string[];
 }
 
+/** A trait's frequency as a result uses it (docs/science.md, "What a result means"). */
+export interface MeaningFrequency {
+  /** Percent. */
+  value: number;
+  /** The study, its people and PMID, in one line. */
+  source: string;
+  pmid: string;
+  measure: 'lifetime risk' | 'prevalence' | 'cohort share';
+  horizon: string;
+  /** The sex and super-population the figure is for (null: everyone / not one of them). */
+  sex: 'male' | 'female' | null;
+  population: Population | null;
+}
+
+/** What the result means for this person, in absolute terms where a source allows (docs/science.md). */
+export interface ResultMeaning {
+  /** risk: a chance in percent; value: expected difference from average in trait SDs; relative: a rank only. */
+  kind: 'risk' | 'value' | 'relative';
+  /** risk: percent for people with this score; value: expected difference in trait SDs; null for relative. */
+  yours: number | null;
+  /** risk: the frequency in percent; value: 0 (the average); null for relative. */
+  average: number | null;
+  /** "percent", "SD" (standard deviations of the trait), or null. */
+  unit: 'percent' | 'SD' | null;
+  /** When the chance applies ("from age 40 to 95"), or null. */
+  horizon: string | null;
+  /** Odds ratio per SD of the score (log-odds weights); percentage points per SD (probability weights); trait SDs per score SD (value). */
+  effect_per_sd: number | null;
+  effect_scale: 'odds_ratio' | 'percentage_points' | 'trait_sd' | null;
+  /** Share of the trait's variance the score explains (0–1): the catalog's figure, else the one the score's own numbers give; null = unknown. */
+  variance_explained: number | null;
+  /** The share the score's own numbers give (liability scale for log-odds weights, observed scale for probability weights), for comparison with a published one. */
+  variance_explained_from_score: number | null;
+  /** value: the spread (SD) of the trait among people with the same score; null otherwise. */
+  spread: number | null;
+  /** Odds relative to an average person of the reference (log-odds weights), also when no frequency is known. */
+  odds_vs_average: number | null;
+  frequency: MeaningFrequency | null;
+  /** The model, in one sentence. */
+  model: string;
+  /** How reliable the result is for this person's ancestry. */
+  reliability: string;
+  /** Absolute figures are less certain for this person. */
+  less_certain: boolean;
+  /** Limits of the frequency (e.g. UK Biobank volunteers aged 40–69), or null. */
+  limits: string | null;
+  /** Why the result stays relative; null otherwise. */
+  reason: string | null;
+  /** The meaning in one or two sentences for people. */
+  summary: string;
+}
+
 export interface Assessment {
   /** 1 = lowest genetic predisposition … 5 = highest; null only for raw-score-only imported scores. */
   assessment_level: 1 | 2 | 3 | 4 | 5 | null;
@@ -182,6 +234,8 @@ export interface Assessment {
   match: MatchReport;
   /** Set when calls of alleles rarer than RARE_CALL_FREQUENCY move the result across a level (docs/science.md, "Rare calls"). */
   rare_call: RareCall | null;
+  /** What the result means for this person (absolute terms, how much it can tell, reliability). */
+  meaning: ResultMeaning;
 }
 
 /** One call of an allele rarer than RARE_CALL_FREQUENCY in the person's reference. */

@@ -123,6 +123,81 @@ export const ResultEvidence = z
   })
   .meta({ id: 'ResultEvidence', description: 'How much this result can be trusted, and why.' });
 
+export const MeaningFrequency = z
+  .object({
+    value: z.number().min(0).max(100).describe('Percent.'),
+    source: z.string().describe('The study and the people it measured.'),
+    pmid: z.string().describe('PubMed id of the publication the figure comes from.'),
+    measure: z.enum(['lifetime risk', 'prevalence', 'cohort share']),
+    horizon: z.string().describe('When the figure applies, e.g. "from age 40 to 95".'),
+    sex: z.enum(['male', 'female']).nullable().describe('The sex the figure is for; null: everyone.'),
+    population: Population.nullable().describe('The super-population the figure is for; null: not one of them.'),
+  })
+  .meta({ id: 'MeaningFrequency', description: "The trait's frequency a result is calibrated to, with its source." });
+
+export const ResultMeaning = z
+  .object({
+    kind: z
+      .enum(['risk', 'value', 'relative'])
+      .describe(
+        'risk: a chance in percent; value: expected difference from average in standard deviations of the trait; relative: a rank only (see reason).',
+      ),
+    yours: z
+      .number()
+      .nullable()
+      .describe(
+        'risk: percent of people with this score who have or develop it; value: expected difference in trait SDs; null for relative.',
+      ),
+    average: z.number().nullable().describe('risk: the frequency in percent; value: 0; null for relative.'),
+    unit: z.enum(['percent', 'SD']).nullable(),
+    horizon: z.string().nullable().describe('When the chance applies (e.g. "from age 40 to 95"), or null.'),
+    effect_per_sd: z
+      .number()
+      .nullable()
+      .describe(
+        'Odds ratio per SD of the score (log-odds weights); percentage points per SD (probability weights); trait SDs per score SD (value); null when unknown.',
+      ),
+    effect_scale: z.enum(['odds_ratio', 'percentage_points', 'trait_sd']).nullable(),
+    variance_explained: z
+      .number()
+      .min(0)
+      .max(1)
+      .nullable()
+      .describe(
+        "Share of the trait's variance the score explains: the catalog's figure, else the score's own; null = unknown.",
+      ),
+    variance_explained_from_score: z
+      .number()
+      .min(0)
+      .max(1)
+      .nullable()
+      .describe(
+        'The share the score’s own numbers give (liability scale for log odds, observed scale for probabilities).',
+      ),
+    spread: z.number().nullable().describe('value: SD of the trait among people with the same score; else null.'),
+    odds_vs_average: z
+      .number()
+      .nullable()
+      .describe('Odds relative to a person with an average score (log-odds weights), also without a frequency.'),
+    frequency: MeaningFrequency.nullable(),
+    model: z.string().describe('The model behind the figures, in one sentence.'),
+    reliability: z.string().describe("How reliable the result is for this person's ancestry (Ding et al. 2023)."),
+    less_certain: z
+      .boolean()
+      .describe('Absolute figures are less certain for this person (ancestry far from the studies’, or unknown).'),
+    limits: z
+      .string()
+      .nullable()
+      .describe('What the frequency does not cover (e.g. UK Biobank volunteers aged 40–69).'),
+    reason: z.string().nullable().describe('Why the result stays relative; null otherwise.'),
+    summary: z.string().describe('The meaning in one or two sentences for people.'),
+  })
+  .meta({
+    id: 'ResultMeaning',
+    description:
+      'What the result means for this person: absolute terms where a cited frequency or the share explained allows, how much the score can tell, how reliable it is (docs/science.md, "What a result means").',
+  });
+
 export const StatusReason = z
   .object({ code: z.enum(['low_coverage', 'not_applicable', 'processing', 'no_genotype']), detail: z.string() })
   .meta({ id: 'StatusReason', description: 'Why the trait is unavailable for this profile.' });
@@ -275,6 +350,7 @@ export const AssessmentSummary = z.object({
     RareCall.nullable().optional(),
     'Set when a call of an allele rarer than 1 % in the reference moves the result across a level; null otherwise (absent from results stored before it existed).',
   ),
+  meaning: ext(ResultMeaning, 'What the result means for this person (absolute terms, reliability).'),
 });
 
 export const AssessedMarker = z

@@ -1,45 +1,87 @@
 /**
- * How much a result tells, and which results are notable (docs/ui.md, "Notable results").
+ * How much a result tells, and which results are notable (docs/ui.md, "Notable results";
+ * docs/science.md, "What a result means").
  *
- * - Distance from average: d = |percentile − 50| / 50 (1 beyond the 0.1st or 99.9th).
- * - How much this tells you: I = evidence × coverage × explained, where evidence is
- *   strong 1, moderate 0.7, limited 0.45, suggestive 0.25; coverage is the share of the
- *   score's markers read; explained is 0.35 + 0.65·√(v / 0.1) (at most 1) for a published
- *   share of variance v, and 0.35 when nobody published one.
- * - Notability: d² × I. Results in the average band (30th–70th percentile) are never notable.
- * - Notable results: featured traits whose notability reaches 0.08 first, then the rest, each
- *   by notability; at most 10, one per phenotype.
+ * - How much this tells you follows what the score can explain: its share of the trait's
+ *   variance v (the result's `meaning`, else the catalog's figure) times the share of its
+ *   markers read: I = coverage × √(v / 0.1), at most 1. A risk the score moves by less than
+ *   one percentage point tells very little, whatever v says. Unknown v: very little.
+ * - Notability is the absolute difference from average in percentage points: for a risk,
+ *   |yours − average|; for a measurement, how much the score changes the chance of being
+ *   among the tenth of people furthest out on its side (an expected shift of Δ trait SDs with
+ *   the spread s people with that score still have: 100 × (1 − Φ((1.2816 − |Δ|) / s)) − 10).
+ *   A score that explains little shifts the trait little, so it cannot lead.
+ * - Notable results: those moving a chance by at least one point, by notability; then results
+ *   without absolute terms whose odds differ from average by at least a quarter, by odds; at
+ *   most 10, one per phenotype. A rank alone (how extreme the percentile is) never qualifies.
  */
 import type { ProfileTrait } from '../../../shared/api.js';
 
-const EVIDENCE_WEIGHT: Record<string, number> = { strong: 1, moderate: 0.7, limited: 0.45, suggestive: 0.25 };
 export const NOTABLE_LIMIT = 10;
-const FEATURED_FLOOR = 0.08;
+/** Percentage points a result must move to be notable. */
+export const NOTABLE_MIN_POINTS = 1;
+/** Odds ratio against an average score (either way) for a result without absolute terms to be listed. */
+const NOTABLE_MIN_ODDS = 1.25;
+/** The 90th percentile of the standard normal: the edge of the tenth of people furthest out. */
+const Z_TENTH = 1.2815515655446004;
 
 export function distanceFromAverage(r: ProfileTrait): number {
   if (r.percentile_bound) return 1;
   return typeof r.percentile === 'number' ? Math.min(1, Math.abs(r.percentile - 50) / 50) : 0;
 }
 
-function explainedFactor(v: number | null | undefined): number {
-  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) return 0.35;
-  return Math.min(1, 0.35 + 0.65 * Math.sqrt(v / 0.1));
+/** The share of the trait's variance the score explains, where known. */
+export function varianceExplained(r: ProfileTrait): number | null {
+  return (
+    r.meaning?.variance_explained ??
+    r.evidence?.variance_explained?.value ??
+    r.trait.evidence?.variance_explained?.value ??
+    null
+  );
 }
 
-export function varianceExplained(r: ProfileTrait): number | null {
-  return r.evidence?.variance_explained?.value ?? r.trait.evidence?.variance_explained?.value ?? null;
+/** Standard normal CDF (Abramowitz & Stegun 7.1.26; error < 1.5e-7). */
+function normalCdf(z: number): number {
+  const t = 1 / (1 + (0.3275911 * Math.abs(z)) / Math.SQRT2);
+  const y =
+    1 -
+    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) *
+      t *
+      Math.exp((-z * z) / 2);
+  return z >= 0 ? (1 + y) / 2 : (1 - y) / 2;
+}
+
+/**
+ * How far from average the result is, in percentage points of a chance (see the module
+ * comment), or null when the result has no absolute terms.
+ */
+export function pointsFromAverage(r: ProfileTrait): number | null {
+  const m = r.meaning;
+  if (!m || typeof m.yours !== 'number' || typeof m.average !== 'number') return null;
+  if (m.kind === 'risk') return Math.abs(m.yours - m.average);
+  if (m.kind === 'value' && typeof m.spread === 'number' && m.spread > 0)
+    return Math.max(0, 100 * (1 - normalCdf((Z_TENTH - Math.abs(m.yours)) / m.spread)) - 10);
+  return null;
 }
 
 /** How much this result tells you, 0…1. */
 export function informativeness(r: ProfileTrait): number {
-  const label = r.evidence?.label ?? r.trait.evidence?.label ?? 'limited';
-  const coverage = r.evidence?.coverage ?? r.coverage ?? 1;
-  return (EVIDENCE_WEIGHT[label] ?? 0.45) * Math.max(0, Math.min(1, coverage)) * explainedFactor(varianceExplained(r));
+  const coverage = Math.max(0, Math.min(1, r.evidence?.coverage ?? r.coverage ?? 1));
+  const v = varianceExplained(r);
+  const explained = typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.min(1, Math.sqrt(v / 0.1)) : 0.1;
+  const tiny = r.meaning?.kind === 'risk' && (pointsFromAverage(r) ?? 0) < NOTABLE_MIN_POINTS;
+  return Math.min(coverage * explained, tiny ? 0.1 : 1);
 }
 
+/** Notability: points from average, or 0 for a result without absolute terms. */
 export function notability(r: ProfileTrait): number {
-  const d = distanceFromAverage(r);
-  return d * d * informativeness(r);
+  return pointsFromAverage(r) ?? 0;
+}
+
+/** Odds against an average score, as a distance (|ln OR|), for results without absolute terms. */
+function oddsDistance(r: ProfileTrait): number {
+  const odds = r.meaning?.odds_vs_average;
+  return typeof odds === 'number' && odds > 0 ? Math.abs(Math.log(odds)) : 0;
 }
 
 export function inAverageBand(r: ProfileTrait): boolean {
@@ -48,9 +90,9 @@ export function inAverageBand(r: ProfileTrait): boolean {
 
 /** Words and steps (1–4) for the "how much this tells you" meter. */
 export function informativenessLevel(i: number): { step: 1 | 2 | 3 | 4; label: string } {
-  if (i >= 0.6) return { step: 4, label: 'More than most results' };
-  if (i >= 0.35) return { step: 3, label: 'Some' };
-  if (i >= 0.18) return { step: 2, label: 'A little' };
+  if (i >= 0.7) return { step: 4, label: 'More than most results' };
+  if (i >= 0.3) return { step: 3, label: 'Some' };
+  if (i >= 0.14) return { step: 2, label: 'A little' };
   return { step: 1, label: 'Very little' };
 }
 
@@ -59,16 +101,23 @@ export interface Candidate {
   featured: boolean;
 }
 
-/** The notable results among one result per phenotype (the caller leaves out what the person chose not to see). */
+/**
+ * The notable results among one result per phenotype (the caller leaves out what the person
+ * chose not to see), in the order the summary and the report's first page show them.
+ */
 export function notableResults<T extends Candidate>(candidates: T[], limit = NOTABLE_LIMIT): T[] {
-  const scored = candidates
-    .filter((c) => typeof c.result.percentile === 'number' && !inAverageBand(c.result))
-    .map((c) => ({ c, n: notability(c.result) }))
-    .filter(({ n }) => n > 0);
-  scored.sort((a, b) => {
-    const fa = a.c.featured && a.n >= FEATURED_FLOOR ? 1 : 0;
-    const fb = b.c.featured && b.n >= FEATURED_FLOOR ? 1 : 0;
-    return fb - fa || b.n - a.n;
-  });
-  return scored.slice(0, limit).map(({ c }) => c);
+  const absolute: Array<{ c: T; n: number }> = [];
+  const relative: Array<{ c: T; n: number }> = [];
+  for (const c of candidates) {
+    if (typeof c.result.percentile !== 'number') continue;
+    const points = pointsFromAverage(c.result);
+    if (points !== null) {
+      if (points >= NOTABLE_MIN_POINTS) absolute.push({ c, n: points });
+    } else if (oddsDistance(c.result) >= Math.log(NOTABLE_MIN_ODDS)) relative.push({ c, n: oddsDistance(c.result) });
+  }
+  const byN = (a: { c: T; n: number }, b: { c: T; n: number }) =>
+    b.n - a.n || a.c.result.trait.code.localeCompare(b.c.result.trait.code);
+  absolute.sort(byN);
+  relative.sort(byN);
+  return [...absolute, ...relative].slice(0, limit).map(({ c }) => c);
 }

@@ -8,6 +8,7 @@ import { DistributionPlot } from '../components/DistributionPlot.js';
 import { AlertIcon, ArrowLeft, BeakerIcon, ExternalIcon, Spinner } from '../components/icons.js';
 import { LevelBadge, LevelMeter } from '../components/LevelMeter.js';
 import { InfoMeter, infoMeterBasis } from '../components/InfoMeter.js';
+import { ResultMeaningCard } from '../components/ResultMeaning.js';
 import { useDocumentTitle } from '../lib/document-title.js';
 import {
   capitalise,
@@ -210,6 +211,8 @@ function Computed({ a }: { a: ProfileTrait }) {
           />
         ) : null}
       </section>
+
+      <ResultMeaningCard result={a} />
 
       {a.recommendations ? (
         <section className="card" aria-labelledby="meaning-title">

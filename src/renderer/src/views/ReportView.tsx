@@ -30,6 +30,7 @@ import { informativeness, informativenessLevel } from '../lib/notable.js';
 import { comparedWith, commonReference, type Reference } from '../lib/reference.js';
 import { categoriesOf, evidenceLabel, isSensitive, sortRows, type PhenotypeRow } from '../lib/results.js';
 import { copyReportHtml } from '../lib/report-html.js';
+import { MeaningInBrief } from '../components/ResultMeaning.js';
 import { desktopBridge } from '../platform/bridge.js';
 import { useSensitiveChoice } from '../state/preferences.js';
 import { hasFile, useProfile, useProfiles } from '../state/profiles.js';
@@ -446,6 +447,7 @@ export function ReportDocument({
                   <th scope="row">
                     {row.name}
                     <span className="rt-meaning">{firstSentence(result.recommendations)}</span>
+                    <MeaningInBrief result={result} />
                   </th>
                   <td>
                     <LevelCell r={result} />
