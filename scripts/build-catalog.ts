@@ -15,6 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { writeAncestryPanel } from './catalog/ancestry-panel.js';
+import { writePositionIndexWithReport } from './catalog/positions.js';
 import { checkCitations } from './catalog/curation.js';
 import { buildDistributionTables } from './catalog/distributions.js';
 import { FEATURED } from './catalog/featured.js';
@@ -667,6 +668,7 @@ function main(): void {
 
   mkdirSync(join(OUT, 'ancestry'), { recursive: true });
   writeAncestryPanel(DATA, OUT);
+  const positions = writePositionIndexWithReport(DATA, OUT);
 
   console.log(
     `catalog: ${featuredCount} featured, ${gwasCount} GWAS, ${ukbCount} UK Biobank traits (${report.counts.markers} markers)`,
@@ -674,6 +676,7 @@ function main(): void {
   console.log(`dropped traits: ${dropped.length} ${JSON.stringify(byReason)}`);
   console.log(`dropped marker rows within kept traits: ${JSON.stringify(markerDrops)}`);
   console.log(`1000 Genomes table for PGS import: ${kgTable.rsid.length} SNPs`);
+  console.log(`positions in both builds: ${JSON.stringify(positions)}`);
   console.log(`done in ${Date.now() - t0} ms`);
 }
 
