@@ -51,7 +51,11 @@ export async function processFile(
     setFileStatus(db, profileId, 'processing', null, fileName);
   }
   ctx.progress({ stage: 'parsing' });
-  const options = { positionIndex: loadPositionIndex(ctx.resourcesDir) };
+  const answer = getGenotypeFile(db, profileId)?.variants_only;
+  const options = {
+    positionIndex: loadPositionIndex(ctx.resourcesDir),
+    variantsOnly: answer === null || answer === undefined ? undefined : answer === 1,
+  };
   const parsed = arriving
     ? await parseGenotypeSource(arriving.source, options).finally(() => arriving.source.close())
     : await parseGenotypeFile(storedFilePath(ctx.dataDir, fileName), options);
