@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { writeAncestryPanel } from './catalog/ancestry-panel.js';
 import { attachBaselines } from './catalog/baseline.js';
+import { writePositionIndexWithReport } from './catalog/positions.js';
 import { checkCitations } from './catalog/curation.js';
 import { buildDistributionTables } from './catalog/distributions.js';
 import { FEATURED } from './catalog/featured.js';
@@ -817,6 +818,7 @@ function main(): void {
 
   mkdirSync(join(OUT, 'ancestry'), { recursive: true });
   writeAncestryPanel(DATA, OUT);
+  const positions = writePositionIndexWithReport(DATA, OUT);
 
   console.log(
     `catalog: ${featuredCount} featured, ${gwasCount} GWAS, ${ukbCount} UK Biobank traits (${report.counts.markers} markers)`,
@@ -824,6 +826,7 @@ function main(): void {
   console.log(`dropped traits: ${dropped.length} ${JSON.stringify(byReason)}`);
   console.log(`dropped marker rows within kept traits: ${JSON.stringify(markerDrops)}`);
   console.log(`1000 Genomes table for PGS import: ${kgTable.rsid.length} SNPs`);
+  console.log(`positions in both builds: ${JSON.stringify(positions)}`);
   console.log(`done in ${Date.now() - t0} ms`);
 }
 

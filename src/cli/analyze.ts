@@ -3,6 +3,7 @@
  * computable trait, without starting the server. Nothing is stored.
  */
 import { parseGenotypeFile } from '../service/genotype/parse/index.js';
+import { loadPositionIndex } from '../service/genotype/positions.js';
 import { resolveConfig } from '../service/config.js';
 import { assessContext, createScienceEngine } from '../service/science/index.js';
 import type { Assessment, AssessContext, TraitInfo } from '../service/science/types.js';
@@ -39,12 +40,13 @@ export async function analyzeCommand(args: string[]): Promise<number> {
     );
   }
   const file = positionals[0];
-  const parsed = await parseGenotypeFile(file);
+  const resourcesDir = values.resources ?? resolveConfig().resourcesDir;
+  const parsed = await parseGenotypeFile(file, { positionIndex: loadPositionIndex(resourcesDir) });
   if (!parsed.ok) {
     console.error(`Could not read ${file}: ${parsed.reason}`);
     return 1;
   }
-  const engine = createScienceEngine({ resourcesDir: values.resources ?? resolveConfig().resourcesDir });
+  const engine = createScienceEngine({ resourcesDir });
   const started = performance.now();
   const ancestry = engine.inferAncestry(parsed.genotype);
   const context: AssessContext = assessContext(

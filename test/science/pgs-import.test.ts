@@ -1,6 +1,6 @@
 /** Importing PGS Catalog scoring files (real examples in fixtures/, see fixtures/SOURCE.txt) and scoring them as custom traits. */
 import { readFileSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importPgsScoringFile } from '../../src/service/science/pgs-import.js';
@@ -8,6 +8,7 @@ import { createScienceEngine } from '../../src/service/science/index.js';
 import { loadKgTable } from '../../src/service/science/kg-table.js';
 import { traitRevision } from '../../src/service/science/revision.js';
 import type { CatalogTrait } from '../../src/service/science/format.js';
+import { liftPosition, readChain } from '../../scripts/catalog/liftover.js';
 import { contextOf, genotypeOf } from './helpers.js';
 
 const resourcesDir = join(import.meta.dirname, '..', '..', 'resources');
@@ -61,6 +62,37 @@ describe('PGS Catalog import', () => {
     expect(b.trait.markers).toEqual(a);
   });
 
+  it('matches a position-only file by its GRCh38 positions as by its GRCh37 ones, and counts by build', () => {
+    // PGS000001's harmonized file without rsIDs, its GRCh37 positions lifted to GRCh38 with
+    // the UCSC chain (as the PGS Catalog's own GRCh38 harmonization does).
+    const chain = readChain(
+      join(import.meta.dirname, '..', '..', '..', 'shared', 'data', 'liftover', 'hg19ToHg38.over.chain.gz'),
+    );
+    const lines = gunzipSync(fixture('PGS000001_hmPOS_GRCh37.txt.gz')).toString('utf8').split('\n');
+    const header = lines.findIndex((l) => l !== '' && !l.startsWith('#'));
+    const cols = lines[header].split('\t');
+    const [rsid, hmRsid, hmChr, hmPos] = ['rsID', 'hm_rsID', 'hm_chr', 'hm_pos'].map((c) => cols.indexOf(c));
+    let unlifted = 0;
+    const grch38 = lines.map((l, i) => {
+      if (l.startsWith('#HmPOS_build=')) return '#HmPOS_build=GRCh38';
+      if (i <= header || l === '') return l;
+      const f = l.split('\t');
+      const lifted = liftPosition(chain, f[hmChr], Number(f[hmPos]));
+      if (!lifted) unlifted++;
+      f[hmPos] = lifted ? String(lifted.pos) : '';
+      f[rsid] = f[hmRsid] = '';
+      return f.join('\t');
+    });
+    expect(unlifted).toBe(0);
+    const b37 = ok(load('PGS000001_hmPOS_GRCh37.txt.gz'));
+    const b38 = ok(importPgsScoringFile(gzipSync(grch38.join('\n')), { resourcesDir }));
+    expect(b38.trait.markers).toEqual(b37.trait.markers);
+    expect(b38.report.matched_by).toMatchObject({ rsid: 0, hm_rsid: 0, position_grch37: 0 });
+    // 71 of 77 by GRCh38 position (the file with rsIDs matched 75: four positions are no marker Traitscope knows).
+    expect(b38.report.matched_by.position_grch38).toBe(71);
+    expect(b38.report.match_rate).toBeGreaterThanOrEqual(0.75);
+  });
+
   it('keeps dominant and recessive flags as per-dosage contributions (PGS000802, plain text)', () => {
     const r = ok(load('PGS000802_hmPOS_GRCh37.txt'));
     expect(r.report.weight_model).toBe('dominance_flags');
@@ -90,18 +122,19 @@ describe('PGS Catalog import', () => {
     expect(a.percentile).toBeLessThan(100);
   });
 
-  it('keeps dosage_0/1/2 weights and matches variants by GRCh37 position (PGS004255)', () => {
+  it('keeps dosage_0/1/2 weights and matches variants by their harmonized GRCh38 position (PGS004255)', () => {
     const r = ok(load('PGS004255_hmPOS_GRCh38.txt.gz', { minUsableShare: 0 }));
     expect(r.report.weight_model).toBe('dosage_weights');
-    expect(r.report.matched_by.position).toBe(r.report.usable);
-    expect(r.report.dropped.position_not_in_1000_genomes_table).toBe(r.report.variants - r.report.usable);
+    // HmPOS_build GRCh38: 9 of 30 are known markers there (the file's GRCh37 positions found 7 in the 1000 Genomes table alone).
+    expect(r.report.matched_by).toMatchObject({ rsid: 0, hm_rsid: 0, position: 9, position_grch38: 9 });
+    expect(r.report.dropped.position_not_a_known_marker).toBe(21);
     const t = r.trait;
     expect(t.markers.dosage_weights).toHaveLength(3 * t.markers.rsid.length);
     // By default a score with fewer than 75 % of its variants matched is refused, with the reasons.
     const refused = load('PGS004255_hmPOS_GRCh38.txt.gz');
     expect(refused.ok).toBe(false);
     if (!refused.ok)
-      expect(refused.error).toMatch(/Only 7 of 30 variants could be matched \(23 position not in 1000 genomes table\)/);
+      expect(refused.error).toMatch(/Only 9 of 30 variants could be matched \(21 position not a known marker\)/);
   });
 
   it('refuses haplotype and diplotype scores with a clear error', () => {
@@ -124,7 +157,7 @@ describe('PGS Catalog import', () => {
     expect(b).toEqual({
       ok: false,
       error: expect.stringMatching(
-        /Only 0 of 2 variants could be matched \(2 position not in 1000 genomes table\); at least 75 % are needed/,
+        /Only 0 of 2 variants could be matched \(2 position not a known marker\); at least 75 % are needed/,
       ),
     });
   });
@@ -195,10 +228,7 @@ describe('every PGS Catalog example file', () => {
     ['PGS000802_hmPOS_GRCh37.txt', 'imported'],
     ['OPGS002493.txt.gz', 'raw score only'],
     ['pgsc_calc_PGS001229_22.txt', 'raw score only'],
-    [
-      'PGS004255_hmPOS_GRCh38.txt.gz',
-      /Only 7 of 30 variants could be matched \(23 position not in 1000 genomes table\)/,
-    ],
+    ['PGS004255_hmPOS_GRCh38.txt.gz', /Only 9 of 30 variants could be matched \(21 position not a known marker\)/],
     ['complex_variants_PGS000021.txt', /haplotype or diplotype.*single SNPs only/],
     ['pgsc_calc_customgrch37.txt', /Only 0 of 2 variants could be matched/],
   ] as const)('%s: %s', (name, expected) => {

@@ -10,11 +10,14 @@
  *    rsIDs over the dbSNP range, internal ids, haploid X/Y for a male, no-calls);
  *  - sexMarkers: X and Y markers that read as a female or a male sample;
  * combined with `combine`, written in a vendor's export shape by `vendorFile` (23andMe,
- * AncestryDNA, FamilyTreeDNA), or turned straight into a Genotype by `genotypeOf`.
+ * AncestryDNA, FamilyTreeDNA) or as a sequencing VCF by `sequencingVcf` (either build, with
+ * or without rsIDs, all sites, variants only or a gVCF), or turned straight into a Genotype
+ * by `genotypeOf`.
  */
 import path from 'node:path';
 import { alleleFromLetter, ALLELE_LETTERS, makeCall } from '../../src/service/genotype/encoding.js';
 import type { Genotype } from '../../src/service/genotype/types.js';
+import { loadPositionIndex, rowOfRsid, type PositionIndex } from '../../src/service/genotype/positions.js';
 import { loadAncestryPanel } from '../../src/service/science/ancestry/index.js';
 import { K, POPULATIONS } from '../../src/service/science/ancestry/panel.js';
 import type { AncestryPanel } from '../../src/service/science/ancestry/reference.js';
@@ -499,4 +502,119 @@ export function personFile(options: PersonOptions = {}): string {
     ]),
     'full',
   );
+}
+
+// ---- sequencing files ----
+
+export interface SequencingVcfOptions {
+  /** The build of the positions (GRCh38 by default): "chr1"-style contigs for 38, "1" for 37. */
+  build?: 37 | 38;
+  /** rsIDs in the ID column, or "." everywhere as many whole-genome VCFs have (default 'rsid'). */
+  ids?: 'rsid' | 'none';
+  /**
+   * 'all' (default): every marker a line, REF/REF as 0/0; 'variants_only': only the sites
+   * with a non-reference allele, as Nebula's or Dante's VCFs; 'gvcf': variant sites plus
+   * <NON_REF> reference blocks over everything between them.
+   */
+  sites?: 'all' | 'variants_only' | 'gvcf';
+  /** Name the build in the header (##reference and the chr1 contig length; default true). */
+  headerBuild?: boolean;
+}
+
+const CHR1_LENGTH = { 37: 249250621, 38: 248956422 } as const;
+const COMPLEMENT_LETTER: Record<string, string> = { A: 'T', C: 'G', G: 'C', T: 'A' };
+let positionIndexCache: PositionIndex | undefined;
+/** The shipped position index (resources/catalog/positions.bin), loaded once per process. */
+export const positionIndex = () => (positionIndexCache ??= loadPositionIndex(RESOURCES));
+
+/**
+ * The markers as a single-sample whole-genome VCF in one of the layouts sequencing
+ * services deliver. Each marker sits at its position in the build with the index's
+ * forward-strand REF/ALT (calls given on the other strand are complemented). A marker the
+ * index cannot place keeps its made-up position and needs its rsID (left out with
+ * `ids: 'none'`); one without a known REF gets the call's first allele as a made-up REF,
+ * so a homozygous call is REF/REF and left out of variants-only layouts, as a real file
+ * would leave out a REF/REF site. No-calls are "./.".
+ */
+export function sequencingVcf(markers: Marker[], options: SequencingVcfOptions = {}): string {
+  const build = options.build ?? 38;
+  const ids = options.ids ?? 'rsid';
+  const sites = options.sites ?? 'all';
+  const index = positionIndex();
+  const contig = (chrom: number) => {
+    const name = chrom <= 22 ? String(chrom) : (['X', 'Y', 'XY', 'MT'][chrom - 23] ?? String(chrom));
+    return build === 38 ? `chr${name === 'MT' ? 'M' : name}` : name;
+  };
+  interface Site {
+    chrom: number;
+    pos: number;
+    id: string;
+    ref: string;
+    alts: string[];
+    gt: string;
+  }
+  const out: Site[] = [];
+  for (const m of markers) {
+    if (m.rsid === 0) continue;
+    const row = rowOfRsid(index, m.rsid);
+    const pos = row < 0 ? 0 : build === 37 ? index.pos37[row] : index.pos38[row];
+    const placed = pos > 0;
+    const knownRef = placed && index.ref[row] !== 0;
+    const noCall = m.genotype === '--';
+    let letters = noCall ? [] : m.genotype.split('');
+    if ((!placed && ids === 'none') || (!knownRef && noCall)) continue;
+    let ref: string;
+    const alts: string[] = [];
+    if (knownRef) {
+      ref = ALLELE_LETTERS[index.ref[row]];
+      const alt = index.alt[row] ? ALLELE_LETTERS[index.alt[row]] : '';
+      if (alt) alts.push(alt);
+      if (letters.some((l) => l !== ref && l !== alt) && letters.every((l) => COMPLEMENT_LETTER[l]))
+        letters = letters.map((l) => COMPLEMENT_LETTER[l]);
+    } else ref = letters[0];
+    for (const l of letters) if (l !== ref && !alts.includes(l)) alts.push(l);
+    const gt = noCall
+      ? './.'
+      : letters.map((l) => (l === ref ? 0 : alts.indexOf(l) + 1)).join(m.genotype.length > 1 ? '/' : '');
+    const variant = !noCall && letters.some((l) => l !== ref);
+    if (sites !== 'all' && !variant && !noCall && (sites === 'variants_only' || !knownRef)) continue;
+    out.push({
+      chrom: placed ? index.chrom[row] : m.chrom,
+      pos: placed ? pos : m.pos,
+      id: ids === 'rsid' ? `rs${m.rsid}` : '.',
+      ref,
+      alts,
+      gt,
+    });
+  }
+  out.sort((a, b) => a.chrom - b.chrom || a.pos - b.pos);
+  const header = [
+    '##fileformat=VCFv4.2',
+    '##source=GATK HaplotypeCaller',
+    ...(options.headerBuild === false
+      ? []
+      : [
+          `##reference=${build === 38 ? 'GRCh38' : 'GRCh37'}`,
+          `##contig=<ID=${contig(1)},length=${CHR1_LENGTH[build]}>`,
+        ]),
+    ...(sites === 'gvcf' ? ['##ALT=<ID=NON_REF,Description="Represents any possible alternative allele">'] : []),
+    '##FORMAT=<ID=GT,Number=1,Type=String,Description="Genotype">',
+    '##FORMAT=<ID=DP,Number=1,Type=Integer,Description="Read depth">',
+    '#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\tFORMAT\tSAMPLE1',
+  ];
+  const lines: string[] = [];
+  for (let i = 0; i < out.length; i++) {
+    const s = out[i];
+    const gvcfRef = sites === 'gvcf' && s.gt.split('/').every((a) => a === '0');
+    if (gvcfRef) {
+      // One reference block from this REF/REF site up to just before the next site of the chromosome.
+      const next = out[i + 1];
+      const end = next && next.chrom === s.chrom ? next.pos - 1 : s.pos + 1000;
+      lines.push(`${contig(s.chrom)}\t${s.pos}\t.\t${s.ref}\t<NON_REF>\t.\t.\tEND=${end}\tGT:DP\t0/0:30`);
+      continue;
+    }
+    const alt = [...s.alts, ...(sites === 'gvcf' ? ['<NON_REF>'] : [])].join(',') || '.';
+    lines.push(`${contig(s.chrom)}\t${s.pos}\t${s.id}\t${s.ref}\t${alt}\t50\tPASS\t.\tGT:DP\t${s.gt}:30`);
+  }
+  return [...header, ...lines].join('\n') + '\n';
 }

@@ -220,6 +220,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE genotypes_reordered RENAME TO genotypes;
     `,
   },
+  {
+    version: 9,
+    description: "the person's answer on how to read a VCF's unlisted sites",
+    sql: `
+      -- NULL: read as the file's contents say (genotype/parse/sites.ts); 1: the file lists
+      -- variants only, so unlisted markers are REF/REF; 0: it lists every site it called.
+      ALTER TABLE genotype_files ADD COLUMN variants_only INTEGER;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

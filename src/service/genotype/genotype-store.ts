@@ -24,6 +24,8 @@ export interface GenotypeFileRecord {
   needs_confirmation: number;
   /** 1 once the client confirmed that this file may replace the genotype in use. */
   replace_confirmed: number;
+  /** The person's answer for a VCF: 1 it lists variants only, 0 every called site; null: the file decides (parse/sites.ts). */
+  variants_only: number | null;
 }
 
 export interface StoredGenotype {
@@ -70,7 +72,8 @@ const statements = namedStatements((db: Db) => ({
      VALUES (@profile_id, @file_name, @content_type, @size, @md5_hash, @crc32c, @now, @now, 'uploaded')
      ON CONFLICT (profile_id) DO UPDATE SET
        file_name = @file_name, content_type = @content_type, size = @size, md5_hash = @md5_hash, crc32c = @crc32c,
-       updated_at = @now, status = 'uploaded', error = NULL, needs_confirmation = 0, replace_confirmed = 0`,
+       updated_at = @now, status = 'uploaded', error = NULL, needs_confirmation = 0, replace_confirmed = 0,
+       variants_only = NULL`,
   ),
   // A failure keeps the file's needs_confirmation (the processor re-records the worker's outcome).
   setStatusIfFile: db.prepare<{ status: string; error: string | null; profile_id: string; file_name: string | null }>(
@@ -88,6 +91,16 @@ const statements = namedStatements((db: Db) => ({
        error = CASE WHEN needs_confirmation = 1 THEN NULL ELSE error END,
        needs_confirmation = 0
      WHERE profile_id = ?`,
+  ),
+  // A changed answer reads the same file again, and the person asked for it: no second confirmation.
+  setVariantsOnly: db.prepare<{ answer: number; profile_id: string }>(
+    `UPDATE genotype_files SET
+       status = CASE WHEN variants_only IS @answer THEN status ELSE 'uploaded' END,
+       error = CASE WHEN variants_only IS @answer THEN error ELSE NULL END,
+       replace_confirmed = CASE WHEN variants_only IS @answer THEN replace_confirmed ELSE 1 END,
+       needs_confirmation = CASE WHEN variants_only IS @answer THEN needs_confirmation ELSE 0 END,
+       variants_only = @answer
+     WHERE profile_id = @profile_id`,
   ),
   sourceFile: db.prepare<[string], { source_file: string | null }>(
     'SELECT source_file FROM genotypes WHERE profile_id = ?',
@@ -160,6 +173,14 @@ export function awaitReplaceConfirmation(db: Db, profileId: string, fileName: st
 }
 
 /** The client confirms that the profile's latest upload may replace the genotype in use. */
+/**
+ * Records the person's answer on how the latest file's unlisted VCF sites are read; a
+ * changed answer queues the file to be read again.
+ */
+export function setVariantsOnly(db: Db, profileId: string, variantsOnly: boolean): void {
+  statements(db).setVariantsOnly.run({ answer: variantsOnly ? 1 : 0, profile_id: profileId });
+}
+
 export function confirmReplacement(db: Db, profileId: string): void {
   statements(db).confirm.run(profileId);
 }

@@ -45,6 +45,16 @@ export interface ParseSummary {
   inferred_sex: 'male' | 'female' | null;
   /** Milliseconds spent parsing. */
   parse_ms: number;
+  /**
+   * How the file's sites were read (docs/file-formats.md): as_listed (only its lines),
+   * variants_only (a VCF of non-reference sites; unlisted markers read as REF/REF), or
+   * reference_blocks (a gVCF). Optional: summaries stored before it was recorded lack it.
+   */
+  site_reading?: 'as_listed' | 'variants_only' | 'reference_blocks';
+  /** What chose the reading: the file's contents, its header, the person, or the default. */
+  site_reading_from?: 'contents' | 'header' | 'person' | 'default';
+  /** Markers read by rsID, by position, and read as REF/REF (unlisted in a variants-only VCF, or in a gVCF block). */
+  matched_by?: { rsid: number; position: number; read_as_reference: number };
   /** Anything else the parser wants to say (e.g. which VCF sample was used). */
   notes: string[];
 }

@@ -16,6 +16,7 @@ import {
   storeGenotype,
 } from '../genotype/genotype-store.js';
 import { replacementConcern } from '../genotype/plausibility.js';
+import { loadPositionIndex } from '../genotype/positions.js';
 import { profileOwner } from '../profiles/profiles.js';
 import { assessContext } from '../science/assess-context.js';
 import { removeStoredFileNow, storedFilePath } from '../storage/file-store.js';
@@ -50,9 +51,14 @@ export async function processFile(
     setFileStatus(db, profileId, 'processing', null, fileName);
   }
   ctx.progress({ stage: 'parsing' });
+  const answer = getGenotypeFile(db, profileId)?.variants_only;
+  const options = {
+    positionIndex: loadPositionIndex(ctx.resourcesDir),
+    variantsOnly: answer === null || answer === undefined ? undefined : answer === 1,
+  };
   const parsed = arriving
-    ? await parseGenotypeSource(arriving.source).finally(() => arriving.source.close())
-    : await parseGenotypeFile(storedFilePath(ctx.dataDir, fileName));
+    ? await parseGenotypeSource(arriving.source, options).finally(() => arriving.source.close())
+    : await parseGenotypeFile(storedFilePath(ctx.dataDir, fileName), options);
   releaseParserMemory(); // ~25 MB of parser memory this worker does not need until its next file
   const prepared = parsed.ok ? prepare(ctx, profileId, parsed) : null;
   if (arriving && (await arriving.ended) === 'abandoned') return { kind: 'superseded' };

@@ -4,8 +4,10 @@
  * or a clear error. docs/science.md ("Imported scores") states the rules.
  *
  * - Variants are matched to genotypes by rsID: the rsID column, else hm_rsID, else the
- *   GRCh37 position (chr_name/chr_position when the file's genome_build is GRCh37/hg19,
- *   hm_chr/hm_pos when HmPOS_build is GRCh37) looked up in the shipped 1000 Genomes table.
+ *   position — hm_chr/hm_pos in HmPOS_build, else chr_name/chr_position in the file's
+ *   genome_build, either GRCh37 or GRCh38 — looked up in the shipped 1000 Genomes table
+ *   (GRCh37) and in the position index of every marker Traitscope knows in both builds
+ *   (genotype/positions.ts), with the alleles checked against its REF/ALT.
  * - Alleles are single A/C/G/T; letters are aligned to the 1000 Genomes forward strand
  *   when the variant is in the table (complemented if needed); palindromic variants with
  *   minor-allele frequency ≥ 0.4 are dropped (strand cannot be told), as in the catalog.
@@ -26,6 +28,8 @@ import { evidenceLabel } from './evidence.js';
 import { POPULATION_ORDER, type CatalogTrait } from './format.js';
 import { loadKgTable, type KgTable, type KgVariant } from './kg-table.js';
 import { PALINDROME_MAF_LIMIT } from './match.js';
+import { ALLELE_LETTERS, CHROM_X } from '../genotype/encoding.js';
+import { loadPositionIndex, rowsAt, type IndexedBuild, type PositionIndex } from '../genotype/positions.js';
 import { traitRevision } from './revision.js';
 import type { Connotation } from './types.js';
 
@@ -51,8 +55,8 @@ export interface PgsImportReport {
   usable: number;
   /** Rows left out, by reason. */
   dropped: Record<string, number>;
-  /** How markers were matched to rsIDs, and where their frequencies came from. */
-  matched_by: { rsid: number; hm_rsid: number; position: number };
+  /** How markers were matched to rsIDs (position: by either build, then split by build), and where their frequencies came from. */
+  matched_by: { rsid: number; hm_rsid: number; position: number; position_grch37: number; position_grch38: number };
   frequency_source: { file_population: number; thousand_genomes: number; file_overall: number };
   strand_flipped_to_forward: number;
   weight_model: 'additive' | 'dominance_flags' | 'dosage_weights';
@@ -182,16 +186,19 @@ export function importPgsScoringFile(bytes: Uint8Array, options: PgsImportOption
     );
   }
 
-  const build = (meta.genome_build ?? '').toLowerCase();
-  const fileIs37 = build === 'grch37' || build === 'hg19';
-  const hmIs37 = (meta.HmPOS_build ?? '').toLowerCase() === 'grch37';
+  const fileBuild = buildNamed(meta.genome_build);
+  const hmBuild = buildNamed(meta.HmPOS_build);
   const weightType = (meta.weight_type ?? '').toLowerCase();
   const weightsAreRatios = /^(or|hr|or\/hr|odds ratio|hazard ratio)$/.test(weightType);
   let kg: KgTable;
+  let positions: PositionIndex;
   try {
     kg = loadKgTable(options.resourcesDir);
+    positions = loadPositionIndex(options.resourcesDir);
   } catch (err) {
-    return fail(`The bundled 1000 Genomes table could not be read (${(err as Error).message}); reinstall Traitscope.`);
+    return fail(
+      `The bundled 1000 Genomes table or marker positions could not be read (${(err as Error).message}); reinstall Traitscope.`,
+    );
   }
 
   const dropped: Record<string, number> = {};
@@ -203,7 +210,7 @@ export function importPgsScoringFile(bytes: Uint8Array, options: PgsImportOption
     variants: 0,
     usable: 0,
     dropped,
-    matched_by: { rsid: 0, hm_rsid: 0, position: 0 },
+    matched_by: { rsid: 0, hm_rsid: 0, position: 0, position_grch37: 0, position_grch38: 0 },
     frequency_source: { file_population: 0, thousand_genomes: 0, file_overall: 0 },
     strand_flipped_to_forward: 0,
     weight_model: hasDosage ? 'dosage_weights' : c.dominant >= 0 || c.recessive >= 0 ? 'dominance_flags' : 'additive',
@@ -288,23 +295,34 @@ export function importPgsScoringFile(bytes: Uint8Array, options: PgsImportOption
       rsid = Number(hmText.slice(2));
       report.matched_by.hm_rsid++;
     } else {
-      const [chr, pos] =
-        hmIs37 && c.hmChr >= 0 ? [get(c.hmChr), get(c.hmPos)] : fileIs37 ? [get(c.chr), get(c.pos)] : ['', ''];
-      const candidates = chr && pos ? kg.byPosition(chr.replace(/^chr/i, ''), Number(pos)) : [];
-      via = candidates.find((v) => alleleSetMatches(v, effect, other));
-      if (!via) {
-        // Positions of another build cannot be matched: there is no liftover table offline.
+      // The harmonized position first (in HmPOS_build), then the author-reported one (in genome_build).
+      const sites: Array<[string, number, IndexedBuild]> = [];
+      if (hmBuild && get(c.hmChr) && get(c.hmPos)) sites.push([get(c.hmChr), Number(get(c.hmPos)), hmBuild]);
+      if (fileBuild && get(c.chr) && get(c.pos)) sites.push([get(c.chr), Number(get(c.pos)), fileBuild]);
+      let found: { rsid: number; build: IndexedBuild } | null = null;
+      for (const [chr, pos, b] of sites) {
+        const chrom = chr.replace(/^chr/i, '');
+        via = b === 37 ? kg.byPosition(chrom, pos).find((v) => alleleSetMatches(v, effect, other)) : undefined;
+        const rs = via?.rsid ?? markerAt(positions, b, chrom, pos, effect, other);
+        if (rs !== null) {
+          found = { rsid: rs, build: b };
+          break;
+        }
+      }
+      if (!found) {
         drop(
-          chr && pos
-            ? 'position_not_in_1000_genomes_table'
+          sites.length > 0
+            ? 'position_not_a_known_marker'
             : get(c.chr) || get(c.hmChr)
-              ? 'position_not_grch37'
+              ? 'position_build_not_stated'
               : 'no_rsid_or_position',
         );
         continue;
       }
-      rsid = via.rsid;
+      rsid = found.rsid;
       report.matched_by.position++;
+      if (found.build === 37) report.matched_by.position_grch37++;
+      else report.matched_by.position_grch38++;
     }
     const ref = via ?? kg.byRsid(rsid);
 
@@ -380,8 +398,8 @@ export function importPgsScoringFile(bytes: Uint8Array, options: PgsImportOption
       .join(', ');
     return fail(
       `Only ${rows.size} of ${report.variants} variants could be matched (${reasons || 'no usable rows'}); at least ${Math.round(100 * minShare)} % are needed. ` +
-        `Traitscope matches a variant by its rsID, or by a GRCh37 position found in its bundled 1000 Genomes table of ${kg.size.toLocaleString('en-US')} SNPs ` +
-        '(positions of other builds cannot be converted offline), and needs single-letter alleles and a weight.',
+        `Traitscope matches a variant by its rsID, or by its GRCh37 or GRCh38 position (the file's genome_build or HmPOS_build must say which) when it is one of the ${positions.size.toLocaleString('en-US')} markers whose positions Traitscope knows, ` +
+        'and needs single-letter alleles and a weight.',
     );
   }
   report.match_rate = rows.size / report.variants;
@@ -520,12 +538,46 @@ function topShare(markers: Array<{ dw: number[]; freq: number[] | null }>): numb
   return Math.round(worst * 1e4) / 1e4;
 }
 
+/** 37 or 38 for a build name of the PGS Catalog headers (GRCh37, hg19, GRCh38, hg38), else null (NR). */
+function buildNamed(name: string | undefined): IndexedBuild | null {
+  const n = (name ?? '').trim().toLowerCase();
+  if (n === 'grch37' || n === 'hg19') return 37;
+  if (n === 'grch38' || n === 'hg38') return 38;
+  return null;
+}
+
+/**
+ * The rsID of the known marker at this position whose REF/ALT are the effect/other letters
+ * (either strand); a marker whose REF/ALT are unknown matches when it is the only one there.
+ */
+function markerAt(
+  index: PositionIndex,
+  build: IndexedBuild,
+  chr: string,
+  pos: number,
+  effect: string,
+  other: string,
+): number | null {
+  const chrom = chr.toUpperCase() === 'X' ? CHROM_X : Number(chr);
+  if (!Number.isInteger(chrom) || chrom < 1 || chrom > CHROM_X || !(pos > 0)) return null;
+  const rows = rowsAt(index, build, chrom, pos);
+  for (const row of rows) {
+    if (index.ref[row] === 0) {
+      if (rows.length === 1) return index.rsid[row];
+      continue;
+    }
+    const v = { ref: ALLELE_LETTERS[index.ref[row]], alt: ALLELE_LETTERS[index.alt[row]] };
+    if (alleleSetMatches(v, effect, other)) return index.rsid[row];
+  }
+  return null;
+}
+
 function sameSet(a: string, b: string, x: string, y: string): boolean {
   return (a === x && b === y) || (a === y && b === x);
 }
 
 /** The variant's REF/ALT are the effect/other letters, on either strand (other may be unknown). */
-function alleleSetMatches(v: KgVariant, effect: string, other: string): boolean {
+function alleleSetMatches(v: Pick<KgVariant, 'ref' | 'alt'>, effect: string, other: string): boolean {
   const direct = (effect === v.ref || effect === v.alt) && (other === '' || other === v.ref || other === v.alt);
   const comp =
     (COMP[effect] === v.ref || COMP[effect] === v.alt) &&

@@ -301,10 +301,16 @@ export const operations = {
           'true: the latest upload may replace the genotype in use although it is much smaller or stranger (docs/api.md).',
         extension: true,
       },
+      variants_only: {
+        schema: z.enum(['true', 'false']),
+        description:
+          "The person's answer on how a VCF's unlisted sites are read (docs/file-formats.md): true, the file lists only the sites that differ from the reference, so every unlisted marker is read as homozygous for the reference allele; false, it lists every site that was called. Without it the file's contents decide (site_reading in the summary says which).",
+        extension: true,
+      },
     },
     success: { status: 200, schema: Detail, description: 'Processed.' },
     errors: {
-      400: 'confirm_replace is not true or false.',
+      400: 'confirm_replace or variants_only is not true or false.',
       401: {
         description:
           'No token (or a bad one), or nothing was uploaded for this profile yet (as interface.md specifies).',

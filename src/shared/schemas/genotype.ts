@@ -104,6 +104,24 @@ export const GenotypeProcessing = z
       .optional()
       .describe('From X heterozygosity and Y calls; null when undecidable.'),
     parse_ms: z.number().min(0).optional(),
+    site_reading: z
+      .enum(['as_listed', 'variants_only', 'reference_blocks'])
+      .optional()
+      .describe(
+        "How the file's sites were read: only its lines (as_listed), a VCF of non-reference sites whose unlisted markers are read as REF/REF (variants_only), or a gVCF's reference blocks read as REF/REF (reference_blocks). The person can change it with variants_only= on processing.",
+      ),
+    site_reading_from: z
+      .enum(['contents', 'header', 'person', 'default'])
+      .optional()
+      .describe('What chose site_reading: the file contents, its header, the person, or the default.'),
+    matched_by: z
+      .object({
+        rsid: z.int().min(0),
+        position: z.int().min(0),
+        read_as_reference: z.int().min(0),
+      })
+      .optional()
+      .describe('Markers read by rsID, by position (GRCh37 or GRCh38), and read as REF/REF.'),
     notes: z.array(z.string()).optional(),
     ancestry: AncestryEstimate.nullable().optional(),
     reference: ReferencePopulation.optional().describe(

@@ -940,6 +940,22 @@ export interface components {
             /** @description From X heterozygosity and Y calls; null when undecidable. */
             inferred_sex?: ("male" | "female") | null;
             parse_ms?: number;
+            /**
+             * @description How the file's sites were read: only its lines (as_listed), a VCF of non-reference sites whose unlisted markers are read as REF/REF (variants_only), or a gVCF's reference blocks read as REF/REF (reference_blocks). The person can change it with variants_only= on processing.
+             * @enum {string}
+             */
+            site_reading?: "as_listed" | "variants_only" | "reference_blocks";
+            /**
+             * @description What chose site_reading: the file contents, its header, the person, or the default.
+             * @enum {string}
+             */
+            site_reading_from?: "contents" | "header" | "person" | "default";
+            /** @description Markers read by rsID, by position (GRCh37 or GRCh38), and read as REF/REF. */
+            matched_by?: {
+                rsid: number;
+                position: number;
+                read_as_reference: number;
+            };
             notes?: string[];
             ancestry?: components["schemas"]["AncestryEstimate"] | null;
             /** @description The reference population results of this profile are compared with, and how it was chosen (ethnicity, inferred, or assumed with the reason). */
@@ -1005,6 +1021,8 @@ export interface components {
                 rsid: number;
                 hm_rsid: number;
                 position: number;
+                position_grch37: number;
+                position_grch38: number;
             };
             frequency_source: {
                 file_population: number;
@@ -2953,6 +2971,8 @@ export interface operations {
             query?: {
                 /** @description true: the latest upload may replace the genotype in use although it is much smaller or stranger (docs/api.md). */
                 confirm_replace?: "true" | "false";
+                /** @description The person's answer on how a VCF's unlisted sites are read (docs/file-formats.md): true, the file lists only the sites that differ from the reference, so every unlisted marker is read as homozygous for the reference allele; false, it lists every site that was called. Without it the file's contents decide (site_reading in the summary says which). */
+                variants_only?: "true" | "false";
             };
             header?: never;
             path: {
@@ -2977,7 +2997,7 @@ export interface operations {
                     "application/json": components["schemas"]["Detail"];
                 };
             };
-            /** @description confirm_replace is not true or false. */
+            /** @description confirm_replace or variants_only is not true or false. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5363,7 +5383,9 @@ export interface operations {
                      *           "matched_by": {
                      *             "rsid": 0,
                      *             "hm_rsid": 0,
-                     *             "position": 0
+                     *             "position": 0,
+                     *             "position_grch37": 0,
+                     *             "position_grch38": 0
                      *           },
                      *           "frequency_source": {
                      *             "file_population": 0,
@@ -5504,7 +5526,9 @@ export interface operations {
                      *         "matched_by": {
                      *           "rsid": 0,
                      *           "hm_rsid": 0,
-                     *           "position": 0
+                     *           "position": 0,
+                     *           "position_grch37": 0,
+                     *           "position_grch38": 0
                      *         },
                      *         "frequency_source": {
                      *           "file_population": 0,

@@ -17,6 +17,10 @@ export interface Detection {
   vendor: string;
   layout: TableLayout | null;
   headerBuild: Build | null;
+  /** A gVCF: the header declares the <NON_REF> allele of reference blocks (VCF only). */
+  gvcf: boolean;
+  /** The sequencing service or variant caller named in a VCF header, for the notes; null when none. */
+  sequencingSource: string | null;
   /** Lines at the start of the file that are preamble, not data (Illumina [Header] block). */
   preambleLines: number;
   notes: string[];
@@ -49,6 +53,8 @@ export function detect(lines: string[]): Detection {
       vendor: vcfVendor(header),
       layout: null,
       headerBuild: buildFromHeader(header),
+      gvcf: /^##(ALT=<ID=NON_REF\b|GVCFBlock)/im.test(header),
+      sequencingSource: sequencingSource(header),
       preambleLines: 0,
       notes,
     };
@@ -117,9 +123,21 @@ export function detect(lines: string[]): Detection {
     vendor: vendor.vendor,
     layout,
     headerBuild: buildFromHeader(headerText),
+    gvcf: false,
+    sequencingSource: null,
     preambleLines,
     notes,
   };
+}
+
+/** Whole-genome services and callers whose VCFs list variants only (the contents decide; this names them). */
+function sequencingSource(header: string): string | null {
+  if (/nebula/i.test(header)) return 'Nebula Genomics';
+  if (/dante/i.test(header)) return 'Dante Labs';
+  if (/HaplotypeCaller/.test(header)) return 'GATK HaplotypeCaller';
+  if (/DeepVariant/i.test(header)) return 'DeepVariant';
+  if (/DRAGEN/i.test(header)) return 'Illumina DRAGEN';
+  return null;
 }
 
 function vcfVendor(header: string): string {

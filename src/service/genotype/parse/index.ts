@@ -9,12 +9,14 @@
  * deduplicate → build and sex inference → summary.
  */
 import type { ParseResult, ParseSummary } from '../types.js';
+import type { PositionIndex } from '../positions.js';
 import { buildFromPositions } from './build.js';
 import { formatBytes } from '../../../shared/format-bytes.js';
 import { isZip, route, type ContainerContext } from './containers.js';
 import { ParseError, fail } from './errors.js';
 import { LineSplitter } from './lines.js';
 import { refuseNonGenotypeContent } from './nongenome.js';
+import type { SiteOutcome } from './sites.js';
 import { inferSex } from './sex.js';
 import { bytesSource, openFileSource, readAt, readRange, type ByteSource } from './source.js';
 import { TextDecoderStage } from './text.js';
@@ -26,6 +28,17 @@ export interface ParseOptions {
   maxDecompressedBytes?: number;
   /** Most markers a file may have before it is refused (default DEFAULT_MAX_MARKERS, 10 million: parse memory stays under 400 MiB). */
   maxMarkers?: number;
+  /**
+   * The markers' positions in both builds (resources/catalog/positions.bin): with it, VCF
+   * lines are also matched by position, and variants-only VCFs and gVCF blocks are read.
+   */
+  positionIndex?: PositionIndex;
+  /**
+   * The person's answer on how to read a VCF's unlisted sites: true, it lists variants
+   * only (unlisted markers are REF/REF); false, it lists every site it read. Undefined:
+   * decided from the file (sites.ts).
+   */
+  variantsOnly?: boolean;
 }
 
 export const DEFAULT_MAX_DECOMPRESSED_BYTES = 2 * 1024 * 1024 * 1024;
@@ -90,7 +103,7 @@ async function parseSource(src: ByteSource, options: ParseOptions | undefined, s
 
 async function run(src: ByteSource, options: ParseOptions | undefined, started: number): Promise<ParseResult> {
   if (src.size === 0) fail('The file is empty (0 bytes). Upload the raw data file from your testing company.');
-  const parser = new TextGenotypeParser(options?.maxMarkers);
+  const parser = new TextGenotypeParser(options?.maxMarkers, options?.positionIndex ?? null);
   try {
     return await readGenotype(src, options, started, parser);
   } finally {
@@ -132,9 +145,16 @@ async function readGenotype(
   parser.finish();
 
   const detection = parser.detection!;
+  const sites = parser.sites?.finish(parser.collector, options?.variantsOnly) ?? null;
   const linesRead = parser.collector.length;
   const { genotype, duplicates, conflicting, noCalls, sex } = parser.collector.finish();
   if (genotype.rsids.length === 0) {
+    if (sites && sites.unusedSites + sites.refMismatches > 0)
+      fail(
+        sites.build === null && sites.refMismatches === 0
+          ? 'No usable genotype lines found: the lines have no rsIDs, and their positions could not be placed in GRCh37 or GRCh38 because the header names no build and no line sits at a known marker. Export the VCF with its full header (##reference or ##contig lines), or with rsIDs.'
+          : `No usable genotype lines found: the lines have no rsIDs, and none of their positions is one of the markers Traitscope reads (GRCh${sites.build ?? '37/38'}). Export the VCF with rsIDs, or the raw data of a genotyping test.`,
+      );
     const skipped = parser.skips.byReason();
     const nonRs = skipped.non_rs_id ?? 0;
     if (nonRs > 0 && nonRs === parser.skips.total())
@@ -169,7 +189,7 @@ async function readGenotype(
     );
   let build = detection.headerBuild;
   let buildSource: ParseSummary['build_source'] = build ? 'header' : null;
-  const fromPositions = buildFromPositions(genotype);
+  const fromPositions = buildFromPositions(genotype) ?? sites?.build ?? null;
   if (!build) {
     build = fromPositions;
     buildSource = build ? 'positions' : null;
@@ -184,6 +204,7 @@ async function readGenotype(
     notes.push(
       `${conflicting} rsIDs appeared more than once with different calls; the first called occurrence was kept.`,
     );
+  if (sites) notes.push(...siteNotes(sites, detection.sequencingSource));
   const summary: ParseSummary = {
     format: detection.format,
     vendor: detection.vendor,
@@ -199,9 +220,50 @@ async function readGenotype(
     binary_tail_bytes: binaryTail,
     inferred_sex: inferSex(sex),
     parse_ms: Math.round((performance.now() - started) * 10) / 10,
+    site_reading: sites?.reading ?? 'as_listed',
+    site_reading_from: sites?.readingFrom ?? 'default',
+    matched_by: {
+      rsid: snpCount - (sites ? sites.matchedByPosition + sites.readAsReference : 0),
+      position: sites?.matchedByPosition ?? 0,
+      read_as_reference: sites?.readAsReference ?? 0,
+    },
     notes,
   };
   return { ok: true, genotype, summary };
+}
+
+/** What the person should know about how a VCF's sites were read. */
+function siteNotes(sites: SiteOutcome, source: string | null): string[] {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const notes: string[] = [];
+  if (sites.matchedByPosition > 0)
+    notes.push(
+      `${n(sites.matchedByPosition)} markers were found by their GRCh${sites.build} position (the lines carry no rsID, or another one).`,
+    );
+  if (sites.reading === 'variants_only')
+    notes.push(
+      `This VCF lists only the sites where you differ from the reference genome${source ? ` (as ${source} files do)` : ''}` +
+        `${sites.readingFrom === 'person' ? ', as you confirmed' : `: ${n(sites.variantCalls)} variant calls and ${n(sites.homRefCalls)} reference calls`}. ` +
+        `${n(sites.readAsReference)} markers it does not list, on the chromosomes it covers, were read as homozygous for the reference allele. ` +
+        'If your file lists every site that was called, process it again with variants_only=false.',
+    );
+  else if (sites.reading === 'reference_blocks')
+    notes.push(
+      `This is a gVCF: ${n(sites.readAsReference)} markers inside its reference blocks were read as homozygous for the reference allele.`,
+    );
+  else if (sites.readingFrom === 'person')
+    notes.push(
+      'As you confirmed, only the sites this VCF lists were read; markers it does not list are missing, not assumed to be the reference.',
+    );
+  if (sites.refMismatches > 0)
+    notes.push(
+      `${n(sites.refMismatches)} lines sit at a marker's GRCh${sites.build} position but name another reference allele; they were not used for that marker.`,
+    );
+  if (sites.build === null && sites.unusedSites > 0)
+    notes.push(
+      'The build of this VCF could not be told (no build in its header, too few known markers), so lines without an rsID were not read. Export it with its full header.',
+    );
+  return notes;
 }
 
 function containerName(layers: string[]): string {

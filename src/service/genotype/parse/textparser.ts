@@ -8,6 +8,8 @@ import { fail } from './errors.js';
 import type { LineSink } from './lines.js';
 import { SKIP_LINE_TOO_LONG, SkipCounter } from './stats.js';
 import { TableParser, type DataLineParser } from './table.js';
+import type { PositionIndex } from '../positions.js';
+import { SiteMatcher } from './sites.js';
 import { VcfParser } from './vcf.js';
 
 /** Sample size for detection: enough data lines to infer columns, bounded in bytes. */
@@ -23,6 +25,8 @@ export class TextGenotypeParser implements LineSink {
   readonly collector: GenotypeCollector;
   readonly skips = new SkipCounter();
   detection: Detection | null = null;
+  /** A VCF's sites looked up by position (when a position index was given). */
+  sites: SiteMatcher | null = null;
 
   /** The sampled lines, each followed by '\n', in one growing buffer. */
   private sample = new Uint8Array(1 << 16);
@@ -35,7 +39,10 @@ export class TextGenotypeParser implements LineSink {
   private bytesSeen = 0;
 
   /** Most markers the file may have: each one is held in memory until the sort. */
-  constructor(private readonly maxMarkers = DEFAULT_MAX_MARKERS) {
+  constructor(
+    private readonly maxMarkers = DEFAULT_MAX_MARKERS,
+    private readonly positionIndex: PositionIndex | null = null,
+  ) {
     this.collector = new GenotypeCollector(maxMarkers);
   }
 
@@ -76,7 +83,7 @@ export class TextGenotypeParser implements LineSink {
   /** No genotype line in the first 32 MiB, or more markers than we hold: refuse the file. */
   private checkProgress(): void {
     const n = this.collector.length;
-    if (n === 0 && this.bytesSeen > GIVE_UP_BYTES) noGenotypes();
+    if (n === 0 && (this.sites === null || this.sites.sitesRead === 0) && this.bytesSeen > GIVE_UP_BYTES) noGenotypes();
     if (n > this.maxMarkers) tooManyMarkers(this.maxMarkers);
   }
 
@@ -125,9 +132,11 @@ export class TextGenotypeParser implements LineSink {
     if (text.every((l) => l.trim().length === 0))
       fail('The file is empty (it has no text in it). Upload the raw data file from your testing company.');
     this.detection = detect(text);
+    if (this.detection.kind === 'vcf' && this.positionIndex)
+      this.sites = new SiteMatcher(this.positionIndex, this.detection.headerBuild, this.detection.gvcf);
     this.impl =
       this.detection.kind === 'vcf'
-        ? new VcfParser(this.collector, this.skips)
+        ? new VcfParser(this.collector, this.skips, this.sites)
         : new TableParser(this.detection.layout!, this.collector, this.skips);
     for (let s = 0; s < sample.length;) {
       const nl = sample.indexOf(0x0a, s);

@@ -4,10 +4,15 @@
  * are read alike; "." alleles are no-calls; one index (e.g. "1" on X in males) is a
  * haploid call. Indels become 23andMe-style D/I alleles: the shortest allele of the
  * record is D, longer ones I. Multi-base substitutions and symbolic alleles are skipped.
+ *
+ * With a position index (sites.ts), every record is also looked up by its site, so lines
+ * without an rsID (ID ".") are read by position, and a gVCF's reference blocks (ALT only
+ * <NON_REF> or <*>, END in INFO, GT 0/0) are read as REF/REF over their span.
  */
 import { ALLELE_DEL, ALLELE_FROM_BYTE, ALLELE_INS } from '../encoding.js';
 import type { GenotypeCollector } from './collect.js';
 import { RSID_NOT_RS, parseChrom, parseRsid, parseUint } from './fields.js';
+import type { SiteMatcher } from './sites.js';
 import {
   SKIP_BAD_ALLELES,
   SKIP_BAD_CHROMOSOME,
@@ -28,6 +33,8 @@ const COMMA = 0x2c;
 const DOT = 0x2e;
 const SLASH = 0x2f;
 const PIPE = 0x7c;
+const LT = 0x3c;
+const STAR = 0x2a;
 
 const MAX_ALLELES = 16;
 
@@ -40,6 +47,7 @@ export class VcfParser implements DataLineParser {
   constructor(
     private readonly out: GenotypeCollector,
     private readonly skips: SkipCounter,
+    private readonly sites: SiteMatcher | null = null,
   ) {}
 
   lines(buf: Uint8Array, start: number, end: number): void {
@@ -54,9 +62,14 @@ export class VcfParser implements DataLineParser {
     const st = f.starts;
     const en = f.ends;
     const rs = firstRsid(buf, st[2], en[2]);
-    if (rs < 0) return this.skips.add(rs === RSID_NOT_RS ? SKIP_NON_RS_ID : SKIP_BAD_RSID);
+    const sites = this.sites;
+    if (rs < 0 && sites === null) return this.skips.add(rs === RSID_NOT_RS ? SKIP_NON_RS_ID : SKIP_BAD_RSID);
     const chrom = parseChrom(buf, st[0], en[0]);
-    if (chrom < 0) return this.skips.add(SKIP_BAD_CHROMOSOME);
+    if (chrom < 0) {
+      // Read by position, a line on an unplaced contig (chrUn_…, GL…, decoys) is just a site Traitscope does not use.
+      if (rs < 0 && sites !== null) return sites.unusedSite();
+      return this.skips.add(SKIP_BAD_CHROMOSOME);
+    }
     const pos = parseUint(buf, st[1], en[1]);
     if (pos < 0) return this.skips.add(SKIP_BAD_POSITION);
 
@@ -129,11 +142,23 @@ export class VcfParser implements DataLineParser {
         if (cur > 1000) return this.skips.add(SKIP_MALFORMED);
       } else return this.skips.add(SKIP_MALFORMED);
     }
+    if (sites !== null && i1 === 0 && (i2 === 0 || count === 1) && this.onlySymbolicAlt(buf, alleles)) {
+      // A gVCF reference block: REF/REF from POS to INFO's END.
+      const end = infoEnd(buf, st[7], en[7]);
+      if (end >= pos) sites.referenceBlock(chrom, pos, end);
+      if (rs < 0) return;
+    }
     if (i1 === -1 || i2 === -1) {
-      this.out.add(rs, 0, chrom, pos);
+      if (sites !== null) sites.site(chrom, pos, buf, st[3], en[3], 0, rs, false, false);
+      if (rs >= 0) this.out.add(rs, 0, chrom, pos);
       return;
     }
     if (i1 >= alleles || i2 >= alleles) return this.skips.add(SKIP_BAD_ALLELES);
+    if (sites !== null) {
+      const nonRef = i1 > 0 || i2 > 0;
+      sites.site(chrom, pos, buf, st[3], en[3], this.snvCall(buf, i1, count === 2 ? i2 : -1), rs, nonRef, !nonRef);
+      if (rs < 0) return;
+    }
     const c1 = this.alleleCode(buf, i1, alleles);
     if (c1 < 0) return this.skips.add(c1 === -1 ? SKIP_BAD_ALLELES : SKIP_UNSUPPORTED_VARIANT);
     let c2 = 0;
@@ -142,6 +167,33 @@ export class VcfParser implements DataLineParser {
       if (c2 < 0) return this.skips.add(c2 === -1 ? SKIP_BAD_ALLELES : SKIP_UNSUPPORTED_VARIANT);
     }
     this.out.add(rs, (c1 << 4) | c2, chrom, pos);
+  }
+
+  /** True when every ALT allele is symbolic (<NON_REF>, <*>) or "*": a reference block. */
+  private onlySymbolicAlt(buf: Uint8Array, alleles: number): boolean {
+    if (alleles < 2) return false;
+    for (let j = 1; j < alleles; j++)
+      if (buf[this.alleleStart[j]] !== LT && buf[this.alleleStart[j]] !== STAR) return false;
+    return true;
+  }
+
+  /**
+   * The call as single-base letters for matching a SNP marker by position (the alleles of a
+   * multi-allelic record taken one by one), or 0 when REF or a called allele is not one base.
+   */
+  private snvCall(buf: Uint8Array, k1: number, k2: number): number {
+    if (this.alleleEnd[0] - this.alleleStart[0] !== 1) return 0;
+    const a1 = this.singleBase(buf, k1);
+    if (a1 === 0) return 0;
+    if (k2 < 0) return a1 << 4;
+    const a2 = this.singleBase(buf, k2);
+    return a2 === 0 ? 0 : (a1 << 4) | a2;
+  }
+
+  private singleBase(buf: Uint8Array, k: number): number {
+    if (this.alleleEnd[k] - this.alleleStart[k] !== 1) return 0;
+    const code = ALLELE_FROM_BYTE[buf[this.alleleStart[k]]];
+    return code >= 1 && code <= 4 ? code : 0;
   }
 
   /** Allele code for allele index k of the current record; -1 bad letters, -2 unsupported. */
@@ -176,6 +228,29 @@ export class VcfParser implements DataLineParser {
     if (!lengthsDiffer) return -2;
     return len === minLen ? ALLELE_DEL : ALLELE_INS;
   }
+}
+
+/** The END=n value of an INFO column, or -1. */
+function infoEnd(buf: Uint8Array, s: number, e: number): number {
+  for (let i = s; i + 4 <= e; i++) {
+    if (
+      (i === s || buf[i - 1] === SEMI) &&
+      buf[i] === 0x45 &&
+      buf[i + 1] === 0x4e &&
+      buf[i + 2] === 0x44 &&
+      buf[i + 3] === 0x3d
+    ) {
+      let j = i + 4;
+      let v = 0;
+      for (; j < e && buf[j] !== SEMI; j++) {
+        const d = buf[j] - 0x30;
+        if (d < 0 || d > 9) return -1;
+        v = v * 10 + d;
+      }
+      return j > i + 4 ? v : -1;
+    }
+  }
+  return -1;
 }
 
 /** The first rsID in an ID column that may list several ("rs1;rs2") or be ".". */

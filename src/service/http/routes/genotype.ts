@@ -11,7 +11,13 @@ import {
   type GenotypeSnp,
 } from '../../../shared/api.js';
 import { callToString, chromToString, findRsid } from '../../genotype/encoding.js';
-import { confirmReplacement, genotypeSummary, getGenotypeFile, loadGenotype } from '../../genotype/genotype-store.js';
+import {
+  confirmReplacement,
+  genotypeSummary,
+  getGenotypeFile,
+  loadGenotype,
+  setVariantsOnly,
+} from '../../genotype/genotype-store.js';
 import { assessContext } from '../../science/assess-context.js';
 import { sexOf } from '../../science/engine.js';
 import { chooseReference } from '../../science/reference-population.js';
@@ -88,7 +94,12 @@ export function genotypeRoutes(ctx: ServiceContext): Router {
     if (confirm !== undefined && confirm !== 'true' && confirm !== 'false') {
       throw new HttpError(400, `confirm_replace must be true or false (got ${JSON.stringify(confirm)}).`);
     }
+    const variantsOnly = req.query.variants_only;
+    if (variantsOnly !== undefined && variantsOnly !== 'true' && variantsOnly !== 'false') {
+      throw new HttpError(400, `variants_only must be true or false (got ${JSON.stringify(variantsOnly)}).`);
+    }
     if (confirm === 'true') confirmReplacement(ctx.db, profile.id);
+    if (variantsOnly !== undefined) setVariantsOnly(ctx.db, profile.id, variantsOnly === 'true');
     let outcome = await ctx.processor.process(profile.id);
     // A newer upload replaced the file mid-way: process the newest one.
     if (outcome.kind === 'superseded' && getGenotypeFile(ctx.db, profile.id))

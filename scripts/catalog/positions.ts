@@ -1,0 +1,232 @@
+/**
+ * Writes resources/catalog/positions.bin (src/service/genotype/positions.ts): every marker
+ * Traitscope uses — catalog traits, the ancestry panel, the single-variant findings and the
+ * 1000 Genomes table for imports — with its GRCh37 and GRCh38 position and its REF/ALT on
+ * the forward strand, so files that carry positions instead of rsIDs can be read.
+ *
+ * Sources, in order of trust (the first that places a marker wins for its build):
+ *  - GRCh37 position, REF, ALT: the 1000 Genomes phase 3 extracts of impute.me
+ *    (DERIVED_1kg_phase3_superpop_ALT_AF_merged.tsv.gz, the UK Biobank semi-curated table's
+ *    CHROM/POS/REF/ALT, the ethnicity PCA loadings), derived_1kg_freqs/hirisplex (REF/ALT)
+ *    and aisnp (position only).
+ *  - GRCh38 position and REF/ALT: PharmCAT's drug–gene definitions (alleles/*_translation),
+ *    whose rsIDs are included as markers in use.
+ *  - GRCh38 position: the NHGRI-EBI GWAS Catalog associations e87 (CHR_ID, CHR_POS; single
+ *    rsID rows only).
+ * The other build comes from the UCSC chain files (liftover.ts). A marker with no source
+ * position, or whose position does not lift, is counted in the report.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { alleleFromLetter } from '../../src/service/genotype/encoding.js';
+import {
+  encodePositionIndex,
+  POSITION_INDEX_FILE,
+  type PositionColumns,
+} from '../../src/service/genotype/positions.js';
+import { loadAncestryPanel } from '../../src/service/science/ancestry/index.js';
+import { readCatalogFile } from '../../src/service/science/catalog.js';
+import { FINDING_GENES } from '../../src/service/science/findings.js';
+import { KG_TABLE_FILE, type KgTableFile } from '../../src/service/science/kg-table.js';
+import { liftPosition, mainChromosome, readChain, type Chain } from './liftover.js';
+import { readTsv } from './read.js';
+
+export interface PositionReport {
+  markers: number;
+  placed_grch37: number;
+  placed_grch38: number;
+  lifted_37_to_38: number;
+  lifted_38_to_37: number;
+  with_ref_alt: number;
+  /** Markers whose GRCh38 source position differs from their lifted GRCh37 one (the lift is kept). */
+  grch38_source_disagrees_with_lift: number;
+  /** Markers with no position in one build or both, by why. */
+  unplaced: { no_source_position: number; did_not_lift_to_grch38: number; did_not_lift_to_grch37: number };
+  sources: string[];
+}
+
+interface Placed {
+  chrom: string;
+  pos: number;
+  ref: string;
+  alt: string;
+}
+
+const CHROM_CODE: Record<string, number> = { X: 23, Y: 24 };
+const chromCode = (c: string) => CHROM_CODE[c] ?? Number(c);
+
+/** Drug–gene defining positions with an rsID: PharmCAT's GRCh38 position and REF/ALT. */
+function pharmcatVariants(data: string): Array<{ rsid: string; chrom: string; pos: string; ref: string; alt: string }> {
+  const dir = join(data, 'pharmcat', 'alleles');
+  const rows: Array<{ rsid: string; chrom: string; pos: string; ref: string; alt: string }> = [];
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('_translation.json.gz'))
+    .sort()) {
+    const gene = JSON.parse(gunzipSync(readFileSync(join(dir, file))).toString('utf8')) as {
+      variants: Array<{ chromosome: string; position: number; rsid?: string | null; ref: string; alts: string[] }>;
+    };
+    for (const v of gene.variants)
+      if (v.rsid)
+        rows.push({
+          rsid: v.rsid,
+          chrom: v.chromosome,
+          pos: String(v.position),
+          ref: v.ref,
+          alt: v.alts.length === 1 ? v.alts[0] : '',
+        });
+  }
+  return rows;
+}
+
+/** The rsIDs of every marker the app reads (from the resources just written) and the drug–gene positions. */
+function markersInUse(out: string, drugGene: Array<{ rsid: string }>): Set<number> {
+  const rsids = new Set<number>();
+  for (const v of drugGene) {
+    const rs = rsNumber(v.rsid);
+    if (rs !== null) rsids.add(rs);
+  }
+  for (const t of readCatalogFile(out).traits) for (const r of t.markers.rsid) rsids.add(r);
+  for (const r of loadAncestryPanel(out).rsid) rsids.add(r);
+  for (const list of Object.values(FINDING_GENES)) for (const id of list) rsids.add(Number(id.slice(2)));
+  const kg = JSON.parse(gunzipSync(readFileSync(join(out, KG_TABLE_FILE))).toString('utf8')) as KgTableFile;
+  for (const r of kg.rsid) rsids.add(r);
+  return rsids;
+}
+
+function rsNumber(id: string): number | null {
+  const m = /^rs(\d+)$/.exec(id.trim());
+  return m ? Number(m[1]) : null;
+}
+
+function addPlaced(map: Map<number, Placed>, id: string, chrom: string, pos: string, ref = '', alt = ''): void {
+  const rs = rsNumber(id);
+  const c = mainChromosome(chrom.trim());
+  const p = Number(pos);
+  if (rs === null || c === null || !Number.isInteger(p) || p <= 0 || map.has(rs)) return;
+  const single = /^[ACGT]$/;
+  const known = single.test(ref) && single.test(alt);
+  map.set(rs, { chrom: c, pos: p, ref: known ? ref : '', alt: known ? alt : '' });
+}
+
+export function writePositionIndex(data: string, out: string): PositionReport {
+  const im = (f: string) => join(data, 'impute-me', f);
+  const grch37 = new Map<number, Placed>();
+  for (const r of readTsv(im('DERIVED_1kg_phase3_superpop_ALT_AF_merged.tsv.gz')))
+    addPlaced(grch37, r.rsid, r.chrom, r.pos_grch37, r.ref, r.alt);
+  for (const r of readTsv(im('ukbiobank_2017-09-28_semi_curated_version_ukbiobank.tsv.gz')))
+    addPlaced(grch37, r.SNP, r.CHROM, r.POS, r.REF, r.ALT);
+  for (const r of readTsv(im('ethnicity_2017-04-03_pca_snp_loadings.tsv')))
+    addPlaced(grch37, r.rowname, r.chr_name, r.chrom_start, r.ref, r.alt);
+  for (const r of readTsv(join(data, 'derived_1kg_freqs', 'hirisplex_s_41snp_superpop_ALT_freqs.tsv')))
+    addPlaced(grch37, r.rsid, r.chrom, r.pos_grch37, r.ref, r.alt);
+  for (const r of readTsv(join(data, 'derived_1kg_freqs', 'aisnp_kidd_seldin_superpop_allele_freqs.tsv')))
+    addPlaced(grch37, r.rsid, r.chrom, r.pos_grch37);
+  const grch38 = new Map<number, Placed>();
+  const drugGene = pharmcatVariants(data);
+  for (const v of drugGene) addPlaced(grch38, v.rsid, v.chrom, v.pos, v.ref, v.alt);
+  for (const r of readTsv(im('gwas_catalog_v1.0-associations_e87_r2017-02-06.tsv.gz')))
+    addPlaced(grch38, r.SNPS, r.CHR_ID, r.CHR_POS);
+
+  const to38: Chain = readChain(join(data, 'liftover', 'hg19ToHg38.over.chain.gz'));
+  const to37: Chain = readChain(join(data, 'liftover', 'hg38ToHg19.over.chain.gz'));
+  const rsids = Uint32Array.from([...markersInUse(out, drugGene)].sort((a, b) => a - b));
+  const n = rsids.length;
+  const cols: PositionColumns = {
+    rsid: rsids,
+    pos37: new Uint32Array(n),
+    pos38: new Uint32Array(n),
+    chrom: new Uint8Array(n),
+    ref: new Uint8Array(n),
+    alt: new Uint8Array(n),
+  };
+  const report: PositionReport = {
+    markers: n,
+    placed_grch37: 0,
+    placed_grch38: 0,
+    lifted_37_to_38: 0,
+    lifted_38_to_37: 0,
+    with_ref_alt: 0,
+    grch38_source_disagrees_with_lift: 0,
+    unplaced: { no_source_position: 0, did_not_lift_to_grch38: 0, did_not_lift_to_grch37: 0 },
+    sources: [
+      'GRCh37 position and REF/ALT: 1000 Genomes phase 3 extracts (impute.me DERIVED_1kg_phase3_superpop_ALT_AF_merged, UK Biobank semi-curated table, ethnicity PCA loadings; derived_1kg_freqs)',
+      'GRCh38 position and REF/ALT: PharmCAT drug–gene definitions (alleles/*_translation.json)',
+      'GRCh38 position: NHGRI-EBI GWAS Catalog associations e87 (r2017-02-06)',
+      'Other build: UCSC liftOver chains hg19ToHg38 / hg38ToHg19',
+    ],
+  };
+  for (let i = 0; i < n; i++) {
+    const a = grch37.get(rsids[i]);
+    const b = grch38.get(rsids[i]);
+    if (!a && !b) {
+      report.unplaced.no_source_position++;
+      continue;
+    }
+    const chrom = (a ?? b)!.chrom;
+    cols.chrom[i] = chromCode(chrom);
+    let reverse = false;
+    if (a) {
+      cols.pos37[i] = a.pos;
+      const l = liftPosition(to38, chrom, a.pos);
+      if (l) {
+        cols.pos38[i] = l.pos;
+        reverse = l.reverse;
+        report.lifted_37_to_38++;
+        if (b && (b.chrom !== chrom || b.pos !== l.pos)) report.grch38_source_disagrees_with_lift++;
+      } else if (b && b.chrom === chrom) cols.pos38[i] = b.pos;
+      else report.unplaced.did_not_lift_to_grch38++;
+      // REF/ALT are GRCh37 forward-strand; a GRCh38 inversion would change them, so keep
+      // them only where both builds read the same strand.
+      if (a.ref && !reverse) {
+        cols.ref[i] = alleleFromLetter(a.ref);
+        cols.alt[i] = alleleFromLetter(a.alt);
+        report.with_ref_alt++;
+      }
+    } else if (b) {
+      cols.pos38[i] = b.pos;
+      const l = liftPosition(to37, chrom, b.pos);
+      if (l) {
+        cols.pos37[i] = l.pos;
+        report.lifted_38_to_37++;
+      } else report.unplaced.did_not_lift_to_grch37++;
+      // PharmCAT's REF/ALT are GRCh38 forward-strand: kept where GRCh37 reads the same strand.
+      if (b.ref && l && !l.reverse) {
+        cols.ref[i] = alleleFromLetter(b.ref);
+        cols.alt[i] = alleleFromLetter(b.alt);
+        report.with_ref_alt++;
+      }
+    }
+    if (cols.pos37[i] > 0) report.placed_grch37++;
+    if (cols.pos38[i] > 0) report.placed_grch38++;
+  }
+  writeFileSync(join(out, POSITION_INDEX_FILE), encodePositionIndex(cols));
+  return report;
+}
+
+/**
+ * Writes the index and records its counts under "positions" in build-report.json (written
+ * just before by build-catalog.ts). Also runs alone, on the resources already built:
+ *   npx tsx scripts/catalog/positions.ts [--data <dir>] [--out <resources dir>]
+ */
+export function writePositionIndexWithReport(data: string, out: string): PositionReport {
+  const report = writePositionIndex(data, out);
+  const file = join(out, 'catalog', 'build-report.json');
+  const build = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  build.positions = report;
+  writeFileSync(file, JSON.stringify(build, null, 1) + '\n');
+  return report;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+  const arg = (name: string, fallback: string) => {
+    const i = process.argv.indexOf(name);
+    return i >= 0 && process.argv[i + 1] ? resolve(process.argv[i + 1]) : fallback;
+  };
+  const root = resolve(import.meta.dirname, '..', '..');
+  const report = writePositionIndexWithReport(
+    arg('--data', resolve(root, '..', 'shared', 'data')),
+    arg('--out', join(root, 'resources')),
+  );
+  console.log(`positions: ${JSON.stringify(report)}`);
+}

@@ -1,0 +1,250 @@
+/**
+ * Sequencing VCFs read by position (docs/file-formats.md, "Sequencing files"). A
+ * whole-genome VCF often has no rsIDs (ID "."), may be GRCh37 or GRCh38, may list only the
+ * sites where the person differs from the reference, and a gVCF states reference stretches
+ * as blocks. Every data line's site is looked up in the position index
+ * (../positions.ts) in each build the file may be in; this module keeps, per build, the
+ * markers found there (with the file's REF checked against the expected forward-strand
+ * REF), which markers had a line at all, and the reference blocks, and at the end hands the
+ * collector the markers of the build the file is in, plus — when the file lists variants
+ * only — every unlisted marker of a chromosome the file covers as REF/REF.
+ *
+ * Memory is bounded by the index, not the file: at most one hit per marker per build is
+ * kept (the first with a call), and the listed flags are a byte per marker.
+ */
+import { ALLELE_FROM_BYTE, CHROM_MT, CHROM_Y, makeCall } from '../encoding.js';
+import { lowerBoundAt, type IndexedBuild, type PositionIndex } from '../positions.js';
+import type { Build } from './build.js';
+import type { GenotypeCollector } from './collect.js';
+
+/**
+ * How the sites of a file were read:
+ *  - as_listed: only the lines of the file are genotypes (chip exports, all-sites VCFs);
+ *  - variants_only: a VCF listing only non-reference sites; every unlisted marker on a
+ *    chromosome the file covers is read as homozygous for the reference allele;
+ *  - reference_blocks: a gVCF; markers inside its reference blocks are read as REF/REF.
+ */
+export type SiteReading = 'as_listed' | 'variants_only' | 'reference_blocks';
+
+/** A VCF with at least this many non-reference calls and almost no REF/REF calls lists variants only. */
+const MIN_VARIANT_CALLS = 20;
+const MAX_HOM_REF_SHARE = 0.01;
+
+const POS_SCALE = 2 ** 32;
+const UNKNOWN = 0;
+
+interface BuildHits {
+  build: IndexedBuild;
+  /** The call found for each index row (0 = none yet). */
+  call: Uint8Array;
+  /** 1 when a line (or a reference block) of the file sits at the row's position. */
+  listed: Uint8Array;
+  /** Lines whose REF agreed / disagreed with a known expected REF at an indexed position. */
+  refAgrees: number;
+  refDisagrees: number;
+  hits: number;
+}
+
+export interface SiteOutcome {
+  build: IndexedBuild | null;
+  reading: SiteReading;
+  /** Why the reading was chosen: "contents", "header", "person" (a confirmation), or "default". */
+  readingFrom: 'contents' | 'header' | 'person' | 'default';
+  /** Markers taken from a line by position (no rsID, or another rsID than the catalog's). */
+  matchedByPosition: number;
+  /** Markers read as REF/REF because the file does not list them (variants-only) or a block covers them. */
+  readAsReference: number;
+  /** Lines without an rsID at a site Traitscope does not use. */
+  unusedSites: number;
+  /** Lines at an indexed position whose REF is not the expected one (another build or allele). */
+  refMismatches: number;
+  /** Counted calls, for the notes: REF/REF, and with a non-reference allele. */
+  homRefCalls: number;
+  variantCalls: number;
+}
+
+export class SiteMatcher {
+  private readonly perBuild: BuildHits[];
+  private readonly chromSeen = new Uint8Array(32);
+  private homRefCalls = 0;
+  private variantCalls = 0;
+  private blocks = 0;
+  private unusedSites = 0;
+  /** VCF records read as sites (used or not). */
+  sitesRead = 0;
+
+  constructor(
+    private readonly index: PositionIndex,
+    headerBuild: Build | null,
+    /** The header says this is a gVCF (a <NON_REF> allele is declared). */
+    private readonly gvcfHeader: boolean,
+  ) {
+    const builds: IndexedBuild[] =
+      headerBuild === 37 || headerBuild === 38 ? [headerBuild] : headerBuild ? [] : [37, 38];
+    this.perBuild = builds.map((build) => ({
+      build,
+      call: new Uint8Array(index.size),
+      listed: new Uint8Array(index.size),
+      refAgrees: 0,
+      refDisagrees: 0,
+      hits: 0,
+    }));
+  }
+
+  /**
+   * One VCF record: its site, REF bytes [refStart, refEnd), the call (0 for a no-call), the
+   * rsID it carries (-1 for none) and whether the GT holds a non-reference allele.
+   */
+  site(
+    chrom: number,
+    pos: number,
+    buf: Uint8Array,
+    refStart: number,
+    refEnd: number,
+    call: number,
+    rsid: number,
+    nonRef: boolean,
+    homRef: boolean,
+  ): void {
+    this.sitesRead++;
+    this.chromSeen[chrom] = 1;
+    if (nonRef) this.variantCalls++;
+    else if (homRef) this.homRefCalls++;
+    const refCode = refEnd - refStart === 1 ? ALLELE_FROM_BYTE[buf[refStart]] : UNKNOWN;
+    const key = chrom * POS_SCALE + pos;
+    let used = false;
+    for (const b of this.perBuild) {
+      const keys = b.build === 37 ? this.index.key37 : this.index.key38;
+      const order = b.build === 37 ? this.index.order37 : this.index.order38;
+      for (let j = lowerBoundAt(this.index, b.build, chrom, pos); j < keys.length && keys[j] === key; j++) {
+        const row = order[j];
+        const expected = this.index.ref[row];
+        if (expected !== UNKNOWN && ALLELE_FROM_BYTE[buf[refStart]] !== expected) {
+          b.refDisagrees++;
+          continue;
+        }
+        if (expected !== UNKNOWN) b.refAgrees++;
+        used = true;
+        b.listed[row] = 1;
+        // A SNP marker is read from a single-base REF record only (an indel anchored here says nothing of it).
+        if (refCode === UNKNOWN || call === 0 || this.index.rsid[row] === rsid || b.call[row] !== 0) continue;
+        b.call[row] = call;
+        b.hits++;
+      }
+    }
+    if (!used && rsid < 0) this.unusedSites++;
+  }
+
+  /** A line at a site no marker uses (an unplaced contig). */
+  unusedSite(): void {
+    this.sitesRead++;
+    this.unusedSites++;
+  }
+
+  /** A gVCF reference block [start, end] with a REF/REF call: its markers read as REF/REF. */
+  referenceBlock(chrom: number, start: number, end: number): void {
+    this.sitesRead++;
+    this.chromSeen[chrom] = 1;
+    this.blocks++;
+    const last = chrom * POS_SCALE + end;
+    for (const b of this.perBuild) {
+      const keys = b.build === 37 ? this.index.key37 : this.index.key38;
+      const order = b.build === 37 ? this.index.order37 : this.index.order38;
+      for (let j = lowerBoundAt(this.index, b.build, chrom, start); j < keys.length && keys[j] <= last; j++) {
+        const row = order[j];
+        if (b.listed[row]) continue;
+        b.listed[row] = 1;
+        const ref = this.index.ref[row];
+        if (ref === UNKNOWN) continue;
+        b.call[row] = referenceCall(ref, chrom);
+        b.hits++;
+      }
+    }
+  }
+
+  /** The build the positions are in: the header's, else the one whose expected REFs the file's lines agree with. */
+  private chooseBuild(): BuildHits | null {
+    if (this.perBuild.length === 1) return this.perBuild[0];
+    if (this.perBuild.length === 0) return null;
+    const [a, b] = this.perBuild;
+    const score = (x: BuildHits) => x.refAgrees - x.refDisagrees;
+    if (score(a) > 2 * Math.max(score(b), 0) && score(a) >= 3) return a;
+    if (score(b) > 2 * Math.max(score(a), 0) && score(b) >= 3) return b;
+    return null;
+  }
+
+  /** The reading the contents suggest (a gVCF's blocks, or no REF/REF calls among many variants). */
+  detectedReading(): SiteReading {
+    if (this.gvcfHeader || this.blocks > 0) return 'reference_blocks';
+    const called = this.homRefCalls + this.variantCalls;
+    if (this.variantCalls >= MIN_VARIANT_CALLS && this.homRefCalls <= called * MAX_HOM_REF_SHARE)
+      return 'variants_only';
+    return 'as_listed';
+  }
+
+  /**
+   * Adds the markers found by position, and (variants_only) the unlisted markers of the
+   * covered chromosomes as REF/REF, to the collector. `confirmed` is the person's answer
+   * when they were asked (true: read as variants-only; false: as listed).
+   */
+  finish(out: GenotypeCollector, confirmed: boolean | undefined): SiteOutcome {
+    const chosen = this.chooseBuild();
+    const detected = this.detectedReading();
+    let reading = detected;
+    let readingFrom: SiteOutcome['readingFrom'] = detected === 'as_listed' ? 'default' : 'contents';
+    if (detected === 'reference_blocks' && this.gvcfHeader) readingFrom = 'header';
+    if (confirmed !== undefined && detected !== 'reference_blocks') {
+      reading = confirmed ? 'variants_only' : 'as_listed';
+      readingFrom = 'person';
+    }
+    let matchedByPosition = 0;
+    let readAsReference = 0;
+    if (chosen) {
+      const { call, listed, build } = chosen;
+      const pos = build === 37 ? this.index.pos37 : this.index.pos38;
+      const { rsid, chrom, ref } = this.index;
+      for (let row = 0; row < this.index.size; row++) {
+        if (call[row] !== 0) {
+          out.add(rsid[row], call[row], chrom[row], pos[row]);
+          matchedByPosition++;
+        } else if (
+          reading === 'variants_only' &&
+          listed[row] === 0 &&
+          pos[row] > 0 &&
+          ref[row] !== UNKNOWN &&
+          this.chromSeen[chrom[row]] === 1
+        ) {
+          out.add(rsid[row], referenceCall(ref[row], chrom[row]), chrom[row], pos[row]);
+          readAsReference++;
+        }
+      }
+      if (reading === 'reference_blocks') {
+        // Block hits were counted as matches above; report them as read from the blocks.
+        for (let row = 0; row < this.index.size; row++)
+          if (call[row] !== 0 && listed[row] === 1 && isReferenceCall(call[row], ref[row])) readAsReference++;
+        matchedByPosition -= readAsReference;
+      }
+    }
+    const refMismatches = chosen ? chosen.refDisagrees : 0;
+    return {
+      build: chosen?.build ?? null,
+      reading,
+      readingFrom,
+      matchedByPosition,
+      readAsReference,
+      unusedSites: this.unusedSites,
+      refMismatches,
+      homRefCalls: this.homRefCalls,
+      variantCalls: this.variantCalls,
+    };
+  }
+}
+
+/** REF/REF, haploid on Y and MT (as chip exports write them). */
+function referenceCall(ref: number, chrom: number): number {
+  return chrom === CHROM_Y || chrom === CHROM_MT ? makeCall(ref, 0) : makeCall(ref, ref);
+}
+
+function isReferenceCall(call: number, ref: number): boolean {
+  return call >> 4 === ref && ((call & 0xf) === ref || (call & 0xf) === 0);
+}

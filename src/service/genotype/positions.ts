@@ -1,0 +1,152 @@
+/**
+ * Where every marker Traitscope uses sits in GRCh37 and in GRCh38, with its REF/ALT on the
+ * forward strand: resources/catalog/positions.bin, written at build time by
+ * scripts/catalog/positions.ts from the shared sources and the UCSC chain files. Files that
+ * carry positions instead of rsIDs (whole-genome VCFs, position-only PGS files) are matched
+ * through it, and a variants-only VCF's unlisted sites are read as REF/REF from it.
+ *
+ * File layout (little-endian): "TSPI", u32 format, u32 n, then u32 rsid[n] ascending,
+ * u32 pos37[n], u32 pos38[n] (0 = not placed in that build), u8 chrom[n] (encoding.ts
+ * codes), u8 ref[n], u8 alt[n] (allele codes, 0 = not known).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const POSITION_INDEX_FILE = 'catalog/positions.bin';
+export const POSITION_INDEX_FORMAT = 1;
+const MAGIC = 0x49505354; // "TSPI"
+
+export type IndexedBuild = 37 | 38;
+
+export interface PositionColumns {
+  rsid: Uint32Array;
+  pos37: Uint32Array;
+  pos38: Uint32Array;
+  chrom: Uint8Array;
+  ref: Uint8Array;
+  alt: Uint8Array;
+}
+
+export interface PositionIndex extends PositionColumns {
+  size: number;
+  /** Marker rows sorted by (chrom, position) in each build; unplaced rows left out. */
+  order37: Uint32Array;
+  order38: Uint32Array;
+  /** chrom · 2³² + position for each entry of order37 / order38, ascending. */
+  key37: Float64Array;
+  key38: Float64Array;
+}
+
+const POS_SCALE = 2 ** 32;
+
+export function encodePositionIndex(c: PositionColumns): Uint8Array {
+  const n = c.rsid.length;
+  const out = new Uint8Array(12 + n * 15);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, MAGIC, true);
+  view.setUint32(4, POSITION_INDEX_FORMAT, true);
+  view.setUint32(8, n, true);
+  let at = 12;
+  for (const col of [c.rsid, c.pos37, c.pos38]) {
+    for (let i = 0; i < n; i++) view.setUint32(at + i * 4, col[i], true);
+    at += n * 4;
+  }
+  for (const col of [c.chrom, c.ref, c.alt]) {
+    out.set(col, at);
+    at += n;
+  }
+  return out;
+}
+
+export function decodePositionIndex(bytes: Uint8Array): PositionIndex {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.length < 12 || view.getUint32(0, true) !== MAGIC)
+    throw new Error('positions.bin is not a Traitscope position index: rebuild the catalog (npm run build:catalog).');
+  if (view.getUint32(4, true) !== POSITION_INDEX_FORMAT)
+    throw new Error(`positions.bin has format ${view.getUint32(4, true)}, this build reads ${POSITION_INDEX_FORMAT}.`);
+  const n = view.getUint32(8, true);
+  if (bytes.length !== 12 + n * 15) throw new Error('positions.bin is truncated: rebuild the catalog.');
+  let at = 12;
+  const u32 = () => {
+    const a = new Uint32Array(n);
+    for (let i = 0; i < n; i++) a[i] = view.getUint32(at + i * 4, true);
+    at += n * 4;
+    return a;
+  };
+  const u8 = () => {
+    const a = bytes.slice(at, at + n);
+    at += n;
+    return a;
+  };
+  const rsid = u32();
+  const pos37 = u32();
+  const pos38 = u32();
+  const chrom = u8();
+  const ref = u8();
+  const alt = u8();
+  const [order37, key37] = sortedBy(chrom, pos37);
+  const [order38, key38] = sortedBy(chrom, pos38);
+  return { size: n, rsid, pos37, pos38, chrom, ref, alt, order37, order38, key37, key38 };
+}
+
+function sortedBy(chrom: Uint8Array, pos: Uint32Array): [Uint32Array, Float64Array] {
+  const rows: number[] = [];
+  for (let i = 0; i < pos.length; i++) if (pos[i] > 0) rows.push(i);
+  const key = (i: number) => chrom[i] * POS_SCALE + pos[i];
+  rows.sort((a, b) => key(a) - key(b));
+  return [Uint32Array.from(rows), Float64Array.from(rows, key)];
+}
+
+const cache = new Map<string, PositionIndex>();
+
+/** The shipped index (loaded once per resources folder). */
+export function loadPositionIndex(resourcesDir: string): PositionIndex {
+  const hit = cache.get(resourcesDir);
+  if (hit) return hit;
+  const index = decodePositionIndex(readFileSync(join(resourcesDir, POSITION_INDEX_FILE)));
+  cache.set(resourcesDir, index);
+  return index;
+}
+
+/** First entry (into orderNN/keyNN) at or after (chrom, pos) in that build; the entry count when none. */
+export function lowerBoundAt(index: PositionIndex, build: IndexedBuild, chrom: number, pos: number): number {
+  const keys = build === 37 ? index.key37 : index.key38;
+  const k = chrom * POS_SCALE + pos;
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid] < k) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Rows of the markers at exactly (chrom, pos) in that build (usually none or one). */
+export function rowsAt(index: PositionIndex, build: IndexedBuild, chrom: number, pos: number): number[] {
+  const keys = build === 37 ? index.key37 : index.key38;
+  const order = build === 37 ? index.order37 : index.order38;
+  const k = chrom * POS_SCALE + pos;
+  const rows: number[] = [];
+  for (let j = lowerBoundAt(index, build, chrom, pos); j < keys.length && keys[j] === k; j++) rows.push(order[j]);
+  return rows;
+}
+
+/** Row of an rsID, or -1. */
+export function rowOfRsid(index: PositionIndex, rsid: number): number {
+  let lo = 0;
+  let hi = index.size - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = index.rsid[mid];
+    if (v < rsid) lo = mid + 1;
+    else if (v > rsid) hi = mid - 1;
+    else return mid;
+  }
+  return -1;
+}
+
+/** A marker's position in a build (0 when it could not be placed there). */
+export function positionIn(index: PositionIndex, row: number, build: IndexedBuild): number {
+  return build === 37 ? index.pos37[row] : index.pos38[row];
+}

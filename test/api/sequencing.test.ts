@@ -1,0 +1,53 @@
+/**
+ * A sequencing VCF through the real API: a variants-only file is read with its unlisted
+ * markers as REF/REF and the summary says so; the person can answer that it lists every
+ * site instead (variants_only=false), and the same file is read again that way.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { catalogMarkers, combine, FINDING_CALLS, markersOf, sequencingVcf } from '../support/genotypes.js';
+import { clientWithToken, request, upload, waitProcessed, type TestServer } from '../support/server.js';
+import { sharedServer } from '../support/shared-server.js';
+
+let server: TestServer;
+let token: string;
+beforeAll(async () => {
+  server = sharedServer();
+  ({ token } = await clientWithToken(server, 'sequencing tool', { free_traits: 'none' }));
+});
+
+describe('a variants-only GRCh38 VCF without rsIDs', () => {
+  it('is read with unlisted markers as REF/REF, and read as listed once the person says it lists every site', async () => {
+    const text = sequencingVcf(combine([markersOf(FINDING_CALLS), catalogMarkers(11, { fillerTraits: 30 })]), {
+      build: 38,
+      ids: 'none',
+      sites: 'variants_only',
+    });
+    const id = (await request(`${server.api}/profiles/`, { method: 'POST', token, json: { first_name: 'WGS' } })).body
+      .id as string;
+    expect((await upload(server, token, id, text)).status).toBe(200);
+    const first = (await waitProcessed(server, token, id)).metadata;
+    expect(first).toMatchObject({ status: 'processed', format: 'vcf', build: 38, site_reading: 'variants_only' });
+    expect(first.site_reading_from).toBe('contents');
+    expect(first.matched_by.read_as_reference).toBeGreaterThan(10_000);
+    // rs7412 is not listed (CC, the reference): read as REF/REF.
+    const apoe = (await request(`${server.api}/profiles/${id}/genotype/snps/?rsid=rs7412`, { token })).body;
+    expect(apoe).toMatchObject([{ rsid: 'rs7412', genotype: 'CC', position: 44908822 }]);
+
+    const bad = await request(`${server.api}/profiles/${id}/genotype/upload/?variants_only=maybe`, {
+      method: 'POST',
+      token,
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.detail).toMatch(/variants_only must be true or false/);
+
+    const again = await request(`${server.api}/profiles/${id}/genotype/upload/?variants_only=false`, {
+      method: 'POST',
+      token,
+    });
+    expect(again.status).toBe(200);
+    const second = (await waitProcessed(server, token, id)).metadata;
+    expect(second).toMatchObject({ status: 'processed', site_reading: 'as_listed', site_reading_from: 'person' });
+    expect(second.snp_count).toBeLessThan(first.snp_count);
+    expect((await request(`${server.api}/profiles/${id}/genotype/snps/?rsid=rs7412`, { token })).body).toEqual([]);
+  });
+});

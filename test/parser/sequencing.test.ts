@@ -1,0 +1,208 @@
+/**
+ * Sequencing VCFs in every layout services deliver, built from the same genotypes as a
+ * 23andMe file (test/support/genotypes.ts): GRCh37 or GRCh38, with or without rsIDs, all
+ * sites, variants only, or a gVCF. They must read as the same person: nearly the same
+ * traits, the same percentiles, and every single-variant finding determined.
+ */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { findRsid } from '../../src/service/genotype/encoding.js';
+import { BUILD_MARKERS } from '../../src/service/genotype/parse/build.js';
+import { parseGenotypeBytes, type ParseOptions } from '../../src/service/genotype/parse/index.js';
+import { rowOfRsid } from '../../src/service/genotype/positions.js';
+import type { Genotype, ParseSuccess } from '../../src/service/genotype/types.js';
+import { findingsFor } from '../../src/service/science/findings.js';
+import { createScienceEngine } from '../../src/service/science/index.js';
+import {
+  catalogMarkers,
+  combine,
+  FINDING_CALLS,
+  markersOf,
+  panelMarkers,
+  positionIndex,
+  sequencingVcf,
+  sexMarkers,
+  twentyThreeAndMe,
+  type SequencingVcfOptions,
+} from '../support/genotypes.js';
+import { enc, markerRows } from './helpers.js';
+
+const RESOURCES = path.resolve(import.meta.dirname, '..', '..', 'resources');
+const withIndex = (extra: ParseOptions = {}): ParseOptions => ({ positionIndex: positionIndex(), ...extra });
+
+async function parsed(text: string, options: ParseOptions = withIndex()): Promise<ParseSuccess> {
+  const r = await parseGenotypeBytes(enc(text), options);
+  if (!r.ok) throw new Error(`rejected: ${r.reason}`);
+  return r;
+}
+
+const HEADER = [
+  '##fileformat=VCFv4.2',
+  '##reference=GRCh38',
+  '##FORMAT=<ID=GT,Number=1,Type=String,Description="Genotype">',
+  '#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\tFORMAT\tS1',
+].join('\n');
+const vcf = (...lines: string[]) => `${HEADER}\n${lines.join('\n')}\n`;
+
+describe('the position index', () => {
+  it('places the markers of known build positions at the GRCh37 and GRCh38 positions the sources give', () => {
+    // BUILD_MARKERS holds GRCh37 positions from 1000 Genomes and GRCh38 ones from the GWAS
+    // Catalog: the index lifts one into the other, so both must agree.
+    const index = positionIndex();
+    let checked = 0;
+    for (const m of BUILD_MARKERS) {
+      if (m.pos[1] === 0 || m.pos[2] === 0) continue;
+      const row = rowOfRsid(index, m.rsid);
+      expect(row, `rs${m.rsid}`).toBeGreaterThanOrEqual(0);
+      expect([index.chrom[row], index.pos37[row], index.pos38[row]], `rs${m.rsid}`).toEqual([
+        m.chrom,
+        m.pos[1],
+        m.pos[2],
+      ]);
+      checked++;
+    }
+    expect(checked).toBeGreaterThanOrEqual(15);
+  });
+});
+
+describe('matching VCF lines by position', () => {
+  // rs7412 (APOE): GRCh38 chr19:44908822, REF C, ALT T; rs429358: chr19:44908684, REF T, ALT C.
+  it('reads a line without an rsID at a marker position in the header build', async () => {
+    const r = await parsed(
+      vcf('chr19\t44908684\t.\tT\tC\t50\tPASS\t.\tGT\t0/1', 'chr19\t44908822\t.\tC\tT\t50\tPASS\t.\tGT\t0/0'),
+    );
+    expect(markerRows(r.genotype)).toEqual(['rs7412 19 44908822 CC', 'rs429358 19 44908684 TC']);
+    expect(r.summary.matched_by).toEqual({ rsid: 0, position: 2, read_as_reference: 0 });
+    expect(r.summary.build).toBe(38);
+  });
+
+  it('does not read a line whose REF is not the expected one, and says so', async () => {
+    const r = await parsed(
+      vcf('chr19\t44908684\t.\tT\tC\t50\tPASS\t.\tGT\t0/1', 'chr19\t44908822\t.\tG\tA\t50\tPASS\t.\tGT\t0/1'),
+    );
+    expect(markerRows(r.genotype)).toEqual(['rs429358 19 44908684 TC']);
+    expect(r.summary.notes.join('\n')).toMatch(
+      /1 lines sit at a marker's GRCh38 position but name another reference allele/,
+    );
+  });
+
+  it('splits a multi-allelic record into the called single-base alleles, and never reads an indel as a SNP', async () => {
+    const r = await parsed(
+      vcf('chr19\t44908684\t.\tT\tC,G\t50\tPASS\t.\tGT\t1/2', 'chr19\t44908822\t.\tC\tCAT\t50\tPASS\t.\tGT\t0/1'),
+    );
+    expect(markerRows(r.genotype)).toEqual(['rs429358 19 44908684 CG']);
+  });
+
+  it('tells the build from the positions of known markers when the header names none', async () => {
+    const markers = combine([markersOf(FINDING_CALLS), catalogMarkers(3, { fillerTraits: 50 })]);
+    const r = await parsed(sequencingVcf(markers, { build: 37, ids: 'none', headerBuild: false }));
+    expect(r.summary.build).toBe(37);
+    expect(r.summary.build_source).toBe('positions');
+    expect(r.summary.matched_by!.position).toBeGreaterThan(1000);
+  });
+
+  it('refuses a VCF without rsIDs whose positions are no marker, saying why and what to do', async () => {
+    const r = await parseGenotypeBytes(enc(vcf('chr1\t10\t.\tA\tG\t50\tPASS\t.\tGT\t0/1')), withIndex());
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.reason).toMatch(
+      /no rsIDs, and none of their positions is one of the markers.*Export the VCF with rsIDs/,
+    );
+  });
+});
+
+describe('variants-only VCFs and gVCFs', () => {
+  const markers = combine([markersOf(FINDING_CALLS), catalogMarkers(5, { fillerTraits: 100 })]);
+
+  it('reads the unlisted markers of a variants-only VCF as REF/REF and says so', async () => {
+    const r = await parsed(sequencingVcf(markers, { sites: 'variants_only', ids: 'none' }));
+    expect(r.summary.site_reading).toBe('variants_only');
+    expect(r.summary.site_reading_from).toBe('contents');
+    expect(r.summary.matched_by!.read_as_reference).toBeGreaterThan(10_000);
+    expect(r.summary.notes.join('\n')).toMatch(
+      /lists only the sites where you differ.*read as homozygous for the reference/,
+    );
+    // rs7412 is CC, the GRCh38 reference (C): unlisted, read as REF/REF.
+    const i = findRsid(r.genotype.rsids, 7412);
+    expect(markerRows(r.genotype)[i]).toBe('rs7412 19 44908822 CC');
+  });
+
+  it('follows the person: a file they say lists every site is read as listed', async () => {
+    const text = sequencingVcf(markers, { sites: 'variants_only', ids: 'none' });
+    const asListed = await parsed(text, withIndex({ variantsOnly: false }));
+    expect(asListed.summary.site_reading).toBe('as_listed');
+    expect(asListed.summary.site_reading_from).toBe('person');
+    expect(asListed.summary.matched_by!.read_as_reference).toBe(0);
+    expect(findRsid(asListed.genotype.rsids, 7412)).toBe(-1);
+    // An all-sites file is read as listed unless the person says otherwise.
+    const all = await parsed(sequencingVcf(markers, { sites: 'all', ids: 'none' }));
+    expect(all.summary.site_reading).toBe('as_listed');
+  });
+
+  it('reads the markers inside a gVCF reference block as REF/REF', async () => {
+    const r = await parsed(
+      [
+        '##fileformat=VCFv4.2',
+        '##ALT=<ID=NON_REF,Description="Represents any possible alternative allele">',
+        '##contig=<ID=chr1,length=248956422>',
+        HEADER.split('\n').pop(),
+        'chr19\t44900000\t.\tA\t<NON_REF>\t.\t.\tEND=44908800\tGT:DP\t0/0:31',
+        'chr19\t44908822\t.\tC\tT,<NON_REF>\t50\tPASS\t.\tGT:DP\t0/1:28',
+      ].join('\n') + '\n',
+    );
+    expect(r.summary.site_reading).toBe('reference_blocks');
+    const rows = markerRows(r.genotype);
+    expect(rows).toContain('rs7412 19 44908822 CT');
+    expect(rows).toContain('rs429358 19 44908684 TT'); // inside the block
+    expect(rows.every((row) => Number(row.split(' ')[2]) >= 44900000)).toBe(true); // nothing before it
+  });
+});
+
+describe('one genome in every layout', () => {
+  const engine = createScienceEngine({ resourcesDir: RESOURCES });
+  const markers = combine([
+    markersOf(FINDING_CALLS),
+    catalogMarkers(7, { population: 'EUR', fillerTraits: 400, positions: 'panel' }),
+    panelMarkers(7, { population: 'EUR' }),
+    sexMarkers('female'),
+  ]);
+  const context = { ethnicity: 1, gender: 2 as const, mixture: null, ancestry: null, inferredSex: null };
+
+  function results(g: Genotype): { percentiles: Map<string, number>; findings: string[] } {
+    const percentiles = new Map<string, number>();
+    for (const [code, o] of engine.assessMany(g, context, undefined, { details: false }))
+      if (o.status === 'computed' && o.assessment.percentile !== null) percentiles.set(code, o.assessment.percentile);
+    const findings = findingsFor((rs) => {
+      const i = findRsid(g.rsids, rs);
+      return i < 0 ? undefined : g.calls[i];
+    }).map((f) => f.status);
+    return { percentiles, findings };
+  }
+
+  let chipResults: ReturnType<typeof results> | undefined;
+  const layouts: Array<{ name: string; options: SequencingVcfOptions }> = [
+    { name: 'GRCh38, rsIDs, all sites', options: { build: 38, ids: 'rsid', sites: 'all' } },
+    { name: 'GRCh38, no rsIDs, all sites', options: { build: 38, ids: 'none', sites: 'all' } },
+    { name: 'GRCh38, rsIDs, variants only', options: { build: 38, ids: 'rsid', sites: 'variants_only' } },
+    { name: 'GRCh38, no rsIDs, variants only', options: { build: 38, ids: 'none', sites: 'variants_only' } },
+    { name: 'GRCh38, no rsIDs, gVCF', options: { build: 38, ids: 'none', sites: 'gvcf' } },
+    { name: 'GRCh37, no rsIDs, variants only', options: { build: 37, ids: 'none', sites: 'variants_only' } },
+  ];
+
+  it.each(layouts)(
+    '$name: at least 90 percent of the traits of the 23andMe file, percentiles within a median 0.5, all five findings',
+    async ({ options }) => {
+      const chip = (chipResults ??= results((await parsed(twentyThreeAndMe(markers, 'full'))).genotype));
+      expect(chip.percentiles.size).toBeGreaterThan(200);
+      const seq = await parsed(sequencingVcf(markers, options));
+      expect(seq.summary.build).toBe(options.build);
+      const got = results(seq.genotype);
+      const shifts: number[] = [];
+      for (const [code, p] of chip.percentiles)
+        if (got.percentiles.has(code)) shifts.push(Math.abs(got.percentiles.get(code)! - p));
+      expect(shifts.length / chip.percentiles.size).toBeGreaterThanOrEqual(0.9);
+      shifts.sort((a, b) => a - b);
+      expect(shifts[shifts.length >> 1]).toBeLessThanOrEqual(0.5);
+      expect(got.findings).toEqual(['determined', 'determined', 'determined', 'determined', 'determined']);
+    },
+  );
+});
