@@ -26,6 +26,7 @@ export const OPERATION_TABLE = {
   lookupSnps: { method: 'get', path: '/api/profiles/{profile_id}/genotype/snps/' },
   lookupSnpsInBody: { method: 'post', path: '/api/profiles/{profile_id}/genotype/snps/' },
   getFindings: { method: 'get', path: '/api/profiles/{profile_id}/findings/' },
+  getPharmacogenes: { method: 'get', path: '/api/profiles/{profile_id}/pharmacogenes/' },
   listClientTraits: { method: 'get', path: '/api/traits/' },
   getClientTrait: { method: 'get', path: '/api/traits/{trait_code}/' },
   listProfileTraits: { method: 'get', path: '/api/profiles/{profile_id}/traits/' },
