@@ -12,3 +12,4 @@ export * from './schemas/oauth.js';
 export * from './schemas/app.js';
 export * from './schemas/meta.js';
 export * from './schemas/findings.js';
+export * from './schemas/pharmacogenes.js';

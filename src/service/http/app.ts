@@ -12,6 +12,7 @@ import { appRoutes } from './routes/app.js';
 import { corsRoutes } from './routes/cors.js';
 import { eventRoutes } from './routes/events.js';
 import { findingRoutes } from './routes/findings.js';
+import { pharmacogeneRoutes } from './routes/pharmacogenes.js';
 import { genotypeRoutes } from './routes/genotype.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { profileRoutes } from './routes/profiles.js';
@@ -60,6 +61,7 @@ export function createApp(ctx: ServiceContext): express.Express {
   apiRouter.use(profileRoutes(ctx));
   apiRouter.use(genotypeRoutes(ctx));
   apiRouter.use(findingRoutes(ctx));
+  apiRouter.use(pharmacogeneRoutes(ctx));
   apiRouter.use(traitRoutes(ctx));
   apiRouter.use(appRoutes(ctx));
   apiRouter.use(corsRoutes(ctx, policy));

@@ -29,6 +29,7 @@ import {
   UploadUrl,
 } from '../schemas/genotype.js';
 import { FindingsResponse } from '../schemas/findings.js';
+import { PharmacogeneList } from '../schemas/pharmacogenes.js';
 import { VersionInfo } from '../schemas/meta.js';
 import { OAuthError, SignInRequest, TokenRequest, TokenResponse } from '../schemas/oauth.js';
 import { Profile, ProfileInput, ProfileList } from '../schemas/profiles.js';
@@ -377,6 +378,20 @@ export const operations = {
     extension: true,
     params: profileId,
     success: { status: 200, schema: FindingsResponse, description: 'The findings.' },
+    errors: { 409: 'The profile has no processed genotype yet.' },
+  }),
+
+  getPharmacogenes: operation({
+    method: 'get',
+    path: '/api/profiles/{profile_id}/pharmacogenes/',
+    summary: 'Drug–gene results',
+    description:
+      "One element per gene (CYP2C19, CYP2C9, VKORC1, CYP4F2, SLCO1B1, TPMT, NUDT15, DPYD, CYP3A5, CYP3A4, UGT1A1, CYP2B6, IFNL3, ABCG2, NAT2, CYP2D6) called from the genotype in use with CPIC/PharmVar allele definitions: a diplotype only when exactly one pair of named alleles fits, otherwise the candidates; positions missing or not called are listed and never taken as the reference allele. With the phenotype, the medicines with CPIC guidance it affects, and the definitions' versions. CYP2D6 is never determinable from a consumer chip. The desktop UI shows these results only after the person opted in.",
+    tags: ['Genotype'],
+    scopes: READ,
+    extension: true,
+    params: profileId,
+    success: { status: 200, schema: PharmacogeneList, description: 'One result per gene.' },
     errors: { 409: 'The profile has no processed genotype yet.' },
   }),
 

@@ -245,6 +245,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/profiles/{profile_id}/pharmacogenes/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Drug–gene results
+         * @description One element per gene (CYP2C19, CYP2C9, VKORC1, CYP4F2, SLCO1B1, TPMT, NUDT15, DPYD, CYP3A5, CYP3A4, UGT1A1, CYP2B6, IFNL3, ABCG2, NAT2, CYP2D6) called from the genotype in use with CPIC/PharmVar allele definitions: a diplotype only when exactly one pair of named alleles fits, otherwise the candidates; positions missing or not called are listed and never taken as the reference allele. With the phenotype, the medicines with CPIC guidance it affects, and the definitions' versions. CYP2D6 is never determinable from a consumer chip. The desktop UI shows these results only after the person opted in.
+         */
+        get: operations["getPharmacogenes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/traits/": {
         parameters: {
             query?: never;
@@ -1039,6 +1059,80 @@ export interface components {
             /** @description Why results get no percentile, when they do not. */
             percentile_note: string | null;
             notes: string[];
+        };
+        PharmacogeneList: components["schemas"]["PharmacogeneResult"][];
+        PharmacogenePosition: {
+            /** @description e.g. "rs4244285"; null where the position has no rsID. */
+            rsid: string | null;
+            /** @description 1-based GRCh38 position (the definitions’ own). */
+            grch38: number;
+            /** @description 1-based GRCh37 position lifted with UCSC’s chain; null when it does not lift. */
+            grch37: number | null;
+            /** @description As in the file ("AG", "--"); null when the file lacks the position. */
+            genotype: string | null;
+            /** @description Read on the opposite strand: the letters were complemented. */
+            strand_flipped: boolean;
+            /** @description Why a present position was not used; null when it was read. */
+            problem: string | null;
+        };
+        /** @description One gene’s drug–gene result. Clinically meaningful: the desktop UI shows it only after the person opted in, like the clinical single-variant findings. */
+        PharmacogeneResult: {
+            gene: string;
+            /**
+             * @description called: exactly one pair of named alleles fits what the file shows; ambiguous: several fit (see candidates); not_determinable: too little was read, nothing fits, or a chip cannot tell this gene (CYP2D6); not_tested: the file reads none of its positions.
+             * @enum {string}
+             */
+            status: "called" | "ambiguous" | "not_determinable" | "not_tested";
+            /** @description e.g. "*1/*2", in the definitions’ allele names; null unless called. */
+            diplotype: string | null;
+            /** @description Every diplotype of named alleles that fits what was read. */
+            candidates: string[];
+            /** @description The phenotype mapping’s text, e.g. "Intermediate Metabolizer"; given when every candidate agrees, else null. */
+            phenotype: string | null;
+            /** @description CPIC activity score where the gene has one and the candidates agree. */
+            activity_score: string | null;
+            /** @description The distinct phenotypes of the candidates (null: unmapped). */
+            candidate_phenotypes: (string | null)[];
+            phenotypes_agree: boolean;
+            /** @description Alleles in at least one candidate. */
+            alleles_not_ruled_out: string[];
+            /** @description Alleles none of whose own positions was read: the file cannot see them. */
+            alleles_unseen: string[];
+            positions: {
+                read: components["schemas"]["PharmacogenePosition"][];
+                /** @description Not in the file; never taken as the reference allele. */
+                missing: components["schemas"]["PharmacogenePosition"][];
+                /** @description In the file without a usable call; never taken as the reference allele. */
+                no_call: components["schemas"]["PharmacogenePosition"][];
+            };
+            /** @description DPYD’s convention: each non-reference variant read, with its function. Empty for other genes. */
+            variants: {
+                allele: string;
+                rsid: string | null;
+                copies: number;
+                function: string | null;
+                activity: string | null;
+            }[];
+            /** @description The result in one plain sentence. */
+            summary: string;
+            /** @description Medicines with CPIC guidance this result affects, in plain words, with the guideline. Empty unless the phenotype is known. */
+            medicines: {
+                medicine: string;
+                text: string;
+                pmid: string;
+                guideline: string;
+            }[];
+            cautions: {
+                text: string;
+                pmid: string | null;
+            }[];
+            versions: {
+                /** @description Version of the allele definitions (CPIC/PharmVar via PharmCAT). */
+                definitions: string;
+                phenotypes: string | null;
+                modified: string;
+                source: string;
+            };
         };
         /**
          * @description 1000 Genomes super-population: European, Admixed American, African, East Asian, South Asian.
@@ -3468,6 +3562,201 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["FindingsResponse"];
+                };
+            };
+            /** @description No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token. */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" for a bad token. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The operation needs the read:profiles scope, or the Host header is not this service's address. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description No profile with this id exists for this client. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The profile has no processed genotype yet. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Something unexpected went wrong inside Traitscope; nothing was changed. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
+    getPharmacogenes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The profile id (from POST /api/profiles/). */
+                profile_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One result per gene. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "gene": "string",
+                     *         "status": "called",
+                     *         "diplotype": "string",
+                     *         "candidates": [
+                     *           "string"
+                     *         ],
+                     *         "phenotype": "string",
+                     *         "activity_score": "string",
+                     *         "candidate_phenotypes": [
+                     *           "string"
+                     *         ],
+                     *         "phenotypes_agree": true,
+                     *         "alleles_not_ruled_out": [
+                     *           "string"
+                     *         ],
+                     *         "alleles_unseen": [
+                     *           "string"
+                     *         ],
+                     *         "positions": {
+                     *           "read": [
+                     *             {
+                     *               "rsid": "string",
+                     *               "grch38": 0,
+                     *               "grch37": 0,
+                     *               "genotype": "string",
+                     *               "strand_flipped": true,
+                     *               "problem": "string"
+                     *             }
+                     *           ],
+                     *           "missing": [
+                     *             {
+                     *               "rsid": "string",
+                     *               "grch38": 0,
+                     *               "grch37": 0,
+                     *               "genotype": "string",
+                     *               "strand_flipped": true,
+                     *               "problem": "string"
+                     *             }
+                     *           ],
+                     *           "no_call": [
+                     *             {
+                     *               "rsid": "string",
+                     *               "grch38": 0,
+                     *               "grch37": 0,
+                     *               "genotype": "string",
+                     *               "strand_flipped": true,
+                     *               "problem": "string"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "variants": [
+                     *           {
+                     *             "allele": "string",
+                     *             "rsid": "string",
+                     *             "copies": 0,
+                     *             "function": "string",
+                     *             "activity": "string"
+                     *           }
+                     *         ],
+                     *         "summary": "string",
+                     *         "medicines": [
+                     *           {
+                     *             "medicine": "string",
+                     *             "text": "string",
+                     *             "pmid": "string",
+                     *             "guideline": "string"
+                     *           }
+                     *         ],
+                     *         "cautions": [
+                     *           {
+                     *             "text": "string",
+                     *             "pmid": "string"
+                     *           }
+                     *         ],
+                     *         "versions": {
+                     *           "definitions": "string",
+                     *           "phenotypes": "string",
+                     *           "modified": "string",
+                     *           "source": "string"
+                     *         }
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["PharmacogeneList"];
                 };
             };
             /** @description No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token. */

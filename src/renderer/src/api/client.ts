@@ -175,6 +175,7 @@ export const api = {
     call('computeTrait', { path: { profile_id: id, trait_code: code } }),
 
   findings: (id: string) => call('getFindings', { path: { profile_id: id } }),
+  pharmacogenes: (id: string) => call('getPharmacogenes', { path: { profile_id: id } }),
   /** Many rsIDs travel in the body; URLs stay short. */
   snps: (id: string, rsids: string[]) => call('lookupSnpsInBody', { path: { profile_id: id }, body: rsids }),
 

@@ -1,5 +1,12 @@
 /** One profile's results as CSV (for spreadsheets) and JSON (for programs). */
-import type { GenotypeMetadata, GenotypeSnp, Profile, ProfileTrait } from '../../../shared/api.js';
+import type {
+  GenotypeMetadata,
+  GenotypeSnp,
+  PharmacogeneList,
+  PharmacogeneResult,
+  Profile,
+  ProfileTrait,
+} from '../../../shared/api.js';
 import { ethnicityLabel, genderLabel } from './format.js';
 import { comparedWith } from './reference.js';
 
@@ -130,4 +137,46 @@ export function resultsJson(data: ReportData): string {
     results: orderedResults(data.results),
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
+const MEDICATION_CSV_COLUMNS = [
+  'gene',
+  'status',
+  'diplotype',
+  'candidates',
+  'phenotype',
+  'activity_score',
+  'positions_read',
+  'positions_missing',
+  'positions_no_call',
+  'alleles_unseen',
+  'medicines',
+  'definitions_version',
+] as const;
+
+/**
+ * The medication card as CSV: one row per gene, with what could not be read and the
+ * definitions' version; medicines as "name (PMID n)" joined by "; ".
+ */
+export function medicationCsv(results: PharmacogeneList): string {
+  const positions = (list: PharmacogeneResult['positions']['read']) =>
+    list.map((p) => p.rsid ?? `GRCh38:${p.grch38}`).join(' ');
+  const rows = results.map((r) => {
+    const row: Record<(typeof MEDICATION_CSV_COLUMNS)[number], unknown> = {
+      gene: r.gene,
+      status: r.status,
+      diplotype: r.diplotype,
+      candidates: r.candidates.join(' '),
+      phenotype: r.phenotype,
+      activity_score: r.activity_score,
+      positions_read: positions(r.positions.read),
+      positions_missing: positions(r.positions.missing),
+      positions_no_call: positions(r.positions.no_call),
+      alleles_unseen: r.alleles_unseen.join(' '),
+      medicines: r.medicines.map((m) => `${m.medicine} (PMID ${m.pmid})`).join('; '),
+      definitions_version: r.versions.definitions,
+    };
+    return MEDICATION_CSV_COLUMNS.map((c) => csvCell(row[c])).join(',');
+  });
+  return `\uFEFF${MEDICATION_CSV_COLUMNS.join(',')}\r\n${rows.join('\r\n')}\r\n`;
 }

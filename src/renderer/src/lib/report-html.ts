@@ -1,4 +1,5 @@
 /** The on-screen report as a standalone, print-ready HTML file: its markup plus its own stylesheet. */
+import medicationCardCss from '../styles/medication-card.css?raw';
 import reportCss from '../styles/report.css?raw';
 
 function escapeHtml(s: string): string {
@@ -14,6 +15,7 @@ export function copyReportHtml(paper: HTMLElement, title: string, pageCss = ''):
 <title>${escapeHtml(title)}</title>
 <style>
 ${reportCss}
+${medicationCardCss}
 ${pageCss}
 </style>
 </head>

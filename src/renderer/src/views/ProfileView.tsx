@@ -6,6 +6,7 @@ import { AlertIcon, FileIcon, PencilIcon, ReportIcon, Spinner, TrashIcon, XIcon 
 import { JobProgress } from '../components/JobProgress.js';
 import { stageText } from '../components/JobTray.js';
 import { Findings } from '../components/Findings.js';
+import { Pharmacogenes } from '../components/Pharmacogenes.js';
 import { AssumedReferenceBanner, ReferenceDialog, type AncestryEstimate } from '../components/ReferenceChoice.js';
 import { SensitiveQuestion } from '../components/SensitiveQuestion.js';
 import { cantTellItems, notableItems, Summary } from '../components/Summary.js';
@@ -261,6 +262,7 @@ export function ProfileView({ id }: { id: string }) {
       ) : null}
 
       {usable && !busy && hasResults ? <Findings profileId={id} showClinical={choice === 'show'} /> : null}
+      {usable && !busy && hasResults ? <Pharmacogenes profileId={id} name={name} show={choice === 'show'} /> : null}
 
       {usable && !busy ? (
         catalogError ? (

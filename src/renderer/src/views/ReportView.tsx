@@ -6,16 +6,17 @@
  * reference the results were compared with.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { Finding, FindingsResponse, Profile, ProfileTrait } from '../../../shared/api.js';
+import type { Finding, FindingsResponse, PharmacogeneList, Profile, ProfileTrait } from '../../../shared/api.js';
 import { api } from '../api/client.js';
 import { DistributionPlot } from '../components/DistributionPlot.js';
 import { useFindings } from '../components/Findings.js';
+import { MedicationCard, usePharmacogenes } from '../components/Pharmacogenes.js';
 import { ArrowLeft, DownloadIcon, PrinterIcon, Spinner } from '../components/icons.js';
 import { cantTellItems, notableItems, type CantTell, type NotableItem } from '../components/Summary.js';
 import { sexFacts, sexText, buildName } from '../components/GenotypeCard.js';
 import { useDocumentTitle } from '../lib/document-title.js';
 import { downloadText, safeFileStem } from '../lib/download.js';
-import { resultsCsv, resultsJson, type ReportData } from '../lib/export.js';
+import { medicationCsv, resultsCsv, resultsJson, type ReportData } from '../lib/export.js';
 import {
   capitalise,
   firstSentence,
@@ -43,6 +44,7 @@ import { NotFound } from './NotFound.js';
 export interface ReportOptions {
   plots: boolean;
   findings: boolean;
+  medications: boolean;
   results: boolean;
   otherStudies: boolean;
   sensitive: boolean;
@@ -52,6 +54,7 @@ export interface ReportOptions {
 const OPTION_LABELS: Array<[keyof ReportOptions, string, string]> = [
   ['plots', 'Plots of the notable results', 'Where each notable result sits among the reference population'],
   ['findings', 'Single-variant findings', 'APOE, Factor V Leiden, HFE, lactase, ALDH2'],
+  ['medications', 'Medication card', 'Drug–gene results on one page (with the disease results only)'],
   ['results', 'All results', 'One row per phenotype, by category'],
   ['otherStudies', 'Other studies of each phenotype', 'Every study under its phenotype (longer)'],
   ['sensitive', 'Disease, cancer and psychiatric results', 'Leave out when sharing with a relative or an employer'],
@@ -94,6 +97,7 @@ export function ReportView({ id }: { id: string }) {
   const [options, setOptions] = useState<ReportOptions>({
     plots: true,
     findings: true,
+    medications: true,
     results: true,
     otherStudies: false,
     sensitive: choice === 'show',
@@ -102,6 +106,7 @@ export function ReportView({ id }: { id: string }) {
   const [plots, setPlots] = useState<Record<string, ProfileTrait>>({});
   const [csvBusy, setCsvBusy] = useState(false);
   const { data: findings } = useFindings(id);
+  const { data: pharmacogenes } = usePharmacogenes(id, options.sensitive && options.medications);
   const bridge = desktopBridge();
   const name = profile ? profileName(profile) : 'Profile';
   useDocumentTitle(reportTitle(name), true);
@@ -157,6 +162,8 @@ export function ReportView({ id }: { id: string }) {
     setCsvBusy(true);
     try {
       downloadText(`${stem}.csv`, await resultsCsv(data, (rsids) => api.snps(id, rsids)), 'text/csv');
+      if (options.medications && options.sensitive && pharmacogenes)
+        downloadText(`${stem}-medications.csv`, medicationCsv(pharmacogenes), 'text/csv');
     } catch (err) {
       toast.error(`The CSV could not be made: ${(err as Error).message}`);
     } finally {
@@ -247,6 +254,7 @@ export function ReportView({ id }: { id: string }) {
             notable={notable}
             plots={plots}
             findings={findings}
+            pharmacogenes={pharmacogenes}
             options={options}
             appVersion={version}
             generatedAt={data.generatedAt}
@@ -355,6 +363,7 @@ export interface ReportDocumentProps {
   notable: NotableItem[];
   plots: Record<string, ProfileTrait>;
   findings: FindingsResponse | null;
+  pharmacogenes?: PharmacogeneList | null;
   options: ReportOptions;
   appVersion?: string;
   generatedAt: Date;
@@ -367,6 +376,7 @@ export function ReportDocument({
   notable,
   plots,
   findings,
+  pharmacogenes,
   options,
   appVersion,
   generatedAt,
@@ -497,6 +507,11 @@ export function ReportDocument({
       ) : null}
 
       {options.findings && findings ? <ReportFindings findings={findings} sensitive={options.sensitive} /> : null}
+      {options.medications && options.sensitive && pharmacogenes ? (
+        <section className="rt-section">
+          <MedicationCard results={pharmacogenes} name={name} />
+        </section>
+      ) : null}
 
       {options.results ? (
         <section className="rt-section rt-break-before">

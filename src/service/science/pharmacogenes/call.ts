@@ -1,0 +1,305 @@
+/**
+ * Calling drug–gene diplotypes from an unphased consumer genotype, honestly
+ * (docs/pharmacogenes.md). PharmCAT's rule holds throughout: a position missing from the
+ * file, or present without a usable call, is never taken as the reference allele. Every
+ * pair of named alleles that fits what the file shows is a candidate; a result is `called`
+ * only when exactly one fits.
+ */
+import type { PharmacogeneDefinition, PharmacogeneSite } from './table.js';
+
+/** The call byte (encoding.ts) the file holds for a site, or undefined when the file lacks it. */
+export type SiteReader = (site: PharmacogeneSite, chrom: number) => number | undefined;
+
+export type PharmacogeneStatus = 'called' | 'ambiguous' | 'not_determinable' | 'not_tested';
+
+export interface PositionRead {
+  rsid: string | null;
+  grch38: number;
+  grch37: number | null;
+  /** As in the file ("AG"; "--" for a no-call); null when the file lacks the position. */
+  genotype: string | null;
+  /** Read on the opposite strand (the letters were complemented to fit the definitions). */
+  strand_flipped: boolean;
+  /** Why a present position was not used, in plain words; null when it was read. */
+  problem: string | null;
+}
+
+export interface VariantRead {
+  /** The definitions' allele name, e.g. "c.1905+1G>A (*2A)". */
+  allele: string;
+  rsid: string | null;
+  copies: 1 | 2;
+  function: string | null;
+  activity: string | null;
+}
+
+export interface PharmacogeneCall {
+  gene: string;
+  status: PharmacogeneStatus;
+  diplotype: string | null;
+  candidates: string[];
+  phenotype: string | null;
+  activity_score: string | null;
+  /** The distinct phenotypes among the candidates (null where a candidate has no mapped phenotype). */
+  candidate_phenotypes: (string | null)[];
+  phenotypes_agree: boolean;
+  /** Alleles in at least one candidate: what the file cannot rule out. */
+  alleles_not_ruled_out: string[];
+  /** Alleles none of whose own positions were read: the file cannot see them at all. */
+  alleles_unseen: string[];
+  positions: { read: PositionRead[]; missing: PositionRead[]; no_call: PositionRead[] };
+  /** Non-reference variants read, each with its function (DPYD's convention); empty for other genes. */
+  variants: VariantRead[];
+  summary: string;
+  versions: { definitions: string; phenotypes: string | null; modified: string; source: string };
+}
+
+/** Allele codes of encoding.ts (A=1, C=2, G=3, T=4) → one bit per base. */
+const CODE_BIT = [0, 1, 2, 4, 8];
+const BASE_BITS: Record<string, number> = {
+  A: 1,
+  C: 2,
+  G: 4,
+  T: 8,
+  R: 1 | 4,
+  Y: 2 | 8,
+  S: 2 | 4,
+  W: 1 | 8,
+  K: 4 | 8,
+  M: 1 | 2,
+  B: 2 | 4 | 8,
+  D: 1 | 4 | 8,
+  H: 1 | 2 | 8,
+  V: 1 | 2 | 4,
+  N: 15,
+};
+const COMPLEMENT_BITS = (bits: number) => ((bits & 1) << 3) | ((bits & 8) >> 3) | ((bits & 2) << 1) | ((bits & 4) >> 1);
+const LETTER = ['', 'A', 'C', 'G', 'T', 'D', 'I'];
+
+/** A single base or IUPAC code → its bits; 0 for an indel or repeat (no chip letter reads it). */
+function baseBits(base: string): number {
+  return base.length === 1 ? (BASE_BITS[base] ?? 0) : 0;
+}
+
+interface Observation {
+  /** The two bases as bits, on the definitions' strand. */
+  first: number;
+  second: number;
+}
+
+function readSite(
+  site: PharmacogeneSite,
+  call: number | undefined,
+): { obs: Observation | null; flipped: boolean; problem: string | null } {
+  if (call === undefined) return { obs: null, flipped: false, problem: null };
+  if (call === 0) return { obs: null, flipped: false, problem: 'The file has no call here.' };
+  const allowed = [site.ref, ...site.alts].reduce((bits, b) => bits | baseBits(b), 0);
+  if ([site.ref, ...site.alts].some((b) => baseBits(b) === 0))
+    return {
+      obs: null,
+      flipped: false,
+      problem: 'An insertion, deletion or repeat: single letters from a chip cannot say which allele is there.',
+    };
+  const a1 = call >> 4;
+  const a2 = call & 0xf;
+  if (a2 === 0)
+    return { obs: null, flipped: false, problem: 'A single letter where two are expected on this chromosome.' };
+  const b1 = CODE_BIT[a1] ?? 0;
+  const b2 = CODE_BIT[a2] ?? 0;
+  if (!b1 || !b2)
+    return { obs: null, flipped: false, problem: 'Insertion/deletion letters where the definitions expect bases.' };
+  const fits = (x: number, y: number) => (x & allowed) === x && (y & allowed) === y;
+  // Palindromic positions (A/T, C/G) fit both strands; they are read as given, on the forward
+  // strand that consumer files use.
+  if (fits(b1, b2)) return { obs: { first: b1, second: b2 }, flipped: false, problem: null };
+  const c1 = COMPLEMENT_BITS(b1);
+  const c2 = COMPLEMENT_BITS(b2);
+  if (fits(c1, c2)) return { obs: { first: c1, second: c2 }, flipped: true, problem: null };
+  return {
+    obs: null,
+    flipped: false,
+    problem: `The letters fit neither strand of ${[site.ref, ...site.alts].join('/')}; treated as no call.`,
+  };
+}
+
+/** Whether the named alleles x and y together explain the two bases read at a site. */
+function pairFits(x: number, y: number, obs: Observation): boolean {
+  return ((x & obs.first) !== 0 && (y & obs.second) !== 0) || ((x & obs.second) !== 0 && (y & obs.first) !== 0);
+}
+
+const rsName = (site: PharmacogeneSite) => (site.rsid === null ? null : `rs${site.rsid}`);
+
+function callString(call: number | undefined): string | null {
+  if (call === undefined) return null;
+  if (call === 0) return '--';
+  return LETTER[call >> 4] + LETTER[call & 0xf];
+}
+
+export function callPharmacogene(def: PharmacogeneDefinition, read: SiteReader, source: string): PharmacogeneCall {
+  const positions: PharmacogeneCall['positions'] = { read: [], missing: [], no_call: [] };
+  const observations: (Observation | null)[] = [];
+  def.sites.forEach((site) => {
+    const call = read(site, def.chrom);
+    const { obs, flipped, problem } = readSite(site, call);
+    observations.push(obs);
+    const entry: PositionRead = {
+      rsid: rsName(site),
+      grch38: site.pos38,
+      grch37: site.pos37,
+      genotype: callString(call),
+      strand_flipped: flipped,
+      problem,
+    };
+    if (call === undefined) positions.missing.push(entry);
+    else if (obs) positions.read.push(entry);
+    else positions.no_call.push(entry);
+  });
+  const versions = {
+    definitions: def.definitionVersion,
+    phenotypes: def.phenotypeVersion,
+    modified: def.modificationDate,
+    source,
+  };
+  const base = {
+    gene: def.gene,
+    diplotype: null,
+    phenotype: null,
+    activity_score: null,
+    positions,
+    versions,
+  };
+  const alleleBits = def.alleles.map((a) => a.bases.map(baseBits));
+  const refIndex = def.alleles.findIndex((a) => a.reference);
+  const unseen = new Set<string>();
+  def.alleles.forEach((a, i) => {
+    if (i === refIndex) return;
+    const own = a.bases.map((_, s) => s).filter((s) => a.bases[s] !== def.alleles[refIndex].bases[s]);
+    if (own.length > 0 && own.every((s) => !observations[s])) unseen.add(a.reportAs);
+  });
+  if (def.notDeterminableReason)
+    return {
+      ...base,
+      status: 'not_determinable',
+      candidates: [],
+      candidate_phenotypes: [],
+      phenotypes_agree: false,
+      alleles_not_ruled_out: [],
+      alleles_unseen: [],
+      variants: [],
+      summary: def.notDeterminableReason,
+    };
+  if (positions.read.length === 0)
+    return {
+      ...base,
+      status: 'not_tested',
+      candidates: [],
+      candidate_phenotypes: [],
+      phenotypes_agree: false,
+      alleles_not_ruled_out: def.alleles.map((a) => a.reportAs).filter((n, i, all) => all.indexOf(n) === i),
+      alleles_unseen: [...unseen],
+      variants: [],
+      summary: `The file reads none of the ${def.sites.length} positions that define ${def.gene} alleles.`,
+    };
+
+  const readSites = observations.flatMap((o, s) => (o ? [s] : []));
+  const order = new Map<string, number>();
+  def.alleles.forEach((a, i) => {
+    if (!order.has(a.reportAs)) order.set(a.reportAs, i);
+  });
+  // An allele that carries neither base read at some position cannot be on either chromosome.
+  const possible = def.alleles.flatMap((_, i) =>
+    readSites.every((s) => (alleleBits[i][s] & (observations[s]!.first | observations[s]!.second)) !== 0) ? [i] : [],
+  );
+  const candidates = new Map<string, [string, string]>();
+  for (let x = 0; x < possible.length; x++) {
+    for (let y = x; y < possible.length; y++) {
+      const i = possible[x];
+      const j = possible[y];
+      if (readSites.every((s) => pairFits(alleleBits[i][s], alleleBits[j][s], observations[s]!))) {
+        const pair = [def.alleles[i].reportAs, def.alleles[j].reportAs].sort(
+          (x, y) => order.get(x)! - order.get(y)!,
+        ) as [string, string];
+        candidates.set(pair.join('/'), pair);
+      }
+    }
+  }
+  const keys = [...candidates.keys()];
+  const display = (key: string) => def.phenotypes[key]?.diplotype ?? key;
+  const phenotypeOf = (key: string) => def.phenotypes[key]?.phenotype ?? null;
+  const candidatePhenotypes = [...new Set(keys.map(phenotypeOf))];
+  const agree = candidatePhenotypes.length === 1 && candidatePhenotypes[0] !== null;
+  const scores = [...new Set(keys.map((k) => def.phenotypes[k]?.activityScore ?? null))];
+  const notRuledOut = [...new Set(keys.flatMap((k) => candidates.get(k)!))].sort(
+    (x, y) => order.get(x)! - order.get(y)!,
+  );
+  const variants = def.gene === 'DPYD' ? variantsRead(def, observations) : [];
+  const common = {
+    ...base,
+    candidates: keys.map(display),
+    candidate_phenotypes: candidatePhenotypes,
+    phenotypes_agree: agree,
+    phenotype: agree ? candidatePhenotypes[0] : null,
+    activity_score: agree && scores.length === 1 ? scores[0] : null,
+    alleles_not_ruled_out: notRuledOut,
+    alleles_unseen: [...unseen],
+    variants,
+  };
+  const gaps = positions.missing.length + positions.no_call.length;
+  const gapText =
+    gaps === 0
+      ? 'every defining position was read'
+      : `${gaps} of ${def.sites.length} defining positions could not be read`;
+  if (keys.length === 0)
+    return {
+      ...common,
+      status: 'not_determinable',
+      summary: `The letters read fit no pair of the named ${def.gene} alleles: a rare allele the definitions lack, or a reading error on the chip.`,
+    };
+  if (keys.length === 1)
+    return {
+      ...common,
+      status: 'called',
+      diplotype: display(keys[0]),
+      summary: `${display(keys[0])}: the only pair of named alleles that fits (${gapText}).`,
+    };
+  const distinctAlleles = new Set(def.alleles.map((a) => a.reportAs)).size;
+  if (notRuledOut.length === distinctAlleles && !agree)
+    return {
+      ...common,
+      status: 'not_determinable',
+      summary: `Too little was read to tell ${def.gene} alleles apart (${gapText}): every named allele remains possible.`,
+    };
+  return {
+    ...common,
+    status: 'ambiguous',
+    summary: `${keys.length} pairs of named alleles fit what was read (${gapText})${
+      agree ? `; all of them mean ${candidatePhenotypes[0]}` : '; their phenotypes differ'
+    }.`,
+  };
+}
+
+/** DPYD's convention: each non-reference variant read, with its function and copies. */
+function variantsRead(def: PharmacogeneDefinition, observations: (Observation | null)[]): VariantRead[] {
+  const ref = def.alleles.find((a) => a.reference);
+  if (!ref) return [];
+  const found: VariantRead[] = [];
+  for (const allele of def.alleles) {
+    if (allele.reference) continue;
+    const own = allele.bases.flatMap((b, s) => (b !== ref.bases[s] ? [s] : []));
+    if (own.length !== 1) continue;
+    const s = own[0];
+    const obs = observations[s];
+    const bits = baseBits(allele.bases[s]);
+    if (!obs || !bits) continue;
+    const copies = ((obs.first & bits) !== 0 ? 1 : 0) + ((obs.second & bits) !== 0 ? 1 : 0);
+    if (copies === 0) continue;
+    found.push({
+      allele: allele.name,
+      rsid: rsName(def.sites[s]),
+      copies: copies as 1 | 2,
+      function: allele.function,
+      activity: allele.activity,
+    });
+  }
+  return found;
+}
