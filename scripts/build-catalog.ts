@@ -229,7 +229,8 @@ function makeTrait(
       : withP.length
         ? withP.filter((m) => m.p! <= GENOME_WIDE_P).length
         : null;
-  const top = topMarkerShare(c);
+  // Rounded as shipped, so the reasons quote the same share the UI shows beside them.
+  const top = Math.round(topMarkerShare(c) * 1e4) / 1e4;
   const label = evidenceLabel({
     markers: c.markers.length,
     sampleSize: src.sample_size,
@@ -237,6 +238,7 @@ function makeTrait(
     topMarkerShare: top,
     curated: t.featured,
     automatedBiobank: src.dataset === UKB,
+    varianceExplained: src.variance_explained?.value ?? null,
   });
   const flags: string[] = [];
   if (top >= DOMINANT_MARKER_SHARE) flags.push('dominated_by_one_marker');

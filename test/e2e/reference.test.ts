@@ -123,6 +123,18 @@ describe('a reference population that was only assumed', () => {
     await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
     await page.getByTestId('assumed-banner').getByRole('button', { name: 'Choose reference…' }).click();
     const dialog = page.getByTestId('reference-dialog');
+    // An estimate from 8 markers is offered, not pre-selected; a mixture starts with no shares.
+    await dialog.getByRole('heading', { name: 'Choose the reference population' }).waitFor();
+    await expect(dialog.locator('input[type=radio]:checked').count()).resolves.toBe(0);
+    await dialog.getByRole('radio', { name: 'A mixture' }).check();
+    for (const input of await dialog.locator('.mixture-grid input').all())
+      await expect(input.inputValue()).resolves.toBe('');
+    await dialog.getByRole('button', { name: 'Use this reference' }).click();
+    await expect(dialog.getByRole('alert').textContent()).resolves.toMatch(/Enter the share of each population/);
+    expect(
+      (await app.api<{ reference_mixture?: unknown }>('GET', `/profiles/${profile.id}/`)).body.reference_mixture ??
+        null,
+    ).toBeNull();
     await dialog.getByRole('radio', { name: 'African (AFR)' }).check();
     expect(await axeBothThemes(page, '[data-testid=reference-dialog]')).toEqual([]);
     await dialog.getByRole('button', { name: 'Use this reference' }).click();

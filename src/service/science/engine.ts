@@ -113,7 +113,9 @@ export function percentileText(percentile: number): { text: string; bound: Asses
       text: 'below the 0.1st percentile: lower than at least 999 of 1,000 people in the reference',
       bound: 'below_0.1',
     };
-  const p = Math.round(percentile);
+  // Between the 99.5th and 99.9th (or 0.1st and 0.5th) rounding would say "100 of 100" ("0 of 100"):
+  // the words stay within 1–99 like the UI's figure.
+  const p = Math.min(99, Math.max(1, Math.round(percentile)));
   const ord = (n: number) => (n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'));
   return { text: `${p}${ord(p)} percentile: higher than about ${p} of 100 people in the reference`, bound: null };
 }

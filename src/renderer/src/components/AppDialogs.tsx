@@ -1,9 +1,10 @@
 /** The dialogs any screen (or the application menu) can open. */
 import { formatBytes } from '../../../shared/format-bytes.js';
 import { profileName } from '../lib/format.js';
+import { otherPersonInFileName } from '../lib/names.js';
 import { useDialogs } from '../state/dialogs.js';
-import { useJobs } from '../state/jobs.js';
-import { useProfiles } from '../state/profiles.js';
+import { offerFileTo, useJobs } from '../state/jobs.js';
+import { hasUsableGenotype, useProfiles } from '../state/profiles.js';
 import { navigate } from '../state/router.js';
 import { toast } from '../state/toasts.js';
 import { useTraits } from '../state/traits.js';
@@ -14,6 +15,7 @@ export function AppDialogs() {
   const dialog = useDialogs((s) => s.dialog);
   const close = useDialogs((s) => s.close);
   const profiles = useProfiles((s) => s.profiles);
+  const genotypes = useProfiles((s) => s.genotypes);
   if (!dialog) return null;
 
   switch (dialog.kind) {
@@ -47,34 +49,69 @@ export function AppDialogs() {
     case 'replace-genotype': {
       const p = profiles.find((x) => x.id === dialog.profileId);
       const name = p ? profileName(p) : 'this profile';
+      const replacing = hasUsableGenotype(genotypes[dialog.profileId]);
+      const otherPerson = p ? otherPersonInFileName(dialog.file.name, p) : null;
+      const otherProfile = otherPerson
+        ? profiles.find((x) => profileName(x).toLowerCase() === otherPerson.toLowerCase())
+        : undefined;
       return (
         <ConfirmDialog
           testId="replace-dialog"
           tone="default"
-          title={`Replace ${name}’s DNA file?`}
+          title={
+            otherPerson
+              ? `Whose DNA file is this?`
+              : replacing
+                ? `Replace ${name}’s DNA file?`
+                : `Add this DNA file to ${name}?`
+          }
           description={
             <>
+              {otherPerson ? (
+                <div className="banner banner-warn" data-testid="other-person-warning">
+                  <div>
+                    <p>
+                      The file’s name, <strong>{dialog.file.name}</strong>, suggests it belongs to{' '}
+                      <strong>{otherPerson}</strong>, not {name}. Choose the profile it belongs to.
+                    </p>
+                  </div>
+                </div>
+              ) : null}
               <p>
-                Traitscope will read <strong>{dialog.file.name}</strong> ({formatBytes(dialog.file.size)}) and recompute{' '}
-                {name}’s results from it.
+                Traitscope will read <strong>{dialog.file.name}</strong> ({formatBytes(dialog.file.size)}) and{' '}
+                {replacing ? 'recompute' : 'compute'} {name}’s results from it.
               </p>
               <p className="muted">
-                If the file can’t be read, nothing changes: the current DNA data and results stay.
+                If the file can’t be read, nothing changes{replacing ? ': the current DNA data and results stay' : ''}.
               </p>
             </>
           }
-          confirmLabel="Replace DNA file"
+          confirmLabel={otherPerson ? `It is ${name}’s` : replacing ? 'Replace DNA file' : 'Add DNA file'}
           extra={
-            <button
-              type="button"
-              className="button"
-              onClick={() => {
-                close();
-                useJobs.getState().analyzeFiles([dialog.file]);
-              }}
-            >
-              New profile instead
-            </button>
+            <>
+              {otherProfile ? (
+                <button
+                  type="button"
+                  className="button"
+                  onClick={() => {
+                    close();
+                    offerFileTo(otherProfile.id, dialog.file);
+                  }}
+                >
+                  It is {profileName(otherProfile)}’s
+                </button>
+              ) : null}
+              <button
+                type="button"
+                className="button"
+                onClick={() => {
+                  close();
+                  useJobs.getState().analyzeFiles([dialog.file]);
+                }}
+              >
+                {otherPerson && !otherProfile ? `New profile for ${otherPerson}` : 'New profile instead'}
+              </button>
+            </>
           }
           onClose={close}
           onConfirm={() => useJobs.getState().replaceGenotype(dialog.profileId, dialog.file)}

@@ -3,7 +3,7 @@
  * drawn as plain SVG. Background bands show the five levels (10/20/40/20/10 % of people).
  */
 import { useId, useMemo } from 'react';
-import { percentileFigure, percentileWords } from '../lib/format.js';
+import { percentileFigure, percentileSentence, percentileWords } from '../lib/format.js';
 
 interface Props {
   density: Array<[number, number]>;
@@ -113,12 +113,15 @@ export function DistributionPlot({
   const labelW = 132;
   const labelX = Math.min(W - PAD.right - labelW, Math.max(PAD.left, px - labelW / 2));
   const words = percentileWords({ percentile, percentile_bound: bound });
-  const lower =
+  // "beyond the 99.9th percentile" stands alone; "the 63rd percentile" needs "at".
+  const place = bound ? words : `at the ${words}`;
+  const where = `${bound ? '' : 'at the '}${percentileSentence(percentile, bound)}`;
+  const lowerShare =
     bound === 'above_99.9'
       ? 'more than 99.9'
       : bound === 'below_0.1'
         ? 'fewer than 0.1'
-        : `about ${Math.round(percentile)}`;
+        : String(Math.min(99, Math.max(1, Math.round(percentile))));
   const reachable = (reachableLevels?.length ? reachableLevels : [1, 2, 3, 4, 5]).filter((l) => l >= 1 && l <= 5);
   const captionId = `${titleId}-caption`;
 
@@ -131,9 +134,7 @@ export function DistributionPlot({
         preserveAspectRatio="xMidYMid meet"
       >
         <title id={titleId}>{`Distribution of ${traitName} genetic scores in the reference population`}</title>
-        <desc
-          id={descId}
-        >{`Your score is at the ${words.replace(/^the /, '')}: higher than ${lower} out of 100 people in the reference population.`}</desc>
+        <desc id={descId}>{`Your score is ${where}.`}</desc>
         {edges.slice(0, -1).map((x0, i) => (
           <rect
             key={i}
@@ -174,12 +175,12 @@ export function DistributionPlot({
       <figcaption className="plot-caption" id={captionId}>
         <span className="plot-caption-text">
           Genetic scores of {traitName} in the reference population{referenceText ? ` (${referenceText})` : ''}; yours
-          is at the {words.replace(/^the /, '')}.
+          is {place}.
         </span>
         <span className="plot-legend">
           <span>
             <span className="legend-swatch swatch-left" aria-hidden="true" /> People with a lower score than you (
-            {lower.replace('about ', '')} %)
+            {lowerShare} %)
           </span>
           <span>
             <span className="legend-swatch swatch-band" aria-hidden="true" /> Your level’s range

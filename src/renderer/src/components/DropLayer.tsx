@@ -5,8 +5,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { profileName } from '../lib/format.js';
-import { openDialog } from '../state/dialogs.js';
-import { useJobs } from '../state/jobs.js';
+import { offerFileTo, useJobs } from '../state/jobs.js';
 import { hasFile, useProfiles } from '../state/profiles.js';
 import { useRouter } from '../state/router.js';
 import { FileIcon, PlusIcon, UploadIcon } from './icons.js';
@@ -61,10 +60,9 @@ export function DropLayer() {
       const files = Array.from(e.dataTransfer?.files ?? []);
       if (files.length === 0) return;
       const zone = (e.target as Element | null)?.closest?.('[data-drop-zone]')?.getAttribute('data-drop-zone');
-      const { profile: target, hasFile: targetHasFile } = targetRef.current;
+      const { profile: target } = targetRef.current;
       if (zone === 'replace' && target && files.length === 1) {
-        if (targetHasFile) openDialog({ kind: 'replace-genotype', profileId: target.id, file: files[0] });
-        else useJobs.getState().replaceGenotype(target.id, files[0]);
+        offerFileTo(target.id, files[0]);
       } else {
         useJobs.getState().analyzeFiles(files);
       }

@@ -5,9 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { pickFiles } from '../lib/file-picker.js';
 import { formatBytes } from '../../../shared/format-bytes.js';
-import { openDialog } from '../state/dialogs.js';
-import { hasUsableGenotype, useProfiles } from '../state/profiles.js';
-import { useJobs, type Job } from '../state/jobs.js';
+import { offerFileTo, useJobs, type Job } from '../state/jobs.js';
 import { navigate, useRouter } from '../state/router.js';
 import { AlertIcon, CheckIcon, FileIcon, XIcon } from './icons.js';
 import { JobProgress } from './JobProgress.js';
@@ -18,6 +16,8 @@ export function stageText(job: Job): string {
       return 'Checking the file…';
     case 'duplicate':
       return `Already imported as ${job.duplicateOf?.name ?? 'another profile'}`;
+    case 'same-name':
+      return `${job.sameNameAs?.name ?? 'A profile of this name'} already has a profile`;
     case 'creating':
       return 'Creating profile…';
     case 'uploading':
@@ -47,18 +47,16 @@ async function chooseAnother(job: Job): Promise<void> {
     return;
   }
   useJobs.getState().dismiss(job.id);
-  if (hasUsableGenotype(useProfiles.getState().genotypes[job.profileId]))
-    openDialog({ kind: 'replace-genotype', profileId: job.profileId, file });
-  else useJobs.getState().replaceGenotype(job.profileId, file);
+  offerFileTo(job.profileId, file);
 }
 
 export function JobTray() {
   const jobs = useJobs((s) => s.jobs);
   const route = useRouter((s) => s.route);
-  const { dismiss, retry, clearFinished, importAnyway } = useJobs.getState();
+  const { dismiss, retry, clearFinished, importAnyway, replaceSameName } = useJobs.getState();
   const ref = useRef<HTMLElement>(null);
   const finished = jobs.filter((j) => j.stage === 'done' || j.stage === 'failed').length;
-  const attention = jobs.some((j) => j.stage === 'failed' || j.stage === 'duplicate');
+  const attention = jobs.some((j) => j.stage === 'failed' || j.stage === 'duplicate' || j.stage === 'same-name');
   const allDone = jobs.length > 0 && finished === jobs.length && !attention;
   const [expanded, setExpanded] = useState(false);
   const open = !allDone || expanded;
@@ -175,6 +173,19 @@ export function JobTray() {
                     </button>
                     <button type="button" className="link-button" onClick={() => importAnyway(job.id)}>
                       Import as a new profile anyway
+                    </button>
+                  </>
+                ) : null}
+                {job.stage === 'same-name' && job.sameNameAs ? (
+                  <>
+                    <button type="button" className="link-button" onClick={() => replaceSameName(job.id)}>
+                      Replace {job.sameNameAs.name}’s DNA file
+                    </button>
+                    <button type="button" className="link-button" onClick={() => importAnyway(job.id)}>
+                      New profile
+                    </button>
+                    <button type="button" className="link-button" onClick={() => dismiss(job.id)}>
+                      Cancel
                     </button>
                   </>
                 ) : null}

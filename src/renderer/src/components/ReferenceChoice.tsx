@@ -75,17 +75,20 @@ export function ReferenceDialog({
 }) {
   const mixtureSupported = 'reference_mixture' in profile;
   const hasEstimate = !!estimate && !!estimate.best;
-  const [choice, setChoice] = useState<Choice>(
-    hasEstimate
-      ? { kind: 'estimate' }
-      : { kind: 'single', population: (current?.population !== 'MIXED' && current?.population) || 'EUR' },
-  );
+  // Nothing the person did not choose is pre-selected: not an estimate from a handful of
+  // markers, not an assumed reference, not a mixture of made-up shares.
+  const saved = (profile as { reference_mixture?: Partial<Mixture> | null }).reference_mixture ?? null;
+  const [choice, setChoice] = useState<Choice | null>(() => {
+    if (hasEstimate && estimate.sufficient !== false && current?.source !== 'ethnicity') return { kind: 'estimate' };
+    if (current?.source !== 'ethnicity') return null;
+    if (current.population === 'MIXED') return saved ? { kind: 'mixture' } : null;
+    return { kind: 'single', population: current.population };
+  });
   const [mix, setMix] = useState<Record<Population, string>>(
     () =>
-      Object.fromEntries(POPULATIONS.map((p) => [p, p === 'EUR' ? '50' : p === 'AFR' ? '50' : '0'])) as Record<
-        Population,
-        string
-      >,
+      Object.fromEntries(
+        POPULATIONS.map((p) => [p, saved && typeof saved[p] === 'number' ? String(Math.round(100 * saved[p])) : '']),
+      ) as Record<Population, string>,
   );
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -95,12 +98,14 @@ export function ReferenceDialog({
 
   const submit = async () => {
     let change: ProfileChange;
+    if (!choice) return setError('Choose a reference population, a mixture or the estimate from your DNA.');
     if (choice.kind === 'estimate' && estimate) change = estimateChange(estimate);
     else if (choice.kind === 'single')
       change = { ethnicity: ETHNICITY_OF[choice.population], ...(mixtureSupported ? { reference_mixture: null } : {}) };
     else {
       const bad = POPULATIONS.find((p) => !/^\d{1,3}$/.test(mix[p].trim() || '0') || shares[p] > 100);
       if (bad) return setError(`${POPULATION_NAMES[bad]} must be a whole number from 0 to 100.`);
+      if (total === 0) return setError('Enter the share of each population in the mixture; they must add up to 100 %.');
       if (total !== 100) return setError(`The shares add up to ${total} %; they must add up to 100 %.`);
       change = {
         ethnicity: 0,
@@ -147,7 +152,7 @@ export function ReferenceDialog({
         {hasEstimate && estimate ? (
           <RadioOption
             name="reference"
-            checked={choice.kind === 'estimate'}
+            checked={choice?.kind === 'estimate'}
             onSelect={() => setChoice({ kind: 'estimate' })}
             title={<strong>The estimate from your DNA: {mixtureText(estimate.proportions)}</strong>}
             hint={
@@ -167,7 +172,7 @@ export function ReferenceDialog({
           <RadioOption
             key={p}
             name="reference"
-            checked={choice.kind === 'single' && choice.population === p}
+            checked={choice?.kind === 'single' && choice.population === p}
             onSelect={() => setChoice({ kind: 'single', population: p })}
             title={
               <strong>
@@ -179,14 +184,14 @@ export function ReferenceDialog({
         {mixtureSupported ? (
           <RadioOption
             name="reference"
-            checked={choice.kind === 'mixture'}
+            checked={choice?.kind === 'mixture'}
             onSelect={() => setChoice({ kind: 'mixture' })}
             title={<strong>A mixture</strong>}
             hint="For mixed ancestry: the reference is built from the shares you give."
           />
         ) : null}
       </fieldset>
-      {choice.kind === 'mixture' ? (
+      {choice?.kind === 'mixture' ? (
         <fieldset className="mixture-grid">
           <legend className="field-label">Shares (must add up to 100 %)</legend>
           {POPULATIONS.map((p) => (

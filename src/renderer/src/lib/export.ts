@@ -7,7 +7,7 @@ import type {
   Profile,
   ProfileTrait,
 } from '../../../shared/api.js';
-import { ethnicityLabel, genderLabel } from './format.js';
+import { ethnicityLabel, genderLabel, percentileSentence } from './format.js';
 import { comparedWith } from './reference.js';
 
 export interface ReportData {
@@ -100,7 +100,9 @@ export async function resultsCsv(data: ReportData, lookup: SnpLookup): Promise<s
       level_label: r.level_label,
       percentile: typeof r.percentile === 'number' ? Math.round(r.percentile * 10) / 10 : undefined,
       coverage: typeof r.coverage === 'number' ? Math.round(r.coverage * 1000) / 1000 : undefined,
-      percentile_text: r.percentile_text,
+      // Rebuilt from the figure so a result stored before the wording fix never says "100 of 100".
+      percentile_text:
+        typeof r.percentile === 'number' ? percentileSentence(r.percentile, r.percentile_bound) : r.percentile_text,
       population: r.population,
       population_source: r.population_source,
       reference: r.reference || r.population ? comparedWith(r) : undefined,

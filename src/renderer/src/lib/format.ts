@@ -106,6 +106,20 @@ export function percentileWords(r: {
   return `${percentileText(r.percentile)}`;
 }
 
+/**
+ * A result's percentile as a sentence fragment for captions and exports: "63rd percentile:
+ * higher than about 63 of 100 people …", "beyond the 99.9th percentile: higher than more
+ * than 99.9 of 100 people …"; never "100 of 100" or "0 of 100".
+ */
+export function percentileSentence(percentile: number, bound: 'below_0.1' | 'above_99.9' | null | undefined): string {
+  if (bound === 'above_99.9')
+    return 'beyond the 99.9th percentile: higher than more than 99.9 of 100 people in the reference population';
+  if (bound === 'below_0.1')
+    return 'below the 0.1st percentile: lower than more than 99.9 of 100 people in the reference population';
+  const p = Math.min(99, Math.max(1, Math.round(percentile)));
+  return `${percentileText(p)}: higher than about ${p} of 100 people in the reference population`;
+}
+
 /** The big figure of a result: "62nd", ">99.9th", "<0.1st". */
 export function percentileFigure(r: {
   percentile?: number | null;

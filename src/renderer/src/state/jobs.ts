@@ -15,15 +15,18 @@ import { eventsConnected, subscribeEvents, type ServiceEvent } from '../api/even
 import { contentTypeFor, uploadFile } from '../api/upload.js';
 import { cutOffLastLine, fileMd5Base64 } from '../lib/md5.js';
 import { profileName } from '../lib/format.js';
-import { nameFromFileName } from '../lib/names.js';
+import { nameFromFileName, otherPersonInFileName } from '../lib/names.js';
+import { openDialog } from './dialogs.js';
 import { markStep } from '../lib/timeline.js';
-import { hasFile, isBusy, useProfiles } from './profiles.js';
+import { hasFile, hasUsableGenotype, isBusy, useProfiles } from './profiles.js';
 import { navigate, useRouter } from './router.js';
 import { useTraits } from './traits.js';
 
 export type JobStage =
   | 'checking'
   | 'duplicate'
+  /** A profile of the same name already exists: replace its file, make a new profile, or cancel. */
+  | 'same-name'
   | 'creating'
   | 'uploading'
   | 'processing'
@@ -51,6 +54,8 @@ export interface Job {
   cutLine?: string | null;
   /** A profile that already has this very file (same content hash): the person chooses. */
   duplicateOf?: { id: string; name: string };
+  /** The existing profile whose name this file's name gives. */
+  sameNameAs?: { id: string; name: string };
   /** The profile made for an unreadable file was removed again: nothing is left behind. */
   removedProfile?: boolean;
   cancel?: () => void;
@@ -65,6 +70,8 @@ interface JobsState {
   retry: (jobId: number) => void;
   /** Imports a file recognised as already imported, as a new profile all the same. */
   importAnyway: (jobId: number) => void;
+  /** The file of a "same name" job replaces that profile's file instead. */
+  replaceSameName: (jobId: number) => void;
   dismiss: (jobId: number) => void;
   clearFinished: () => void;
 }
@@ -130,6 +137,13 @@ export const useJobs = create<JobsState>((set, get) => {
             update(id, { stage: 'duplicate', duplicateOf });
             return;
           }
+        }
+        // A second file for a person who already has a profile is most often a newer download.
+        const wanted = profileName(nameFromFileName(j.file.name)).toLowerCase();
+        const same = useProfiles.getState().profiles.find((p) => profileName(p).toLowerCase() === wanted);
+        if (same) {
+          update(id, { stage: 'same-name', sameNameAs: { id: same.id, name: profileName(same) } });
+          return;
         }
       }
       const contentType = contentTypeFor(j.file.name);
@@ -225,10 +239,17 @@ export const useJobs = create<JobsState>((set, get) => {
 
     importAnyway(jobId) {
       const j = job(jobId);
-      if (j?.stage === 'duplicate') {
-        update(jobId, { duplicateOf: undefined });
+      if (j?.stage === 'duplicate' || j?.stage === 'same-name') {
+        update(jobId, { duplicateOf: undefined, sameNameAs: undefined });
         void run(jobId, true, false);
       }
+    },
+
+    replaceSameName(jobId) {
+      const j = job(jobId);
+      if (j?.stage !== 'same-name' || !j.sameNameAs) return;
+      set({ jobs: get().jobs.filter((x) => x.id !== jobId) });
+      get().replaceGenotype(j.sameNameAs.id, j.file);
     },
 
     retry(jobId) {
@@ -326,3 +347,16 @@ function onServiceEvent(event: ServiceEvent): void {
 }
 
 subscribeEvents(onServiceEvent);
+
+/**
+ * A file for an existing profile. It goes straight in only when nothing is at stake: the
+ * profile has no readable DNA data yet and the file's name names nobody else. Otherwise
+ * the person confirms, and is told when the file's name suggests someone else.
+ */
+export function offerFileTo(profileId: string, file: File): void {
+  const { profiles, genotypes } = useProfiles.getState();
+  const profile = profiles.find((p) => p.id === profileId);
+  const otherPerson = profile ? otherPersonInFileName(file.name, profile) : null;
+  if (hasUsableGenotype(genotypes[profileId]) || otherPerson) openDialog({ kind: 'replace-genotype', profileId, file });
+  else useJobs.getState().replaceGenotype(profileId, file);
+}

@@ -19,6 +19,7 @@ import {
   percentileWords,
   profileName,
 } from '../lib/format.js';
+import { evidenceWords } from '../lib/evidence-words.js';
 import { varianceExplained } from '../lib/notable.js';
 import { comparedWith } from '../lib/reference.js';
 import { RichText } from '../lib/rich-text.js';
@@ -28,13 +29,6 @@ import { assessmentKey, useTraits } from '../state/traits.js';
 import { NotFound } from './NotFound.js';
 
 const MARKER_PAGE = 40;
-
-const EVIDENCE_TEXT: Record<string, string> = {
-  strong: 'Large studies with many markers at genome-wide significance.',
-  moderate: 'Solid studies, but smaller, or fewer well-established markers.',
-  limited: 'Small studies, few established markers or an automated analysis. Read the result with caution.',
-  suggestive: 'Only suggestive markers (none at genome-wide significance). Read the result with great caution.',
-};
 
 export function AssessmentView({ id, code }: { id: string; code: string }) {
   const profile = useProfile(id);
@@ -187,8 +181,9 @@ function Computed({ a }: { a: ProfileTrait }) {
               </>
             ) : (
               <>
-                A higher genetic score than about <strong>{Math.round(percentile)} of 100</strong> people in the
-                reference population.
+                A higher genetic score than about{' '}
+                <strong>{Math.min(99, Math.max(1, Math.round(percentile)))} of 100</strong> people in the reference
+                population.
               </>
             )}
           </p>
@@ -251,7 +246,12 @@ function Computed({ a }: { a: ProfileTrait }) {
           <div className="stat">
             <dt>Evidence</dt>
             <dd>{capitalise(ev?.label ?? a.trait.evidence?.label ?? 'limited')}</dd>
-            <dd className="stat-sub">{EVIDENCE_TEXT[ev?.label ?? ''] ?? ''}</dd>
+            <dd className="stat-sub" data-testid="evidence-words">
+              {evidenceWords(
+                ev?.label ?? a.trait.evidence?.label ?? 'limited',
+                ev?.reasons ?? a.trait.evidence?.reasons,
+              )}
+            </dd>
           </div>
           <div className="stat">
             <dt>How much the score explains</dt>
@@ -415,7 +415,9 @@ function Evidence({ trait }: { trait: NonNullable<ProfileTrait['trait']> }) {
                   {capitalise(trait.evidence?.label ?? q.evidence)}
                 </span>
               </dd>
-              <dd className="stat-sub">{EVIDENCE_TEXT[trait.evidence?.label ?? q.evidence] ?? ''}</dd>
+              <dd className="stat-sub" data-testid="trait-evidence-words">
+                {evidenceWords(trait.evidence?.label ?? q.evidence, trait.evidence?.reasons)}
+              </dd>
             </div>
             <div className="stat">
               <dt>Study size</dt>

@@ -5,7 +5,7 @@ import { FileIcon, PlusIcon, ShieldIcon, UploadIcon } from '../components/icons.
 import { pickFiles } from '../lib/file-picker.js';
 import { formatInt, profileFacts, profileName, vendorName } from '../lib/format.js';
 import { openDialog } from '../state/dialogs.js';
-import { useJobs } from '../state/jobs.js';
+import { offerFileTo, useJobs } from '../state/jobs.js';
 import { hasFile, useProfiles } from '../state/profiles.js';
 import { navigate } from '../state/router.js';
 import { useSettings } from '../state/settings.js';
@@ -16,7 +16,7 @@ export function DropCard({ title, compact, profileId }: { title?: string; compac
   const choose = async () => {
     const files = await pickFiles({ multiple: !profileId });
     if (files.length === 0) return;
-    if (profileId) useJobs.getState().replaceGenotype(profileId, files[0]);
+    if (profileId) offerFileTo(profileId, files[0]);
     else useJobs.getState().analyzeFiles(files);
   };
   return (

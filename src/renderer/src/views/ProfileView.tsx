@@ -20,7 +20,7 @@ import { markStepPainted } from '../lib/timeline.js';
 import { pickFiles } from '../lib/file-picker.js';
 import { formatInt, profileFacts, profileName } from '../lib/format.js';
 import { openDialog } from '../state/dialogs.js';
-import { latestJobFor, useJobs } from '../state/jobs.js';
+import { latestJobFor, offerFileTo, useJobs } from '../state/jobs.js';
 import { hasFile, hasUsableGenotype, isBusy, useProfile, useProfiles } from '../state/profiles.js';
 import { navigate } from '../state/router.js';
 import { useProfileRows, useTraits } from '../state/traits.js';
@@ -90,9 +90,8 @@ export function ProfileView({ id }: { id: string }) {
     const [file] = await pickFiles({ multiple: false });
     if (!file) return;
     useProfiles.getState().dismissFailure(id);
-    // Only a profile with readable DNA data has something to lose: ask first there.
-    if (usable) openDialog({ kind: 'replace-genotype', profileId: id, file });
-    else useJobs.getState().replaceGenotype(id, file);
+    // Asks first when the profile has readable DNA data or the file's name names someone else.
+    offerFileTo(id, file);
   };
 
   return (
