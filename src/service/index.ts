@@ -21,6 +21,7 @@ import { replyToClientErrors } from './http/client-errors.js';
 import { createHttpServer } from './http/slow-clients.js';
 import { origin, type ServiceContext } from './http/context.js';
 import { createProcessor, type Processor } from './processing/processor.js';
+import { profilesWithOutdatedResults } from './profiles/profiles.js';
 import type { ScienceEngineExt } from './science/index.js';
 import { SERVICE_ORIGIN, setSetting } from './settings.js';
 import { createSignInCode } from './auth/sign-in.js';
@@ -116,6 +117,9 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
   // other genotype gets the traits it has no current result for (an updated catalog, an
   // import, scoring interrupted by the last stop). A profile with nothing missing costs one
   // query in a worker.
+  // Results computed for another reference than the profile's (a change whose rescore a
+  // crash interrupted) are scored again first; reads of them wait for it.
+  for (const profileId of profilesWithOutdatedResults(db)) void processor.rescore(profileId);
   const interrupted = new Set(interruptedProfiles(db));
   for (const profileId of interrupted) void processor.process(profileId);
   for (const profileId of profilesWithGenotype(db)) if (!interrupted.has(profileId)) void processor.fillIn(profileId);

@@ -16,7 +16,7 @@ import {
   storeGenotype,
 } from '../genotype/genotype-store.js';
 import { replacementConcern } from '../genotype/plausibility.js';
-import { profileOwner } from '../profiles/profiles.js';
+import { profileOwner, setResultsReference } from '../profiles/profiles.js';
 import { assessContext } from '../science/assess-context.js';
 import { removeStoredFileNow, storedFilePath } from '../storage/file-store.js';
 import { requestedCodes, writeOutcomes } from '../traits/assessment-store.js';
@@ -74,7 +74,7 @@ export async function processFile(
     return { kind: 'failed', reason: concern };
   }
   if (!prepared) return { kind: 'superseded' };
-  const { ancestry, outcomes } = prepared;
+  const { ancestry, outcomes, referenceKey } = prepared;
   ctx.progress({ stage: 'storing' });
 
   // Recoverable: a power cut that drops it leaves the file `processing`, and the next start processes it again.
@@ -88,8 +88,10 @@ export async function processFile(
       sourceMd5: current.md5_hash,
       sourceFile: fileName,
     });
-    // Results of the previous genotype go; the background scoring fills in the rest.
+    // Results of the previous genotype go; the background scoring fills in the rest. They
+    // rest on the reference they were scored with (a change meanwhile queued a rescore).
     writeOutcomes(db, profileId, outcomes, { replaceAll: true });
+    setResultsReference(db, profileId, referenceKey);
     setFileStatus(db, profileId, 'processed', null, fileName);
     return { ...result, sourceMd5: current.md5_hash };
   });
@@ -117,7 +119,7 @@ function prepare(
   ctx: WorkerContext,
   profileId: string,
   parsed: { genotype: Genotype; summary: ParseSummary },
-): { ancestry: AncestryInference | null; outcomes: ReturnType<typeof scoreForStorage> } | null {
+): { ancestry: AncestryInference | null; outcomes: ReturnType<typeof scoreForStorage>; referenceKey: string } | null {
   const { db } = ctx;
   const engine = ctx.engine();
   const ancestry = engine.inferAncestry(parsed.genotype);
@@ -127,5 +129,9 @@ function prepare(
   const first = new Set([...requestedCodes(db, profileId), ...(client ? freeTraitCodes(client, engine) : [])]);
   ctx.progress({ stage: 'scoring', done: 0, total: first.size });
   const facts = { ancestry, inferredSex: parsed.summary.inferred_sex };
-  return { ancestry, outcomes: scoreForStorage(engine, parsed.genotype, assessContext(owner, facts), first) };
+  return {
+    ancestry,
+    outcomes: scoreForStorage(engine, parsed.genotype, assessContext(owner, facts), first),
+    referenceKey: owner.referenceKey,
+  };
 }

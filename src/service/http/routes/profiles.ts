@@ -2,7 +2,13 @@
 import type { Request, Router } from 'express';
 import { ProfileInput, type Profile } from '../../../shared/api.js';
 import { eraseProfile } from '../../profiles/erase.js';
-import { createProfile, getProfile, listProfilesJson, updateProfile } from '../../profiles/profiles.js';
+import {
+  createProfile,
+  getProfile,
+  listProfilesJson,
+  resultsOutdated,
+  updateProfile,
+} from '../../profiles/profiles.js';
 import { scoringInputsDiffer } from '../../traits/profile-traits.js';
 import { clientOf } from '../auth.js';
 import type { ServiceContext } from '../context.js';
@@ -23,6 +29,27 @@ export function requireProfile(ctx: ServiceContext, req: Request, res: Parameter
   const profile = isUuid(id) ? getProfile(ctx.db, clientOf(res).id, id.toLowerCase()) : undefined;
   if (!profile) throw profileNotFound(id);
   return profile;
+}
+
+/**
+ * Waits until the profile's stored results rest on its current reference: a change whose
+ * rescore has not committed (still running, or interrupted by a crash) is rescored first,
+ * so results of another reference are never served.
+ */
+export async function awaitCurrentResults(ctx: ServiceContext, profileId: string): Promise<void> {
+  for (let attempt = 0; attempt < 3 && resultsOutdated(ctx.db, profileId); attempt++) {
+    const outcome = await ctx.processor.rescore(profileId);
+    if (outcome.kind === 'failed')
+      throw new HttpError(
+        503,
+        `This profile's results could not be scored again for its changed reference population or sex (${outcome.reason}). Try again; if it persists, upload the file again.`,
+      );
+  }
+  if (resultsOutdated(ctx.db, profileId))
+    throw new HttpError(
+      503,
+      "This profile's results are being scored again for its changed reference population or sex. Try again in a moment.",
+    );
 }
 
 export function profileRoutes(ctx: ServiceContext): Router {
