@@ -109,10 +109,10 @@ it(`kill -9 at ${TRIALS} random moments of a rescore: the served and stored resu
 
     const served = await servedPopulations();
     if (served.populations.size !== 1 || !served.populations.has(populationOf(served.ethnicity)))
-      disagreements.push(`trial ${trial}: ethnicity ${served.ethnicity}, served ${[...served.populations]}`);
+      disagreements.push(`trial ${trial}: ethnicity ${served.ethnicity}, served ${[...served.populations].join(', ')}`);
     const stored = storedPopulations();
     if (stored.populations.size !== 1 || !stored.populations.has(populationOf(stored.ethnicity)))
-      disagreements.push(`trial ${trial}: ethnicity ${stored.ethnicity}, stored ${[...stored.populations]}`);
+      disagreements.push(`trial ${trial}: ethnicity ${stored.ethnicity}, stored ${[...stored.populations].join(', ')}`);
     ethnicity = served.ethnicity;
   }
   expect(disagreements).toEqual([]);

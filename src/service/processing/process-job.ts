@@ -15,7 +15,12 @@ import {
   setFileStatus,
   storeGenotype,
 } from '../genotype/genotype-store.js';
-import { replacementConcern } from '../genotype/plausibility.js';
+import {
+  genomeConcern,
+  notAGenomeReason,
+  replacementConcern,
+  unlikelyGenomeConcern,
+} from '../genotype/plausibility.js';
 import { profileOwner, setResultsReference } from '../profiles/profiles.js';
 import { assessContext } from '../science/assess-context.js';
 import { removeStoredFileNow, storedFilePath } from '../storage/file-store.js';
@@ -65,10 +70,20 @@ export async function processFile(
     setFileStatus(db, profileId, 'failed', parsed.reason, fileName);
     return { kind: 'failed', reason: parsed.reason };
   }
+  // Calls no person has: refused as a first upload, held back as a replacement.
+  const inUse = genotypeSummary(db, profileId)?.summary ?? null;
+  const notAGenome = genomeConcern(parsed.genotype, parsed.summary);
+  if (notAGenome && !inUse) {
+    const reason = notAGenomeReason(notAGenome);
+    setFileStatus(db, profileId, 'failed', reason, fileName);
+    return { kind: 'failed', reason };
+  }
   // A much smaller or stranger file than the genotype in use waits for a confirmation.
   const concern = file.replace_confirmed
     ? null
-    : replacementConcern(genotypeSummary(db, profileId)?.summary ?? null, parsed.summary, profileId);
+    : notAGenome
+      ? unlikelyGenomeConcern(notAGenome, profileId)
+      : replacementConcern(inUse, parsed.summary, profileId);
   if (concern) {
     awaitReplaceConfirmation(db, profileId, fileName, concern);
     return { kind: 'failed', reason: concern };
