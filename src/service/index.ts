@@ -15,6 +15,7 @@ import { startDiagnostics } from './diagnostics.js';
 import { removeServiceFile, writeServiceFile } from './discovery.js';
 import type { Db } from './db/db.js';
 import { openDatabase } from './db/database.js';
+import { eraseOwed } from './db/erase.js';
 import { interruptedProfiles, profilesWithGenotype, referencedFiles } from './genotype/genotype-store.js';
 import { createApp } from './http/app.js';
 import { replyToClientErrors } from './http/client-errors.js';
@@ -92,6 +93,8 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
   };
 
   sweepStoredFiles(config.dataDir, referencedFiles(db));
+  // A deletion a crash (or another program holding the database) kept from being erased.
+  eraseOwed(db);
 
   const server: Server = await new Promise((resolve, reject) => {
     const s = createHttpServer(createApp(ctx), config).listen(config.port, '127.0.0.1');

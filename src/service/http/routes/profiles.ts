@@ -1,6 +1,7 @@
 /** /api/profiles: create, list, read, replace, patch and delete profiles of the calling client. */
 import type { Request, Router } from 'express';
 import { ProfileInput, type Profile } from '../../../shared/api.js';
+import { ERASE_DELAYED } from '../../db/erase.js';
 import { eraseProfile } from '../../profiles/erase.js';
 import {
   createProfile,
@@ -85,8 +86,13 @@ export function profileRoutes(ctx: ServiceContext): Router {
 
   on('deleteProfile', async (req, res) => {
     const profile = requireProfile(ctx, req, res);
-    await eraseProfile(ctx.db, ctx.config.dataDir, clientOf(res).id, profile.id); // rows, files, and the database's leftovers
-    res.json({ detail: `Profile ${profile.id} and all its genetic data were deleted.` });
+    // Rows, files, and the database's leftovers (unless another program holds the database).
+    const { erased } = await eraseProfile(ctx.db, ctx.config.dataDir, clientOf(res).id, profile.id);
+    res.json({
+      detail: erased
+        ? `Profile ${profile.id} and all its genetic data were deleted.`
+        : `Profile ${profile.id} and all its genetic data were deleted from Traitscope. ${ERASE_DELAYED}`,
+    });
   });
 
   return router;
