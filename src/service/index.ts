@@ -15,12 +15,14 @@ import { startDiagnostics } from './diagnostics.js';
 import { removeServiceFile, writeServiceFile } from './discovery.js';
 import type { Db } from './db/db.js';
 import { openDatabase } from './db/database.js';
+import { eraseOwed } from './db/erase.js';
 import { interruptedProfiles, profilesWithGenotype, referencedFiles } from './genotype/genotype-store.js';
 import { createApp } from './http/app.js';
 import { replyToClientErrors } from './http/client-errors.js';
 import { createHttpServer } from './http/slow-clients.js';
 import { origin, type ServiceContext } from './http/context.js';
 import { createProcessor, type Processor } from './processing/processor.js';
+import { profilesWithOutdatedResults } from './profiles/profiles.js';
 import type { ScienceEngineExt } from './science/index.js';
 import { SERVICE_ORIGIN, setSetting } from './settings.js';
 import { createSignInCode } from './auth/sign-in.js';
@@ -91,6 +93,8 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
   };
 
   sweepStoredFiles(config.dataDir, referencedFiles(db));
+  // A deletion a crash (or another program holding the database) kept from being erased.
+  eraseOwed(db);
 
   const server: Server = await new Promise((resolve, reject) => {
     const s = createHttpServer(createApp(ctx), config).listen(config.port, '127.0.0.1');
@@ -116,6 +120,9 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
   // other genotype gets the traits it has no current result for (an updated catalog, an
   // import, scoring interrupted by the last stop). A profile with nothing missing costs one
   // query in a worker.
+  // Results computed for another reference than the profile's (a change whose rescore a
+  // crash interrupted) are scored again first; reads of them wait for it.
+  for (const profileId of profilesWithOutdatedResults(db)) void processor.rescore(profileId);
   const interrupted = new Set(interruptedProfiles(db));
   for (const profileId of interrupted) void processor.process(profileId);
   for (const profileId of profilesWithGenotype(db)) if (!interrupted.has(profileId)) void processor.fillIn(profileId);

@@ -35,17 +35,82 @@ function freeShare(db: Db): number {
   return pages === 0 ? 0 : free / pages;
 }
 
+/** Setting written in the transaction that deletes rows: their erase is still to do ('always' or 'when-fragmented' VACUUM). */
+const ERASE_PENDING = 'erase_pending';
+/** How often an erase another connection blocked is tried again. */
+const ERASE_RETRY_MS = 1000;
+
+type VacuumWhen = 'always' | 'when-fragmented';
+
 /**
- * After deleting rows: nothing of them stays in the WAL or the database file. `vacuum`:
- * 'always' (deleting all data: little is left to copy), or 'when-fragmented' (a quarter or
- * more of the file is free pages). Returns false if another connection kept the WAL from
- * being emptied (the next checkpoint will; docs/security.md).
+ * Call in the transaction that deletes rows: the erase of what they leave is owed from the
+ * commit on, so a crash before it ends is made good at the next start (eraseOwed).
  */
-export function eraseDeletedRows(db: Db, vacuum: 'always' | 'when-fragmented'): boolean {
-  if (vacuum === 'always' || freeShare(db) >= 0.25) db.exec('VACUUM');
-  for (let attempt = 0; attempt < 3; attempt++) if (checkpointTruncate(db)) return true;
+export function oweErase(db: Db, vacuum: VacuumWhen): void {
+  if (getSetting(db, ERASE_PENDING) !== 'always') setSetting(db, ERASE_PENDING, vacuum);
+}
+
+const isBusy = (err: unknown) =>
+  err instanceof Error && 'code' in err && /^SQLITE_(BUSY|LOCKED)/.test(String((err as { code: unknown }).code));
+
+/**
+ * One attempt at the owed erase, without waiting for other connections (busy_timeout 0,
+ * so a database browser or a backup tool holding a read transaction never stalls the
+ * service): VACUUM if owed, then a TRUNCATE checkpoint. True when nothing of the deleted
+ * rows is left in the data folder's database files (or nothing was owed).
+ */
+function tryErase(db: Db): boolean {
+  const owed = getSetting(db, ERASE_PENDING) as VacuumWhen | undefined;
+  if (owed === undefined) return true;
+  const timeout = db.pragma('busy_timeout', { simple: true }) as number;
+  db.pragma('busy_timeout = 0');
+  try {
+    if (owed === 'always' || freeShare(db) >= 0.25) db.exec('VACUUM');
+    if (!checkpointTruncate(db)) return false;
+    // The marker's own removal leaves a settings page in the WAL (never deleted data); moved too when free.
+    setSetting(db, ERASE_PENDING, null);
+    checkpointTruncate(db);
+    return true;
+  } catch (err) {
+    if (isBusy(err)) return false;
+    throw err;
+  } finally {
+    db.pragma(`busy_timeout = ${timeout}`);
+  }
+}
+
+const retrying = new WeakSet<Db>();
+
+/**
+ * Erases what deleted rows left in the WAL and the database file, now if no other
+ * connection is in the way, else as soon as it is (tried again every second while the
+ * service runs, and at the next start). Returns whether it is done now.
+ */
+export function eraseOwed(db: Db): boolean {
+  if (tryErase(db)) return true;
+  if (!retrying.has(db)) {
+    retrying.add(db);
+    const again = () => {
+      if (!db.open) return void retrying.delete(db);
+      let done: boolean;
+      try {
+        done = tryErase(db);
+      } catch {
+        done = false; // tried again on the next turn; a failure here has no one to tell
+      }
+      if (done) retrying.delete(db);
+      else setTimeout(again, ERASE_RETRY_MS).unref();
+    };
+    setTimeout(again, ERASE_RETRY_MS).unref();
+  }
   return false;
 }
+
+/** What the answer to a deletion adds when another program kept the erase from finishing. */
+export const ERASE_DELAYED =
+  'Another program (a database browser or a backup tool, for example) is reading the Traitscope database, so ' +
+  'parts of the deleted data stay in the data folder until it closes; Traitscope finishes erasing them as soon as ' +
+  'it can, also at its next start.';
 
 /** The one-time VACUUM a migration asked for (free pages written before secure_delete). */
 export function vacuumIfPending(db: Db): void {

@@ -229,6 +229,17 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE genotype_files ADD COLUMN variants_only INTEGER;
     `,
   },
+  {
+    version: 10,
+    description: 'the reference (ethnicity, sex, mixture) stored results were computed for',
+    sql: `
+      -- profiles/profiles.ts REFERENCE_KEY of the profile when its results were written, in
+      -- the same transaction. A change of reference commits before its rescore; if the rescore
+      -- never commits (a crash), start-up finds the two differ and rescores. Unknown for
+      -- results written before this version: they are rescored once.
+      ALTER TABLE profiles ADD COLUMN results_reference TEXT;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

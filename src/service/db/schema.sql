@@ -66,7 +66,7 @@ CREATE TABLE profiles (
         ethnicity  INTEGER NOT NULL DEFAULT 0,
         created_at TEXT NOT NULL,
         updated_at TEXT NOT NULL
-      , reference_mixture TEXT) STRICT;
+      , reference_mixture TEXT, results_reference TEXT) STRICT;
 
 CREATE TABLE requested_traits (
         profile_id   TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,

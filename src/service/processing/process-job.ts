@@ -15,9 +15,14 @@ import {
   setFileStatus,
   storeGenotype,
 } from '../genotype/genotype-store.js';
-import { replacementConcern } from '../genotype/plausibility.js';
+import {
+  genomeConcern,
+  notAGenomeReason,
+  replacementConcern,
+  unlikelyGenomeConcern,
+} from '../genotype/plausibility.js';
 import { loadPositionIndex } from '../genotype/positions.js';
-import { profileOwner } from '../profiles/profiles.js';
+import { profileOwner, setResultsReference } from '../profiles/profiles.js';
 import { assessContext } from '../science/assess-context.js';
 import { removeStoredFileNow, storedFilePath } from '../storage/file-store.js';
 import { requestedCodes, writeOutcomes } from '../traits/assessment-store.js';
@@ -71,16 +76,26 @@ export async function processFile(
     setFileStatus(db, profileId, 'failed', parsed.reason, fileName);
     return { kind: 'failed', reason: parsed.reason };
   }
+  // Calls no person has: refused as a first upload, held back as a replacement.
+  const inUse = genotypeSummary(db, profileId)?.summary ?? null;
+  const notAGenome = genomeConcern(parsed.genotype, parsed.summary);
+  if (notAGenome && !inUse) {
+    const reason = notAGenomeReason(notAGenome);
+    setFileStatus(db, profileId, 'failed', reason, fileName);
+    return { kind: 'failed', reason };
+  }
   // A much smaller or stranger file than the genotype in use waits for a confirmation.
   const concern = file.replace_confirmed
     ? null
-    : replacementConcern(genotypeSummary(db, profileId)?.summary ?? null, parsed.summary, profileId);
+    : notAGenome
+      ? unlikelyGenomeConcern(notAGenome, profileId)
+      : replacementConcern(inUse, parsed.summary, profileId);
   if (concern) {
     awaitReplaceConfirmation(db, profileId, fileName, concern);
     return { kind: 'failed', reason: concern };
   }
   if (!prepared) return { kind: 'superseded' };
-  const { ancestry, outcomes } = prepared;
+  const { ancestry, outcomes, referenceKey } = prepared;
   ctx.progress({ stage: 'storing' });
 
   // Recoverable: a power cut that drops it leaves the file `processing`, and the next start processes it again.
@@ -94,8 +109,10 @@ export async function processFile(
       sourceMd5: current.md5_hash,
       sourceFile: fileName,
     });
-    // Results of the previous genotype go; the background scoring fills in the rest.
+    // Results of the previous genotype go; the background scoring fills in the rest. They
+    // rest on the reference they were scored with (a change meanwhile queued a rescore).
     writeOutcomes(db, profileId, outcomes, { replaceAll: true });
+    setResultsReference(db, profileId, referenceKey);
     setFileStatus(db, profileId, 'processed', null, fileName);
     return { ...result, sourceMd5: current.md5_hash };
   });
@@ -123,7 +140,7 @@ function prepare(
   ctx: WorkerContext,
   profileId: string,
   parsed: { genotype: Genotype; summary: ParseSummary },
-): { ancestry: AncestryInference | null; outcomes: ReturnType<typeof scoreForStorage> } | null {
+): { ancestry: AncestryInference | null; outcomes: ReturnType<typeof scoreForStorage>; referenceKey: string } | null {
   const { db } = ctx;
   const engine = ctx.engine();
   const ancestry = engine.inferAncestry(parsed.genotype);
@@ -133,5 +150,9 @@ function prepare(
   const first = new Set([...requestedCodes(db, profileId), ...(client ? freeTraitCodes(client, engine) : [])]);
   ctx.progress({ stage: 'scoring', done: 0, total: first.size });
   const facts = { ancestry, inferredSex: parsed.summary.inferred_sex };
-  return { ancestry, outcomes: scoreForStorage(engine, parsed.genotype, assessContext(owner, facts), first) };
+  return {
+    ancestry,
+    outcomes: scoreForStorage(engine, parsed.genotype, assessContext(owner, facts), first),
+    referenceKey: owner.referenceKey,
+  };
 }

@@ -8,7 +8,7 @@
 import type { Db } from '../db/db.js';
 import { writeRecoverable } from '../db/write-recoverable.js';
 import { genotypeFacts, genotypeVersion } from '../genotype/genotype-store.js';
-import { profileOwner } from '../profiles/profiles.js';
+import { profileOwner, resultsOutdated, setResultsReference } from '../profiles/profiles.js';
 import { assessContext } from '../science/assess-context.js';
 import type { Genotype } from '../genotype/types.js';
 import type { AssessContext, ScienceEngine } from '../science/types.js';
@@ -95,7 +95,14 @@ export function scoreTraits(ctx: WorkerContext, request: ScoringRequest): Scorin
     : (w: () => boolean) => writeRecoverable(db, w);
   for (let i = 0; i < slices.length; i++) {
     const written = write(() => {
-      if (genotypeVersion(db, profileId) !== stored.parsedAt || !profileOwner(db, profileId)) return false;
+      if (genotypeVersion(db, profileId) !== stored.parsedAt) return false;
+      const now = profileOwner(db, profileId);
+      if (!now) return false;
+      // Every result of a profile rests on one reference: a rescore records the one it
+      // scored with beside its results (a newer change queued its own rescore); results
+      // added to others are written only if all of them rest on the profile's reference now.
+      if (!replaceAll && (now.referenceKey !== owner.referenceKey || resultsOutdated(db, profileId))) return false;
+      setResultsReference(db, profileId, owner.referenceKey);
       writeOutcomes(db, profileId, slices[i], { replaceAll, remove: i === 0 ? gone : [] });
       return true;
     });

@@ -2,11 +2,12 @@
  * Deleting profiles so that nothing of them can be recovered from the data folder: the rows
  * (cascading to the file record, the parsed genotype and the assessments), the in-memory
  * copy of the genotype, the stored files, and then the database's own leftovers (WAL frames
- * and free pages, db/erase.ts). The deletion is committed (and acknowledged) first; a crash
- * before the files are gone leaves only unreferenced files, which start-up removes.
+ * and free pages, db/erase.ts). The deletion is committed (and acknowledged) first, with the
+ * erase it owes; a crash before the files are gone leaves only unreferenced files, which
+ * start-up removes, and an erase not finished is finished at start-up.
  */
 import type { Db } from '../db/db.js';
-import { eraseDeletedRows } from '../db/erase.js';
+import { eraseOwed, oweErase } from '../db/erase.js';
 import { namedStatements } from '../db/statements.js';
 import { removeAllStoredFiles, removeProfileFiles } from '../storage/file-store.js';
 import { forgetProfile } from '../traits/profile-traits.js';
@@ -19,46 +20,61 @@ const statements = namedStatements((db: Db) => ({
   removeAll: db.prepare('DELETE FROM profiles'),
 }));
 
-/** Deletes one profile of a client; false if the client has no such profile. */
-export async function eraseProfile(db: Db, dataDir: string, clientId: string, profileId: string): Promise<boolean> {
-  if (statements(db).removeOne.run(profileId, clientId).changes === 0) return false;
-  await finish(db, dataDir, [profileId]);
-  return true;
+/**
+ * What a deletion did: `erased` false when another program held the database, so deleted
+ * data is still in its files until that program closes (db/erase.ts ERASE_DELAYED).
+ */
+export interface Erasure {
+  count: number;
+  erased: boolean;
 }
 
-/** Deletes every profile a client created; returns how many. */
-export async function eraseClientProfiles(db: Db, dataDir: string, clientId: string): Promise<number> {
+/** Deletes one profile of a client; count 0 if the client has no such profile. */
+export async function eraseProfile(db: Db, dataDir: string, clientId: string, profileId: string): Promise<Erasure> {
+  const removed = db
+    .transaction(() => {
+      if (statements(db).removeOne.run(profileId, clientId).changes === 0) return false;
+      oweErase(db, 'when-fragmented');
+      return true;
+    })
+    .immediate();
+  if (!removed) return { count: 0, erased: true };
+  return { count: 1, erased: await finish(db, dataDir, [profileId]) };
+}
+
+/** Deletes every profile a client created. */
+export async function eraseClientProfiles(db: Db, dataDir: string, clientId: string): Promise<Erasure> {
   const st = statements(db);
   const ids = db
     .transaction(() => {
       const found = st.idsOfClient.all(clientId).map((r) => r.id);
       st.removeOfClient.run(clientId);
+      if (found.length > 0) oweErase(db, 'when-fragmented');
       return found;
     })
     .immediate();
-  await finish(db, dataDir, ids);
-  return ids.length;
+  return { count: ids.length, erased: await finish(db, dataDir, ids) };
 }
 
-/** Deletes every profile of every client ("delete all my data"); returns how many. */
-export async function eraseAllProfiles(db: Db, dataDir: string): Promise<number> {
+/** Deletes every profile of every client ("delete all my data"). */
+export async function eraseAllProfiles(db: Db, dataDir: string): Promise<Erasure> {
   const st = statements(db);
   const ids = db
     .transaction(() => {
       const found = st.allIds.all().map((r) => r.id);
       st.removeAll.run();
+      oweErase(db, 'always');
       return found;
     })
     .immediate();
   ids.forEach(forgetProfile);
   await removeAllStoredFiles(dataDir);
-  eraseDeletedRows(db, 'always');
-  return ids.length;
+  return { count: ids.length, erased: eraseOwed(db) };
 }
 
 /** After the rows of some profiles are deleted: what memory holds of them, their files, the database's leftovers. */
-async function finish(db: Db, dataDir: string, ids: string[]): Promise<void> {
+async function finish(db: Db, dataDir: string, ids: string[]): Promise<boolean> {
   ids.forEach(forgetProfile);
   for (const id of ids) await removeProfileFiles(dataDir, id);
-  if (ids.length > 0) eraseDeletedRows(db, 'when-fragmented');
+  return ids.length === 0 || eraseOwed(db);
 }

@@ -17,6 +17,13 @@ interface ProfileRow extends Omit<Profile, 'reference_mixture'> {
 
 const COLUMNS = 'id, email, first_name, last_name, gender, age, ethnicity, reference_mixture';
 
+/**
+ * What a profile's results rest on (the fields assess-context.ts scores with), as one text:
+ * stored results carry the key they were computed for (`results_reference`), so a reference
+ * change that a crash interrupted before its results were rescored is found at start-up.
+ */
+const REFERENCE_KEY = "(ethnicity || '|' || gender || '|' || ifnull(reference_mixture, ''))";
+
 const profileStatements = namedStatements((db: Db) => ({
   insert: db.prepare<[string, string, string, string, number, number | null, number, string | null, string, string]>(
     `INSERT INTO profiles (id, client_id, first_name, last_name, gender, age, ethnicity, reference_mixture, created_at, updated_at)
@@ -32,8 +39,20 @@ const profileStatements = namedStatements((db: Db) => ({
   ),
   owner: db.prepare<
     [string],
-    { ethnicity: number; gender: number; reference_mixture: string | null; client_id: string }
-  >('SELECT ethnicity, gender, reference_mixture, client_id FROM profiles WHERE id = ?'),
+    { ethnicity: number; gender: number; reference_mixture: string | null; client_id: string; reference_key: string }
+  >(
+    `SELECT ethnicity, gender, reference_mixture, client_id, ${REFERENCE_KEY} AS reference_key FROM profiles WHERE id = ?`,
+  ),
+  setResultsReference: db.prepare<[string, string]>('UPDATE profiles SET results_reference = ? WHERE id = ?'),
+  resultsOutdated: db.prepare<[string], { outdated: number }>(
+    `SELECT p.results_reference IS NOT ${REFERENCE_KEY}
+            AND EXISTS (SELECT 1 FROM assessments a WHERE a.profile_id = p.id) AS outdated
+       FROM profiles p WHERE p.id = ?`,
+  ),
+  outdatedProfiles: db.prepare<[], { id: string }>(
+    `SELECT p.id FROM profiles p WHERE p.results_reference IS NOT ${REFERENCE_KEY}
+        AND EXISTS (SELECT 1 FROM assessments a WHERE a.profile_id = p.id)`,
+  ),
 }));
 
 /** The defaults a complete update (PUT) applies to omitted properties. */
@@ -148,7 +167,16 @@ export function updateProfile(
 export function profileOwner(
   db: Db,
   id: string,
-): { ethnicity: number; gender: number; reference_mixture: ReferenceMixture | null; clientId: string } | undefined {
+):
+  | {
+      ethnicity: number;
+      gender: number;
+      reference_mixture: ReferenceMixture | null;
+      clientId: string;
+      /** What results scored now rest on (REFERENCE_KEY). */
+      referenceKey: string;
+    }
+  | undefined {
   const row = profileStatements(db).owner.get(id);
   return row
     ? {
@@ -156,6 +184,26 @@ export function profileOwner(
         gender: row.gender,
         reference_mixture: readMixture(row.reference_mixture),
         clientId: row.client_id,
+        referenceKey: row.reference_key,
       }
     : undefined;
 }
+
+/** Records, in the transaction that writes every result, the reference they were computed for. */
+export function setResultsReference(db: Db, id: string, referenceKey: string): void {
+  profileStatements(db).setResultsReference.run(referenceKey, id);
+}
+
+/**
+ * True while the profile's stored results were computed for another reference than the
+ * profile's (a change whose rescore has not committed, also one a crash interrupted):
+ * they are rescored before they are served, and the API says "updating" meanwhile.
+ */
+export const resultsOutdated = (db: Db, id: string): boolean =>
+  profileStatements(db).resultsOutdated.get(id)?.outdated === 1;
+
+/** Every profile whose stored results rest on another reference than its own (rescored at start). */
+export const profilesWithOutdatedResults = (db: Db): string[] =>
+  profileStatements(db)
+    .outdatedProfiles.all()
+    .map((r) => r.id);

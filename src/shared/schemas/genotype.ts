@@ -73,6 +73,12 @@ export const GenotypeProcessing = z
   .object({
     status: ProcessingStatus,
     error: z.string().nullable().optional().describe('Why the latest file could not be read (status failed).'),
+    results_updating: z
+      .literal(true)
+      .optional()
+      .describe(
+        "The profile's reference population or sex changed and its stored results are being scored again; trait reads wait for them.",
+      ),
     needs_confirmation: z
       .literal(true)
       .optional()

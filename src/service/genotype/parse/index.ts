@@ -15,7 +15,7 @@ import { formatBytes } from '../../../shared/format-bytes.js';
 import { isZip, route, type ContainerContext } from './containers.js';
 import { ParseError, fail } from './errors.js';
 import { LineSplitter } from './lines.js';
-import { refuseNonGenotypeContent } from './nongenome.js';
+import { refuseNonGenotypeContent, refuseTwoPeople } from './nongenome.js';
 import type { SiteOutcome } from './sites.js';
 import { inferSex } from './sex.js';
 import { bytesSource, openFileSource, readAt, readRange, type ByteSource } from './source.js';
@@ -173,6 +173,7 @@ async function readGenotype(
     foreign: parser.skips.foreign,
     calls: genotype.calls,
   });
+  refuseTwoPeople(conflicting, genotype.rsids.length);
   const binaryTail = text.binaryFrom < 0 ? 0 : text.textBytes - text.binaryFrom;
   if (binaryTail * 2 > text.textBytes)
     fail(

@@ -239,3 +239,17 @@ export function heterozygousNearlyEverywhere(calls: Uint8Array): { diploidCalls:
     ? { diploidCalls, heterozygous }
     : null;
 }
+
+/** rsIDs given twice with different calls: a few are a chip's repeated probes; this many are two people. */
+const MIN_CONFLICTS_FOR_TWO_PEOPLE = 100;
+const MAX_CONFLICTING_SHARE = 0.02;
+
+/** Refuses a file in which many markers are given twice with different calls (two people's data in one file). */
+export function refuseTwoPeople(conflicting: number, markers: number): void {
+  if (conflicting >= MIN_CONFLICTS_FOR_TWO_PEOPLE && conflicting > markers * MAX_CONFLICTING_SHARE)
+    fail(
+      `${conflicting.toLocaleString('en-US')} of this file's ${markers.toLocaleString('en-US')} markers appear more than once with different genotypes: ` +
+        "it looks like two people's raw data in one file, and one person's genotype cannot be told from it. " +
+        'Upload one raw data download, as your testing company delivered it.',
+    );
+}

@@ -23,6 +23,7 @@ import { sexOf } from '../../science/engine.js';
 import { chooseReference } from '../../science/reference-population.js';
 import type { AncestryInference, ProfileFacts } from '../../science/types.js';
 import type { ParseSummary } from '../../genotype/types.js';
+import { resultsOutdated } from '../../profiles/profiles.js';
 import { makeUploadUrl } from '../../storage/upload-url.js';
 import { origin, type ServiceContext } from '../context.js';
 import { HttpError } from '../errors.js';
@@ -59,6 +60,8 @@ export function genotypeRoutes(ctx: ServiceContext): Router {
       metadata: {
         status: file.status,
         error: file.error,
+        // Results being rescored for a changed reference (profiles/profiles.ts resultsOutdated).
+        ...(resultsOutdated(ctx.db, profile.id) ? { results_updating: true } : {}),
         // The file parsed but is much smaller or stranger than the genotype in use (genotype/plausibility.ts).
         ...(file.needs_confirmation ? { needs_confirmation: true } : {}),
         // The summary describes the genotype in use: after a failed upload, the previous one.

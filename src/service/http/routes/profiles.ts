@@ -1,8 +1,15 @@
 /** /api/profiles: create, list, read, replace, patch and delete profiles of the calling client. */
 import type { Request, Router } from 'express';
 import { ProfileInput, type Profile } from '../../../shared/api.js';
+import { ERASE_DELAYED } from '../../db/erase.js';
 import { eraseProfile } from '../../profiles/erase.js';
-import { createProfile, getProfile, listProfilesJson, updateProfile } from '../../profiles/profiles.js';
+import {
+  createProfile,
+  getProfile,
+  listProfilesJson,
+  resultsOutdated,
+  updateProfile,
+} from '../../profiles/profiles.js';
 import { scoringInputsDiffer } from '../../traits/profile-traits.js';
 import { clientOf } from '../auth.js';
 import type { ServiceContext } from '../context.js';
@@ -23,6 +30,27 @@ export function requireProfile(ctx: ServiceContext, req: Request, res: Parameter
   const profile = isUuid(id) ? getProfile(ctx.db, clientOf(res).id, id.toLowerCase()) : undefined;
   if (!profile) throw profileNotFound(id);
   return profile;
+}
+
+/**
+ * Waits until the profile's stored results rest on its current reference: a change whose
+ * rescore has not committed (still running, or interrupted by a crash) is rescored first,
+ * so results of another reference are never served.
+ */
+export async function awaitCurrentResults(ctx: ServiceContext, profileId: string): Promise<void> {
+  for (let attempt = 0; attempt < 3 && resultsOutdated(ctx.db, profileId); attempt++) {
+    const outcome = await ctx.processor.rescore(profileId);
+    if (outcome.kind === 'failed')
+      throw new HttpError(
+        503,
+        `This profile's results could not be scored again for its changed reference population or sex (${outcome.reason}). Try again; if it persists, upload the file again.`,
+      );
+  }
+  if (resultsOutdated(ctx.db, profileId))
+    throw new HttpError(
+      503,
+      "This profile's results are being scored again for its changed reference population or sex. Try again in a moment.",
+    );
 }
 
 export function profileRoutes(ctx: ServiceContext): Router {
@@ -58,8 +86,13 @@ export function profileRoutes(ctx: ServiceContext): Router {
 
   on('deleteProfile', async (req, res) => {
     const profile = requireProfile(ctx, req, res);
-    await eraseProfile(ctx.db, ctx.config.dataDir, clientOf(res).id, profile.id); // rows, files, and the database's leftovers
-    res.json({ detail: `Profile ${profile.id} and all its genetic data were deleted.` });
+    // Rows, files, and the database's leftovers (unless another program holds the database).
+    const { erased } = await eraseProfile(ctx.db, ctx.config.dataDir, clientOf(res).id, profile.id);
+    res.json({
+      detail: erased
+        ? `Profile ${profile.id} and all its genetic data were deleted.`
+        : `Profile ${profile.id} and all its genetic data were deleted from Traitscope. ${ERASE_DELAYED}`,
+    });
   });
 
   return router;

@@ -22,7 +22,7 @@ import type { ServiceContext } from '../context.js';
 import { HttpError } from '../errors.js';
 import { ifNoneMatch, sendTaggedJson, tagJson, type TaggedJson } from '../etag.js';
 import { operationRouter } from '../router.js';
-import { requireProfile } from './profiles.js';
+import { awaitCurrentResults, requireProfile } from './profiles.js';
 
 async function translate<T>(fn: () => T | Promise<T>): Promise<T> {
   try {
@@ -117,8 +117,9 @@ export function traitRoutes(ctx: ServiceContext): Router {
     res.json({ trait: traitJson(entry.trait), type: entry.type });
   });
 
-  on('listProfileTraits', (req, res) => {
+  on('listProfileTraits', async (req, res) => {
     const profile = requireProfile(ctx, req, res);
+    await awaitCurrentResults(ctx, profile.id);
     const scored = req.query.score !== undefined;
     const view = isCompact(req) ? 'compact' : 'full';
     // Stored results with an entity tag: an unchanged list answers 304 without being built.
@@ -130,6 +131,7 @@ export function traitRoutes(ctx: ServiceContext): Router {
 
   on('computeTraits', async (req, res) => {
     const profile = requireProfile(ctx, req, res);
+    await awaitCurrentResults(ctx, profile.id);
     const brief = isCompact(req);
     const parsed = ComputeRequest.safeParse(req.body);
     if (!parsed.success) {
@@ -146,6 +148,7 @@ export function traitRoutes(ctx: ServiceContext): Router {
 
   on('getTraitAssessment', async (req, res) => {
     const profile = requireProfile(ctx, req, res);
+    await awaitCurrentResults(ctx, profile.id);
     res.json(
       await translate(() => getProfileTrait(traits, clientOf(res), profile.id, profile, String(req.params.trait_code))),
     );
@@ -153,6 +156,7 @@ export function traitRoutes(ctx: ServiceContext): Router {
 
   on('computeTrait', async (req, res) => {
     const profile = requireProfile(ctx, req, res);
+    await awaitCurrentResults(ctx, profile.id);
     res.json(
       await translate(() =>
         computeProfileTrait(traits, clientOf(res), profile.id, profile, String(req.params.trait_code)),
