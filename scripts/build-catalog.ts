@@ -238,7 +238,9 @@ function makeTrait(
     topMarkerShare: top,
     curated: t.featured,
     automatedBiobank: src.dataset === UKB,
-    varianceExplained: src.variance_explained?.value ?? null,
+    // What the score explains is known only once every trait is built (applyInformation);
+    // relabelEvidence sets the final label then.
+    varianceExplained: null,
   });
   const flags: string[] = [];
   if (top >= DOMINANT_MARKER_SHARE) flags.push('dominated_by_one_marker');
@@ -339,6 +341,22 @@ function generatedTexts(
     condition: connotation === 'risky',
     phenotype: niceName,
   };
+}
+
+/** The evidence label and its reasons, now that what the score explains is known. */
+function relabelEvidence(t: CatalogTrait): void {
+  const label = evidenceLabel({
+    markers: t.markers.rsid.length,
+    sampleSize: t.quality.sample_size,
+    genomeWideMarkers: t.evidence.genome_wide_markers,
+    topMarkerShare: t.evidence.top_marker_share,
+    curated: t.featured,
+    automatedBiobank: t.source.dataset === UKB,
+    varianceExplained: t.evidence.variance_explained?.value ?? null,
+  });
+  t.evidence.label = label.label;
+  t.evidence.reasons = label.reasons;
+  t.quality.evidence = label.label;
 }
 
 /** A phenotype name for people: without "[PMID …]" tags the source adds to tell studies apart. */
@@ -718,6 +736,7 @@ function main(): void {
   // What each score explains; one answer per phenotype, headed by its best-informed study;
   // then every definition is final and gets its revision.
   const info = applyInformation(traits, information);
+  for (const t of traits) relabelEvidence(t);
   const grouping = assignGroups(
     traits,
     (t) => groupKeyOf(phenotypeKey(t.source.source_trait)),
