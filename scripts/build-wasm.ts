@@ -53,14 +53,19 @@ function clangRelease(clang: string): string | null {
   }
 }
 
-export type Toolchain = { clang: string } | { clang: null; reason: string };
+export interface Toolchain {
+  /** The pinned clang's command, or null when it is not installed. */
+  clang: string | null;
+  /** Which clang is used, or why the check cannot run here. */
+  reason: string;
+}
 
 /** The pinned clang when it is installed (with wasm-ld beside it), else why the check cannot run here. */
 export function pinnedToolchain(): Toolchain {
   const found: string[] = [];
   for (const clang of clangCandidates()) {
     const release = clangRelease(clang);
-    if (release === PINNED_CLANG) return { clang };
+    if (release === PINNED_CLANG) return { clang, reason: `${clang} is clang ${PINNED_CLANG}` };
     if (release) found.push(`${clang} is ${release}`);
   }
   return {
