@@ -10,6 +10,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, nativeTheme, shell } from 'electron';
+import { catalogRevision } from '../service/http/routes/service.js';
 import type { RunningService } from '../service/index.js';
 import { copyConsoleToLog, openLogFile, type LogFile } from '../service/log-file.js';
 import { startLocalCrashReporter } from './crash-reports.js';
@@ -191,6 +192,16 @@ function runApp(): void {
     });
     installMenu({ window: () => mainWindow, dataDir: running.config.dataDir, logFile: running.log.path });
     mainWindow = createWindow(running.origin);
+    // About names the trait catalog's revision (what GET /api/version reports), once the page
+    // has loaded it: the service's engine loads on first use, and the page's first view uses it.
+    mainWindow.webContents.once('did-finish-load', () => {
+      const engine = running.engine();
+      app.setAboutPanelOptions({
+        applicationName: 'Traitscope',
+        applicationVersion: app.getVersion(),
+        version: `trait catalog ${catalogRevision(engine)}, ${engine.traits.length} traits`,
+      });
+    });
   }
 
   void app.whenReady().then(launch);
