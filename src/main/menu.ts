@@ -3,14 +3,17 @@ import { app, Menu, shell, type BrowserWindow, type MenuItemConstructorOptions }
 import type { MenuCommand } from '../shared/desktop-bridge.js';
 import { IPC } from '../preload/channels.js';
 import { MENU_OPEN_FILE } from './menu-ids.js';
+import { showCrashReports } from './crash-reports.js';
 import { chooseFiles } from './open-files.js';
 
 export interface MenuActions {
   window: () => BrowserWindow | null;
   dataDir: string;
+  /** The data folder's log (src/service/log-file.ts), for Help › Show Log File. */
+  logFile: string;
 }
 
-export function installMenu({ window, dataDir }: MenuActions): void {
+export function installMenu({ window, dataDir, logFile }: MenuActions): void {
   const isMac = process.platform === 'darwin';
   const send = (command: MenuCommand) => () => {
     const win = window();
@@ -100,6 +103,9 @@ export function installMenu({ window, dataDir }: MenuActions): void {
           click: () =>
             void shell.openExternal('https://www.genome.gov/Health/Genomics-and-Medicine/Polygenic-risk-scores'),
         },
+        { type: 'separator' },
+        { label: 'Show Log File', click: () => shell.showItemInFolder(logFile) },
+        { label: 'Crash Reports…', click: () => void showCrashReports(window()) },
         ...(isMac ? [] : ([{ type: 'separator' }, { role: 'about' }] satisfies MenuItemConstructorOptions[])),
       ],
     },

@@ -10,12 +10,13 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ensureAppClient } from './auth/clients.js';
 import { issueToken } from './auth/tokens.js';
-import { databasePath, resolveConfig, type ServiceConfig } from './config.js';
+import { appVersion, databasePath, resolveConfig, type ServiceConfig } from './config.js';
 import { startDiagnostics } from './diagnostics.js';
 import { removeServiceFile, writeServiceFile } from './discovery.js';
 import type { Db } from './db/db.js';
 import { openDatabase } from './db/database.js';
 import { eraseOwed } from './db/erase.js';
+import { openLogFile, type LogFile } from './log-file.js';
 import { interruptedProfiles, profilesWithGenotype, referencedFiles } from './genotype/genotype-store.js';
 import { createApp } from './http/app.js';
 import { replyToClientErrors } from './http/client-errors.js';
@@ -43,12 +44,15 @@ export interface RunningService {
   appToken: () => string;
   /** A one-time link that signs a browser tab in to the web UI. */
   signInUrl: () => string;
+  /** The data folder's log (logs/traitscope.log): start, stop and failures, nothing private. */
+  log: LogFile;
   close: () => Promise<void>;
 }
 
 export async function startService(overrides: Partial<ServiceConfig> = {}): Promise<RunningService> {
   const config = resolveConfig(overrides);
   makePrivateDir(config.dataDir);
+  const log = openLogFile(config.dataDir);
   const dbPath = databasePath(config.dataDir);
   const db = openDatabase(dbPath);
   // Copying the write-ahead log into the database file is the workers' (after each task,
@@ -115,6 +119,7 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
 
   setSetting(db, SERVICE_ORIGIN, origin(ctx));
   writeServiceFile(config.dataDir, origin(ctx));
+  log.write('info', `service ${appVersion()} started on ${origin(ctx)}, node ${process.versions.node}`);
 
   // Files uploaded but not processed when the service last stopped are processed now; every
   // other genotype gets the traits it has no current result for (an updated catalog, an
@@ -141,7 +146,9 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
     signInUrl() {
       return `${origin(ctx)}/#signin=${createSignInCode(db)}`;
     },
+    log,
     async close() {
+      log.write('info', 'service stopping');
       setSetting(db, SERVICE_ORIGIN, null);
       removeServiceFile(config.dataDir);
       await new Promise<void>((resolve) => {
@@ -152,6 +159,7 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
       await ctx.digester.close();
       ctx.diagnostics.stop();
       db.close();
+      log.write('info', 'service stopped, database closed');
     },
   };
 }

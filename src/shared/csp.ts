@@ -15,3 +15,11 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
   "object-src 'none'",
 ].join('; ');
+
+/**
+ * The API reference page (/api/docs) runs Swagger UI, third-party code, on the service's
+ * origin. Its `sandbox` puts it in an opaque origin of its own: it cannot read the web UI's
+ * session storage (the access token of a signed-in tab) nor call the API with the tab's
+ * cookies or storage, even when it is opened in the same tab as the UI.
+ */
+export const API_REFERENCE_POLICY = `${CONTENT_SECURITY_POLICY}; sandbox allow-scripts allow-popups allow-popups-to-escape-sandbox`;

@@ -19,22 +19,29 @@
  *    when 4780 is taken;
  * 5. when the service cannot start (data folder unusable, or used by another Traitscope
  *    service) a dialog says so;
- * 6. the installer registered the genome file types, and uninstalls.
+ * 6. the installer registered the genome file types, and uninstalls;
+ * 7. the installed binary carries the fuses of electron-builder.yml (read back from it), and
+ *    the window refuses navigation away, new windows, permissions and requests off the
+ *    service, while the API reference, loaded into the window, gets no token from the bridge
+ *    and runs in an opaque origin; the log file holds the run without its token.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { _electron, type ElectronApplication, type Page } from 'playwright-core';
+import { FuseV1Options } from '@electron/fuses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GENOTYPE_EXTENSIONS } from '../../src/shared/genotype-files.js';
 import { MENU_OPEN_FILE } from '../../src/main/menu-ids.js';
 import { dropFiles } from '../e2e/support/app.js';
 import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
 import { startServer, type TestServer } from '../support/server.js';
+import { builderConfig } from './support/build.js';
 import {
   inspectableCopy,
   install,
+  installedFuses,
   isInstaller,
   killTree,
   listeningAddresses,
@@ -230,6 +237,101 @@ describe.skipIf(!PACKAGED_APP)(
       await shot('03-second-launch');
     });
 
+    it('carries the fuses of electron-builder.yml in the installed binary', async () => {
+      const fuses = (await builderConfig()).electronFuses!;
+      const state = await installedFuses(installed);
+      expect(state[FuseV1Options.RunAsNode]).toBe(fuses.runAsNode);
+      expect(state[FuseV1Options.EnableNodeOptionsEnvironmentVariable]).toBe(
+        fuses.enableNodeOptionsEnvironmentVariable,
+      );
+      expect(state[FuseV1Options.EnableNodeCliInspectArguments]).toBe(fuses.enableNodeCliInspectArguments);
+      expect(state[FuseV1Options.EnableEmbeddedAsarIntegrityValidation]).toBe(
+        fuses.enableEmbeddedAsarIntegrityValidation,
+      );
+      expect(state[FuseV1Options.OnlyLoadAppFromAsar]).toBe(fuses.onlyLoadAppFromAsar);
+      expect([
+        fuses.runAsNode,
+        fuses.enableNodeOptionsEnvironmentVariable,
+        fuses.enableNodeCliInspectArguments,
+      ]).toEqual([false, false, false]);
+    });
+
+    it('refuses navigation away, new windows, permissions and requests off the service', async () => {
+      // The confirmation before another site opens is answered "Cancel"; what was asked and opened is recorded.
+      await electronApp!.evaluate(({ dialog, shell }) => {
+        const seen = ((globalThis as Record<string, unknown>).shellSeen = {
+          asked: [] as string[],
+          opened: [] as string[],
+        });
+        dialog.showMessageBox = (async (...args: unknown[]) => {
+          const options = args.find((a) => typeof a === 'object' && a !== null && 'message' in a) as {
+            message: string;
+          };
+          seen.asked.push(options.message);
+          return { response: 1, checkboxChecked: false };
+        }) as typeof dialog.showMessageBox;
+        shell.openExternal = (async (url: string) => void seen.opened.push(url)) as typeof shell.openExternal;
+      });
+      const shellSeen = () =>
+        electronApp!.evaluate(
+          () => (globalThis as Record<string, unknown>).shellSeen as { asked: string[]; opened: string[] },
+        );
+      const appUrl = page.url();
+      await page.evaluate(() => void (window.location.href = 'https://example.org/?leak=1'));
+      await eventually(
+        'the person is asked before another site opens',
+        async () => (await shellSeen()).asked.length > 0,
+      );
+      expect(page.url()).toBe(appUrl);
+      expect(await page.evaluate(() => window.open('https://example.org/') === null)).toBe(true);
+      expect(electronApp!.windows()).toHaveLength(1);
+      expect(await shellSeen()).toEqual({
+        asked: ['Open example.org in your web browser?', 'Open example.org in your web browser?'],
+        opened: [],
+      });
+      const refused = await page.evaluate(async () => {
+        const outcome = (p: Promise<unknown>) =>
+          p.then(
+            () => 'allowed',
+            () => 'refused',
+          );
+        return {
+          geolocation: (await navigator.permissions.query({ name: 'geolocation' })).state,
+          microphone: await outcome(navigator.mediaDevices.getUserMedia({ audio: true })),
+          offsite: await outcome(fetch('https://example.org/')),
+          otherPort: await outcome(fetch('http://127.0.0.1:9/')),
+        };
+      });
+      expect(refused).toEqual({
+        geolocation: 'denied',
+        microphone: 'refused',
+        offsite: 'refused',
+        otherPort: 'refused',
+      });
+    });
+
+    it('gives the API reference, loaded into the window, no token, and runs it in an opaque origin', async () => {
+      await electronApp!.evaluate(
+        ({ BrowserWindow }, url) => BrowserWindow.getAllWindows()[0].loadURL(url),
+        `${origin}/api/docs`,
+      );
+      await page.waitForURL(`${origin}/api/docs`);
+      const seen = await page.evaluate(async () => ({
+        origin: self.origin,
+        session: await window.traitscope!.getSession().then(
+          () => 'given',
+          (err: Error) => err.message,
+        ),
+      }));
+      expect(seen.origin).toBe('null');
+      expect(seen.session).toMatch(/Refused: not the Traitscope page/);
+      await electronApp!.evaluate(
+        ({ BrowserWindow }, url) => BrowserWindow.getAllWindows()[0].loadURL(url),
+        `${origin}/`,
+      );
+      await page.getByRole('heading', { level: 1 }).first().waitFor({ timeout: 60_000 });
+    });
+
     it('exports a report as a PDF through the save dialog', async () => {
       const target = path.join(work, 'Hedy Lamarr.pdf');
       await electronApp!.evaluate(({ dialog }, file) => {
@@ -241,6 +343,7 @@ describe.skipIf(!PACKAGED_APP)(
     });
 
     let bounds: { x: number; y: number; width: number; height: number };
+    let windowToken = '';
 
     it('quits cleanly: the service stops, the database is closed and no process is left', async () => {
       bounds = await electronApp!.evaluate(({ BrowserWindow }) => {
@@ -249,6 +352,7 @@ describe.skipIf(!PACKAGED_APP)(
         return win.getBounds();
       });
       const port = Number(new URL(origin).port);
+      windowToken = (await page.evaluate(() => window.traitscope!.getSession())).token;
       expect(processesUnder(copy.dir).length).toBeGreaterThan(0);
 
       await electronApp!.close();
@@ -259,6 +363,11 @@ describe.skipIf(!PACKAGED_APP)(
       expect(existsSync(path.join(dataDir, 'traitscope.db'))).toBe(true);
       expect(existsSync(path.join(dataDir, 'traitscope.db-wal'))).toBe(false);
       await eventually('no process of the app is left', () => processesUnder(copy.dir).length === 0, 15_000);
+      // The run is in the data folder's log, without the window's token.
+      const log = readFileSync(path.join(dataDir, 'logs', 'traitscope.log'), 'utf8');
+      expect(log).toMatch(/Traitscope \S+ starting \(Electron/);
+      expect(log).toMatch(/service stopped, database closed/);
+      expect(log).not.toContain(windowToken);
     });
 
     it('reopens with its window where it was and its profiles, on another port when 4780 is taken', async () => {

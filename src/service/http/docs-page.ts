@@ -40,14 +40,24 @@ export const DOCS_HTML = `<!doctype html>
 <header class="docs-header"><strong>Traitscope API</strong> · <a href="/api/openapi.json">openapi.json</a> · <a href="/api/version">version</a></header>
 <main id="swagger-ui"><noscript>The reference needs JavaScript. The document itself is at /api/openapi.json.</noscript></main>
 <script src="${DOCS_ASSETS}/swagger-ui-bundle.js"></script>
+<script src="${DOCS_ASSETS}/openapi.js"></script>
 <script src="${DOCS_ASSETS}/docs.js"></script>
 </body>
 </html>
 `;
 
+/**
+ * The OpenAPI document as a script the page loads: the page is sandboxed into an opaque
+ * origin (API_REFERENCE_POLICY), from which fetching /api/openapi.json would be a refused
+ * cross-origin request, while a script loads from anywhere its policy allows.
+ */
+export function docsSpecScript(document: Uint8Array): string {
+  return `window.TRAITSCOPE_OPENAPI = ${Buffer.from(document).toString('utf8')};\n`;
+}
+
 export const DOCS_JS = `window.addEventListener('load', function () {
   window.ui = SwaggerUIBundle({
-    url: '/api/openapi.json',
+    spec: window.TRAITSCOPE_OPENAPI,
     dom_id: '#swagger-ui',
     layout: 'BaseLayout',
     deepLinking: true,

@@ -16,7 +16,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
-import { FuseV1Options, FuseVersion, flipFuses } from '@electron/fuses';
+import { FuseV1Options, FuseVersion, flipFuses, getCurrentFuseWire } from '@electron/fuses';
 
 export type PackageKind = 'nsis' | 'dmg' | 'appimage' | 'deb' | 'dir';
 
@@ -151,6 +151,32 @@ export async function inspectableCopy(app: InstalledApp): Promise<InspectableCop
     resetAdHocDarwinSignature: process.platform === 'darwin',
   });
   return { executable, dir };
+}
+
+/**
+ * The fuses burnt into the installed app's own binary, read back from it: true for on.
+ * An AppImage is extracted first (its Electron binary is inside); macOS reads the .app.
+ */
+export async function installedFuses(app: InstalledApp): Promise<Partial<Record<FuseV1Options, boolean>>> {
+  let target: string;
+  let work: string | null = null;
+  if (app.kind === 'appimage') {
+    work = mkdtempSync(path.join(tmpdir(), 'traitscope-fuses-'));
+    run(app.executable, ['--appimage-extract'], { cwd: work });
+    target = path.join(work, 'squashfs-root', 'traitscope');
+  } else target = process.platform === 'darwin' ? app.installDir! : app.executable;
+  try {
+    const wire = await getCurrentFuseWire(target);
+    // The wire's bytes: '1' (49) on, '0' (48) off (@electron/fuses does not export FuseState).
+    const state: Partial<Record<FuseV1Options, boolean>> = {};
+    for (const option of Object.values(FuseV1Options).filter((v): v is FuseV1Options => typeof v === 'number')) {
+      const byte = Number(wire[option]);
+      if (byte === 48 || byte === 49) state[option] = byte === 49;
+    }
+    return state;
+  } finally {
+    if (work) rmSync(work, { recursive: true, force: true });
+  }
 }
 
 /** Switches every launch needs: no Chromium sandbox on Linux CI (unprivileged user namespaces are restricted there). */

@@ -2,11 +2,11 @@
 import { createHash } from 'node:crypto';
 import express, { type Router } from 'express';
 import { API_VERSION, type VersionInfo } from '../../../shared/api.js';
-import { CONTENT_SECURITY_POLICY } from '../../../shared/csp.js';
+import { API_REFERENCE_POLICY } from '../../../shared/csp.js';
 import { appVersion } from '../../config.js';
 import type { ScienceEngine } from '../../science/types.js';
 import type { ServiceContext } from '../context.js';
-import { DOCS_ASSETS, DOCS_CSS, DOCS_HTML, DOCS_JS, swaggerUiFiles } from '../docs-page.js';
+import { DOCS_ASSETS, DOCS_CSS, DOCS_HTML, DOCS_JS, docsSpecScript, swaggerUiFiles } from '../docs-page.js';
 import { HttpError } from '../errors.js';
 import { openApiDocumentBytes } from '../openapi.js';
 import { operationRouter } from '../router.js';
@@ -25,9 +25,10 @@ export function catalogRevision(engine: ScienceEngine): string {
   return revision;
 }
 
+/** The reference page and its files: the UI's policy, sandboxed into an origin of their own. */
 function pageHeaders(res: express.Response): void {
   res.set({
-    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+    'Content-Security-Policy': API_REFERENCE_POLICY,
     'X-Frame-Options': 'DENY',
     'Cache-Control': 'no-cache',
   });
@@ -60,6 +61,10 @@ export function serviceRoutes(ctx: ServiceContext): Router {
   const assets = express.Router();
   assets.get('/docs.js', (_req, res) => (pageHeaders(res), res.type('js').send(DOCS_JS)));
   assets.get('/docs.css', (_req, res) => (pageHeaders(res), res.type('css').send(DOCS_CSS)));
+  assets.get(
+    '/openapi.js',
+    (_req, res) => (pageHeaders(res), res.type('js').send(docsSpecScript(openApiDocumentBytes()))),
+  );
   assets.get('/:file', (req, res, next) => {
     const file = files[req.params.file];
     if (!file) return next(new HttpError(404, `There is no ${req.originalUrl}. The reference page is /api/docs.`));
