@@ -15,6 +15,7 @@ import { loadAncestryPanel } from '../../src/service/science/ancestry/index.js';
 import { fitAdmixture, fitCheck } from '../../src/service/science/ancestry/likelihood.js';
 import { collectMarkers } from '../../src/service/science/ancestry/markers.js';
 import { POPULATIONS } from '../../src/service/science/ancestry/panel.js';
+import { chooseReference } from '../../src/service/science/reference-population.js';
 import { leaveOneOut, type AncestryPanel } from '../../src/service/science/ancestry/reference.js';
 import {
   chipBackgroundGenotype,
@@ -76,6 +77,28 @@ function byPopulation(outcomes: LeaveOneOutOutcome[]): string {
   return lines.join('\n');
 }
 
+/**
+ * The reference each sample's results are then compared with (reference-population.ts):
+ * its own super-population, a mixture (with the share of its own), the assumed default,
+ * or another single population (docs/ancestry.md, "Mixtures for the uncertain").
+ */
+function placements(outcomes: LeaveOneOutOutcome[]): string {
+  const lines = [
+    '| 1000 Genomes label | own | mixture | of which without own (< 5 %) | assumed default | another single population |',
+    '|---|---:|---:|---:|---:|---:|',
+  ];
+  for (const p of POPULATIONS) {
+    const refs = outcomes
+      .filter((o) => o.sample.superPopulation === p)
+      .map((o) => chooseReference({ ethnicity: 0, mixture: null }, o.result));
+    const mixed = refs.filter((r) => r.source === 'inferred' && r.population === 'MIXED');
+    lines.push(
+      `| ${p} | ${refs.filter((r) => r.source === 'inferred' && r.population === p).length} | ${mixed.length} | ${mixed.filter((r) => r.weights[p] < 0.05).length} | ${refs.filter((r) => r.source === 'assumed').length} | ${refs.filter((r) => r.source === 'inferred' && r.population !== p && r.population !== 'MIXED').length} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
 /** How far real samples' AISNP genotypes fall short of their fitted mixture (the fit check of infer.ts). */
 function fitDeficits(panel: AncestryPanel, ref: ReferenceSamples, samples: ReferenceSample[]): string {
   const index = new Map(ref.samples.map((s, i) => [s.id, i]));
@@ -130,6 +153,8 @@ async function main(): Promise<void> {
   console.log(confusionMarkdown(confusion(aisnp)));
   console.log('\nBy 1000 Genomes population:\n');
   console.log(byPopulation(aisnp));
+  console.log('\nThe reference results are compared with:\n');
+  console.log(placements(aisnp));
   console.log('\nCalibration of `confidence`:\n');
   console.log(calibration(aisnp));
   const sure = aisnp.filter((o) => o.result.confidence >= 0.95);
