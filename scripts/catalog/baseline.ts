@@ -45,7 +45,7 @@ export function readFrequencyTable(path = FREQUENCY_TABLE): Map<string, Baseline
     if (!row.horizon?.trim()) throw new Error(`${where}: say when the figure applies in "horizon".`);
     const entry: BaselineFrequency = {
       value,
-      sex: (row.sex || null),
+      sex: row.sex || null,
       population: (row.population || null) as Population | null,
       measure: row.measure as BaselineFrequency['measure'],
       horizon: row.horizon,

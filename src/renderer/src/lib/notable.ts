@@ -25,11 +25,6 @@ const NOTABLE_MIN_ODDS = 1.25;
 /** The 90th percentile of the standard normal: the edge of the tenth of people furthest out. */
 const Z_TENTH = 1.2815515655446004;
 
-export function distanceFromAverage(r: ProfileTrait): number {
-  if (r.percentile_bound) return 1;
-  return typeof r.percentile === 'number' ? Math.min(1, Math.abs(r.percentile - 50) / 50) : 0;
-}
-
 /** The share of the trait's variance the score explains, where known. */
 export function varianceExplained(r: ProfileTrait): number | null {
   return (
@@ -82,10 +77,6 @@ export function notability(r: ProfileTrait): number {
 function oddsDistance(r: ProfileTrait): number {
   const odds = r.meaning?.odds_vs_average;
   return typeof odds === 'number' && odds > 0 ? Math.abs(Math.log(odds)) : 0;
-}
-
-export function inAverageBand(r: ProfileTrait): boolean {
-  return !r.percentile_bound && typeof r.percentile === 'number' && r.percentile >= 30 && r.percentile <= 70;
 }
 
 /** Words and steps (1–4) for the "how much this tells you" meter. */

@@ -87,6 +87,7 @@ function studyPopulation(t: CompiledTrait): string {
 const percent = (x: number): number => Math.round(x * 1e4) / 1e4;
 
 function inHundred(x: number): string {
+  if (x > 99.5) return 'more than 99 in 100';
   if (x < 1) return x < 0.1 ? 'fewer than 1 in 1,000' : `about ${(10 * x).toFixed(0)} in 1,000`;
   return `about ${x >= 10 ? Math.round(x) : x.toFixed(1).replace(/\.0$/, '')} in 100`;
 }

@@ -96,14 +96,3 @@ export function liabilityShareLogistic(scoreSd: number): number {
 export function observedShareProbability(scoreSd: number, frequency: number): number {
   return Math.min(1, (scoreSd * scoreSd) / (frequency * (1 - frequency)));
 }
-
-/** Standard normal CDF (Abramowitz & Stegun 7.1.26 via erf; error < 1.5e-7). */
-export function normalCdf(z: number): number {
-  const t = 1 / (1 + (0.3275911 * Math.abs(z)) / Math.SQRT2);
-  const y =
-    1 -
-    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) *
-      t *
-      Math.exp((-z * z) / 2);
-  return z >= 0 ? (1 + y) / 2 : (1 - y) / 2;
-}
