@@ -416,6 +416,12 @@ function qualityChecks(
     if (/\(([^)]*\d{4}|[^)]*et al)\)|PMID/i.test(t.name))
       violations.push(`${t.code}: name "${t.name}" carries an author, year or PMID`);
   }
+  const unverified = sum((c) => c.palindromic_unverified_kept);
+  const markerCount = traits.reduce((a, t) => a + t.markers.rsid.length, 0);
+  if (unverified > MAX_UNVERIFIED_PALINDROME_SHARE * markerCount)
+    violations.push(
+      `${unverified} palindromic markers kept without a strand check, more than ${MAX_UNVERIFIED_PALINDROME_SHARE * 100} % of ${markerCount}`,
+    );
   const effects = ruleEffectsByTrait(traits, cleaned);
   for (const e of effects.violations) violations.push(e);
   const rules = {
@@ -428,9 +434,7 @@ function qualityChecks(
       palindromic_strand_flipped_by_reported_frequency: sum((c) => c.palindromic_flipped),
       palindromic_strand_checked_by_other_studies: sum((c) => c.palindromic_checked_by_other_studies),
       palindromic_strand_unverifiable_dropped: sum((c) => c.dropped.palindromic_strand_unverifiable ?? 0),
-      palindromic_strand_unverifiable_kept: sum(
-        (c) => c.palindromic_kept - c.palindromic_confirmed - c.palindromic_flipped,
-      ),
+      palindromic_strand_unverified_kept_featured_strong_loci: sum((c) => c.palindromic_unverified_kept),
       markers_dropped_weight_outliers: sum((c) => c.dropped.weight_outlier ?? 0),
       studies_dropped_logged_betas: dropped.filter((d) => d.reason === 'logged_effect_sizes_look_like_betas').length,
       studies_dropped_test_statistics: dropped.filter((d) => d.reason === 'effect_sizes_look_like_test_statistics')
@@ -466,6 +470,9 @@ function keptVariance(c: CleanResult): number {
   const eur = POPULATIONS.indexOf('EUR');
   return c.markers.reduce((a, m) => a + 2 * m.freq[eur] * (1 - m.freq[eur]) * m.weight * m.weight, 0);
 }
+
+/** At most this share of the catalog's markers may be palindromes kept without a strand check. */
+const MAX_UNVERIFIED_PALINDROME_SHARE = 0.01;
 
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
 
@@ -617,7 +624,7 @@ function main(): void {
     const rows = weights.get(def.study);
     if (!rows || !overview.has(def.study))
       throw new Error(`featured trait ${def.code}: study ${def.study} not found in the source`);
-    const c = cleanStudy(rows, kg, reported.byStudy, reported.byRsid);
+    const c = cleanStudy(rows, kg, reported.byStudy, reported.byRsid, true);
     const bad = unusableReason(c);
     if (bad) {
       dropped.push({ code: def.code, study_id: def.study, ...bad });

@@ -93,6 +93,13 @@ export interface CleanMarker {
  */
 export type ReportedFrequencies = Map<string, { allele: string; frequency: number }>;
 
+/**
+ * A featured study's palindromic marker no reported frequency places is kept (forward strand
+ * assumed) when its association is at least this strong: dropping such loci would remove a
+ * score's main signal (breast cancer's MAP3K1 and FGFR2 loci, p ≈ 1e-98 and 1e-37).
+ */
+export const UNVERIFIED_PALINDROME_MAX_P = 1e-12;
+
 /** Every reported risk-allele frequency of an rsID, over all studies of the GWAS Catalog extract. */
 export type ReportedByRsid = Map<string, Array<{ allele: string; frequency: number }>>;
 
@@ -150,6 +157,8 @@ export interface CleanResult {
   palindromic_flipped: number;
   /** …of which the strand was told by other studies' reports of the SNP (the study itself reported no frequency). */
   palindromic_checked_by_other_studies: number;
+  /** Genome-wide significant palindromes of a featured study kept on the source's strand, no report placing them. */
+  palindromic_unverified_kept: number;
   /** Rows whose effect allele was given on the reverse strand of the minor/major alleles, recovered by complement. */
   reverse_strand_recovered: number;
   /** Rows without minor/major alleles whose effect (or other) allele is one of the 1000 Genomes REF/ALT pair: the pair is used. */
@@ -240,6 +249,8 @@ export function cleanStudy(
   kg: Map<string, KgEntry>,
   reported: ReportedFrequencies = new Map(),
   reportedByRsid: ReportedByRsid = new Map(),
+  /** Keep strongly associated palindromes no report places (featured studies; the build bounds their number). */
+  keepUnverifiedStrong = false,
 ): CleanResult {
   const dropped: Record<string, number> = {};
   const ruleEffects: Record<string, RuleEffect> = {};
@@ -262,6 +273,7 @@ export function cleanStudy(
   let palConfirmed = 0;
   let palFlipped = 0;
   let palByOthers = 0;
+  let palUnverifiedKept = 0;
   let reverseRecovered = 0;
   let allelesRecoveredFromKg = 0;
   let effectFromOther = 0;
@@ -383,17 +395,25 @@ export function cleanStudy(
           byOthers = true;
         }
       }
-      if (verdict === null) {
+      const rowP = num(row.p_value ?? row['P.VALUE']);
+      if (verdict === null && !(keepUnverifiedStrong && rowP !== null && rowP <= UNVERIFIED_PALINDROME_MAX_P)) {
         drop('palindromic_strand_unverifiable');
         continue;
       }
       palKept++;
-      if (byOthers) palByOthers++;
-      if (verdict === 'flipped') {
+      if (verdict === null) {
+        // A featured study's strongest loci (p ≤ UNVERIFIED_PALINDROME_MAX_P): kept on the source's (forward) strand,
+        // which holds for about 9 checkable palindromes in 10; counted and bounded by the build.
+        palUnverifiedKept++;
+      } else if (verdict === 'flipped') {
+        if (byOthers) palByOthers++;
         [effect, other] = [other, effect];
         freq = freq.map((x) => round6(1 - x));
         palFlipped++;
-      } else palConfirmed++;
+      } else {
+        if (byOthers) palByOthers++;
+        palConfirmed++;
+      }
     }
     const rsid = Number(m[1]);
     const p = num(row.p_value ?? row['P.VALUE']);
@@ -515,6 +535,7 @@ export function cleanStudy(
     palindromic_confirmed: palConfirmed,
     palindromic_flipped: palFlipped,
     palindromic_checked_by_other_studies: palByOthers,
+    palindromic_unverified_kept: palUnverifiedKept,
     reverse_strand_recovered: reverseRecovered,
     alleles_recovered_from_1000_genomes: allelesRecoveredFromKg,
     effect_allele_from_other_allele: effectFromOther,

@@ -138,6 +138,16 @@ describe('build rules', () => {
       ],
     ]);
     expect(cleanStudy([pal()], noKg, new Map(), split).markers).toHaveLength(0);
+    // A featured study's strongest loci stay on the source's strand, and are counted.
+    const strong = cleanStudy(
+      [pal({ p_value: '1e-40' }), pal({ SNP: 'rs2', p_value: '1e-9' })],
+      noKg,
+      new Map(),
+      new Map(),
+      true,
+    );
+    expect(strong.markers.map((m) => m.rsid)).toEqual([1]);
+    expect(strong.palindromic_unverified_kept).toBe(1);
   });
 
   it('keeps one marker of the HLA region per score, the one carrying the most variance', () => {
@@ -320,6 +330,14 @@ describe('the shipped catalog meets the rules', () => {
     expect(byStudy.get('major_depressive_disorder_probable_29662059')?.quality.pmid).toBe('29662059');
     expect(byStudy.get('diverticular_disease_30177863')?.quality.pmid).toBe('30177863');
     expect(report.rules.citation_corrections).toHaveLength(3);
+  });
+
+  it('keeps palindromic markers no reported frequency places to at most 1 % of the catalog', () => {
+    const markers = catalog.reduce((a, t) => a + t.markers.rsid.length, 0);
+    const kept = report.rules.counts.palindromic_strand_unverified_kept_featured_strong_loci;
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThanOrEqual(0.01 * markers);
+    expect(report.rules.counts.palindromic_strand_unverifiable_dropped).toBeGreaterThan(1000);
   });
 
   it('has names without author, year or PMID, one headline per group, and every rule counted in the build report', () => {
