@@ -8,6 +8,7 @@ export { openDatabase } from './db/database.js';
 export { alleleFromLetter, findRsid, makeCall } from './genotype/encoding.js';
 export { storeGenotype } from './genotype/genotype-store.js';
 export { parseGenotypeFile } from './genotype/parse/index.js';
+export { loadPositionIndex } from './genotype/positions.js';
 export { createProfile } from './profiles/profiles.js';
 export { inferAncestry, loadAncestryPanel } from './science/ancestry/index.js';
 export { readCatalogFile } from './science/catalog.js';

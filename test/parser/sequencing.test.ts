@@ -4,6 +4,7 @@
  * sites, variants only, or a gVCF. They must read as the same person: nearly the same
  * traits, the same percentiles, and every single-variant finding determined.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findRsid } from '../../src/service/genotype/encoding.js';
@@ -11,9 +12,11 @@ import { BUILD_MARKERS } from '../../src/service/genotype/parse/build.js';
 import { parseGenotypeBytes, type ParseOptions } from '../../src/service/genotype/parse/index.js';
 import { rowOfRsid } from '../../src/service/genotype/positions.js';
 import type { Genotype, ParseSuccess } from '../../src/service/genotype/types.js';
-import { findingsFor } from '../../src/service/science/findings.js';
+import { readCatalogFile } from '../../src/service/science/catalog.js';
+import { FINDING_GENES, findingsFor } from '../../src/service/science/findings.js';
 import { createScienceEngine } from '../../src/service/science/index.js';
 import {
+  ancestryPanel,
   catalogMarkers,
   combine,
   FINDING_CALLS,
@@ -62,6 +65,25 @@ describe('the position index', () => {
       checked++;
     }
     expect(checked).toBeGreaterThanOrEqual(15);
+  });
+
+  it('holds every marker Traitscope reads, and the build report counts those it could not place', () => {
+    const index = positionIndex();
+    const wanted = new Set<number>();
+    for (const t of readCatalogFile(RESOURCES).traits) for (const r of t.markers.rsid) wanted.add(r);
+    for (const r of ancestryPanel().rsid) wanted.add(r);
+    for (const ids of Object.values(FINDING_GENES)) for (const id of ids) wanted.add(Number(id.slice(2)));
+    expect([...wanted].filter((r) => rowOfRsid(index, r) < 0)).toEqual([]);
+    const report = JSON.parse(readFileSync(path.join(RESOURCES, 'catalog', 'build-report.json'), 'utf8')).positions;
+    const placed = (pos: Uint32Array) => pos.filter((p) => p > 0).length;
+    let neither = 0;
+    for (let i = 0; i < index.size; i++) if (index.pos37[i] === 0 && index.pos38[i] === 0) neither++;
+    expect(report.markers).toBe(index.size);
+    expect([report.placed_grch37, report.placed_grch38]).toEqual([placed(index.pos37), placed(index.pos38)]);
+    expect(report.placed_grch37 + report.unplaced.no_source_position + report.unplaced.did_not_lift_to_grch37).toBe(
+      index.size,
+    );
+    expect(neither).toBe(report.unplaced.no_source_position);
   });
 });
 

@@ -618,3 +618,55 @@ export function sequencingVcf(markers: Marker[], options: SequencingVcfOptions =
   }
   return [...header, ...lines].join('\n') + '\n';
 }
+
+/**
+ * A whole-genome variants-only VCF of about `lines` data lines, in chunks of text (for
+ * files of millions of lines): the markers as `sequencingVcf` writes them, among filler
+ * variant sites (random SNVs, a tenth of them short indels, 0/1 or 1/1) spread over
+ * chromosomes 1–22 and X in order, as a Nebula or Dante VCF lists some 4–5 million sites.
+ * Filler rsIDs (with `ids: 'rsid'`) are drawn above the catalog's range.
+ */
+export function* wholeGenomeVcf(
+  markers: Marker[],
+  lines: number,
+  seed: number,
+  options: Pick<SequencingVcfOptions, 'build' | 'ids'> = {},
+): Generator<string> {
+  const rand = rng(seed);
+  const text = sequencingVcf(markers, { ...options, sites: 'variants_only' }).split('\n');
+  text.pop();
+  const header = text.filter((l) => l.startsWith('#'));
+  const known = text.filter((l) => !l.startsWith('#')).map((l) => l.split('\t'));
+  yield header.join('\n') + '\n';
+  const build = options.build ?? 38;
+  const chroms = [...Array.from({ length: 22 }, (_, i) => i + 1), 23];
+  const total = CHROM_WEIGHTS.slice(0, 23).reduce((a, b) => a + b, 0);
+  const bases = 'ACGT';
+  let k = 0;
+  for (const chrom of chroms) {
+    const name = chrom === 23 ? 'X' : String(chrom);
+    const contig = build === 38 ? `chr${name}` : name;
+    const here = known.filter((f) => f[0] === contig).sort((a, b) => Number(a[1]) - Number(b[1]));
+    const n = Math.round((lines * CHROM_WEIGHTS[chrom - 1]) / total);
+    const gap = Math.max(2, Math.floor(150_000_000 / Math.max(n, 1)));
+    let pos = 10_000;
+    let chunk: string[] = [];
+    for (let i = 0; i < n; i++) {
+      pos += 1 + Math.floor(rand() * gap);
+      while (k < here.length && Number(here[k][1]) <= pos) chunk.push(here[k++].join('\t'));
+      const ref = bases[Math.floor(rand() * 4)];
+      let alt = bases[(bases.indexOf(ref) + 1 + Math.floor(rand() * 3)) % 4];
+      if (rand() < 0.1) alt = ref + alt; // a short insertion
+      const id = options.ids === 'none' ? '.' : `rs${2_000_000_000 + Math.floor(rand() * 1_000_000_000)}`;
+      const gt = rand() < 0.6 ? '0/1' : '1/1';
+      chunk.push(`${contig}\t${pos}\t${id}\t${ref}\t${alt}\t50\tPASS\tDP=30\tGT:DP\t${gt}:30`);
+      if (chunk.length >= 20_000) {
+        yield chunk.join('\n') + '\n';
+        chunk = [];
+      }
+    }
+    while (k < here.length) chunk.push(here[k++].join('\t'));
+    k = 0;
+    if (chunk.length > 0) yield chunk.join('\n') + '\n';
+  }
+}

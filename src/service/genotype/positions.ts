@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const POSITION_INDEX_FILE = 'catalog/positions.bin';
-export const POSITION_INDEX_FORMAT = 1;
+const POSITION_INDEX_FORMAT = 1;
 const MAGIC = 0x49505354; // "TSPI"
 
 export type IndexedBuild = 37 | 38;
@@ -58,7 +58,7 @@ export function encodePositionIndex(c: PositionColumns): Uint8Array {
   return out;
 }
 
-export function decodePositionIndex(bytes: Uint8Array): PositionIndex {
+function decodePositionIndex(bytes: Uint8Array): PositionIndex {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (bytes.length < 12 || view.getUint32(0, true) !== MAGIC)
     throw new Error('positions.bin is not a Traitscope position index: rebuild the catalog (npm run build:catalog).');
@@ -144,9 +144,4 @@ export function rowOfRsid(index: PositionIndex, rsid: number): number {
     else return mid;
   }
   return -1;
-}
-
-/** A marker's position in a build (0 when it could not be placed there). */
-export function positionIn(index: PositionIndex, row: number, build: IndexedBuild): number {
-  return build === 37 ? index.pos37[row] : index.pos38[row];
 }

@@ -24,7 +24,7 @@ import type { GenotypeCollector } from './collect.js';
  *    chromosome the file covers is read as homozygous for the reference allele;
  *  - reference_blocks: a gVCF; markers inside its reference blocks are read as REF/REF.
  */
-export type SiteReading = 'as_listed' | 'variants_only' | 'reference_blocks';
+type SiteReading = 'as_listed' | 'variants_only' | 'reference_blocks';
 
 /** A VCF with at least this many non-reference calls and almost no REF/REF calls lists variants only. */
 const MIN_VARIANT_CALLS = 20;

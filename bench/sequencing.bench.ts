@@ -1,0 +1,195 @@
+/**
+ * Whole-genome sequencing VCFs (run by `npm run bench`; alone: `npm run bench -- sequencing`).
+ *
+ * Generates a GRCh38 variants-only VCF of 4.5 million lines (test/support/genotypes.ts
+ * wholeGenomeVcf: a person's catalog markers among filler variant sites), without rsIDs
+ * (as Nebula and Dante deliver them) and with rsIDs on every line, plain and .gz, and a
+ * 960k-line 23andMe file. Prints, in one run:
+ *  - our parse (with the position index, as the service reads it) against
+ *    `plink1.9 --vcf FILE --make-bed` on the same file (target <= 0.8, as for chip files);
+ *  - time per line of the VCF against time per line of the chip file, timed alternately
+ *    (target <= 1.0: the same speed per line);
+ *  - peak RSS of a child process parsing each VCF (target <= 400 MiB, parseMemoryBound's
+ *    guarantee; the chip files' 150 MiB target is for 960k markers).
+ */
+import { spawnSync } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createGzip } from 'node:zlib';
+import {
+  catalogMarkers,
+  chipMarkers,
+  combine,
+  FINDING_CALLS,
+  markersOf,
+  vendorFile,
+  wholeGenomeVcf,
+} from '../test/support/genotypes.js';
+import { LIBRARY, loadLibrary, ROOT } from './library.js';
+import { median, recordTarget } from './report.js';
+
+const { parseGenotypeFile, loadPositionIndex } = await loadLibrary();
+const RESOURCES = join(ROOT, 'resources');
+const LINES = 4_500_000;
+const RUNS = 3;
+const MiB = 1024 * 1024;
+
+async function writeChunks(path: string, chunks: Iterable<string>, gzip: boolean): Promise<void> {
+  const file = createWriteStream(path);
+  const out = gzip ? createGzip({ level: 6 }) : null;
+  if (out) out.pipe(file);
+  const sink = out ?? file;
+  for (const chunk of chunks) if (!sink.write(chunk)) await new Promise((r) => sink.once('drain', r));
+  sink.end();
+  await new Promise((r) => file.once('close', r));
+}
+
+async function ourParse(path: string): Promise<{ ms: number; markers: number }> {
+  const t0 = performance.now();
+  const r = await parseGenotypeFile(path, { positionIndex: loadPositionIndex(RESOURCES) });
+  const ms = performance.now() - t0;
+  if (!r.ok) throw new Error(`benchmark file refused: ${r.reason}`);
+  return { ms, markers: r.summary.snp_count };
+}
+
+function plinkMs(path: string, outPrefix: string): number | null {
+  if (spawnSync('plink1.9', ['--version']).status !== 0) return null;
+  const args = ['--vcf', path, '--make-bed', '--out', outPrefix, '--allow-extra-chr', '--silent'];
+  const once = () => {
+    const t0 = performance.now();
+    const r = spawnSync('plink1.9', args, { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`plink1.9 failed: ${r.stderr || r.stdout}`);
+    return performance.now() - t0;
+  };
+  once();
+  return median(Array.from({ length: RUNS }, once));
+}
+
+/** Peak RSS (MiB) of a fresh Node process parsing `path` with the position index, from the bundle. */
+function childPeakRss(path: string): number {
+  const script = `
+    const { parseGenotypeFile, loadPositionIndex } = await import(${JSON.stringify(pathToFileURL(LIBRARY).href)});
+    const r = await parseGenotypeFile(process.argv[1], { positionIndex: loadPositionIndex(process.argv[2]) });
+    if (!r.ok) { console.error(r.reason); process.exit(2); }
+    const { readFileSync } = await import('node:fs');
+    const hwm = /VmHWM:\\s+(\\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+    console.log(JSON.stringify({ peakKiB: hwm ? Number(hwm[1]) : process.resourceUsage().maxRSS }));
+  `;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script, path, RESOURCES], {
+    encoding: 'utf8',
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+  });
+  if (r.status !== 0) throw new Error(`child parse failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop()!).peakKiB / 1024;
+}
+
+const fmt = (x: number, d = 1) => x.toFixed(d);
+
+export async function run(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'traitscope-sequencing-bench-'));
+  try {
+    console.log('\n== Whole-genome sequencing VCFs ==');
+    const person = combine([markersOf(FINDING_CALLS), catalogMarkers(7, { traits: 'all' })]);
+    const files: Array<{ name: string; path: string }> = [];
+    for (const ids of ['none', 'rsid'] as const)
+      for (const gz of [false, true]) {
+        const name = `wgs_${LINES / 1e6}M_${ids === 'none' ? 'no_rsids' : 'rsids'}.vcf${gz ? '.gz' : ''}`;
+        const path = join(dir, name);
+        await writeChunks(path, wholeGenomeVcf(person, LINES, 31, { build: 38, ids }), gz);
+        files.push({ name, path });
+      }
+    const chipPath = join(dir, 'chip_960k.txt');
+    await writeChunks(chipPath, [vendorFile('23andme', chipMarkers(960_000, 5, { internalIds: true }), 'full')], false);
+    const chipLines = 960_000;
+
+    console.log(`temp dir: ${dir}; medians of ${RUNS} runs after a warm-up, alternating with the 960k chip file\n`);
+    const rows: string[][] = [];
+    let worstPlink = 0;
+    let worstPerLine = 0;
+    let worstRss = 0;
+    for (const f of files) {
+      await ourParse(f.path);
+      await ourParse(chipPath);
+      const vcf: number[] = [];
+      const chip: number[] = [];
+      let markers = 0;
+      for (let i = 0; i < RUNS; i++) {
+        const v = await ourParse(f.path);
+        vcf.push(v.ms);
+        markers = v.markers;
+        chip.push((await ourParse(chipPath)).ms);
+      }
+      const ours = median(vcf);
+      const perLine = ours / LINES / (median(chip) / chipLines);
+      const plink = plinkMs(f.path, join(dir, 'plink_out'));
+      const rss = childPeakRss(f.path);
+      worstPerLine = Math.max(worstPerLine, perLine);
+      worstRss = Math.max(worstRss, rss);
+      if (plink !== null) worstPlink = Math.max(worstPlink, ours / plink);
+      rows.push([
+        f.name,
+        fmt((await stat(f.path)).size / MiB),
+        String(markers),
+        fmt(ours, 0),
+        fmt((ours / LINES) * 1e6, 0),
+        fmt((median(chip) / chipLines) * 1e6, 0),
+        fmt(perLine, 2),
+        plink === null ? 'n/a' : fmt(plink, 0),
+        plink === null ? 'n/a' : fmt(ours / plink, 2),
+        fmt(rss, 0),
+      ]);
+    }
+    const header = [
+      'file',
+      'MiB',
+      'markers',
+      'parse ms',
+      'ns/line',
+      'chip ns/line',
+      'per-line ratio',
+      'plink ms',
+      'ours/plink',
+      'peak RSS MiB',
+    ];
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+    const line = (cells: string[]) =>
+      cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+    console.log(line(header));
+    console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+    for (const r of rows) console.log(line(r));
+    console.log(
+      '\nplink1.9 --vcf --make-bed is timed as a whole process; ours is the parse in this process (position index loaded once).',
+    );
+    recordTarget({
+      target: '4.5M-line VCF, time per line / 960k chip file time per line (worst file)',
+      figure: worstPerLine,
+      unit: '×',
+      limit: 1,
+    });
+    if (worstPlink > 0)
+      recordTarget({
+        target: '4.5M-line VCF parse / plink1.9 --vcf --make-bed (worst file)',
+        figure: worstPlink,
+        unit: '×',
+        limit: 0.8,
+      });
+    recordTarget({
+      target: '4.5M-line VCF, peak RSS of a child parse (worst file)',
+      figure: worstRss,
+      unit: 'MiB',
+      limit: 400,
+    });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  run().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
