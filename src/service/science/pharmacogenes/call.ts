@@ -263,11 +263,11 @@ export function callPharmacogene(def: PharmacogeneDefinition, read: SiteReader, 
       summary: `${display(keys[0])}: the only pair of named alleles that fits (${gapText}).`,
     };
   const distinctAlleles = new Set(def.alleles.map((a) => a.reportAs)).size;
-  if (notRuledOut.length === distinctAlleles && !agree)
+  if (keys.length === (distinctAlleles * (distinctAlleles + 1)) / 2 && !agree)
     return {
       ...common,
       status: 'not_determinable',
-      summary: `Too little was read to tell ${def.gene} alleles apart (${gapText}): every named allele remains possible.`,
+      summary: `Too little was read to tell ${def.gene} alleles apart (${gapText}): what was read rules out no pair of named alleles.`,
     };
   return {
     ...common,
