@@ -376,7 +376,7 @@ const PICKS: Record<string, [string, string]> = {
 };
 
 function resultsOf(genotype: Genotype, build: 36 | 37 | 38 | null) {
-  return new Map(pharmacogenesFor(data, genotypeSiteReader(genotype, build)).map((r) => [r.gene, r]));
+  return new Map(pharmacogenesFor(data, genotypeSiteReader(genotype, build, data.table)).map((r) => [r.gene, r]));
 }
 
 describe('medicine notes', () => {
