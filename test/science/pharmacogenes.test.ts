@@ -376,8 +376,48 @@ const PICKS: Record<string, [string, string]> = {
 };
 
 function resultsOf(genotype: Genotype, build: 36 | 37 | 38 | null) {
-  return new Map(pharmacogenesFor(data, genotypeSiteReader(genotype, build)).map((r) => [r.gene, r]));
+  return new Map(pharmacogenesFor(data, genotypeSiteReader(genotype, build, data.table)).map((r) => [r.gene, r]));
 }
+
+describe('medicine notes', () => {
+  it('name only phenotypes and alleles the definitions have, and guidelines they cite', () => {
+    for (const [name, rules] of Object.entries(data.medicines.genes)) {
+      const def = gene(name);
+      expect(def, name).toBeDefined();
+      const phenotypes = new Set(Object.values(def.phenotypes).map((p) => p.phenotype));
+      const alleles = new Set(def.alleles.map((a) => a.reportAs));
+      for (const rule of rules) {
+        for (const p of rule.phenotypes ?? []) expect(phenotypes, `${name} ${p}`).toContain(p);
+        for (const a of rule.alleles ?? []) expect(alleles, `${name} ${a}`).toContain(a);
+        expect(data.medicines.guidelines[rule.pmid], `${name} ${rule.pmid}`).toMatch(/Clin Pharmacol Ther/);
+        // Plain words, no figures of dose or risk (those are the prescriber's, from the guideline).
+        expect(rule.text, `${name} ${rule.medicine}`).not.toMatch(/\d\s*(%|mg|fold|times)/);
+      }
+    }
+  });
+
+  it('follow a called diplotype, and say nothing when the phenotypes of the candidates differ', () => {
+    const c19 = gene('CYP2C19');
+    const pick = (n: string) => c19.alleles.find((a) => a.name === n)!;
+    const index = new Map(c19.sites.map((site, i) => [site, i]));
+    const poor = lettersOf(c19, pick('*2'), pick('*2'));
+    const results = (letters: Map<number, string>) =>
+      pharmacogenesFor(data, (site, chrom) => {
+        if (chrom !== c19.chrom || !index.has(site)) return undefined;
+        const g = letters.get(index.get(site)!);
+        return g === undefined ? undefined : makeCall(alleleFromLetter(g[0]), alleleFromLetter(g[1]));
+      }).find((r) => r.gene === 'CYP2C19')!;
+    const called = results(poor);
+    expect([called.status, called.phenotype]).toEqual(['called', 'Poor Metabolizer']);
+    expect(called.medicines.map((m) => m.medicine)).toEqual(expect.arrayContaining(['clopidogrel', 'voriconazole']));
+    // rs4244285 alone, heterozygous: *1/*2 (intermediate) fits, and so does *2/*3 (poor), its position unread.
+    const rs4244285 = c19.sites.findIndex((site) => site.rsid === 4244285);
+    const partial = new Map([[rs4244285, 'AG']]);
+    const uncertain = results(partial);
+    expect(uncertain.phenotypes_agree).toBe(false);
+    expect(uncertain.medicines).toEqual([]);
+  });
+});
 
 describe('drug–gene results from vendor files', () => {
   const markers = markersFor(PICKS);

@@ -48,7 +48,7 @@ export function resultText(r: PharmacogeneResult): string {
   if (r.diplotype) return r.diplotype;
   if (r.status === 'ambiguous')
     return r.candidates.length <= 3 ? r.candidates.join(' or ') : `${r.candidates.length} possible diplotypes`;
-  return '—';
+  return STATUS_TEXT[r.status];
 }
 
 /** What the file could not read for this gene, in a few words. */
@@ -106,10 +106,12 @@ function GeneResult({ r }: { r: PharmacogeneResult }) {
       <h3>
         {r.gene} <span className="pgx-status">{STATUS_TEXT[r.status]}</span>
       </h3>
-      <p className="small">
-        {resultText(r)}
-        {r.phenotype ? ` — ${r.phenotype}` : ''}
-      </p>
+      {r.status === 'called' || r.status === 'ambiguous' ? (
+        <p className="small">
+          {resultText(r)}
+          {r.phenotype ? ` — ${r.phenotype}` : ''}
+        </p>
+      ) : null}
       <p className="muted small">{r.summary}</p>
       {r.medicines.length ? (
         <ul className="pgx-medicines small">

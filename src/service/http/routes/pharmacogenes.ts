@@ -19,7 +19,10 @@ export function pharmacogeneRoutes(ctx: ServiceContext): Router {
         'This profile has no processed genotype yet. Upload a file and wait for processing to finish.',
       );
     const data = pharmacogeneData(ctx.config.resourcesDir);
-    const body: PharmacogeneList = pharmacogenesFor(data, genotypeSiteReader(stored.genotype, stored.summary.build));
+    const body: PharmacogeneList = pharmacogenesFor(
+      data,
+      genotypeSiteReader(stored.genotype, stored.summary.build, data.table),
+    );
     res.json(body);
   });
   return router;

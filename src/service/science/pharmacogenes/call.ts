@@ -168,14 +168,6 @@ export function callPharmacogene(def: PharmacogeneDefinition, read: SiteReader, 
     positions,
     versions,
   };
-  const alleleBits = def.alleles.map((a) => a.bases.map(baseBits));
-  const refIndex = def.alleles.findIndex((a) => a.reference);
-  const unseen = new Set<string>();
-  def.alleles.forEach((a, i) => {
-    if (i === refIndex) return;
-    const own = a.bases.map((_, s) => s).filter((s) => a.bases[s] !== def.alleles[refIndex].bases[s]);
-    if (own.length > 0 && own.every((s) => !observations[s])) unseen.add(a.reportAs);
-  });
   if (def.notDeterminableReason)
     return {
       ...base,
@@ -188,6 +180,14 @@ export function callPharmacogene(def: PharmacogeneDefinition, read: SiteReader, 
       variants: [],
       summary: def.notDeterminableReason,
     };
+  const alleleBits = def.alleles.map((a) => a.bases.map(baseBits));
+  const refIndex = def.alleles.findIndex((a) => a.reference);
+  const unseen = new Set<string>();
+  def.alleles.forEach((a, i) => {
+    if (i === refIndex) return;
+    const own = a.bases.map((_, s) => s).filter((s) => a.bases[s] !== def.alleles[refIndex].bases[s]);
+    if (own.length > 0 && own.every((s) => !observations[s])) unseen.add(a.reportAs);
+  });
   if (positions.read.length === 0)
     return {
       ...base,
@@ -263,11 +263,11 @@ export function callPharmacogene(def: PharmacogeneDefinition, read: SiteReader, 
       summary: `${display(keys[0])}: the only pair of named alleles that fits (${gapText}).`,
     };
   const distinctAlleles = new Set(def.alleles.map((a) => a.reportAs)).size;
-  if (notRuledOut.length === distinctAlleles && !agree)
+  if (keys.length === (distinctAlleles * (distinctAlleles + 1)) / 2 && !agree)
     return {
       ...common,
       status: 'not_determinable',
-      summary: `Too little was read to tell ${def.gene} alleles apart (${gapText}): every named allele remains possible.`,
+      summary: `Too little was read to tell ${def.gene} alleles apart (${gapText}): what was read rules out no pair of named alleles.`,
     };
   return {
     ...common,

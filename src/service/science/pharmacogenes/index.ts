@@ -7,7 +7,7 @@ import type { Genotype } from '../../genotype/types.js';
 import { findRsid } from '../../genotype/encoding.js';
 import { callPharmacogene, type PharmacogeneCall, type SiteReader } from './call.js';
 import { medicinesFor, readMedicineFile, type MedicineFile, type MedicineNote } from './medicines.js';
-import { readPharmacogeneFile, type PharmacogeneFile } from './table.js';
+import { readPharmacogeneFile, type PharmacogeneFile, type PharmacogeneSite } from './table.js';
 
 export interface PharmacogeneResult extends PharmacogeneCall {
   medicines: MedicineNote[];
@@ -35,23 +35,41 @@ export function pharmacogeneData(resourcesDir: string): PharmacogeneData {
 /**
  * Reads a site by rsID first; by position only when the file's build is known and the
  * marker is stored under another rsID (a merged or vendor-specific id) with that position.
+ * The position index covers only the table's own positions: one pass over the file's
+ * typed arrays, checking each marker against a small set per chromosome.
  */
-export function genotypeSiteReader(genotype: Genotype, build: 36 | 37 | 38 | null): SiteReader {
-  let byPosition: Map<number, number> | undefined;
-  const positionKey = (chrom: number, pos: number) => chrom * 2 ** 32 + pos;
+export function genotypeSiteReader(
+  genotype: Genotype,
+  build: 36 | 37 | 38 | null,
+  table: PharmacogeneFile,
+): SiteReader {
+  const positionOf = (site: PharmacogeneSite) => (build === 38 ? site.pos38 : build === 37 ? site.pos37 : null);
+  let byPosition: Map<string, number> | undefined;
+  const indexPositions = () => {
+    const wanted = new Map<number, Set<number>>();
+    for (const def of table.genes)
+      for (const site of def.sites) {
+        const pos = positionOf(site);
+        if (pos === null) continue;
+        let set = wanted.get(def.chrom);
+        if (!set) wanted.set(def.chrom, (set = new Set()));
+        set.add(pos);
+      }
+    const found = new Map<string, number>();
+    const { chroms, positions } = genotype;
+    for (let i = 0; i < positions.length; i++)
+      if (wanted.get(chroms[i])?.has(positions[i])) found.set(`${chroms[i]}:${positions[i]}`, i);
+    return found;
+  };
   return (site, chrom) => {
     if (site.rsid !== null) {
       const i = findRsid(genotype.rsids, site.rsid);
       if (i >= 0) return genotype.calls[i];
     }
-    const pos = build === 38 ? site.pos38 : build === 37 ? site.pos37 : null;
+    const pos = positionOf(site);
     if (pos === null) return undefined;
-    if (!byPosition) {
-      byPosition = new Map();
-      for (let i = 0; i < genotype.positions.length; i++)
-        if (genotype.positions[i] > 0) byPosition.set(positionKey(genotype.chroms[i], genotype.positions[i]), i);
-    }
-    const i = byPosition.get(positionKey(chrom, pos));
+    byPosition ??= indexPositions();
+    const i = byPosition.get(`${chrom}:${pos}`);
     return i === undefined ? undefined : genotype.calls[i];
   };
 }
