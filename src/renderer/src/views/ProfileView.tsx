@@ -247,6 +247,10 @@ export function ProfileView({ id }: { id: string }) {
 
       {usable && !busy && hasResults && !choice ? <SensitiveQuestion profileId={id} name={name} /> : null}
 
+      {/* What a single variant says comes first (findings, then drug–gene results when the
+          person opted in: the medication card goes here), then the ranked results. */}
+      {usable && !busy && hasResults ? <Findings profileId={id} showClinical={choice === 'show'} /> : null}
+
       {usable && !busy && catalog && entry?.loaded && hasResults ? (
         <Summary
           profileId={id}
@@ -258,8 +262,6 @@ export function ProfileView({ id }: { id: string }) {
           })}
         />
       ) : null}
-
-      {usable && !busy && hasResults ? <Findings profileId={id} showClinical={choice === 'show'} /> : null}
 
       {usable && !busy ? (
         catalogError ? (
