@@ -3,11 +3,13 @@
  * how much it tells, and what the file cannot tell at all.
  */
 import type { ProfileTrait } from '../../../shared/api.js';
+import { caveatSentence, resultCaveats } from '../lib/caveats.js';
 import { firstSentence, formatInt, percentileWords } from '../lib/format.js';
 import { notableResults, varianceExplained } from '../lib/notable.js';
 import { isSensitive, type PhenotypeRow } from '../lib/results.js';
 import { navigate } from '../state/router.js';
 import { InfoMeter } from './InfoMeter.js';
+import { AlertIcon } from './icons.js';
 import { LevelBadge, LevelMeter } from './LevelMeter.js';
 import { resultLinkName } from './TraitBrowser.js';
 
@@ -136,6 +138,11 @@ export function Summary({
               </div>
               {result.recommendations ? (
                 <p className="notable-meaning muted small">{firstSentence(result.recommendations)}</p>
+              ) : null}
+              {resultCaveats(result).length > 0 ? (
+                <p className="notable-caveat small" data-testid="notable-caveat">
+                  <AlertIcon size={14} /> {caveatSentence(resultCaveats(result))}
+                </p>
               ) : null}
               <InfoMeter result={result} />
             </li>

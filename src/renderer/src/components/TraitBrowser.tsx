@@ -5,7 +5,9 @@
  */
 import { startTransition, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import type { ProfileTrait } from '../../../shared/api.js';
+import { searchPlan } from '../lib/everyday-search.js';
 import { capitalise, formatInt, formatPercent, percentileWords } from '../lib/format.js';
+import { SearchAnswer } from './SearchAnswer.js';
 import { comparedWith } from '../lib/reference.js';
 import {
   categoriesOf,
@@ -103,13 +105,20 @@ export function TraitBrowser({
     return { results, unavailable: rows.length - results, all: rows.length };
   }, [rows]);
 
+  const plan = useMemo(() => searchPlan(deferredQuery), [deferredQuery]);
   const filtered = useMemo(() => {
-    const terms = deferredQuery.trim().toLowerCase().split(/\s+/).filter(Boolean);
+    const f = { query: deferredQuery, show, evidence, hideSensitive, category };
     return sortRows(
-      rows.filter((r) => rowMatches(r, { query: deferredQuery, show, evidence, hideSensitive, category }, terms)),
+      rows.filter((r) => plan.alternatives.some((terms) => rowMatches(r, f, terms))),
       sort,
     );
-  }, [rows, deferredQuery, show, evidence, hideSensitive, category, sort]);
+  }, [rows, deferredQuery, plan, show, evidence, hideSensitive, category, sort]);
+  // Phenotypes the words match with every filter off: "no match" must not be said of a hidden one.
+  const hiddenByFilters = useMemo(() => {
+    if (filtered.length > 0 || !deferredQuery.trim()) return 0;
+    const f = { query: deferredQuery, show: 'all' as const, evidence: [], hideSensitive: false, category: '' };
+    return rows.filter((r) => plan.alternatives.some((terms) => rowMatches(r, f, terms))).length;
+  }, [rows, deferredQuery, plan, filtered.length]);
   const hiddenSensitive = useMemo(
     () => (hideSensitive ? rows.filter((r) => isSensitive(r.main.trait)).length : 0),
     [rows, hideSensitive],
@@ -220,12 +229,21 @@ export function TraitBrowser({
         </p>
       ) : null}
 
+      {deferredQuery.trim() ? <SearchAnswer profileId={profileId} plan={plan} /> : null}
       {filtered.length === 0 ? (
-        <div className="empty-inline">
+        <div className="empty-inline" data-testid="search-empty">
           <strong>
-            {query.trim() ? `No phenotype matches “${query.trim()}”.` : 'Nothing to show with these filters.'}
+            {hiddenByFilters > 0
+              ? `${formatInt(hiddenByFilters)} ${hiddenByFilters === 1 ? 'phenotype matches' : 'phenotypes match'} “${query.trim()}”, but the filters hide ${hiddenByFilters === 1 ? 'it' : 'them'}.`
+              : query.trim()
+                ? `No phenotype matches “${query.trim()}”.`
+                : 'Nothing to show with these filters.'}
           </strong>
-          <span className="muted">Try a shorter word, another category, or show all.</span>
+          <span className="muted">
+            {hiddenByFilters > 0
+              ? 'Show all, clear the evidence and category filters, or show disease results.'
+              : 'Try a shorter word, another category, or show all.'}
+          </span>
         </div>
       ) : (
         <>

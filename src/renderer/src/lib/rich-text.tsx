@@ -2,6 +2,7 @@
  * Trait overviews may contain simple HTML. They are rendered as React elements from an
  * allow-list (paragraphs, emphasis, lists, links to the web), never as raw HTML.
  */
+import { ExternalLink } from '../components/ExternalLink.js';
 import { Fragment, type ReactNode } from 'react';
 
 const ALLOWED = new Set(['p', 'br', 'b', 'strong', 'i', 'em', 'u', 'ul', 'ol', 'li', 'a', 'sup', 'sub', 'span']);
@@ -18,9 +19,9 @@ function convert(node: Node, key: number): ReactNode {
     const href = el.getAttribute('href') ?? '';
     if (!/^https?:\/\//i.test(href)) return <Fragment key={key}>{children}</Fragment>;
     return (
-      <a key={key} href={href} target="_blank" rel="noopener noreferrer">
+      <ExternalLink key={key} href={href}>
         {children}
-      </a>
+      </ExternalLink>
     );
   }
   const Tag = tag as 'p';

@@ -5,7 +5,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { ProfileTrait } from '../../../shared/api.js';
 import { DistributionPlot } from '../components/DistributionPlot.js';
-import { AlertIcon, ArrowLeft, BeakerIcon, ExternalIcon, Spinner } from '../components/icons.js';
+import { ExternalLink } from '../components/ExternalLink.js';
+import { AlertIcon, ArrowLeft, BeakerIcon, Spinner } from '../components/icons.js';
 import { LevelBadge, LevelMeter } from '../components/LevelMeter.js';
 import { InfoMeter, infoMeterBasis } from '../components/InfoMeter.js';
 import { ResultMeaningCard } from '../components/ResultMeaning.js';
@@ -318,14 +319,9 @@ function Computed({ a }: { a: ProfileTrait }) {
                 {(showAll ? markers : markers.slice(0, MARKER_PAGE)).map((m) => (
                   <tr key={m.rsid} className={m.use !== 'observed' ? 'is-dim' : ''}>
                     <th scope="row">
-                      <a
-                        className="mono"
-                        href={`https://www.ncbi.nlm.nih.gov/snp/${m.rsid}`}
-                        target="_blank"
-                        rel="noopener noreferrer"
-                      >
+                      <ExternalLink className="mono" href={`https://www.ncbi.nlm.nih.gov/snp/${m.rsid}`}>
                         {m.rsid}
-                      </a>
+                      </ExternalLink>
                     </th>
                     <td className="mono">{m.genotype && m.genotype !== '--' ? m.genotype : 'not tested'}</td>
                     <td className="mono">{m.effect_allele}</td>
@@ -436,14 +432,9 @@ function Evidence({ trait }: { trait: NonNullable<ProfileTrait['trait']> }) {
             <h3>Source</h3>
             <p>{q.citation}</p>
             {q.pmid ? (
-              <a
-                className="button button-small"
-                href={`https://pubmed.ncbi.nlm.nih.gov/${q.pmid}/`}
-                target="_blank"
-                rel="noopener noreferrer"
-              >
-                Read on PubMed (PMID {q.pmid}) <ExternalIcon size={14} />
-              </a>
+              <ExternalLink className="button button-small" href={`https://pubmed.ncbi.nlm.nih.gov/${q.pmid}/`}>
+                Read on PubMed (PMID {q.pmid}){' '}
+              </ExternalLink>
             ) : null}
           </div>
         </>

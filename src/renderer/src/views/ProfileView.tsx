@@ -248,6 +248,11 @@ export function ProfileView({ id }: { id: string }) {
 
       {usable && !busy && hasResults && !choice ? <SensitiveQuestion profileId={id} name={name} /> : null}
 
+      {/* What a single variant says comes first (findings, then drug–gene results when the
+          person opted in: the medication card goes here), then the ranked results. */}
+      {usable && !busy && hasResults ? <Findings profileId={id} showClinical={choice === 'show'} /> : null}
+      {usable && !busy && hasResults ? <Pharmacogenes profileId={id} name={name} show={choice === 'show'} /> : null}
+
       {usable && !busy && catalog && entry?.loaded && hasResults ? (
         <Summary
           profileId={id}
@@ -259,9 +264,6 @@ export function ProfileView({ id }: { id: string }) {
           })}
         />
       ) : null}
-
-      {usable && !busy && hasResults ? <Findings profileId={id} showClinical={choice === 'show'} /> : null}
-      {usable && !busy && hasResults ? <Pharmacogenes profileId={id} name={name} show={choice === 'show'} /> : null}
 
       {usable && !busy ? (
         catalogError ? (

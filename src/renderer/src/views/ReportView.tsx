@@ -27,6 +27,7 @@ import {
   profileName,
   vendorName,
 } from '../lib/format.js';
+import { caveatSentence, resultCaveats } from '../lib/caveats.js';
 import { informativeness, informativenessLevel } from '../lib/notable.js';
 import { comparedWith, commonReference, type Reference } from '../lib/reference.js';
 import { categoriesOf, evidenceLabel, isSensitive, sortRows, type PhenotypeRow } from '../lib/results.js';
@@ -458,6 +459,11 @@ export function ReportDocument({
                     {row.name}
                     <span className="rt-meaning">{firstSentence(result.recommendations)}</span>
                     <MeaningInBrief result={result} />
+                    {resultCaveats(result).length > 0 ? (
+                      <span className="rt-meaning rt-caveat" data-testid="report-caveat">
+                        {caveatSentence(resultCaveats(result))}
+                      </span>
+                    ) : null}
                   </th>
                   <td>
                     <LevelCell r={result} />
