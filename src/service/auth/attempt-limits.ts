@@ -1,82 +1,112 @@
 /**
- * Limits on checking client credentials, so guessing cannot slow the API down:
- * - per client id, at most `failures` failed checks per window; further requests for that
- *   id are refused without being checked until the window ends;
- * - at most `concurrent` scrypt checks run at once (on libuv's thread pool, which file reads
- *   and zlib share), with at most `queued` waiting; beyond that requests are refused.
- * Refusals carry the seconds after which trying again can succeed.
+ * Fair turns at checking client secrets, so guessing slows only the guesser:
+ * - Only known, unrevoked client ids reach a check (clients.ts refuses the rest before any
+ *   hashing): a flood of made-up ids costs no scrypt and takes no one's turn.
+ * - One scrypt check at a time (on libuv's thread pool, which file reads and zlib share).
+ *   Requests wait in a queue per key — the client id and where the request comes from (a web
+ *   page's origin, or none) — and the queues take turns, so a guesser's queue never makes the
+ *   owner wait for more than one of its checks. A key may have `perKey` requests waiting, all
+ *   keys together `queued`; beyond that the request is refused (429, try again in a second).
+ * - A failed check is answered after a delay that grows with the key's recent failures
+ *   (`failureDelayMs` each, at most `maxDelayMs`), taken after the check's turn is given up:
+ *   it slows that key's answers only. There is no lock-out: the owner's right secret works
+ *   at once, however many wrong ones others sent.
  */
 export interface AttemptLimitOptions {
-  failures: number;
+  /** Failures are remembered this long. */
   windowMs: number;
+  failureDelayMs: number;
+  maxDelayMs: number;
   concurrent: number;
+  /** Requests that may wait per key, and in all. */
+  perKey: number;
   queued: number;
-  /** Client ids remembered at once (failures of unknown ids included). */
+  /** Keys remembered at once (their failures). */
   maxTracked: number;
 }
 
 export const DEFAULT_ATTEMPT_LIMITS: AttemptLimitOptions = {
-  failures: 10,
   windowMs: 60_000,
+  failureDelayMs: 100,
+  maxDelayMs: 2000,
   concurrent: 1,
+  perKey: 4,
   queued: 32,
   maxTracked: 10_000,
 };
 
-export type Admission = { ok: true } | { ok: false; retryAfterSeconds: number; reason: 'client' | 'busy' };
+export type Admission = { ok: true } | { ok: false; retryAfterSeconds: number };
 
 export class AttemptLimiter {
-  private readonly failuresById = new Map<string, { count: number; resetAt: number }>();
+  private readonly failuresByKey = new Map<string, { count: number; resetAt: number }>();
   private running = 0;
-  private readonly waiting: Array<() => void> = [];
+  /** Waiting requests per key, in the order keys take turns. */
+  private readonly waiting = new Map<string, Array<() => void>>();
+  private waitingCount = 0;
 
   constructor(private readonly options: AttemptLimitOptions = DEFAULT_ATTEMPT_LIMITS) {}
 
-  /** May credentials of this client id be checked now? */
-  admit(clientId: string, now = Date.now()): Admission {
-    const entry = this.failuresById.get(clientId);
-    if (entry && entry.resetAt <= now) this.failuresById.delete(clientId);
-    else if (entry && entry.count >= this.options.failures) {
-      return { ok: false, reason: 'client', retryAfterSeconds: Math.ceil((entry.resetAt - now) / 1000) };
-    }
-    if (this.running >= this.options.concurrent && this.waiting.length >= this.options.queued) {
-      return { ok: false, reason: 'busy', retryAfterSeconds: 1 };
-    }
+  /** May a check for this key wait for its turn now? */
+  admit(key: string): Admission {
+    if (this.running < this.options.concurrent) return { ok: true };
+    const mine = this.waiting.get(key)?.length ?? 0;
+    if (mine >= this.options.perKey || this.waitingCount >= this.options.queued)
+      return { ok: false, retryAfterSeconds: 1 };
     return { ok: true };
   }
 
-  /** Runs one check in a free slot (call after admit() said ok). */
-  async check<T>(work: () => Promise<T>): Promise<T> {
-    if (this.running >= this.options.concurrent) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.running++;
+  /** Runs one check in its key's turn (call after admit() said ok). */
+  async check<T>(key: string, work: () => Promise<T>): Promise<T> {
+    if (this.running >= this.options.concurrent) {
+      await new Promise<void>((resolve) => {
+        const queue = this.waiting.get(key);
+        if (queue) queue.push(resolve);
+        else this.waiting.set(key, [resolve]);
+        this.waitingCount++;
+      });
+    } else this.running++;
     try {
       return await work();
     } finally {
-      const next = this.waiting.shift();
-      if (next)
-        next(); // the slot passes to the next waiter
-      else this.running--;
+      this.passTurn();
     }
   }
 
-  failed(clientId: string, now = Date.now()): void {
-    const entry = this.failuresById.get(clientId);
-    if (entry && entry.resetAt > now) {
-      entry.count++;
+  /** The slot passes to the first waiter of the key whose turn it is; that key goes to the back. */
+  private passTurn(): void {
+    const next = this.waiting.entries().next();
+    if (next.done) {
+      this.running--;
       return;
     }
-    if (this.failuresById.size >= this.options.maxTracked) this.forgetExpired(now);
-    // Still full (a flood of made-up ids): forget the oldest, whose window ends first.
-    if (this.failuresById.size >= this.options.maxTracked)
-      this.failuresById.delete(this.failuresById.keys().next().value!);
-    this.failuresById.set(clientId, { count: 1, resetAt: now + this.options.windowMs });
+    const [key, queue] = next.value;
+    const resolve = queue.shift()!;
+    this.waiting.delete(key);
+    if (queue.length > 0) this.waiting.set(key, queue);
+    this.waitingCount--;
+    resolve();
   }
 
-  succeeded(clientId: string): void {
-    this.failuresById.delete(clientId);
+  /** Records a failed check; returns how long to hold its answer back. */
+  failed(key: string, now = Date.now()): number {
+    let entry = this.failuresByKey.get(key);
+    if (!entry || entry.resetAt <= now) {
+      if (this.failuresByKey.size >= this.options.maxTracked) this.forgetExpired(now);
+      // Still full: forget the oldest, whose window ends first.
+      if (this.failuresByKey.size >= this.options.maxTracked)
+        this.failuresByKey.delete(this.failuresByKey.keys().next().value!);
+      entry = { count: 0, resetAt: now + this.options.windowMs };
+      this.failuresByKey.set(key, entry);
+    }
+    entry.count++;
+    return Math.min(this.options.maxDelayMs, entry.count * this.options.failureDelayMs);
+  }
+
+  succeeded(key: string): void {
+    this.failuresByKey.delete(key);
   }
 
   private forgetExpired(now: number): void {
-    for (const [id, entry] of this.failuresById) if (entry.resetAt <= now) this.failuresById.delete(id);
+    for (const [key, entry] of this.failuresByKey) if (entry.resetAt <= now) this.failuresByKey.delete(key);
   }
 }

@@ -2,11 +2,11 @@
  * API clients: the third-party tools (and the desktop UI itself) that hold credentials.
  * Secrets are returned once at creation and stored only as scrypt hashes.
  */
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db/db.js';
 import { APP_SCOPE, SCOPES, type ApiClient, type Scope } from '../../shared/api.js';
 import { namedStatements } from '../db/statements.js';
-import { decoyHash, hashSecret, isIssuedToken, randomToken, unmatchableHash, verifySecret } from './secrets.js';
+import { hashSecret, isIssuedToken, randomToken, unmatchableHash, verifySecret } from './secrets.js';
 
 /** Which of the configured traits a client gets for free; "default" follows the catalog's pricing. */
 export type FreeTraits = 'default' | 'all' | 'none' | string[];
@@ -141,18 +141,36 @@ export function isClientId(value: unknown): value is string {
 
 /**
  * The client with these credentials, if it exists, is not revoked and the secret matches.
- * Credentials are compared exactly as issued. An unknown or revoked client costs the same
- * scrypt check as a known one, so timing does not tell which client ids exist.
+ * Credentials are compared exactly as issued. Unknown and revoked clients are refused
+ * without a scrypt check (isActiveClient).
  */
 export async function authenticateClient(db: Db, id: string, secret: string): Promise<Client | undefined> {
-  if (!isClientId(id) || !isIssuedToken(secret)) return undefined;
-  const st = clientStatements(db);
-  const row = st.byId.get(id);
-  const matches = await verifySecret(secret, row?.secret_hash ?? decoyHash());
+  if (!isIssuedToken(secret)) return undefined;
+  const row = activeClientRow(db, id);
+  if (!row || !(await verifySecret(secret, row.secret_hash))) return undefined;
   // Read again: the client may have been revoked while the secret was being checked.
-  const current = matches ? st.byId.get(id) : undefined;
+  const current = clientStatements(db).byId.get(row.id);
   return current && current.revoked_at === null ? toClient(current) : undefined;
 }
+
+/** Per process: ids are compared as keyed digests, so the comparison's time says nothing about how close a guess was. */
+const idKey = randomBytes(32);
+const idDigest = (id: string) => createHmac('sha256', idKey).update(id).digest();
+
+function activeClientRow(db: Db, id: string): ClientRow | undefined {
+  if (!isClientId(id)) return undefined;
+  const row = clientStatements(db).byId.get(id);
+  const found = row ?? { id: '', revoked_at: null };
+  const same = timingSafeEqual(idDigest(found.id), idDigest(id));
+  return row && same && row.revoked_at === null ? row : undefined;
+}
+
+/**
+ * Whether a token request names a client that exists and is not revoked: the others are
+ * refused before any hashing, so made-up ids cost no scrypt check and take no one's turn
+ * (auth/attempt-limits.ts). Client ids are not secrets; the secret is.
+ */
+export const isActiveClient = (db: Db, id: string): boolean => activeClientRow(db, id) !== undefined;
 
 /** Revokes a client: its tokens stop working at once. Returns false if unknown or already revoked. */
 export function revokeClient(db: Db, id: string): boolean {

@@ -61,10 +61,3 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
 export function unmatchableHash(): string {
   return `scrypt$${randomBytes(16).toString('base64')}$${randomBytes(32).toString('base64')}`;
 }
-
-let decoy: string | null = null;
-/** A hash no secret matches, checked when the client is unknown so that costs as long as a real check. */
-export function decoyHash(): string {
-  decoy ??= unmatchableHash();
-  return decoy;
-}

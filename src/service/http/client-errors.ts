@@ -6,6 +6,7 @@
  */
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { errorCode } from './errors.js';
 import { confirmLateHeaders } from './slow-clients.js';
 
 const REPLIES: Record<string, [number, string, string]> = {
@@ -33,7 +34,7 @@ function reply(err: NodeJS.ErrnoException, socket: Socket): void {
       'Bad Request',
       `The request is not valid HTTP (${err.code ?? err.message}).`,
     ];
-    const body = JSON.stringify({ detail });
+    const body = JSON.stringify({ detail, code: errorCode(status) });
     socket.write(
       `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
     );

@@ -10,8 +10,9 @@ export function hostGuard(getPort: () => number): RequestHandler {
     const host = (req.headers.host ?? '').toLowerCase();
     const port = getPort();
     if (host === `127.0.0.1:${port}` || host === `localhost:${port}`) return next();
-    res
-      .status(403)
-      .json({ detail: `Requests must be addressed to http://127.0.0.1:${port} (Host header "${host}" refused).` });
+    res.status(403).json({
+      detail: `Requests must be addressed to http://127.0.0.1:${port} (Host header "${host}" refused).`,
+      code: 'wrong_host',
+    });
   };
 }

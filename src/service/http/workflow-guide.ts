@@ -8,7 +8,7 @@ specification (version 1.0.0) with the additions marked \`x-traitscope-extension
 Operations marked \`x-internal\` are for the Traitscope app itself.
 
 * Every path works with and without its trailing slash.
-* Every non-2xx response of \`/api\` and \`/storage\` has the body \`{"detail": "..."}\`;
+* Every non-2xx response of \`/api\` and \`/storage\` has the body \`{"detail": "...", "code": "..."}\`;
   \`/oauth/token\` errors follow RFC 6749 §5.2.
 * Request bodies may carry keys an operation does not know: they are ignored.
 * Responses may gain fields in later minor versions (see \`GET /api/version\`); ignore the ones you do not know.

@@ -550,9 +550,9 @@ export const operations = {
     path: '/api/events/url',
     summary: 'A one-time URL of the events stream',
     description:
-      "For browsers' EventSource, which cannot send an Authorization header: a URL of GET /api/events carrying a single-use ticket, valid 60 s, for the calling client. The access token never appears in a URL. Any valid token.",
+      "For browsers' EventSource, which cannot send an Authorization header: a URL of GET /api/events carrying a single-use ticket, valid 60 s, for the calling client. The access token never appears in a URL. Needs read:profiles (the events tell of results).",
     tags: ['Service'],
-    scopes: [],
+    scopes: READ,
     extension: true,
     success: {
       status: 200,
@@ -584,7 +584,10 @@ export const operations = {
       schema: z.string().meta({ id: 'EventStream', description: 'Server-Sent Events; see docs/api.md.' }),
       description: 'The stream.',
     },
-    errors: { 401: { description: 'No valid token, or a used, expired or unknown ticket.', schema: Detail } },
+    errors: {
+      401: { description: 'No valid token, or a used, expired or unknown ticket.', schema: Detail },
+      403: { description: 'The token lacks read:profiles.', schema: Detail },
+    },
   }),
 
   // ---- App (the desktop UI's own client) -----------------------------------------------

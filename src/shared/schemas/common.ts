@@ -6,7 +6,15 @@ import { z } from 'zod';
 
 /** Every non-2xx body of /api and /storage. */
 export const Detail = z
-  .object({ detail: z.string().describe('What happened, or what went wrong and how to fix it.') })
+  .object({
+    detail: z.string().describe('What happened, or what went wrong and how to fix it.'),
+    code: z
+      .string()
+      .optional()
+      .describe(
+        'On errors: a stable machine-readable code (e.g. not_found, invalid_request, unauthenticated, forbidden, method_not_allowed, conflict, too_large, too_many_requests, busy).',
+      ),
+  })
   .meta({
     id: 'Detail',
     description: 'A sentence for people: what happened, or what went wrong and how to fix it.',

@@ -46,7 +46,8 @@ function streamTickets() {
 export function eventRoutes(ctx: ServiceContext): Router {
   const { router, on } = operationRouter(ctx, '/api');
   const tickets = streamTickets();
-  const authenticate = requireToken(ctx.db, []);
+  // The events tell of jobs and results: a write-only token does not get them.
+  const authenticate = requireToken(ctx.db, ['read:profiles']);
 
   on('getEventsUrl', (_req, res) => {
     const ticket = tickets.issue(clientOf(res).id);

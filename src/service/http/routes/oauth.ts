@@ -2,12 +2,13 @@
  * POST /oauth/token: OAuth 2.0 client-credentials grant (RFC 6749 §4.4). Accepts JSON (as
  * the spec shows) and application/x-www-form-urlencoded, with credentials in the body or
  * in HTTP Basic auth (§2.3.1). Errors follow §5.2. Secrets are checked off the event loop,
- * one at a time, and failed checks are limited per client id (429 slow_down, RFC 8628's
- * token-endpoint error, with Retry-After): guessing cannot slow the rest of the API.
+ * one at a time, in fair turns per client id and origin; failed checks are answered after a
+ * growing delay, and a full queue answers 429 slow_down (RFC 8628's token-endpoint error,
+ * with Retry-After): guessing cannot slow the rest of the API or lock the owner out.
  */
 import express, { type ErrorRequestHandler, type Response, type Router } from 'express';
 import { AttemptLimiter } from '../../auth/attempt-limits.js';
-import { authenticateClient, ensureAppClient } from '../../auth/clients.js';
+import { authenticateClient, ensureAppClient, isActiveClient } from '../../auth/clients.js';
 import { redeemSignInCode } from '../../auth/sign-in.js';
 import { issueToken } from '../../auth/tokens.js';
 import { origin, type ServiceContext } from '../context.js';
@@ -90,24 +91,30 @@ export function oauthRoutes(ctx: ServiceContext): Router {
           'client_id and client_secret are required (in the body or as HTTP Basic credentials).',
         );
       }
-      const admission = attempts.admit(clientId);
+      // Made-up and revoked ids are refused before any hashing; known ones wait for their
+      // turn in a queue per id and per web origin (none for local programs), so guessers slow
+      // only themselves (auth/attempt-limits.ts).
+      const refused = () =>
+        oauthError(res, 401, 'invalid_client', 'Unknown client, wrong secret, or the client was revoked.');
+      if (!isActiveClient(ctx.db, clientId)) return refused();
+      const key = `${clientId}\n${req.headers.origin ?? ''}`;
+      const admission = attempts.admit(key);
       if (!admission.ok) {
         res.set('Retry-After', String(admission.retryAfterSeconds));
         return oauthError(
           res,
           429,
           'slow_down',
-          admission.reason === 'client'
-            ? `Too many failed token requests for this client_id; try again in ${admission.retryAfterSeconds} s with the right client_secret.`
-            : 'Too many token requests are being checked at once; try again in a second.',
+          `Too many token requests for this client_id are waiting to be checked; try again in ${admission.retryAfterSeconds} s.`,
         );
       }
-      const client = await attempts.check(() => authenticateClient(ctx.db, clientId, clientSecret));
+      const client = await attempts.check(key, () => authenticateClient(ctx.db, clientId, clientSecret));
       if (!client) {
-        attempts.failed(clientId);
-        return oauthError(res, 401, 'invalid_client', 'Unknown client, wrong secret, or the client was revoked.');
+        const delayMs = attempts.failed(key);
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+        return refused();
       }
-      attempts.succeeded(clientId);
+      attempts.succeeded(key);
       if (!audience)
         return oauthError(res, 400, 'invalid_target', `audience is required: "${origin(ctx)}/api/profiles".`);
       if (!audienceMatches(ctx, audience)) {

@@ -58,7 +58,8 @@ export function profileRoutes(ctx: ServiceContext): Router {
 
   on('createProfile', (req, res) => {
     const input = parseBody(ProfileInput, req.body, 405, 'profile input');
-    res.status(201).json(createProfile(ctx.db, clientOf(res).id, input));
+    const created = createProfile(ctx.db, clientOf(res).id, input);
+    res.status(201).location(`/api/profiles/${created.id}/`).json(created);
   });
 
   on('listProfiles', (_req, res) => {
