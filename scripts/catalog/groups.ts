@@ -4,7 +4,8 @@
  * group, and one of them is the headline result: its best-informed member. Rule
  * (docs/science.md, section 7), first difference wins:
  *  1. larger predictive power computed from the score itself (information.ts: what it
- *     explains × the share of its markers kept); a study whose power cannot be computed comes last;
+ *     explains × the share of its markers kept); a study whose power cannot be computed comes
+ *     last; a featured study whose power is at least CURATED_POWER_SHARE of the best goes first;
  *  2. higher evidence label (strong > moderate > limited > suggestive);
  *  3. more markers at genome-wide significance;
  *  4. larger sample size;
@@ -69,6 +70,9 @@ export function phenotypeKey(sourceTrait: string): string {
     .trim();
 }
 
+/** A featured member heads its group while its predictive power is at least this share of the best member's. */
+export const CURATED_POWER_SHARE = 0.5;
+
 function compareForHeadline(a: CatalogTrait, b: CatalogTrait, power: Map<CatalogTrait, number>): number {
   return (
     power.get(b)! - power.get(a)! ||
@@ -100,6 +104,15 @@ export function assignGroups(
   let multi = 0;
   for (const members of byKey.values()) {
     members.sort((a, b) => compareForHeadline(a, b, power));
+    // A curated study stays the headline while it explains at least CURATED_POWER_SHARE of the
+    // best member's figure: computed figures carry the winner's curse (worst in small studies),
+    // and curation checked what the study contains (the Alzheimer's headline keeps APOE ε4).
+    const best = power.get(members[0])!;
+    const curated = members.find((t) => t.featured && power.get(t)! >= CURATED_POWER_SHARE * best && best > 0);
+    if (curated) {
+      members.splice(members.indexOf(curated), 1);
+      members.unshift(curated);
+    }
     const headline = members[0];
     if (members.length > 1) multi++;
     for (const t of members) {

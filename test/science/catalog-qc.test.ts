@@ -296,7 +296,16 @@ describe('build rules', () => {
     expect(a.group).toMatchObject({ code: 'a_small', size: 3, headline: true });
     expect(b.group).toMatchObject({ code: 'a_small', headline: false });
     expect(d.group).toMatchObject({ code: 'a_small', headline: false });
+    // A curated study keeps the headline while it explains at least half of the best member's figure…
     power.set(b, 0.03);
+    assignGroups(
+      [a, b, c, d],
+      (t) => groupKeyOf(phenotypeKey(t.source.source_trait), synonyms),
+      (t) => power.get(t) ?? null,
+    );
+    expect(a.group).toMatchObject({ code: 'a_small', headline: true });
+    // …and not beyond.
+    power.set(b, 0.05);
     assignGroups(
       [a, b, c, d],
       (t) => groupKeyOf(phenotypeKey(t.source.source_trait), synonyms),
