@@ -94,7 +94,8 @@ export function ReportView({ id }: { id: string }) {
   const [options, setOptions] = useState<ReportOptions>({
     plots: true,
     findings: true,
-    results: true,
+    // Every result is opt-in: with it the default report of a full file ran to 88 pages.
+    results: false,
     otherStudies: false,
     sensitive: choice === 'show',
     dnaFile: true,
