@@ -96,6 +96,8 @@ describe('search', () => {
     expect(style).toEqual(['12px', '400']);
     expect(await page.evaluate(() => document.querySelector('h1, h2, h3')?.tagName)).toBe('H1');
     // The evidence words quote the study's own figures.
-    await expect(page.getByTestId('evidence-words').textContent()).resolves.not.toMatch(/small stud/i);
+    const words = page.getByTestId('trait-evidence-words');
+    await words.waitFor();
+    await expect(words.textContent()).resolves.not.toMatch(/small stud/i);
   });
 });
