@@ -85,4 +85,19 @@ describe('search', () => {
     await search('');
     expect(browser.errors).toEqual([]);
   });
+
+  it('puts the page’s h1 first in the heading outline, and draws stat sub-lines small and regular', async () => {
+    const { page } = browser;
+    expect(await page.evaluate(() => document.querySelector('h1, h2, h3')?.tagName)).toBe('H1');
+    await page.goto(`${app.origin}/#/profiles/${profile.id}/traits/height`);
+    const sub = page.locator('.stat dd.stat-sub').first();
+    await sub.waitFor();
+    const style = await sub.evaluate((el) => [getComputedStyle(el).fontSize, getComputedStyle(el).fontWeight]);
+    expect(style).toEqual(['12px', '400']);
+    expect(await page.evaluate(() => document.querySelector('h1, h2, h3')?.tagName)).toBe('H1');
+    // The evidence words quote the study's own figures.
+    const words = page.getByTestId('trait-evidence-words');
+    await words.waitFor();
+    await expect(words.textContent()).resolves.not.toMatch(/small stud/i);
+  });
 });

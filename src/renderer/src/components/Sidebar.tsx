@@ -67,7 +67,9 @@ export function Sidebar() {
 
         <div className="sidebar-section">
           <div className="sidebar-heading">
-            <h2 id="profiles-heading">Profiles</h2>
+            <p id="profiles-heading" className="sidebar-title">
+              Profiles
+            </p>
             <button
               type="button"
               className="icon-button small"

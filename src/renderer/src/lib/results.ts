@@ -78,7 +78,7 @@ function phenotypes(catalog: ClientTrait[]): Phenotype[] {
   const out: Phenotype[] = [];
   for (const [key, traits] of groups) {
     const headline = traits.find((t) => t.group?.headline) ?? traits.find((t) => t.code === key) ?? traits[0];
-    const name = headline.group?.name ?? headline.name;
+    const name = readableName(headline.group?.name ?? headline.name);
     out.push({
       key,
       name,
@@ -93,6 +93,15 @@ function phenotypes(catalog: ClientTrait[]): Phenotype[] {
   }
   phenotypesOf.set(catalog, out);
   return out;
+}
+
+/**
+ * A phenotype name in a person's words: the UK Biobank's medication codes ("Medicine:
+ * rosuvastatin") are whether people take the medicine, not a property of the medicine.
+ */
+export function readableName(name: string): string {
+  const medicine = /^Medicine:\s*(.+)$/i.exec(name);
+  return medicine ? `Taking ${medicine[1]} (reported medication use)` : name;
 }
 
 /** Rows for the catalog the client sees and a profile's statuses, results and reasons. */

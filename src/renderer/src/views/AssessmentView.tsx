@@ -23,6 +23,7 @@ import {
 import { evidenceWords } from '../lib/evidence-words.js';
 import { varianceExplained } from '../lib/notable.js';
 import { comparedWith } from '../lib/reference.js';
+import { readableName } from '../lib/results.js';
 import { RichText } from '../lib/rich-text.js';
 import { useProfile } from '../state/profiles.js';
 import { navigate } from '../state/router.js';
@@ -53,7 +54,7 @@ export function AssessmentView({ id, code }: { id: string; code: string }) {
   }, [id, code]);
 
   const trait = full?.trait ?? catalogTrait?.trait;
-  const title = trait?.group?.name ?? trait?.name ?? code;
+  const title = readableName(trait?.group?.name ?? trait?.name ?? code);
   useDocumentTitle(profile ? `${title} – ${profileName(profile)}` : title);
   if (!profile) return <NotFound what="profile" />;
   const name = profileName(profile);

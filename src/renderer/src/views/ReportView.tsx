@@ -99,7 +99,8 @@ export function ReportView({ id }: { id: string }) {
     plots: true,
     findings: true,
     medications: true,
-    results: true,
+    // Every result is opt-in: with it the default report of a full file ran to 88 pages.
+    results: false,
     otherStudies: false,
     sensitive: choice === 'show',
     dnaFile: true,
