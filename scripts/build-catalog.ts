@@ -15,7 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { writeAncestryPanel } from './catalog/ancestry-panel.js';
-import { attachBaselines } from './catalog/baseline.js';
+import { attachBaselines, unfeatureWithoutAbsoluteTerms } from './catalog/baseline.js';
 import { writePositionIndexWithReport } from './catalog/positions.js';
 import { checkCitations } from './catalog/curation.js';
 import { buildDistributionTables } from './catalog/distributions.js';
@@ -750,6 +750,7 @@ function main(): void {
     (t) => headlinePower(info.get(t.code)!),
   );
   const floor = applyInformationFloor(traits, info);
+  const withoutAbsoluteTerms = unfeatureWithoutAbsoluteTerms(traits);
   for (const t of traits) t.revision = traitRevision(t);
   const qc = qualityChecks(traits, cleaned, citations, dropped, grouping);
   if (qc.violations.length) throw new Error(`Catalog QC failed:\n  ${qc.violations.join('\n  ')}`);
@@ -804,6 +805,7 @@ function main(): void {
     },
     rules: qc.rules,
     information: informationReport(traits, info, floor),
+    featured_conditions_without_absolute_terms_unfeatured: withoutAbsoluteTerms,
     dropped_traits_by_reason: byReason,
     dropped_marker_rows_in_kept_traits_by_reason: markerDrops,
     dropped_traits: dropped,

@@ -142,3 +142,26 @@ function baselineOf(
     );
   return { scale: 'trait_units', binary: t.text_kind === 'condition', frequencies: [], limits: null, scale_note: null };
 }
+
+/**
+ * A featured yes/no condition must be answerable in absolute terms ("about N in 100 people
+ * with a score like yours"), which needs a cited frequency on a scale its weights fit. One
+ * without is left out of the featured set (it stays in the catalog, relative, saying why), so
+ * the results people see first never rest on a rank alone. Returns what it unfeatured.
+ */
+export function unfeatureWithoutAbsoluteTerms(traits: CatalogTrait[]): Array<{ code: string; reason: string }> {
+  const out: Array<{ code: string; reason: string }> = [];
+  for (const t of traits) {
+    if (!t.featured || !t.baseline?.binary || t.baseline.frequencies.length > 0) continue;
+    t.featured = false;
+    t.evidence.flags.push('featured_without_absolute_terms');
+    out.push({
+      code: t.code,
+      reason:
+        t.baseline.scale === 'log_odds'
+          ? 'no cited lifetime risk or prevalence in disease-frequencies.tsv'
+          : 'weights on the probability scale of a cohort whose case share the source does not give',
+    });
+  }
+  return out;
+}
