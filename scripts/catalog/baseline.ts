@@ -152,7 +152,8 @@ function baselineOf(
 export function unfeatureWithoutAbsoluteTerms(traits: CatalogTrait[]): Array<{ code: string; reason: string }> {
   const out: Array<{ code: string; reason: string }> = [];
   for (const t of traits) {
-    if (!t.featured || !t.baseline?.binary || t.baseline.frequencies.length > 0) continue;
+    if (!t.featured || t.text_kind !== 'condition' || !t.baseline?.binary || t.baseline.frequencies.length > 0)
+      continue;
     t.featured = false;
     t.evidence.flags.push('featured_without_absolute_terms');
     out.push({
