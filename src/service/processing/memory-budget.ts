@@ -58,6 +58,8 @@ export interface MemoryBudget {
   fits: (bytes: number) => boolean;
   take: (bytes: number) => void;
   give: (bytes: number) => void;
+  /** A running parse's estimate changed (its file turned out smaller than assumed). */
+  change: (from: number, to: number) => void;
 }
 
 export function memoryBudget(limit = DEFAULT_MEMORY_BUDGET_BYTES): MemoryBudget {
@@ -77,6 +79,9 @@ export function memoryBudget(limit = DEFAULT_MEMORY_BUDGET_BYTES): MemoryBudget 
     give(bytes) {
       reserved -= bytes;
       running--;
+    },
+    change(from, to) {
+      reserved += to - from;
     },
   };
 }

@@ -44,8 +44,8 @@ export interface WorkerPool {
   run: <T>(task: unknown, transfer?: readonly Transferable[], onProgress?: (progress: unknown) => void) => Promise<T>;
   /** Sends a message to the running task `task` (the object given to run); nothing if it has ended. */
   tell: (task: unknown, message: unknown) => void;
-  /** Replaces the worker running `task` (the object given to run) once the task has ended. */
-  retireAfter: (task: unknown) => void;
+  /** Replaces the worker running `task` (the object given to run) once the task has ended (`retire` false: keeps it after all). */
+  retireAfter: (task: unknown, retire?: boolean) => void;
   /** Workers that have started and said they are ready, how many were replaced after a crash, and how many were retired. */
   stats: () => { size: number; ready: number; busy: number; replaced: number; recycled: number };
   /** Resolves when every worker has said it is ready (for start-up measurements and tests). */
@@ -216,9 +216,9 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
       const slot = slots.find((s) => s.task?.payload === task);
       if (slot) post(slot, { id: slot.task!.id, message });
     },
-    retireAfter(task) {
+    retireAfter(task, retire = true) {
       const slot = slots.find((s) => s.task?.payload === task);
-      if (slot) slot.retire = true;
+      if (slot) slot.retire = retire;
     },
     stats: () => ({
       size: options.size,

@@ -278,6 +278,16 @@ export function createProcessor(options: ProcessorOptions): Processor {
     if (memory > budget.recycleAbove) pool.retireAfter(job.task);
   }
 
+  /** An upload parsed while it arrived is recorded: its estimate follows from the stored file now. */
+  function reestimate(job: Job): void {
+    const memory = parseMemory(job);
+    if (!job.running || memory === 0 || memory === job.memory) return;
+    budget.change(job.memory, memory);
+    job.memory = memory;
+    pool.retireAfter(job.task, memory > budget.recycleAbove);
+    dispatch();
+  }
+
   function finish(job: Job, outcome: TaskOutcome): void {
     running.delete(job.id);
     budget.give(job.memory);
@@ -429,6 +439,7 @@ export function createProcessor(options: ProcessorOptions): Processor {
         written: (bytes) => tell({ written: bytes }),
         recorded() {
           tell({ end: 'recorded' });
+          reestimate(job);
           if (!job.unseen) return;
           // Announced now, with everything it did so far, as a job queued at this moment would be.
           job.unseen = false;
