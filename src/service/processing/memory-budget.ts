@@ -15,7 +15,7 @@ import { parseMemoryBound } from '../genotype/parse/collect.js';
 
 const MIB = 1024 * 1024;
 /** With the default workers (at most 4), two parses at the per-parse bound fit side by side. */
-export const DEFAULT_MEMORY_BUDGET_BYTES = 1024 * MIB;
+const DEFAULT_MEMORY_BUDGET_BYTES = 1024 * MIB;
 /** Fewest bytes of text a marker takes (`rs1\t1\t1\tAA\n` is 14; real exports about 24). */
 const BYTES_PER_MARKER = 20;
 /** A compressed file is taken to hold this many times its size as text. */

@@ -112,7 +112,7 @@ export interface ProcessorOptions {
   maxQueued?: number;
   /** Whether receive() starts processing with the upload (default true). */
   parseWhileReceiving?: boolean;
-  /** Expected memory of the parses that may run at once (default DEFAULT_MEMORY_BUDGET_BYTES). */
+  /** Expected memory of the parses that may run at once (default 1 GiB, memory-budget.ts). */
   memoryBudgetBytes?: number;
 }
 
