@@ -72,11 +72,14 @@ export function memoryBudget(limit = DEFAULT_MEMORY_BUDGET_BYTES): MemoryBudget 
     recycleAbove: limit / 8,
     reserved: () => reserved,
     fits: (bytes) => running === 0 || reserved + bytes <= limit,
+    // Jobs that are not parses (0 bytes) are not counted: they never hold a large parse back.
     take(bytes) {
+      if (bytes === 0) return;
       reserved += bytes;
       running++;
     },
     give(bytes) {
+      if (bytes === 0) return;
       reserved -= bytes;
       running--;
     },
