@@ -36,6 +36,8 @@ export interface ServiceConfig {
   /** Uploads received at once, in all and for one profile; more are answered 429. */
   maxConcurrentUploads: number;
   maxConcurrentUploadsPerProfile: number;
+  /** Expected memory of the parses that may run at once, in MiB (TRAITSCOPE_MEMORY_BUDGET_MIB; default 1024). */
+  memoryBudgetMib: number | undefined;
 }
 
 export const DEFAULT_PORT = 4780;
@@ -121,6 +123,7 @@ export function resolveConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     bodyIdleSeconds: overrides.bodyIdleSeconds ?? envNumber('TRAITSCOPE_BODY_IDLE_SECONDS') ?? 30,
     maxConcurrentUploads: overrides.maxConcurrentUploads ?? envNumber('TRAITSCOPE_MAX_CONCURRENT_UPLOADS') ?? 8,
     maxConcurrentUploadsPerProfile: overrides.maxConcurrentUploadsPerProfile ?? 2,
+    memoryBudgetMib: overrides.memoryBudgetMib ?? envNumber('TRAITSCOPE_MEMORY_BUDGET_MIB'),
   };
 }
 

@@ -65,6 +65,7 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
     workers: config.workers,
     maxQueued: config.maxQueuedJobs,
     parseWhileReceiving: config.parseWhileReceiving,
+    memoryBudgetBytes: config.memoryBudgetMib === undefined ? undefined : config.memoryBudgetMib * 1024 * 1024,
   });
   // The service's own engine (trait lists, statuses, one assessment's details) loads on
   // first use, so the service answers before the catalog is compiled; the workers load theirs

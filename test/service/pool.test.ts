@@ -1,7 +1,7 @@
 /**
  * The worker pool on real threads: tasks in and out (buffers transferred), progress,
- * messages to a running task, and a crashed or hung worker replaced while only its own task
- * fails, with a sentence saying so.
+ * messages to a running task, a crashed or hung worker replaced while only its own task
+ * fails, with a sentence saying so, and a worker retired after a task marked so.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWorkerPool, TaskFailedError, type WorkerPool } from '../../src/service/processing/pool.js';
@@ -53,6 +53,25 @@ describe('worker pool', () => {
     await expect(sum).resolves.toEqual({ sum: 3 });
     p.tell(task, 4); // ended: nothing is sent, nothing throws
     await expect(p.run({ op: 'echo', value: 7 })).resolves.toMatchObject({ value: 7 });
+  });
+
+  it('replaces a worker after a task marked to retire it, and keeps it when the mark is taken back', async () => {
+    const p = makePool(1);
+    await p.whenReady();
+    const big = { op: 'echo', value: 1 };
+    const first = p.run<{ threadId: number }>(big);
+    p.retireAfter(big);
+    const { threadId } = await first;
+    // The task's answer is kept; its thread goes and a new one takes the slot.
+    expect(p.stats()).toMatchObject({ recycled: 1, replaced: 0 });
+    const next = await p.run<{ threadId: number }>({ op: 'echo', value: 2 });
+    expect(next.threadId).not.toBe(threadId);
+    const small = { op: 'echo', value: 3 };
+    const kept = p.run<{ threadId: number }>(small);
+    p.retireAfter(small);
+    p.retireAfter(small, false);
+    expect((await kept).threadId).toBe(next.threadId);
+    expect(p.stats()).toMatchObject({ recycled: 1, replaced: 0 });
   });
 
   it('fails a task that throws without losing its worker', async () => {

@@ -4,6 +4,8 @@
  * (buffers are transferred, not copied).
  * A worker that crashes, runs out of memory or passes the time limit is replaced by a new
  * one, and only the task it was running fails, with a sentence saying what happened.
+ * A worker whose task was marked with retireAfter() is replaced once the task has ended, so
+ * the memory that task grew (a WebAssembly memory cannot shrink) goes back to the system.
  *
  * The pool only executes: which task runs next (per-profile order, priorities, the queue
  * bound) is decided by the processor, which hands a task over when a worker is idle.
@@ -42,8 +44,10 @@ export interface WorkerPool {
   run: <T>(task: unknown, transfer?: readonly Transferable[], onProgress?: (progress: unknown) => void) => Promise<T>;
   /** Sends a message to the running task `task` (the object given to run); nothing if it has ended. */
   tell: (task: unknown, message: unknown) => void;
-  /** Workers that have started and said they are ready, and how many were replaced after a crash. */
-  stats: () => { size: number; ready: number; busy: number; replaced: number };
+  /** Replaces the worker running `task` (the object given to run) once the task has ended (`retire` false: keeps it after all). */
+  retireAfter: (task: unknown, retire?: boolean) => void;
+  /** Workers that have started and said they are ready, how many were replaced after a crash, and how many were retired. */
+  stats: () => { size: number; ready: number; busy: number; replaced: number; recycled: number };
   /** Resolves when every worker has said it is ready (for start-up measurements and tests). */
   whenReady: () => Promise<void>;
   /** Stops every worker; running tasks fail. */
@@ -54,6 +58,8 @@ interface Slot {
   worker: Worker;
   ready: boolean;
   task: RunningTask | null;
+  /** Replace this worker when its task ends. */
+  retire: boolean;
 }
 
 interface RunningTask {
@@ -72,6 +78,7 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
   const slots: Slot[] = [];
   let nextTaskId = 1;
   let replaced = 0;
+  let recycled = 0;
   let failedStarts = 0;
   let brokenReason: string | null = null;
   let closed = false;
@@ -82,7 +89,7 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
       workerData: options.workerData,
       resourceLimits: options.resourceLimits,
     });
-    const slot: Slot = { worker, ready: false, task: null };
+    const slot: Slot = { worker, ready: false, task: null, retire: false };
     worker.on('message', (msg: WorkerMessage) => onMessage(slot, msg));
     // 'error' (an uncaught exception, running out of memory) is followed by 'exit'.
     let lastError: Error | null = null;
@@ -122,6 +129,12 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
     clearTimeout(task.timer);
     slot.task = null;
     slot.worker.unref();
+    if (slot.retire && !closed) {
+      // The new worker takes the slot first, so the old one's exit is not taken for a crash.
+      slots[slots.indexOf(slot)] = start();
+      recycled++;
+      void slot.worker.terminate();
+    }
     if (!closed) queueMicrotask(options.onIdle);
   }
 
@@ -203,11 +216,16 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
       const slot = slots.find((s) => s.task?.payload === task);
       if (slot) post(slot, { id: slot.task!.id, message });
     },
+    retireAfter(task, retire = true) {
+      const slot = slots.find((s) => s.task?.payload === task);
+      if (slot) slot.retire = retire;
+    },
     stats: () => ({
       size: options.size,
       ready: slots.filter((s) => s.ready).length,
       busy: slots.filter((s) => s.task).length,
       replaced,
+      recycled,
     }),
     whenReady: () =>
       slots.every((s) => s.ready) || brokenReason ? Promise.resolve() : new Promise((r) => readyWaiters.push(r)),

@@ -11,16 +11,21 @@
  * - An upload is parsed while it arrives when a worker is free for it (receive()): the
  *   processing job starts with the upload, unseen until the file is recorded.
  * - After a file is processed, every other trait is scored in the background.
+ * - Parses run side by side only while their expected memory fits the service's memory
+ *   budget (memory-budget.ts); parses start in queue order, and one larger than the whole
+ *   budget runs alone. A worker whose parse was large is replaced afterwards.
  */
 import { availableParallelism } from 'node:os';
 import type { Db } from '../db/db.js';
 import { genotypeSummary, getGenotypeFile, setFileStatus } from '../genotype/genotype-store.js';
 import { unpackedModuleUrl } from '../packaged-paths.js';
 import { profileOwner } from '../profiles/profiles.js';
+import { storedFilePath } from '../storage/file-store.js';
 import type { EngineWorkerData } from './engine-worker.js';
 import type { UploadSignal } from './arriving-file.js';
 import type { ImportOutcome, ImportRequest } from './import-job.js';
 import { eventBus, type EventBus, type JobEvent, type JobKind } from './job-events.js';
+import { looksCompressed, memoryBudget, parseMemoryEstimate } from './memory-budget.js';
 import { createWorkerPool, TaskFailedError, type WorkerPool } from './pool.js';
 import type { ProcessingOutcome } from './process-job.js';
 import type { ScoringOutcome } from './score-job.js';
@@ -71,7 +76,19 @@ export interface Processor {
   readonly events: Pick<EventBus, 'subscribe'>;
   /** The latest event of every job not yet finished (what a client that connects now has missed). */
   activeJobs: () => Array<{ clientId: string; data: JobEvent }>;
-  stats: () => { workers: number; ready: number; busy: number; replaced: number; queued: number; background: number };
+  stats: () => {
+    workers: number;
+    ready: number;
+    busy: number;
+    replaced: number;
+    /** Workers replaced after a large parse, to give its memory back. */
+    recycled: number;
+    queued: number;
+    background: number;
+    /** The memory budget for parses, and the expected memory of the parses running. */
+    memory_budget_mib: number;
+    parse_memory_mib: number;
+  };
   /** Refuses new jobs, lets running ones finish, and stops the workers. */
   close: () => Promise<void>;
 }
@@ -95,6 +112,8 @@ export interface ProcessorOptions {
   maxQueued?: number;
   /** Whether receive() starts processing with the upload (default true). */
   parseWhileReceiving?: boolean;
+  /** Expected memory of the parses that may run at once (default 1 GiB, memory-budget.ts). */
+  memoryBudgetBytes?: number;
 }
 
 type Lane = 'interactive' | 'background';
@@ -116,9 +135,12 @@ interface Job {
   last: JobEvent | null;
   waiters: Array<(outcome: TaskOutcome) => void>;
   startedAt: number;
+  /** A parse's expected memory, held from the budget while it runs (0: not a parse). */
+  memory: number;
 }
 
 const SUPERSEDED = { kind: 'superseded' } as const;
+const MIB = 1024 * 1024;
 
 /** One worker per core, leaving one core for the event loop: at least 1, at most 4 (each holds an engine, ~60 MB). */
 function defaultWorkerCount(): number {
@@ -132,6 +154,7 @@ export function createProcessor(options: ProcessorOptions): Processor {
   const queue: Job[] = [];
   const running = new Map<number, Job>();
   const busyProfiles = new Set<string>();
+  const budget = memoryBudget(options.memoryBudgetBytes);
   let nextId = 1;
   let closed = false;
   let averageJobMs = 500;
@@ -169,6 +192,7 @@ export function createProcessor(options: ProcessorOptions): Processor {
       last: null,
       waiters: [],
       startedAt: 0,
+      memory: 0,
     };
   }
 
@@ -193,20 +217,41 @@ export function createProcessor(options: ProcessorOptions): Processor {
     return true;
   }
 
+  /** The expected memory of a queued processing job's parse, from its stored file (0 for other jobs). */
+  function parseMemory(job: Job): number {
+    if (job.task.kind !== 'process') return 0;
+    const file = getGenotypeFile(db, job.profileId!);
+    if (!file || file.file_name !== job.task.fileName) return 0; // superseded: its job ends at once
+    return parseMemoryEstimate(file.size, looksCompressed(storedFilePath(options.worker.dataDir, file.file_name)));
+  }
+
   function dispatch(): void {
     while (!closed && pool.idleCount() > 0) {
+      // Parses start in queue order: once one must wait for memory, later ones wait too (none starves).
+      let parseWaits = false;
+      let memory = 0;
+      const startable = (j: Job, i: number): boolean => {
+        if (!runnable(j, i)) return false;
+        if (j.kind !== 'processing') return true;
+        if (parseWaits) return false;
+        memory = parseMemory(j);
+        parseWaits = !budget.fits(memory);
+        return !parseWaits;
+      };
       let index = -1;
       for (const lane of ['interactive', 'background'] as const) {
-        index = queue.findIndex((j, i) => j.lane === lane && runnable(j, i));
+        index = queue.findIndex((j, i) => j.lane === lane && startable(j, i));
         if (index >= 0) break;
       }
       if (index < 0) return;
       const [job] = queue.splice(index, 1);
-      start(job);
+      start(job, job.kind === 'processing' ? memory : 0);
     }
   }
 
-  function start(job: Job): void {
+  function start(job: Job, memory: number): void {
+    job.memory = memory;
+    budget.take(memory);
     job.running = true;
     job.startedAt = performance.now();
     running.set(job.id, job);
@@ -229,10 +274,23 @@ export function createProcessor(options: ProcessorOptions): Processor {
         }),
       )
       .then((outcome) => finish(job, outcome));
+    // A WebAssembly memory cannot shrink: a worker that parsed a large file is replaced after it.
+    if (memory > budget.recycleAbove) pool.retireAfter(job.task);
+  }
+
+  /** An upload parsed while it arrived is recorded: its estimate follows from the stored file now. */
+  function reestimate(job: Job): void {
+    const memory = parseMemory(job);
+    if (!job.running || memory === 0 || memory === job.memory) return;
+    budget.change(job.memory, memory);
+    job.memory = memory;
+    pool.retireAfter(job.task, memory > budget.recycleAbove);
+    dispatch();
   }
 
   function finish(job: Job, outcome: TaskOutcome): void {
     running.delete(job.id);
+    budget.give(job.memory);
     if (job.profileId) busyProfiles.delete(job.profileId);
     if (job.lane === 'interactive') averageJobMs = 0.8 * averageJobMs + 0.2 * (performance.now() - job.startedAt);
     if (job.kind === 'processing') {
@@ -357,8 +415,15 @@ export function createProcessor(options: ProcessorOptions): Processor {
       return wait(job);
     },
     receive(profileId, fileName, size) {
+      // Its first bytes are not here yet: it is taken to be compressed (the estimate errs high).
+      const memory = parseMemoryEstimate(size, true);
       const ready =
-        options.parseWhileReceiving !== false && !closed && pool.idleCount() > 0 && !busyProfiles.has(profileId);
+        options.parseWhileReceiving !== false &&
+        !closed &&
+        pool.idleCount() > 0 &&
+        !busyProfiles.has(profileId) &&
+        budget.fits(memory) &&
+        !queue.some((j) => j.kind === 'processing');
       if (!ready || queue.some((j) => j.profileId === profileId)) return null;
       const job = newJob({
         kind: 'processing',
@@ -368,12 +433,13 @@ export function createProcessor(options: ProcessorOptions): Processor {
         task: { kind: 'process', profileId, fileName, arriving: { size } },
       });
       job.unseen = true;
-      start(job);
+      start(job, memory);
       const tell = (message: UploadSignal) => pool.tell(job.task, message);
       return {
         written: (bytes) => tell({ written: bytes }),
         recorded() {
           tell({ end: 'recorded' });
+          reestimate(job);
           if (!job.unseen) return;
           // Announced now, with everything it did so far, as a job queued at this moment would be.
           job.unseen = false;
@@ -417,8 +483,11 @@ export function createProcessor(options: ProcessorOptions): Processor {
         ready: s.ready,
         busy: s.busy,
         replaced: s.replaced,
+        recycled: s.recycled,
         queued: queuedInteractive(),
         background: queue.length - queuedInteractive(),
+        memory_budget_mib: Math.round(budget.limit / MIB),
+        parse_memory_mib: Math.round(budget.reserved() / MIB),
       };
     },
     async close() {
