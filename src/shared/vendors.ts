@@ -21,7 +21,6 @@ export const VENDOR_NAMES = {
   /** A file that names no maker: the service reports this word. */
   generic: 'Unknown',
 } as const;
-export type VendorId = keyof typeof VENDOR_NAMES;
 
 /** The sources the start screen names, most common first. */
 export const WELL_KNOWN_SOURCES: readonly string[] = [

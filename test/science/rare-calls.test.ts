@@ -34,10 +34,13 @@ interface RareCase {
  * the average genome (each marker at the genotype nearest its expected dosage 2p, the rare
  * allele absent) against the same genome with one copy of the rare allele.
  */
+/** Traits the checks name whether or not they are featured (melanoma is not: it has no cited lifetime risk). */
+const NAMED = ['type_2_diabetes', 'ldl_cholesterol', 'melanoma'];
+
 function rareCases(): RareCase[] {
   const out: RareCase[] = [];
   for (const t of file.traits) {
-    if (!t.featured) continue;
+    if (!t.featured && !NAMED.includes(t.code)) continue;
     const m = t.markers;
     const eur = m.freq.EUR;
     const base: Array<[string, string]> = m.rsid.map((rs, i) => {
@@ -69,8 +72,9 @@ describe('rare calls on the featured traits of the shipped catalog', () => {
 
   it('finds featured traits where one rare heterozygous call moves an average European across a level', () => {
     const codes = new Set(moved.map((c) => c.code));
-    expect(codes.size, [...codes].join(', ')).toBeGreaterThanOrEqual(13);
-    for (const named of ['type_2_diabetes', 'ldl_cholesterol', 'melanoma']) expect([...codes]).toContain(named);
+    const featured = new Set(file.traits.filter((t) => t.featured).map((t) => t.code));
+    expect([...codes].filter((c) => featured.has(c)).length, [...codes].join(', ')).toBeGreaterThanOrEqual(13);
+    for (const named of NAMED) expect([...codes]).toContain(named);
   });
 
   it('flags every such result, names the call and advises confirmation citing Weedon et al. 2021', () => {
