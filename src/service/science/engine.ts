@@ -9,9 +9,9 @@
  * mixed reference) the reference distribution is built for the person (distribution/).
  */
 import type { Genotype } from '../genotype/types.js';
-import { callToString, ALLELE_LETTERS } from '../genotype/encoding.js';
+import { ALLELE_LETTERS } from '../genotype/encoding.js';
 import { callsAtSlots, compileCatalog, N_POPS, type CompiledCatalog, type CompiledTrait } from './catalog.js';
-import { expectedContribution, setMarker, STRIDE } from './distribution/markers.js';
+import { setMarker, STRIDE } from './distribution/markers.js';
 import { builtDistributions, type BuiltDistribution, type BuiltDistributions } from './built-distributions.js';
 import { RUNTIME, scoreDistribution, type ScoreDistribution } from './distribution/reference.js';
 import { tableCdf, type CdfTable } from './distribution/table.js';
@@ -19,9 +19,10 @@ import type { TraitTables } from './distribution/table-file.js';
 import { COVERAGE_FOR_FULL_EVIDENCE, resultEvidence } from './evidence.js';
 import { POPULATION_ORDER, type CatalogTrait } from './format.js';
 import { LEVEL_LABELS, LEVEL_UPPER_BOUNDS, levelForPercentile } from './levels.js';
-import { DOSAGE_MISSING, FLIPPED, matchDosage } from './match.js';
+import { matchDosage } from './match.js';
 import { resultMeaning, type ScoreReference } from './meaning/index.js';
 import { chooseReference } from './reference-population.js';
+import { CALL_TEXT, countMatches, markerScratch, matchTraitMarkers, RARE_CALL_FREQUENCY } from './trait-markers.js';
 import type {
   AncestryInference,
   Assessment,
@@ -46,12 +47,6 @@ import type {
  * move the percentile, but a score missing a quarter of its markers is another score.
  */
 export const COVERAGE_THRESHOLD = 0.75;
-/**
- * An allele rarer than this in the person's reference is a rare call: chip calls of such
- * alleles are often wrong (Weedon et al., BMJ 2021, PMID 33589468: a positive predictive
- * value of 16 % below a frequency of 0.001 %), so a result they decide says so.
- */
-export const RARE_CALL_FREQUENCY = 0.01;
 /** Percentiles beyond these are reported as beyond the scale's ends. */
 const PERCENTILE_FLOOR = 0.1;
 const PERCENTILE_CEILING = 99.9;
@@ -77,17 +72,6 @@ export interface ScienceEngineExt extends ScienceEngine {
     population: Population | Record<Population, number>,
     xy?: boolean,
   ) => { cdf: (score: number) => number; source: 'table' | 'computed' } | null;
-}
-
-/** Genotype text of every call byte, built once ("AG", "A", "--"). */
-const CALL_TEXT: string[] = Array.from({ length: 256 }, (_, c) => callToString(c));
-
-/** "rs123" for catalog marker i, built once per marker and kept. */
-const rsidTexts = new WeakMap<CompiledCatalog, string[]>();
-function rsidText(cat: CompiledCatalog, i: number): string {
-  let texts = rsidTexts.get(cat);
-  if (!texts) rsidTexts.set(cat, (texts = new Array<string>(cat.rsid.length)));
-  return (texts[i] ??= `rs${cat.rsid[i]}`);
 }
 
 /** The sex scoring uses: the person's own answer, else what the DNA says; a disagreement is pointed out. */
@@ -140,10 +124,7 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
   // Per-genotype caches: calls at each catalog's distinct rsIDs, and the ancestry estimate.
   const slotCache = new WeakMap<Genotype, Map<CompiledCatalog, Uint8Array>>();
   const ancestryCache = new WeakMap<Genotype, AncestryInference>();
-  let pts = new Float64Array(STRIDE * 1024);
-  let freqs = new Float64Array(1024);
-  let leftOut = new Int32Array(1024);
-  let rareAt = new Int32Array(16);
+  const scratch = markerScratch();
   // Per compiled catalog: a previewed custom trait (assessCustom) may reuse a code.
   const builtByCatalog = new WeakMap<CompiledCatalog, BuiltDistributions>();
   function builtFor(cat: CompiledCatalog): BuiltDistributions {
@@ -172,18 +153,7 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
   }
 
   function coverageOf(cat: CompiledCatalog, t: CompiledTrait, g: Genotype) {
-    const slots = slotsFor(cat, g);
-    let observed = 0;
-    let excluded = 0;
-    let xAt = 0;
-    for (let i = t.start; i < t.start + t.count; i++) {
-      const onX = xAt < t.x.length && t.x[xAt] === i - t.start;
-      if (onX) xAt++;
-      const d = dosageOf(slots[cat.markerSlot[i]], cat.effect[i], cat.other[i], onX);
-      if (d >= 0) observed++;
-      else if (d !== DOSAGE_MISSING) excluded++;
-    }
-    return { markers: t.count, observed, excluded, coverage: t.count ? observed / t.count : 0 };
+    return countMatches(cat, t, slotsFor(cat, g));
   }
 
   const computable = (c: { observed: number; coverage: number }) => c.observed >= 1 && c.coverage >= COVERAGE_THRESHOLD;
@@ -237,82 +207,20 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     const slots = slotsFor(cat, g);
     const { w, key: weightsKey } = referenceWeights(ref);
     const hemizygousX = sex.dna === 'male';
-    if (freqs.length < t.count) {
-      pts = new Float64Array(STRIDE * t.count);
-      freqs = new Float64Array(t.count);
-      leftOut = new Int32Array(t.count);
-    }
-    let xAt = 0;
-    let rareCount = 0;
-    let score = 0;
-    let observedScore = 0;
-    let constant = 0;
-    let n = 0;
-    let imputed = 0;
-    let excluded = 0;
-    let flipped = 0;
-    // The reference mean of the score, exactly (the tables' summary is read from their knots).
-    let referenceMean = 0;
-    const markers: AssessedMarker[] = details ? new Array<AssessedMarker>(t.count) : [];
-    const snps: string[] = [];
-    for (let k = 0; k < t.count; k++) {
-      const i = t.start + k;
-      const call = slots[cat.markerSlot[i]];
-      let p = 0;
-      for (let q = 0; q < N_POPS; q++) p += w[q] * cat.freq[i * N_POPS + q];
-      const onX = xAt < t.x.length && t.x[xAt] === k;
-      if (onX) xAt++;
-      const hemi = hemizygousX && onX;
-      const c0 = cat.contrib[3 * i];
-      const c1 = cat.contrib[3 * i + 1];
-      const c2 = cat.contrib[3 * i + 2];
-      const d = dosageOf(call, cat.effect[i], cat.other[i], onX);
-      const rsid = rsidText(cat, i);
-      let dosage: number;
-      let use: AssessedMarker['use'];
-      if (d >= 0) {
-        if (d >= FLIPPED) flipped++;
-        dosage = d & 3;
-        const contribution = dosage === 0 ? c0 : dosage === 1 ? c1 : c2;
-        score += contribution;
-        observedScore += contribution;
-        setMarker(pts, n, c0, c1, c2, p, hemi);
-        referenceMean += expectedContribution(pts, n++);
-        use = 'observed';
-        snps.push(rsid);
-        // A carried allele rarer than RARE_CALL_FREQUENCY: the effect allele, or the other one.
-        if ((dosage > 0 && p < RARE_CALL_FREQUENCY) || (dosage < 2 && 1 - p < RARE_CALL_FREQUENCY)) {
-          if (rareAt.length <= rareCount) rareAt = growInt32(rareAt);
-          rareAt[rareCount++] = k;
-        }
-      } else {
-        // Expected contribution in the reference (2pw for an additive diploid marker).
-        leftOut[k - n] = k;
-        setMarker(pts, n, c0, c1, c2, p, hemi);
-        const expected = expectedContribution(pts, n);
-        referenceMean += expected;
-        dosage = hemi ? 2 * p : 2 * p;
-        score += expected;
-        constant += expected;
-        if (d === DOSAGE_MISSING) {
-          imputed++;
-          use = 'imputed';
-        } else {
-          excluded++;
-          use = 'excluded';
-        }
-      }
-      if (details)
-        markers[k] = {
-          rsid,
-          genotype: CALL_TEXT[call],
-          effect_allele: ALLELE_LETTERS[cat.effect[i]],
-          other_allele: ALLELE_LETTERS[cat.other[i]],
-          weight: cat.weight[i],
-          dosage,
-          use,
-        };
-    }
+    const {
+      score,
+      observedScore,
+      constant,
+      referenceMean,
+      observed: n,
+      imputed,
+      excluded,
+      flipped,
+      rareCount,
+      markers,
+      snps,
+    } = matchTraitMarkers(cat, t, slots, w, hemizygousX, details, scratch);
+    const { pts, leftOut, rareAt } = scratch;
     const coverage = t.count ? n / t.count : 0;
     if (!computable({ observed: n, coverage })) return { status: 'unavailable', reason: lowCoverage(t, n) };
     if (t.rawScoreOnly)
@@ -549,22 +457,6 @@ function rawScoreAssessment(
     rare_call: null,
     meaning,
   };
-}
-
-/**
- * The effect-allele dosage of a call (matchDosage), where a single letter on an autosome is a
- * no-call: a person has two copies of every autosome, so one letter is a malformed or deletion
- * call, not two copies. Single letters count as hemizygous only on the X chromosome.
- */
-function dosageOf(call: number, effect: number, other: number, onX: boolean): number {
-  if (!onX && call !== 0 && (call & 0xf) === 0) return DOSAGE_MISSING;
-  return matchDosage(call, effect, other);
-}
-
-function growInt32(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(2 * a.length);
-  b.set(a);
-  return b;
 }
 
 /** "0.3 %", "0.04 %": a small frequency in words. */
