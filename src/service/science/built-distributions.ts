@@ -17,7 +17,7 @@ import type { ScoreDistribution } from './distribution/reference.js';
 
 export interface BuiltDistribution {
   dist: ScoreDistribution;
-  /** Levels some genotype can reach (engine.ts reachableLevels), worked out once. */
+  /** Levels some genotype can reach (assessment.ts reachableLevels), worked out once. */
   levels: number[];
 }
 

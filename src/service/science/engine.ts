@@ -9,24 +9,21 @@
  * mixed reference) the reference distribution is built for the person (distribution/).
  */
 import type { Genotype } from '../genotype/types.js';
-import { callToString, ALLELE_LETTERS } from '../genotype/encoding.js';
 import { callsAtSlots, compileCatalog, N_POPS, type CompiledCatalog, type CompiledTrait } from './catalog.js';
-import { expectedContribution, setMarker, STRIDE } from './distribution/markers.js';
+import { setMarker, STRIDE } from './distribution/markers.js';
 import { builtDistributions, type BuiltDistribution, type BuiltDistributions } from './built-distributions.js';
-import { RUNTIME, scoreDistribution, type ScoreDistribution } from './distribution/reference.js';
+import { RUNTIME, scoreDistribution } from './distribution/reference.js';
 import { tableCdf, type CdfTable } from './distribution/table.js';
 import type { TraitTables } from './distribution/table-file.js';
-import { COVERAGE_FOR_FULL_EVIDENCE, resultEvidence } from './evidence.js';
 import { POPULATION_ORDER, type CatalogTrait } from './format.js';
-import { LEVEL_LABELS, LEVEL_UPPER_BOUNDS, levelForPercentile } from './levels.js';
-import { DOSAGE_MISSING, FLIPPED, matchDosage } from './match.js';
-import { resultMeaning, type ScoreReference } from './meaning/index.js';
+import { resultMeaning } from './meaning/index.js';
+import { computedAssessment, percentileText, rawScoreAssessment, reachableLevels } from './assessment.js';
 import { chooseReference } from './reference-population.js';
+import { countMatches, markerScratch, matchTraitMarkers, type MarkerMatch } from './trait-markers.js';
 import type {
   AncestryInference,
   Assessment,
   AssessContext,
-  AssessedMarker,
   Population,
   ReferencePopulation,
   ScienceEngine,
@@ -35,8 +32,6 @@ import type {
   TraitOutcome,
   UnavailableReason,
   AssessOptions,
-  RareCall,
-  RareCallMarker,
 } from './types.js';
 
 /**
@@ -46,16 +41,6 @@ import type {
  * move the percentile, but a score missing a quarter of its markers is another score.
  */
 export const COVERAGE_THRESHOLD = 0.75;
-/**
- * An allele rarer than this in the person's reference is a rare call: chip calls of such
- * alleles are often wrong (Weedon et al., BMJ 2021, PMID 33589468: a positive predictive
- * value of 16 % below a frequency of 0.001 %), so a result they decide says so.
- */
-export const RARE_CALL_FREQUENCY = 0.01;
-/** Percentiles beyond these are reported as beyond the scale's ends. */
-const PERCENTILE_FLOOR = 0.1;
-const PERCENTILE_CEILING = 99.9;
-
 export interface ScienceEngineExt extends ScienceEngine {
   /** An engine that also knows the given custom traits (same definition format as the catalog). */
   withCustomTraits: (defs: readonly CatalogTrait[]) => ScienceEngineExt;
@@ -79,17 +64,6 @@ export interface ScienceEngineExt extends ScienceEngine {
   ) => { cdf: (score: number) => number; source: 'table' | 'computed' } | null;
 }
 
-/** Genotype text of every call byte, built once ("AG", "A", "--"). */
-const CALL_TEXT: string[] = Array.from({ length: 256 }, (_, c) => callToString(c));
-
-/** "rs123" for catalog marker i, built once per marker and kept. */
-const rsidTexts = new WeakMap<CompiledCatalog, string[]>();
-function rsidText(cat: CompiledCatalog, i: number): string {
-  let texts = rsidTexts.get(cat);
-  if (!texts) rsidTexts.set(cat, (texts = new Array<string>(cat.rsid.length)));
-  return (texts[i] ??= `rs${cat.rsid[i]}`);
-}
-
 /** The sex scoring uses: the person's own answer, else what the DNA says; a disagreement is pointed out. */
 export function sexOf(ctx: Pick<AssessContext, 'gender' | 'inferredSex'>): SexInfo {
   const declared = ctx.gender === 1 ? 'male' : ctx.gender === 2 ? 'female' : null;
@@ -102,30 +76,14 @@ export function sexOf(ctx: Pick<AssessContext, 'gender' | 'inferredSex'>): SexIn
   };
 }
 
-export function percentileText(percentile: number): { text: string; bound: Assessment['percentile_bound'] } {
-  if (percentile > PERCENTILE_CEILING)
-    return {
-      text: 'beyond the 99.9th percentile: higher than at least 999 of 1,000 people in the reference',
-      bound: 'above_99.9',
-    };
-  if (percentile < PERCENTILE_FLOOR)
-    return {
-      text: 'below the 0.1st percentile: lower than at least 999 of 1,000 people in the reference',
-      bound: 'below_0.1',
-    };
-  // Between the 99.5th and 99.9th (or 0.1st and 0.5th) rounding would say "100 of 100" ("0 of 100"):
-  // the words stay within 1–99 like the UI's figure.
-  const p = Math.min(99, Math.max(1, Math.round(percentile)));
-  const ord = (n: number) => (n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'));
-  return { text: `${p}${ord(p)} percentile: higher than about ${p} of 100 people in the reference`, bound: null };
-}
-
 export interface EngineOptions {
   /** Ancestry estimate of a genotype (docs/ancestry.md). */
   inferAncestry: (g: Genotype) => AncestryInference;
   /** Precomputed distribution tables by trait code (distribution/table-file.ts). */
   tables: TraitTables;
 }
+
+export { percentileText };
 
 export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions): ScienceEngineExt {
   const byCode = new Map<string, { cat: CompiledCatalog; trait: CompiledTrait }>();
@@ -140,10 +98,7 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
   // Per-genotype caches: calls at each catalog's distinct rsIDs, and the ancestry estimate.
   const slotCache = new WeakMap<Genotype, Map<CompiledCatalog, Uint8Array>>();
   const ancestryCache = new WeakMap<Genotype, AncestryInference>();
-  let pts = new Float64Array(STRIDE * 1024);
-  let freqs = new Float64Array(1024);
-  let leftOut = new Int32Array(1024);
-  let rareAt = new Int32Array(16);
+  const scratch = markerScratch();
   // Per compiled catalog: a previewed custom trait (assessCustom) may reuse a code.
   const builtByCatalog = new WeakMap<CompiledCatalog, BuiltDistributions>();
   function builtFor(cat: CompiledCatalog): BuiltDistributions {
@@ -172,18 +127,7 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
   }
 
   function coverageOf(cat: CompiledCatalog, t: CompiledTrait, g: Genotype) {
-    const slots = slotsFor(cat, g);
-    let observed = 0;
-    let excluded = 0;
-    let xAt = 0;
-    for (let i = t.start; i < t.start + t.count; i++) {
-      const onX = xAt < t.x.length && t.x[xAt] === i - t.start;
-      if (onX) xAt++;
-      const d = dosageOf(slots[cat.markerSlot[i]], cat.effect[i], cat.other[i], onX);
-      if (d >= 0) observed++;
-      else if (d !== DOSAGE_MISSING) excluded++;
-    }
-    return { markers: t.count, observed, excluded, coverage: t.count ? observed / t.count : 0 };
+    return countMatches(cat, t, slotsFor(cat, g));
   }
 
   const computable = (c: { observed: number; coverage: number }) => c.observed >= 1 && c.coverage >= COVERAGE_THRESHOLD;
@@ -223,6 +167,38 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     return known;
   }
 
+  /**
+   * The score's reference distribution: the shipped table for a fully genotyped person
+   * compared with one super-population, else the distribution built for the markers read
+   * (memoized per trait, reference and left-out set).
+   */
+  function scoreReference(
+    cat: CompiledCatalog,
+    t: CompiledTrait,
+    ref: ReferencePopulation,
+    hemizygousX: boolean,
+    weightsKey: string,
+    match: MarkerMatch,
+  ): { table: CdfTable | null; built: BuiltDistribution | null } {
+    const n = match.observed;
+    const table = n === t.count ? tableFor(t, ref, hemizygousX) : null;
+    if (table) return { table, built: null };
+    const key = `${t.info.code}\n${t.info.revision}\n${weightsKey}\n${hemizygousX ? 'XY' : ''}`;
+    // One population (not MIXED, as reference-population.ts decides it) and nothing left out.
+    const shared = n === t.count && ref.population !== 'MIXED';
+    const built = builtFor(cat).get(
+      key,
+      scratch.leftOut,
+      t.count - n,
+      () => {
+        const dist = scoreDistribution(scratch.pts, n, match.constant, RUNTIME);
+        return { dist, levels: reachableLevels(dist) };
+      },
+      shared,
+    );
+    return { table: null, built };
+  }
+
   function assessTrait(
     cat: CompiledCatalog,
     t: CompiledTrait,
@@ -237,82 +213,8 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     const slots = slotsFor(cat, g);
     const { w, key: weightsKey } = referenceWeights(ref);
     const hemizygousX = sex.dna === 'male';
-    if (freqs.length < t.count) {
-      pts = new Float64Array(STRIDE * t.count);
-      freqs = new Float64Array(t.count);
-      leftOut = new Int32Array(t.count);
-    }
-    let xAt = 0;
-    let rareCount = 0;
-    let score = 0;
-    let observedScore = 0;
-    let constant = 0;
-    let n = 0;
-    let imputed = 0;
-    let excluded = 0;
-    let flipped = 0;
-    // The reference mean of the score, exactly (the tables' summary is read from their knots).
-    let referenceMean = 0;
-    const markers: AssessedMarker[] = details ? new Array<AssessedMarker>(t.count) : [];
-    const snps: string[] = [];
-    for (let k = 0; k < t.count; k++) {
-      const i = t.start + k;
-      const call = slots[cat.markerSlot[i]];
-      let p = 0;
-      for (let q = 0; q < N_POPS; q++) p += w[q] * cat.freq[i * N_POPS + q];
-      const onX = xAt < t.x.length && t.x[xAt] === k;
-      if (onX) xAt++;
-      const hemi = hemizygousX && onX;
-      const c0 = cat.contrib[3 * i];
-      const c1 = cat.contrib[3 * i + 1];
-      const c2 = cat.contrib[3 * i + 2];
-      const d = dosageOf(call, cat.effect[i], cat.other[i], onX);
-      const rsid = rsidText(cat, i);
-      let dosage: number;
-      let use: AssessedMarker['use'];
-      if (d >= 0) {
-        if (d >= FLIPPED) flipped++;
-        dosage = d & 3;
-        const contribution = dosage === 0 ? c0 : dosage === 1 ? c1 : c2;
-        score += contribution;
-        observedScore += contribution;
-        setMarker(pts, n, c0, c1, c2, p, hemi);
-        referenceMean += expectedContribution(pts, n++);
-        use = 'observed';
-        snps.push(rsid);
-        // A carried allele rarer than RARE_CALL_FREQUENCY: the effect allele, or the other one.
-        if ((dosage > 0 && p < RARE_CALL_FREQUENCY) || (dosage < 2 && 1 - p < RARE_CALL_FREQUENCY)) {
-          if (rareAt.length <= rareCount) rareAt = growInt32(rareAt);
-          rareAt[rareCount++] = k;
-        }
-      } else {
-        // Expected contribution in the reference (2pw for an additive diploid marker).
-        leftOut[k - n] = k;
-        setMarker(pts, n, c0, c1, c2, p, hemi);
-        const expected = expectedContribution(pts, n);
-        referenceMean += expected;
-        dosage = hemi ? 2 * p : 2 * p;
-        score += expected;
-        constant += expected;
-        if (d === DOSAGE_MISSING) {
-          imputed++;
-          use = 'imputed';
-        } else {
-          excluded++;
-          use = 'excluded';
-        }
-      }
-      if (details)
-        markers[k] = {
-          rsid,
-          genotype: CALL_TEXT[call],
-          effect_allele: ALLELE_LETTERS[cat.effect[i]],
-          other_allele: ALLELE_LETTERS[cat.other[i]],
-          weight: cat.weight[i],
-          dosage,
-          use,
-        };
-    }
+    const match = matchTraitMarkers(cat, t, slots, w, hemizygousX, details, scratch);
+    const { observedScore, observed: n, imputed, excluded, flipped, markers, snps } = match;
     const coverage = t.count ? n / t.count : 0;
     if (!computable({ observed: n, coverage })) return { status: 'unavailable', reason: lowCoverage(t, n) };
     if (t.rawScoreOnly)
@@ -329,91 +231,21 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
           resultMeaning({ trait: t, score: observedScore, reference: null, ref, sex }),
         ),
       };
-    const table = n === t.count ? tableFor(t, ref, hemizygousX) : null;
-    let cdf: number;
-    let built: BuiltDistribution | null = null;
-    if (table) cdf = tableCdf(table, score);
-    else {
-      const key = `${t.info.code}\n${t.info.revision}\n${weightsKey}\n${hemizygousX ? 'XY' : ''}`;
-      // One population (not MIXED, as reference-population.ts decides it) and nothing left out.
-      const shared = n === t.count && ref.population !== 'MIXED';
-      built = builtFor(cat).get(
-        key,
-        leftOut,
-        t.count - n,
-        () => {
-          const dist = scoreDistribution(pts, n, constant, RUNTIME);
-          return { dist, levels: reachableLevels(dist) };
-        },
-        shared,
-      );
-      cdf = built.dist.cdf(score);
-    }
-    const percentile = 100 * cdf;
-    const level = levelForPercentile(percentile);
-    const { text, bound } = percentileText(percentile);
-    const traitEvidence = t.info.evidence;
-    const label = resultEvidence(traitEvidence.label, coverage);
-    const reasons = [...traitEvidence.reasons];
-    if (label !== traitEvidence.label)
-      reasons.unshift(
-        `${Math.round(100 * coverage)} % of the markers were genotyped (${Math.round(100 * COVERAGE_FOR_FULL_EVIDENCE)} % are needed to keep the trait's label)`,
-      );
-    const rareCall =
-      rareCount > 0
-        ? rareCallOf(cat, t, slots, w, rareAt.subarray(0, rareCount), score, level, ref, (s) =>
-            table ? tableCdf(table, s) : built!.dist.cdf(s),
-          )
-        : null;
-    if (rareCall) reasons.unshift(rareCall.text);
-    const assessment: Assessment = {
-      assessment_level: level,
-      level_label: LEVEL_LABELS[level - 1],
-      percentile,
-      percentile_text: text,
-      percentile_bound: bound,
-      reachable_levels: table ? tableSummary(table).levels : built!.levels,
-      recommendations: t.recommendations[level - 1],
-      snps,
+    const { table, built } = scoreReference(cat, t, ref, hemizygousX, weightsKey, match);
+    const assessment = computedAssessment({
+      cat,
+      t,
+      slots,
+      w,
+      match,
+      rareAt: scratch.rareAt,
       coverage,
-      population: ref.population,
-      population_source: ref.source,
-      reference: ref,
-      evidence: {
-        label,
-        trait_label: traitEvidence.label,
-        coverage,
-        markers_used: n,
-        markers_total: t.count,
-        genome_wide_markers: traitEvidence.genome_wide_markers,
-        top_marker_share: traitEvidence.top_marker_share,
-        variance_explained: traitEvidence.variance_explained,
-        reasons,
-      },
-      score,
-      distribution: table
-        ? details
-          ? tableDistribution(table, true)
-          : tableSummary(table).distribution
-        : computedDistribution(built!.dist, details),
-      markers,
-      quality: t.info.quality,
-      revision: t.info.revision,
-      match: { markers: t.count, observed: n, imputed, excluded, strand_flipped: flipped },
-      rare_call: rareCall,
-      meaning: resultMeaning({
-        trait: t,
-        score,
-        reference: {
-          ...(table
-            ? { ...tableSummary(table).distribution!, cdf: (x: number) => tableCdf(table, x), key: table }
-            : referenceOf(built!.dist)),
-          mean: referenceMean,
-        },
-        ref,
-        sex,
-      }),
-    };
+      table,
+      built,
+      ref,
+      sex,
+      details,
+    });
     return { status: 'computed', assessment };
   }
 
@@ -498,225 +330,4 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     },
   };
   return engine;
-}
-
-/**
- * An imported score without enough reference frequencies: the raw score over the genotyped
- * variants (missing ones add nothing, their expected value being unknown) and the match
- * rate; no percentile, level or reference distribution, and the text says why.
- */
-function rawScoreAssessment(
-  t: CompiledTrait,
-  score: number,
-  markers: AssessedMarker[],
-  snps: string[],
-  coverage: number,
-  ref: ReferencePopulation,
-  match: Assessment['match'],
-  meaning: Assessment['meaning'],
-): Assessment {
-  for (const m of markers) if (m.use !== 'observed') m.dosage = 0;
-  return {
-    assessment_level: null,
-    level_label: 'No percentile',
-    percentile: null,
-    percentile_text: `No percentile: ${t.rawScoreOnly}`,
-    percentile_bound: null,
-    reachable_levels: [],
-    recommendations: `This imported score can only be shown as a raw number (${snps.length} of its ${t.count} variants found in your file). ${t.rawScoreOnly}`,
-    snps,
-    coverage,
-    population: ref.population,
-    population_source: ref.source,
-    reference: ref,
-    evidence: {
-      label: 'limited',
-      trait_label: t.info.evidence.label,
-      coverage,
-      markers_used: match.observed,
-      markers_total: t.count,
-      genome_wide_markers: null,
-      top_marker_share: t.info.evidence.top_marker_share,
-      variance_explained: null,
-      reasons: ['imported score without reference frequencies: no percentile', ...t.info.evidence.reasons],
-    },
-    score,
-    distribution: null,
-    markers,
-    quality: t.info.quality,
-    revision: t.info.revision,
-    match,
-    rare_call: null,
-    meaning,
-  };
-}
-
-/**
- * The effect-allele dosage of a call (matchDosage), where a single letter on an autosome is a
- * no-call: a person has two copies of every autosome, so one letter is a malformed or deletion
- * call, not two copies. Single letters count as hemizygous only on the X chromosome.
- */
-function dosageOf(call: number, effect: number, other: number, onX: boolean): number {
-  if (!onX && call !== 0 && (call & 0xf) === 0) return DOSAGE_MISSING;
-  return matchDosage(call, effect, other);
-}
-
-function growInt32(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(2 * a.length);
-  b.set(a);
-  return b;
-}
-
-/** "0.3 %", "0.04 %": a small frequency in words. */
-function frequencyText(f: number): string {
-  return `${f >= 0.001 ? (100 * f).toFixed(1) : (100 * f).toPrecision(1)} %`;
-}
-
-/**
- * Whether the person's rare calls decide the level (docs/science.md, "Rare calls"): the
- * score with each rare call read as the common homozygous genotype, alone and all together,
- * placed in the same reference distribution. Null when the level stays the same.
- */
-function rareCallOf(
-  cat: CompiledCatalog,
-  t: CompiledTrait,
-  slots: Uint8Array,
-  w: number[],
-  rare: Int32Array,
-  score: number,
-  level: number,
-  ref: ReferencePopulation,
-  cdf: (score: number) => number,
-): RareCall | null {
-  const markers: RareCallMarker[] = [];
-  let allCommon = score;
-  for (const k of rare) {
-    const i = t.start + k;
-    let p = 0;
-    for (let q = 0; q < N_POPS; q++) p += w[q] * cat.freq[i * N_POPS + q];
-    const call = slots[cat.markerSlot[i]];
-    const dosage = matchDosage(call, cat.effect[i], cat.other[i]) & 3;
-    const effectRare = p < RARE_CALL_FREQUENCY && dosage > 0;
-    // The common homozygote: no copy of a rare effect allele, two copies of a common one.
-    const common = effectRare ? 0 : 2;
-    const shift = cat.contrib[3 * i + common] - cat.contrib[3 * i + dosage];
-    allCommon += shift;
-    markers.push({
-      rsid: `rs${cat.rsid[i]}`,
-      genotype: CALL_TEXT[call],
-      allele: ALLELE_LETTERS[effectRare ? cat.effect[i] : cat.other[i]],
-      frequency: effectRare ? p : 1 - p,
-      level_without: levelForPercentile(100 * cdf(score + shift)),
-    });
-  }
-  const percentileWithout = 100 * cdf(allCommon);
-  const levelWithout = levelForPercentile(percentileWithout);
-  if (levelWithout === level && markers.every((m) => m.level_without === level)) return null;
-  markers.sort((a, b) => a.frequency - b.frequency);
-  const deciding = markers.filter((m) => m.level_without !== level);
-  const first = deciding[0] ?? markers[0];
-  const calls = (deciding.length ? deciding : markers)
-    .map((m) => `${m.rsid} ${m.genotype} (allele ${m.allele}, ${frequencyText(m.frequency)} of chromosomes)`)
-    .join(', ');
-  const one = deciding.length === 1;
-  const text = `This result rests on ${one ? 'one rare call' : 'rare calls'}: ${calls} in the ${ref.label} reference. Without ${one ? 'it' : 'them'} the result would be level ${one ? first.level_without : levelWithout} (${LEVEL_LABELS[(one ? first.level_without : levelWithout) - 1].toLowerCase()}) instead of level ${level}. Chip calls of variants this rare are often wrong (positive predictive value 16 % below a frequency of 0.001 % in UK Biobank, Weedon et al. 2021, PMID 33589468): have ${one ? 'this variant' : 'these variants'} confirmed by a clinical laboratory before drawing any conclusion.`;
-  return {
-    rsid: first.rsid,
-    frequency: first.frequency,
-    markers,
-    level_without: levelWithout,
-    percentile_without: percentileWithout,
-    text,
-  };
-}
-
-/** Levels some genotype can reach: all five for a smooth distribution, those of its atoms' mid-ranks otherwise. */
-function reachableLevels(d: ScoreDistribution): number[] {
-  const atoms = d.atoms();
-  if (d.method !== 'exact') return [1, 2, 3, 4, 5];
-  const levels = new Set<number>();
-  let below = 0;
-  for (let i = 0; i < atoms.values.length; i++) {
-    levels.add(levelForPercentile(100 * (below + atoms.probs[i] / 2)));
-    below += atoms.probs[i];
-  }
-  return [...levels].sort();
-}
-
-/**
- * What every person scored against a table shares: its reachable levels and its summary
- * without the plot, worked out once per table (results are stored, never mutated).
- */
-const tableSummaries = new WeakMap<CdfTable, { levels: number[]; distribution: Assessment['distribution'] }>();
-function tableSummary(t: CdfTable): { levels: number[]; distribution: Assessment['distribution'] } {
-  let s = tableSummaries.get(t);
-  if (!s) {
-    s = { levels: tableLevels(t), distribution: tableDistribution(t, false) };
-    tableSummaries.set(t, s);
-  }
-  return s;
-}
-
-/** Levels a table can reach: those of its atoms, and those its knots' segments pass through. */
-function tableLevels(t: CdfTable): number[] {
-  const levels = new Set<number>();
-  for (const x of t.atomXs) levels.add(levelForPercentile(100 * tableCdf(t, x)));
-  const bounds = [0, ...LEVEL_UPPER_BOUNDS, 100];
-  for (let k = 0; k < t.xs.length; k++) {
-    const here = 100 * tableCdf(t, t.xs[k]);
-    const before = k > 0 ? 100 * tableCdf(t, t.xs[k - 1]) : here;
-    for (let level = 1; level <= 5; level++)
-      if (bounds[level] > Math.min(before, here) && bounds[level - 1] <= Math.max(before, here)) levels.add(level);
-  }
-  return [...levels].sort();
-}
-
-/** A built distribution as the meaning's model reads it. */
-function referenceOf(d: ScoreDistribution): ScoreReference & { key: object } {
-  return { mean: d.mean, sd: d.sd, min: d.min, max: d.max, cdf: (x) => d.cdf(x), key: d };
-}
-
-function computedDistribution(d: ScoreDistribution, details: boolean): Assessment['distribution'] {
-  return {
-    mean: d.mean,
-    sd: d.sd,
-    min: d.min,
-    max: d.max,
-    method: d.method,
-    source: 'computed',
-    density: details ? d.density() : [],
-  };
-}
-
-/** Summary and plot density of a table: the CDF's slope between knots, gathered into 101 points. */
-function tableDistribution(t: CdfTable, details: boolean): Assessment['distribution'] {
-  // Moments from the CDF: mass between knots at their midpoint, atoms at their score.
-  const n = t.xs.length;
-  let mean = 0;
-  let m2 = 0;
-  for (let k = 1; k < n; k++) {
-    const p = t.fs[k] - t.fs[k - 1];
-    const x = (t.xs[k] + t.xs[k - 1]) / 2;
-    mean += p * x;
-    m2 += p * x * x;
-  }
-  t.atomXs.forEach((x, k) => {
-    mean += t.atomPs[k] * x;
-    m2 += t.atomPs[k] * x * x;
-  });
-  const sd = Math.sqrt(Math.max(0, m2 - mean * mean));
-  const lowest = Math.min(n ? t.xs[0] : Infinity, t.atomXs.length ? t.atomXs[0] : Infinity);
-  const highest = Math.max(n ? t.xs[n - 1] : -Infinity, t.atomXs.length ? t.atomXs[t.atomXs.length - 1] : -Infinity);
-  const a = Math.max(lowest, mean - 4 * sd);
-  const b = Math.min(highest, mean + 4 * sd);
-  const points = 101;
-  const dx = (b - a) / (points - 1) || 1;
-  const density: Array<[number, number]> = [];
-  for (let i = 0; details && i < points; i++) {
-    const x = a + i * dx;
-    const lo = tableCdf(t, x - dx / 2);
-    const hi = tableCdf(t, x + dx / 2);
-    density.push([x, (hi - lo) / dx]);
-  }
-  return { mean, sd, min: lowest, max: highest, method: 'grid', source: 'table', density };
 }

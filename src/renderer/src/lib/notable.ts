@@ -16,6 +16,7 @@
  *   most 10, one per phenotype. A rank alone (how extreme the percentile is) never qualifies.
  */
 import type { ProfileTrait } from '../../../shared/api.js';
+import { normalCdf } from '../../../shared/normal.js';
 
 export const NOTABLE_LIMIT = 10;
 /** Percentage points a result must move to be notable. */
@@ -33,17 +34,6 @@ export function varianceExplained(r: ProfileTrait): number | null {
     r.trait.evidence?.variance_explained?.value ??
     null
   );
-}
-
-/** Standard normal CDF (Abramowitz & Stegun 7.1.26; error < 1.5e-7). */
-function normalCdf(z: number): number {
-  const t = 1 / (1 + (0.3275911 * Math.abs(z)) / Math.SQRT2);
-  const y =
-    1 -
-    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) *
-      t *
-      Math.exp((-z * z) / 2);
-  return z >= 0 ? (1 + y) / 2 : (1 - y) / 2;
 }
 
 /**

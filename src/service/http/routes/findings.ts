@@ -2,24 +2,17 @@
 import type { Router } from 'express';
 import type { FindingsResponse } from '../../../shared/api.js';
 import { findRsid } from '../../genotype/encoding.js';
-import { genotypeFacts, loadGenotype } from '../../genotype/genotype-store.js';
+import { genotypeFacts } from '../../genotype/genotype-store.js';
 import { assessContext } from '../../science/assess-context.js';
 import { FINDING_GENES, FINDING_SOURCES, findingsFor } from '../../science/findings.js';
 import type { ServiceContext } from '../context.js';
-import { HttpError } from '../errors.js';
+import { requireProfileGenotype } from '../genotype-required.js';
 import { operationRouter } from '../router.js';
-import { requireProfile } from './profiles.js';
 
 export function findingRoutes(ctx: ServiceContext): Router {
   const { router, on } = operationRouter(ctx, '/api');
   on('getFindings', (req, res) => {
-    const profile = requireProfile(ctx, req, res);
-    const stored = loadGenotype(ctx.db, profile.id);
-    if (!stored)
-      throw new HttpError(
-        409,
-        'This profile has no processed genotype yet. Upload a file and wait for processing to finish.',
-      );
+    const { profile, stored } = requireProfileGenotype(ctx, req, res);
     const { rsids, calls } = stored.genotype;
     // The reference the person's results use: how reliable a call of a rare variant is depends on it.
     const reference = ctx.engine.reference(stored.genotype, assessContext(profile, genotypeFacts(stored)));

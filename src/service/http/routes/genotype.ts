@@ -15,7 +15,6 @@ import {
   confirmReplacement,
   genotypeSummary,
   getGenotypeFile,
-  loadGenotype,
   setVariantsOnly,
 } from '../../genotype/genotype-store.js';
 import { assessContext } from '../../science/assess-context.js';
@@ -26,6 +25,7 @@ import type { ParseSummary } from '../../genotype/types.js';
 import { resultsOutdated } from '../../profiles/profiles.js';
 import { makeUploadUrl } from '../../storage/upload-url.js';
 import { origin, type ServiceContext } from '../context.js';
+import { requireGenotype } from '../genotype-required.js';
 import { HttpError } from '../errors.js';
 import { operationRouter } from '../router.js';
 import { requireProfile } from './profiles.js';
@@ -121,12 +121,7 @@ export function genotypeRoutes(ctx: ServiceContext): Router {
       throw new HttpError(400, `At most ${MAX_SNP_LOOKUP} markers per request (got ${ids.length}); split the list.`);
     const bad = ids.find((id) => !/^rs\d{1,10}$/i.test(id));
     if (bad !== undefined) throw new HttpError(400, `"${bad}" is not an rsID; rsIDs look like rs4988235.`);
-    const stored = loadGenotype(ctx.db, profileId);
-    if (!stored)
-      throw new HttpError(
-        409,
-        'This profile has no processed genotype yet. Upload a file and wait for processing to finish.',
-      );
+    const stored = requireGenotype(ctx, profileId);
     const { rsids, calls, chroms, positions } = stored.genotype;
     const out: GenotypeSnp[] = [];
     for (const id of ids) {
