@@ -191,7 +191,10 @@ function response(spec: ResponseSpec, schemas: Map<z.ZodType, Json>, components:
   const out: Json = { description: spec.description };
   if (spec.headers)
     out.headers = Object.fromEntries(
-      Object.entries(spec.headers).map(([name, h]) => [name, { description: h.description, schema: h.schema }]),
+      Object.entries(spec.headers).map(([name, h]) => [
+        name,
+        { description: h.description, schema: h.schema, ...(h.optional ? { required: false } : {}) },
+      ]),
     );
   if (spec.schema) {
     const schema = schemas.get(spec.schema)!;
@@ -282,7 +285,8 @@ export function openApiDocument(): Json {
     servers: [
       {
         url: 'http://{host}:{port}',
-        description: 'The Traitscope service on this machine (npm run cli -- status prints its address).',
+        description:
+          'The Traitscope service on this computer. Its port is not fixed (4780 when free, any free port otherwise): read it from service.json in the data folder or `npm run cli -- status --json`, and check the service with GET /api/version?challenge=&client_id= before sending a secret.',
         variables: {
           host: {
             default: '127.0.0.1',
@@ -291,7 +295,8 @@ export function openApiDocument(): Json {
           },
           port: {
             default: String(DEFAULT_PORT),
-            description: 'The port the service listens on (4780 unless started with --port).',
+            description:
+              'The port the service listens on: 4780 only when it was free; service.json and `cli status` give the actual one.',
           },
         },
       },

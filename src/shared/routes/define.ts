@@ -22,6 +22,8 @@ export interface ParamSpec {
 export interface HeaderSpec {
   description: string;
   schema: { type: 'string' };
+  /** Sent only in some answers (documented with required: false); otherwise always. */
+  optional?: boolean;
 }
 
 export interface ResponseSpec {
