@@ -320,7 +320,7 @@ export interface paths {
         put?: never;
         /**
          * Compute traits
-         * @description Computes the requested traits that are available and returns every requested trait that is computed afterwards, with its assessment summary. Unknown and unavailable codes are left out; [] while no genotype is ready.
+         * @description Computes the requested traits that are available and returns every requested trait that is computed afterwards, with its assessment summary. Unavailable codes are left out; [] while no genotype is ready. Codes the client has no trait for are named in the Traitscope-Unknown-Trait-Codes header, and when none of the codes is known the answer is 400.
          */
         post: operations["computeTraits"];
         delete?: never;
@@ -382,7 +382,7 @@ export interface paths {
         };
         /**
          * A one-time URL of the events stream
-         * @description For browsers' EventSource, which cannot send an Authorization header: a URL of GET /api/events carrying a single-use ticket, valid 60 s, for the calling client. The access token never appears in a URL. Any valid token.
+         * @description For browsers' EventSource, which cannot send an Authorization header: a URL of GET /api/events carrying a single-use ticket, valid 60 s, for the calling client. The access token never appears in a URL. Needs read:profiles (the events tell of results).
          */
         get: operations["getEventsUrl"];
         put?: never;
@@ -760,6 +760,8 @@ export interface components {
         Detail: {
             /** @description What happened, or what went wrong and how to fix it. */
             detail: string;
+            /** @description On errors: a stable machine-readable code (e.g. not_found, invalid_request, unauthenticated, forbidden, method_not_allowed, conflict, too_large, too_many_requests, busy). */
+            code?: string;
         };
         Diagnostics: {
             [key: string]: unknown;
@@ -892,6 +894,8 @@ export interface components {
             computed_at: string;
             /** @description Set when a call of an allele rarer than 1 % in the reference moves the result across a level; null otherwise (absent from results stored before it existed). */
             rare_call?: components["schemas"]["RareCall"] | null;
+            /** @description What the result means for this person (absolute terms, reliability). */
+            meaning: components["schemas"]["ResultMeaning"];
             markers: components["schemas"]["AssessedMarker"][];
             /** @description null only for imported scores without reference frequencies. */
             distribution: components["schemas"]["ScoreDistribution"] | null;
@@ -931,6 +935,11 @@ export interface components {
             status: components["schemas"]["ProcessingStatus"];
             /** @description Why the latest file could not be read (status failed). */
             error?: string | null;
+            /**
+             * @description The profile's reference population or sex changed and its stored results are being scored again; trait reads wait for them.
+             * @constant
+             */
+            results_updating?: true;
             /**
              * @description The latest file was read but is much smaller or stranger than the genotype in use: it replaces it only after POST …/genotype/upload/?confirm_replace=true.
              * @constant
@@ -1007,6 +1016,23 @@ export interface components {
             excluded: number;
             /** @description Observed on the opposite strand. */
             strand_flipped: number;
+        };
+        /** @description The trait's frequency a result is calibrated to, with its source. */
+        MeaningFrequency: {
+            /** @description Percent. */
+            value: number;
+            /** @description The study and the people it measured. */
+            source: string;
+            /** @description PubMed id of the publication the figure comes from. */
+            pmid: string;
+            /** @enum {string} */
+            measure: "lifetime risk" | "prevalence" | "cohort share";
+            /** @description When the figure applies, e.g. "from age 40 to 95". */
+            horizon: string;
+            /** @description The sex the figure is for; null: everyone. */
+            sex: ("male" | "female") | null;
+            /** @description The super-population the figure is for; null: not one of them. */
+            population: components["schemas"]["Population"] | null;
         };
         /** @description No file was uploaded: an empty object. */
         NoGenotype: Record<string, never>;
@@ -1295,6 +1321,45 @@ export interface components {
             variance_explained: components["schemas"]["VarianceExplained"] | null;
             reasons: string[];
         };
+        /** @description What the result means for this person: absolute terms where a cited frequency or the share explained allows, how much the score can tell, how reliable it is (docs/science.md, "What a result means"). */
+        ResultMeaning: {
+            /**
+             * @description risk: a chance in percent; value: expected difference from average in standard deviations of the trait; relative: a rank only (see reason).
+             * @enum {string}
+             */
+            kind: "risk" | "value" | "relative";
+            /** @description risk: percent of people with this score who have or develop it; value: expected difference in trait SDs; null for relative. */
+            yours: number | null;
+            /** @description risk: the frequency in percent; value: 0; null for relative. */
+            average: number | null;
+            unit: ("percent" | "SD") | null;
+            /** @description When the chance applies (e.g. "from age 40 to 95"), or null. */
+            horizon: string | null;
+            /** @description Odds ratio per SD of the score (log-odds weights); percentage points per SD (probability weights); trait SDs per score SD (value); null when unknown. */
+            effect_per_sd: number | null;
+            effect_scale: ("odds_ratio" | "percentage_points" | "trait_sd") | null;
+            /** @description Share of the trait's variance the score explains: the catalog's figure, else the score's own; null = unknown. */
+            variance_explained: number | null;
+            /** @description The share the score’s own numbers give (liability scale for log odds, observed scale for probabilities). */
+            variance_explained_from_score: number | null;
+            /** @description value: SD of the trait among people with the same score; else null. */
+            spread: number | null;
+            /** @description Odds relative to a person with an average score (log-odds weights), also without a frequency. */
+            odds_vs_average: number | null;
+            frequency: components["schemas"]["MeaningFrequency"] | null;
+            /** @description The model behind the figures, in one sentence. */
+            model: string;
+            /** @description How reliable the result is for this person's ancestry (Ding et al. 2023). */
+            reliability: string;
+            /** @description Absolute figures are less certain for this person (ancestry far from the studies’, or unknown). */
+            less_certain: boolean;
+            /** @description What the frequency does not cover (e.g. UK Biobank volunteers aged 40–69). */
+            limits: string | null;
+            /** @description Why the result stays relative; null otherwise. */
+            reason: string | null;
+            /** @description The meaning in one or two sentences for people. */
+            summary: string;
+        };
         /** @description The client was revoked (and its profiles deleted, when asked). */
         RevokedApiClient: {
             detail: string;
@@ -1460,6 +1525,8 @@ export interface components {
             computed_at: string;
             /** @description Set when a call of an allele rarer than 1 % in the reference moves the result across a level; null otherwise (absent from results stored before it existed). */
             rare_call?: components["schemas"]["RareCall"] | null;
+            /** @description What the result means for this person (absolute terms, reliability). */
+            meaning: components["schemas"]["ResultMeaning"];
         };
         /** @description An assessment summary naming the trait by code (view=compact). */
         TraitAssessmentCompact: {
@@ -1506,6 +1573,8 @@ export interface components {
             computed_at: string;
             /** @description Set when a call of an allele rarer than 1 % in the reference moves the result across a level; null otherwise (absent from results stored before it existed). */
             rare_call?: components["schemas"]["RareCall"] | null;
+            /** @description What the result means for this person (absolute terms, reliability). */
+            meaning: components["schemas"]["ResultMeaning"];
         };
         /** @description Every requested trait that is computed after the call (TraitAssessmentCompact with view=compact). */
         TraitAssessmentList: (components["schemas"]["TraitAssessment"] | components["schemas"]["TraitAssessmentCompact"])[];
@@ -1617,6 +1686,17 @@ export interface components {
                 /** @description Traits in the catalog, imported ones included. */
                 traits: number;
             };
+            /** @description With ?challenge=&client_id=: the proof that this is the Traitscope service holding that client. */
+            identity?: {
+                /** @description The origin this service listens on, as the proof signs it. */
+                origin: string;
+                /** @description The client id the proof is for. */
+                client_id: string;
+                /** @description The salt of the client's stored secret hash (base64url). */
+                salt: string;
+                /** @description base64url(HMAC-SHA256(scrypt(secret, salt, N=16384, r=8, p=1, 32 bytes), "traitscope-service-proof\n" + origin + "\n" + client_id + "\n" + challenge)); docs/api.md shows how a tool checks it. */
+                proof: string;
+            };
         };
     };
     responses: never;
@@ -1629,7 +1709,12 @@ export type $defs = Record<string, never>;
 export interface operations {
     getVersion: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A fresh random value (16 to 128 characters of A-Z a-z 0-9 _ -). With client_id, the answer carries `identity`: a proof only the service holding that client can compute. */
+                challenge?: string;
+                /** @description Your client id, whose stored secret hash keys the proof (needed with challenge). */
+                client_id?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1653,6 +1738,20 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["VersionInfo"];
+                };
+            };
+            /** @description challenge without client_id (or the reverse), or a challenge not of 16 to 128 characters of A-Z a-z 0-9 _ -. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Detail"];
                 };
             };
             /** @description The Host header is not this service's address (127.0.0.1:<port> or localhost:<port>). */
@@ -4294,6 +4393,8 @@ export interface operations {
             /** @description The computed traits. */
             200: {
                 headers: {
+                    /** @description The requested codes this client has no trait for, URI-encoded and comma-separated; absent when every code is known. */
+                    "Traitscope-Unknown-Trait-Codes"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4330,16 +4431,46 @@ export interface operations {
                      *         "population": "EUR",
                      *         "population_source": "ethnicity",
                      *         "score": 0,
-                     *         "computed_at": "2025-01-31T12:00:00.000Z"
+                     *         "computed_at": "2025-01-31T12:00:00.000Z",
+                     *         "meaning": {
+                     *           "kind": "risk",
+                     *           "yours": 0,
+                     *           "average": 0,
+                     *           "unit": "percent",
+                     *           "horizon": "string",
+                     *           "effect_per_sd": 0,
+                     *           "effect_scale": "odds_ratio",
+                     *           "variance_explained": 0,
+                     *           "variance_explained_from_score": 0,
+                     *           "spread": 0,
+                     *           "odds_vs_average": 0,
+                     *           "frequency": {
+                     *             "value": 0,
+                     *             "source": "string",
+                     *             "pmid": "string",
+                     *             "measure": "lifetime risk",
+                     *             "horizon": "string",
+                     *             "sex": "male",
+                     *             "population": "EUR"
+                     *           },
+                     *           "model": "string",
+                     *           "reliability": "string",
+                     *           "less_certain": true,
+                     *           "limits": "string",
+                     *           "reason": "string",
+                     *           "summary": "string"
+                     *         }
                      *       }
                      *     ]
                      */
                     "application/json": components["schemas"]["TraitAssessmentList"];
                 };
             };
-            /** @description The body is not valid JSON, or not the shape this operation takes; the detail says which. */
+            /** @description The body is not a list of trait codes, or none of its codes is known to this client (named in the detail and the header). */
             400: {
                 headers: {
+                    /** @description The requested codes this client has no trait for, URI-encoded and comma-separated; absent when every code is known. */
+                    "Traitscope-Unknown-Trait-Codes"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4495,6 +4626,34 @@ export interface operations {
                      *       "population_source": "ethnicity",
                      *       "score": 0,
                      *       "computed_at": "2025-01-31T12:00:00.000Z",
+                     *       "meaning": {
+                     *         "kind": "risk",
+                     *         "yours": 0,
+                     *         "average": 0,
+                     *         "unit": "percent",
+                     *         "horizon": "string",
+                     *         "effect_per_sd": 0,
+                     *         "effect_scale": "odds_ratio",
+                     *         "variance_explained": 0,
+                     *         "variance_explained_from_score": 0,
+                     *         "spread": 0,
+                     *         "odds_vs_average": 0,
+                     *         "frequency": {
+                     *           "value": 0,
+                     *           "source": "string",
+                     *           "pmid": "string",
+                     *           "measure": "lifetime risk",
+                     *           "horizon": "string",
+                     *           "sex": "male",
+                     *           "population": "EUR"
+                     *         },
+                     *         "model": "string",
+                     *         "reliability": "string",
+                     *         "less_certain": true,
+                     *         "limits": "string",
+                     *         "reason": "string",
+                     *         "summary": "string"
+                     *       },
                      *       "markers": [
                      *         {
                      *           "rsid": "rs4988235",
@@ -4655,6 +4814,34 @@ export interface operations {
                      *       "population_source": "ethnicity",
                      *       "score": 0,
                      *       "computed_at": "2025-01-31T12:00:00.000Z",
+                     *       "meaning": {
+                     *         "kind": "risk",
+                     *         "yours": 0,
+                     *         "average": 0,
+                     *         "unit": "percent",
+                     *         "horizon": "string",
+                     *         "effect_per_sd": 0,
+                     *         "effect_scale": "odds_ratio",
+                     *         "variance_explained": 0,
+                     *         "variance_explained_from_score": 0,
+                     *         "spread": 0,
+                     *         "odds_vs_average": 0,
+                     *         "frequency": {
+                     *           "value": 0,
+                     *           "source": "string",
+                     *           "pmid": "string",
+                     *           "measure": "lifetime risk",
+                     *           "horizon": "string",
+                     *           "sex": "male",
+                     *           "population": "EUR"
+                     *         },
+                     *         "model": "string",
+                     *         "reliability": "string",
+                     *         "less_certain": true,
+                     *         "limits": "string",
+                     *         "reason": "string",
+                     *         "summary": "string"
+                     *       },
                      *       "markers": [
                      *         {
                      *           "rsid": "rs4988235",
@@ -4972,7 +5159,7 @@ export interface operations {
                     "application/json": components["schemas"]["Detail"];
                 };
             };
-            /** @description The operation needs the  scope, or the Host header is not this service's address. */
+            /** @description The operation needs the read:profiles scope, or the Host header is not this service's address. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5052,7 +5239,7 @@ export interface operations {
                     "application/json": components["schemas"]["Detail"];
                 };
             };
-            /** @description The Host header is not this service's address (127.0.0.1:<port> or localhost:<port>). */
+            /** @description The token lacks read:profiles. */
             403: {
                 headers: {
                     [name: string]: unknown;
