@@ -8,7 +8,9 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { API_VERSION, EXTENSION } from '../../shared/api.js';
 import { operations, type Operation, type ParamSpec, type ResponseSpec, type Tag } from '../../shared/routes/index.js';
+import { Detail } from '../../shared/schemas/common.js';
 import { DEFAULT_PORT } from '../config.js';
+import { errorCode } from './errors.js';
 import { workflowGuide } from './workflow-guide.js';
 
 type Json = Record<string, unknown>;
@@ -187,7 +189,12 @@ function parameter(name: string, where: 'path' | 'query' | 'header', spec: Param
   };
 }
 
-function response(spec: ResponseSpec, schemas: Map<z.ZodType, Json>, components: Record<string, Json>): Json {
+function response(
+  status: string,
+  spec: ResponseSpec,
+  schemas: Map<z.ZodType, Json>,
+  components: Record<string, Json>,
+): Json {
   const out: Json = { description: spec.description };
   if (spec.headers)
     out.headers = Object.fromEntries(
@@ -198,7 +205,18 @@ function response(spec: ResponseSpec, schemas: Map<z.ZodType, Json>, components:
     );
   if (spec.schema) {
     const schema = schemas.get(spec.schema)!;
-    out.content = { [spec.contentType ?? 'application/json']: { schema, example: exampleOf(schema, components) } };
+    // An error's example is this operation's own: its description as the detail, and its code.
+    const errorExample =
+      spec.schema === Detail && /^[45]\d\d$/.test(status)
+        ? { detail: spec.description, code: spec.code ?? errorCode(Number(status)) }
+        : undefined;
+    const media: Json = { schema, example: spec.example ?? errorExample ?? exampleOf(schema, components) };
+    if (spec.itemSchema) {
+      const id = z.globalRegistry.get(spec.itemSchema)?.id;
+      if (!id) throw new Error('An itemSchema must be a component: give it .meta({ id }).');
+      media['x-item-schema'] = { $ref: `${COMPONENTS}${id}` };
+    }
+    out.content = { [spec.contentType ?? 'application/json']: media };
   }
   return out;
 }
@@ -243,7 +261,7 @@ function operationObject(
     };
   }
   out.responses = Object.fromEntries(
-    Object.entries(op.responses).map(([status, spec]) => [status, response(spec, schemas, components)]),
+    Object.entries(op.responses).map(([status, spec]) => [status, response(status, spec, schemas, components)]),
   );
   if (op.internal) out['x-internal'] = true;
   if (op.extension) out[EXTENSION] = true;

@@ -28,6 +28,7 @@ import {
   UploadReceipt,
   UploadUrl,
 } from '../schemas/genotype.js';
+import { EventMessage } from '../schemas/events.js';
 import { FindingsResponse } from '../schemas/findings.js';
 import { PharmacogeneList } from '../schemas/pharmacogenes.js';
 import { VersionInfo } from '../schemas/meta.js';
@@ -94,8 +95,11 @@ const unknownCodes = {
 };
 
 const oauthError = (description: string) => ({ description, schema: OAuthError });
-const profileInvalid =
-  'Invalid profile input; the detail names the field (interface.md answers invalid input with 405).';
+const profileInvalid = {
+  description: 'Invalid profile input; the detail names every bad field (interface.md answers invalid input with 405).',
+  schema: Detail,
+  code: 'invalid_input',
+};
 
 export const operations = {
   // ---- Service -------------------------------------------------------------------------
@@ -621,7 +625,14 @@ export const operations = {
     success: {
       status: 200,
       contentType: 'text/event-stream',
-      schema: z.string().meta({ id: 'EventStream', description: 'Server-Sent Events; see docs/api.md.' }),
+      schema: z.string().meta({
+        id: 'EventStream',
+        description:
+          'Server-Sent Events (docs/api.md, "Events"). Each message is `event: job|traits|ready` and a `data:` line of JSON; x-item-schema (EventMessage) gives the shape of each event type.',
+      }),
+      itemSchema: EventMessage,
+      example:
+        'retry: 2000\n\nevent: ready\ndata: {}\n\nevent: job\ndata: {"job_id":3,"kind":"processing","profile_id":"3f1c2a4e-8d2b-4c7e-9a51-0b6f4d2e7c10","state":"done","snp_count":638412}\n\nevent: traits\ndata: {"profile_id":"3f1c2a4e-8d2b-4c7e-9a51-0b6f4d2e7c10"}\n\n',
       description: 'The stream.',
     },
     errors: {
