@@ -771,7 +771,21 @@ export interface components {
          * @enum {integer}
          */
         Ethnicity: 0 | 1 | 2 | 3 | 4 | 5;
-        /** @description Server-Sent Events; see docs/api.md. */
+        /** @description One Server-Sent Event of GET /api/events: `event: <event>` then `data: <data as JSON>` and a blank line. The stream also sends `retry: 2000` first and a comment line every 15 s. */
+        EventMessage: {
+            /** @constant */
+            event: "job";
+            data: components["schemas"]["JobEventData"];
+        } | {
+            /** @constant */
+            event: "traits";
+            data: components["schemas"]["TraitsEventData"];
+        } | {
+            /** @constant */
+            event: "ready";
+            data: components["schemas"]["ReadyEventData"];
+        };
+        /** @description Server-Sent Events (docs/api.md, "Events"). Each message is `event: job|traits|ready` and a `data:` line of JSON; x-item-schema (EventMessage) gives the shape of each event type. */
         EventStream: string;
         EventsUrl: {
             /**
@@ -1005,6 +1019,51 @@ export interface components {
         GenotypeSnpList: components["schemas"]["GenotypeSnp"][];
         /** @description An HTML page. */
         HtmlPage: string;
+        /**
+         * @description The data of `event: job`: one of the client’s jobs changed state.
+         * @example {
+         *       "job_id": 3,
+         *       "kind": "processing",
+         *       "profile_id": "3f1c2a4e-8d2b-4c7e-9a51-0b6f4d2e7c10",
+         *       "state": "running",
+         *       "stage": "parsing"
+         *     }
+         */
+        JobEventData: {
+            /** @description Unique per service run. */
+            job_id: number;
+            /**
+             * @description processing: reading an uploaded file; scoring: scoring traits.
+             * @enum {string}
+             */
+            kind: "processing" | "scoring";
+            /** Format: uuid */
+            profile_id: string;
+            /**
+             * @description superseded: a newer upload or a profile deletion made the job moot.
+             * @enum {string}
+             */
+            state: "queued" | "running" | "done" | "failed" | "superseded";
+            /**
+             * @description While running.
+             * @enum {string}
+             */
+            stage?: "parsing" | "scoring" | "storing";
+            /** @description While scoring: traits scored so far. */
+            done?: number;
+            /** @description While scoring: traits to score in all. */
+            total?: number;
+            /** @description When queued: how many jobs wait before this one. */
+            queue_position?: number;
+            /** @description When a processing job is done: markers read. */
+            snp_count?: number;
+            /** @description When a scoring job is done: results stored. */
+            computed?: number;
+            /** @description When a scoring job is done: traits that cannot be computed. */
+            unavailable?: number;
+            /** @description When failed: what went wrong, for people. */
+            detail?: string;
+        };
         /** @description How the trait's markers matched the genotype. */
         MatchReport: {
             markers: number;
@@ -1275,6 +1334,8 @@ export interface components {
             /** @description The level with this call read as the common homozygous genotype, the others as they are. */
             level_without: components["schemas"]["AssessmentLevel"];
         };
+        /** @description The data of `event: ready`, sent once on connecting after the latest event of each job still under way. */
+        ReadyEventData: Record<string, never>;
         ReferenceMixture: {
             EUR?: number;
             AMR?: number;
@@ -1628,6 +1689,11 @@ export interface components {
             first_author: string | null;
             citation: string;
         };
+        /** @description The data of `event: traits`: the profile’s stored results changed; read its trait list again. */
+        TraitsEventData: {
+            /** Format: uuid */
+            profile_id: string;
+        };
         /**
          * @description available: can be computed on request; unavailable: cannot be computed for this profile; computed: can be read.
          * @enum {string}
@@ -1748,7 +1814,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "challenge without client_id (or the reverse), or a challenge not of 16 to 128 characters of A-Z a-z 0-9 _ -.",
+                     *       "code": "invalid_request"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -1762,7 +1829,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The Host header is not this service's address (127.0.0.1:<port> or localhost:<port>).",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -1776,7 +1844,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -1825,7 +1894,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The Host header is not this service's address (127.0.0.1:<port> or localhost:<port>).",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -1839,7 +1909,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -1888,7 +1959,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The Host header is not this service's address (127.0.0.1:<port> or localhost:<port>).",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -1902,7 +1974,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2013,7 +2086,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The Host header is not this service's address (127.0.0.1:<port> or localhost:<port>).",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2059,7 +2133,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2139,7 +2214,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The Host header is not this service's address (127.0.0.1:<port> or localhost:<port>).",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2168,7 +2244,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2232,7 +2309,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2246,7 +2324,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the read:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2260,7 +2339,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2325,7 +2405,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The body is not valid JSON, or not the shape this operation takes; the detail says which.",
+                     *       "code": "invalid_request"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2341,7 +2422,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2355,13 +2437,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the write:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
                 };
             };
-            /** @description Invalid profile input; the detail names the field (interface.md answers invalid input with 405). */
+            /** @description Invalid profile input; the detail names every bad field (interface.md answers invalid input with 405). */
             405: {
                 headers: {
                     [name: string]: unknown;
@@ -2369,7 +2452,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "Invalid profile input; the detail names every bad field (interface.md answers invalid input with 405).",
+                     *       "code": "invalid_input"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2383,7 +2467,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The body is larger than this operation accepts.",
+                     *       "code": "too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2397,7 +2482,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2462,7 +2548,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2476,7 +2563,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the read:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2490,7 +2578,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No profile with this id exists for this client.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2504,7 +2593,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2572,7 +2662,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The body is not valid JSON, or not the shape this operation takes; the detail says which.",
+                     *       "code": "invalid_request"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2588,7 +2679,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2602,7 +2694,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the write:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2616,13 +2709,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No profile with this id exists for this client.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
                 };
             };
-            /** @description Invalid profile input; the detail names the field (interface.md answers invalid input with 405). */
+            /** @description Invalid profile input; the detail names every bad field (interface.md answers invalid input with 405). */
             405: {
                 headers: {
                     [name: string]: unknown;
@@ -2630,7 +2724,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "Invalid profile input; the detail names every bad field (interface.md answers invalid input with 405).",
+                     *       "code": "invalid_input"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2644,7 +2739,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The body is larger than this operation accepts.",
+                     *       "code": "too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2658,7 +2754,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2716,7 +2813,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2730,7 +2828,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the write:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2744,7 +2843,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No profile with this id exists for this client.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2758,7 +2858,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2826,7 +2927,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The body is not valid JSON, or not the shape this operation takes; the detail says which.",
+                     *       "code": "invalid_request"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2842,7 +2944,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2856,7 +2959,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the write:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2870,13 +2974,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No profile with this id exists for this client.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
                 };
             };
-            /** @description Invalid profile input; the detail names the field (interface.md answers invalid input with 405). */
+            /** @description Invalid profile input; the detail names every bad field (interface.md answers invalid input with 405). */
             405: {
                 headers: {
                     [name: string]: unknown;
@@ -2884,7 +2989,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "Invalid profile input; the detail names every bad field (interface.md answers invalid input with 405).",
+                     *       "code": "invalid_input"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2898,7 +3004,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The body is larger than this operation accepts.",
+                     *       "code": "too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2912,7 +3019,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2978,7 +3086,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2992,7 +3101,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the read:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3006,7 +3116,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No profile with this id exists for this client.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3020,7 +3131,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3079,7 +3191,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "content-type is not text/plain or application/zip.",
+                     *       "code": "invalid_request"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3095,7 +3208,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3109,7 +3223,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the read:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3123,7 +3238,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No profile with this id exists for this client.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3137,7 +3253,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3198,7 +3315,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "confirm_replace or variants_only is not true or false.",
+                     *       "code": "invalid_request"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3214,7 +3332,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token (or a bad one), or nothing was uploaded for this profile yet (as interface.md specifies).",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3228,7 +3347,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the write:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3242,7 +3362,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No profile with this id exists for this client, or it was deleted during processing.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3256,7 +3377,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The file could not be read, or waits for confirm_replace=true; the detail says why. The previous genotype stays in use.",
+                     *       "code": "unprocessable"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3270,7 +3392,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3337,7 +3460,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "An entry is not an rsID, none was given, or more than 10000 were.",
+                     *       "code": "invalid_request"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3353,7 +3477,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3367,7 +3492,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the read:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3381,7 +3507,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No profile with this id exists for this client.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3395,7 +3522,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The profile has no processed genotype yet.",
+                     *       "code": "conflict"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3409,7 +3537,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3480,7 +3609,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The body is not a list of rsIDs, an entry is not an rsID, or more than 10000 were given.",
+                     *       "code": "invalid_request"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3496,7 +3626,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3510,7 +3641,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the read:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3524,7 +3656,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No profile with this id exists for this client.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3538,7 +3671,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The profile has no processed genotype yet.",
+                     *       "code": "conflict"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3552,7 +3686,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The body is larger than this operation accepts.",
+                     *       "code": "too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3566,7 +3701,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3673,7 +3809,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3687,7 +3824,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the read:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3701,7 +3839,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No profile with this id exists for this client.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3715,7 +3854,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The profile has no processed genotype yet.",
+                     *       "code": "conflict"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3729,7 +3869,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3868,7 +4009,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3882,7 +4024,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the read:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3896,7 +4039,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No profile with this id exists for this client.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3910,7 +4054,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The profile has no processed genotype yet.",
+                     *       "code": "conflict"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3924,7 +4069,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4025,7 +4171,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "A filter has a value it cannot have (the detail says which).",
+                     *       "code": "invalid_request"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4041,7 +4188,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4055,7 +4203,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the read:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4069,7 +4218,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4148,7 +4298,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4162,7 +4313,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the read:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4176,7 +4328,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The client has no trait with this code.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4190,7 +4343,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4285,7 +4439,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "view has a value it cannot have.",
+                     *       "code": "invalid_request"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4301,7 +4456,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4315,7 +4471,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the read:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4329,7 +4486,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No profile with this id exists for this client.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4343,7 +4501,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4476,7 +4635,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The body is not a list of trait codes, or none of its codes is known to this client (named in the detail and the header).",
+                     *       "code": "invalid_request"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4492,7 +4652,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4506,7 +4667,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the write:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4520,7 +4682,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No profile with this id exists for this client.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4534,7 +4697,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The body is larger than this operation accepts.",
+                     *       "code": "too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4548,7 +4712,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4694,7 +4859,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4708,7 +4874,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the read:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4722,7 +4889,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No profile with this id exists for this client, or the client has no trait with this code.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4736,7 +4904,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4882,7 +5051,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4896,7 +5066,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the write:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4910,7 +5081,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No profile with this id exists for this client, or the client has no trait with this code.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4924,7 +5096,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The trait cannot be computed for this profile, or its genotype is missing or still processing; the detail says which.",
+                     *       "code": "conflict"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4938,7 +5111,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5009,7 +5183,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The body was empty or the transfer broke off; nothing was changed.",
+                     *       "code": "invalid_request"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5023,7 +5198,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The URL is expired, incomplete or tampered with, the Content-Type is not the signed one, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5037,7 +5213,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The profile of this URL no longer exists.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5053,7 +5230,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "Any method but PUT.",
+                     *       "code": "method_not_allowed"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5067,7 +5245,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The file is larger than the upload limit (1 GiB by default); nothing was changed.",
+                     *       "code": "too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5083,7 +5262,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "Too many uploads in progress (8 in all, 2 per profile).",
+                     *       "code": "too_many_requests"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5097,7 +5277,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5153,7 +5334,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5167,7 +5349,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the read:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5181,7 +5364,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5221,7 +5405,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example string */
+                    /**
+                     * @example retry: 2000
+                     *
+                     *     event: ready
+                     *     data: {}
+                     *
+                     *     event: job
+                     *     data: {"job_id":3,"kind":"processing","profile_id":"3f1c2a4e-8d2b-4c7e-9a51-0b6f4d2e7c10","state":"done","snp_count":638412}
+                     *
+                     *     event: traits
+                     *     data: {"profile_id":"3f1c2a4e-8d2b-4c7e-9a51-0b6f4d2e7c10"}
+                     */
                     "text/event-stream": components["schemas"]["EventStream"];
                 };
             };
@@ -5233,7 +5428,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No valid token, or a used, expired or unknown ticket.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5247,7 +5443,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The token lacks read:profiles.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5261,7 +5458,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5315,7 +5513,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5329,7 +5528,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the Traitscope app's own client (scope manage:app), or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5343,7 +5543,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5405,7 +5606,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5419,7 +5621,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the Traitscope app's own client (scope manage:app), or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5433,7 +5636,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5498,7 +5702,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5512,7 +5717,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the Traitscope app's own client (scope manage:app), or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5526,7 +5732,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5601,7 +5808,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The body is not valid JSON, or not the shape this operation takes; the detail says which.",
+                     *       "code": "invalid_request"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5617,7 +5825,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5631,7 +5840,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the Traitscope app's own client (scope manage:app), or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5645,7 +5855,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The body is larger than this operation accepts.",
+                     *       "code": "too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5659,7 +5870,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5719,7 +5931,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "delete_data is not true or false.",
+                     *       "code": "invalid_request"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5735,7 +5948,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5749,7 +5963,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the Traitscope app's own client (scope manage:app), or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5763,7 +5978,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No such client.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5777,7 +5993,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The client was already revoked (and delete_data was not true).",
+                     *       "code": "conflict"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5791,7 +6008,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5895,7 +6113,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5909,7 +6128,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the Traitscope app's own client (scope manage:app), or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5923,7 +6143,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6037,7 +6258,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6051,7 +6273,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the Traitscope app's own client (scope manage:app), or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6065,7 +6288,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "A trait with this code exists.",
+                     *       "code": "conflict"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6079,7 +6303,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The file is larger than 64 MB.",
+                     *       "code": "too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6093,7 +6318,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The body was not sent as application/octet-stream or application/gzip.",
+                     *       "code": "unsupported_media_type"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6107,7 +6333,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The file is not a usable scoring file; the detail says why.",
+                     *       "code": "unprocessable"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6121,7 +6348,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6182,7 +6410,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6196,7 +6425,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the Traitscope app's own client (scope manage:app), or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6210,7 +6440,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No imported trait has this code.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6224,7 +6455,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6284,7 +6516,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6298,7 +6531,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the Traitscope app's own client (scope manage:app), or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6312,7 +6546,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6381,7 +6616,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The body is not valid JSON, or not the shape this operation takes; the detail says which.",
+                     *       "code": "invalid_request"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6397,7 +6633,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6411,7 +6648,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the Traitscope app's own client (scope manage:app), or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6425,7 +6663,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The body is larger than this operation accepts.",
+                     *       "code": "too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6439,7 +6678,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6494,7 +6734,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6508,7 +6749,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the Traitscope app's own client (scope manage:app), or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6522,7 +6764,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
