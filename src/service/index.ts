@@ -20,6 +20,7 @@ import { openLogFile, type LogFile } from './log-file.js';
 import { interruptedProfiles, profilesWithGenotype, referencedFiles } from './genotype/genotype-store.js';
 import { createApp } from './http/app.js';
 import { replyToClientErrors } from './http/client-errors.js';
+import { corsPolicyOf } from './http/cors.js';
 import { createHttpServer } from './http/slow-clients.js';
 import { origin, type ServiceContext } from './http/context.js';
 import { createProcessor, type Processor } from './processing/processor.js';
@@ -102,8 +103,9 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
   eraseOwed(db);
 
   const server: Server = await new Promise((resolve, reject) => {
-    const s = createHttpServer(createApp(ctx), config).listen(config.port, '127.0.0.1');
-    replyToClientErrors(s);
+    const app = createApp(ctx);
+    const s = createHttpServer(app, config).listen(config.port, '127.0.0.1');
+    replyToClientErrors(s, (o) => corsPolicyOf(app).allows(o));
     s.once('listening', () => resolve(s));
     s.once('error', (err: NodeJS.ErrnoException) => {
       void processor.close().finally(() => db.close());

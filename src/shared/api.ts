@@ -13,3 +13,4 @@ export * from './schemas/app.js';
 export * from './schemas/meta.js';
 export * from './schemas/findings.js';
 export * from './schemas/pharmacogenes.js';
+export * from './schemas/events.js';

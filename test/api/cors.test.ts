@@ -84,6 +84,59 @@ describe('CORS for listed origins', () => {
   });
 });
 
+/** A raw request (fetch refuses some of these), its status and headers. */
+function rawRequest(
+  path: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port: server.port, path, method, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('errors made before or outside the routes', () => {
+  it('431 (headers too large) carries CORS headers for a listed origin, and none for others', async () => {
+    const big = 'x'.repeat(20_000);
+    const listed = await rawRequest('/api/profiles/', 'GET', { origin: FROM_ENV, 'x-big': big });
+    expect(listed.status).toBe(431);
+    expect(listed.headers['access-control-allow-origin']).toBe(FROM_ENV);
+    expect(JSON.parse(listed.body)).toMatchObject({ code: 'headers_too_large' });
+    const other = await rawRequest('/api/profiles/', 'GET', { origin: 'http://evil.example', 'x-big': big });
+    expect(other.status).toBe(431);
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('413 (body too large) carries CORS headers for a listed origin, on the API and the token endpoint', async () => {
+    const body = JSON.stringify({ first_name: 'x'.repeat(2_000_000) });
+    const api = await rawRequest(
+      '/api/profiles/',
+      'POST',
+      { origin: FROM_ENV, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body,
+    );
+    expect(api.status).toBe(413);
+    expect(api.headers['access-control-allow-origin']).toBe(FROM_ENV);
+    expect(JSON.parse(api.body)).toMatchObject({ code: 'too_large' });
+    const oauth = await rawRequest(
+      '/oauth/token',
+      'POST',
+      { origin: FROM_ENV, 'content-type': 'application/x-www-form-urlencoded' },
+      `client_id=${'x'.repeat(2_000_000)}`,
+    );
+    expect(oauth.status).toBe(413);
+    expect(oauth.headers['access-control-allow-origin']).toBe(FROM_ENV);
+  });
+});
+
 describe('unlisted origins and hosts', () => {
   it('get no CORS headers at all', async () => {
     const pre = await preflight('/api/profiles/', 'http://evil.example');

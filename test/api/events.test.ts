@@ -16,6 +16,7 @@ import {
   type TestServer,
 } from '../support/server.js';
 import { sharedServer } from '../support/shared-server.js';
+import { conformance } from './support/conformance.js';
 
 const file = twentyThreeAndMe(catalogMarkers(41));
 
@@ -49,6 +50,13 @@ describe('GET /api/events', () => {
       await stream.next((e) => e.event === 'traits' && e.data.profile_id === id);
       const scoring = await jobEnded(stream, id, 'scoring');
       expect(scoring.data.computed).toBeGreaterThan(0);
+      // Every message is one the OpenAPI document describes (its event type and data shape).
+      expect(new Set(stream.received.map((e) => e.event))).toEqual(new Set(['ready', 'job', 'traits']));
+      for (const message of stream.received)
+        expect(conformance().streamMessageProblems('streamEvents', message), JSON.stringify(message)).toEqual([]);
+      expect(
+        conformance().streamMessageProblems('streamEvents', { event: 'job', data: { profile_id: id } }),
+      ).not.toEqual([]);
     } finally {
       stream.close();
     }

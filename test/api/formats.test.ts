@@ -9,6 +9,8 @@
  * (plain, gzip, zip, tar.gz, zip of a gzip), per upload Content-Type and per way of
  * failing: the API's part, without uploading 55 files (about 45 s) a second time.
  */
+import { deflateRawSync } from 'node:zlib';
+import { crc32 } from '@node-rs/crc32';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACCEPTED, REJECTED, type AcceptedFixture } from '../fixtures/genotypes/expected.js';
 import { plainFixture, wrappedFixture } from '../fixtures/genotypes/wrap.js';
@@ -104,4 +106,89 @@ describe('rejected files through the API', () => {
       expect((await request(`${server.api}/profiles/${id}/traits/`, { token })).body).toEqual([]);
     });
   }
+});
+
+/**
+ * A ZIP64 archive as zip tools write it for streamed input, whatever the size: every size
+ * and offset 0xffffffff in the 32-bit fields, the real ones in 0x0001 extra fields, and the
+ * ZIP64 end record with its locator before the classic one.
+ */
+function zip64(name: string, content: Uint8Array): Buffer {
+  const data = deflateRawSync(content);
+  const crc = crc32(content);
+  const file = Buffer.from(name);
+  const u64 = (v: number) => {
+    const b = Buffer.alloc(8);
+    b.writeBigUInt64LE(BigInt(v));
+    return b;
+  };
+  const extra = (...values: number[]) => {
+    const head = Buffer.alloc(4);
+    head.writeUInt16LE(0x0001, 0);
+    head.writeUInt16LE(values.length * 8, 2);
+    return Buffer.concat([head, ...values.map(u64)]);
+  };
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(45, 4);
+  local.writeUInt16LE(8, 8);
+  local.writeUInt32LE(crc, 14);
+  local.writeUInt32LE(0xffffffff, 18);
+  local.writeUInt32LE(0xffffffff, 22);
+  local.writeUInt16LE(file.length, 26);
+  const localExtra = extra(content.length, data.length);
+  local.writeUInt16LE(localExtra.length, 28);
+  const member = Buffer.concat([local, file, localExtra, data]);
+  const central = Buffer.alloc(46);
+  central.writeUInt32LE(0x02014b50, 0);
+  central.writeUInt16LE(45, 4);
+  central.writeUInt16LE(45, 6);
+  central.writeUInt16LE(8, 10);
+  central.writeUInt32LE(crc, 16);
+  central.writeUInt32LE(0xffffffff, 20);
+  central.writeUInt32LE(0xffffffff, 24);
+  central.writeUInt16LE(file.length, 28);
+  const centralExtra = extra(content.length, data.length, 0);
+  central.writeUInt16LE(centralExtra.length, 30);
+  central.writeUInt32LE(0xffffffff, 42);
+  const directory = Buffer.concat([central, file, centralExtra]);
+  const end64 = Buffer.alloc(56);
+  end64.writeUInt32LE(0x06064b50, 0);
+  end64.writeBigUInt64LE(44n, 4);
+  end64.writeUInt16LE(45, 12);
+  end64.writeUInt16LE(45, 14);
+  end64.writeBigUInt64LE(1n, 24);
+  end64.writeBigUInt64LE(1n, 32);
+  end64.writeBigUInt64LE(BigInt(directory.length), 40);
+  end64.writeBigUInt64LE(BigInt(member.length), 48);
+  const locator = Buffer.alloc(20);
+  locator.writeUInt32LE(0x07064b50, 0);
+  locator.writeBigUInt64LE(BigInt(member.length + directory.length), 8);
+  locator.writeUInt32LE(1, 16);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(0xffff, 8);
+  end.writeUInt16LE(0xffff, 10);
+  end.writeUInt32LE(0xffffffff, 12);
+  end.writeUInt32LE(0xffffffff, 16);
+  return Buffer.concat([member, directory, end64, locator, end]);
+}
+
+describe('ZIP64', () => {
+  it('reads a ZIP64 archive instead of calling it truncated', async () => {
+    const [fixture] = pick(ACCEPTED, ['23andme_v5.txt']);
+    const bytes = zip64('genome_Ada_v5.txt', await plainFixture(fixture.file));
+    const id = (await request(`${server.api}/profiles/`, { method: 'POST', token, json: {} })).body.id as string;
+    expect((await upload(server, token, id, bytes, 'application/zip')).status).toBe(200);
+    const meta = await waitProcessed(server, token, id);
+    expect(meta.metadata).toMatchObject({ status: 'processed', container: 'zip', vendor: fixture.vendor });
+    expect(meta.metadata.snp_count).toBe(fixture.markers!.length);
+    // The same archive with its data cut short is damaged, and said to be.
+    const cut = Buffer.concat([bytes.subarray(0, 40), bytes.subarray(bytes.length - 200)]);
+    const broken = (await request(`${server.api}/profiles/`, { method: 'POST', token, json: {} })).body.id as string;
+    await upload(server, token, broken, cut, 'application/zip');
+    const failed = await waitProcessed(server, token, broken);
+    expect(failed.metadata.status).toBe('failed');
+    expect(failed.metadata.error).toMatch(/zip archive is damaged/);
+  });
 });

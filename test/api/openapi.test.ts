@@ -35,6 +35,40 @@ describe('the OpenAPI document', () => {
     expect(r.body.servers[0]).toMatchObject({ url: 'http://{host}:{port}', variables: { port: { default: '4780' } } });
   });
 
+  it('describes each message of the events stream, not a bare string', () => {
+    const doc = openApiDocument() as Json;
+    const media = doc.paths['/api/events'].get.responses['200'].content['text/event-stream'];
+    expect(media['x-item-schema']).toEqual({ $ref: '#/components/schemas/EventMessage' });
+    expect(media.example).toMatch(/^retry: 2000\n\nevent: ready\ndata: \{\}\n\n/);
+    const variants = doc.components.schemas.EventMessage.oneOf as Json[];
+    expect(variants.map((v) => v.properties.event.const).sort()).toEqual(['job', 'ready', 'traits']);
+    const job = variants.find((v) => v.properties.event.const === 'job')!;
+    expect(job.properties.data).toEqual({ $ref: '#/components/schemas/JobEventData' });
+    expect(doc.components.schemas.JobEventData.properties.state.enum).toContain('superseded');
+  });
+
+  it('gives each operation error examples of its own, with the code the service sends', () => {
+    const doc = openApiDocument() as Json;
+    const example = (path: string, method: string, status: string) =>
+      doc.paths[path][method].responses[status].content['application/json'].example;
+    expect(example('/api/profiles/{profile_id}/traits/{trait_code}/', 'put', '409')).toEqual({
+      detail: expect.stringMatching(/cannot be computed/),
+      code: 'conflict',
+    });
+    expect(example('/api/profiles/{profile_id}/', 'put', '405')).toMatchObject({ code: 'invalid_input' });
+    expect(example('/api/profiles/{profile_id}/', 'get', '404')).toMatchObject({ code: 'not_found' });
+    const denied = (path: string, method: string) => example(path, method, '403').detail as string;
+    expect(denied('/api/profiles/', 'get')).toMatch(/read:profiles/);
+    expect(denied('/api/profiles/', 'post')).toMatch(/write:profiles/);
+    for (const [p, m, op] of allOperations(doc))
+      for (const [status, r] of Object.entries(op.responses as Json)) {
+        const media = (r as Json).content?.['application/json'];
+        if (!/^[45]/.test(status) || media?.schema?.$ref !== '#/components/schemas/Detail') continue;
+        expect(media.example?.detail, `${m} ${p} ${status}`).toBe((r as Json).description);
+        expect(media.example?.code, `${m} ${p} ${status}`).toEqual(expect.any(String));
+      }
+  });
+
   it('is generated when no build wrote it (the TypeScript sources under tsx)', () => {
     expect(JSON.parse(openApiDocumentBytes().toString('utf8'))).toEqual(openApiDocument());
   });

@@ -55,6 +55,33 @@ describe('profile traits', () => {
     }
   });
 
+  it('POST names unknown codes in a header, and answers 400 when none is known', async () => {
+    const known = 'type_2_diabetes';
+    const mixed = await request(`${server.api}/profiles/${profileId}/traits/`, {
+      method: 'POST',
+      token,
+      json: [known, 'no_such_trait', 'also missing'],
+    });
+    expect(mixed.status).toBe(200);
+    expect(mixed.headers.get('traitscope-unknown-trait-codes')).toBe('no_such_trait,also%20missing');
+    expect(mixed.body.map((t: any) => t.trait.code)).toEqual([known]);
+    const allKnown = await request(`${server.api}/profiles/${profileId}/traits/`, {
+      method: 'POST',
+      token,
+      json: [known],
+    });
+    expect(allKnown.headers.get('traitscope-unknown-trait-codes')).toBeNull();
+    const none = await request(`${server.api}/profiles/${profileId}/traits/`, {
+      method: 'POST',
+      token,
+      json: { trait_codes: ['no_such_trait'] },
+    });
+    expect(none.status).toBe(400);
+    expect(none.body).toMatchObject({ code: 'invalid_request' });
+    expect(none.body.detail).toMatch(/None of the trait codes.*"no_such_trait".*GET \/api\/traits\//);
+    expect(none.headers.get('traitscope-unknown-trait-codes')).toBe('no_such_trait');
+  });
+
   it('uses the profile ethnicity to choose the reference population', async () => {
     const list = (await request(`${server.api}/profiles/${profileId}/traits/`, { token })).body;
     const code = list.find((t: any) => t.status !== 'unavailable').trait.code;

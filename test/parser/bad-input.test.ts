@@ -139,6 +139,22 @@ describe('decompression bombs and limits', () => {
     expect((await parseGenotypeBytes(text, { maxMarkers: 5000 })).ok).toBe(true);
   });
 
+  it('says a file over the marker limit is one line (or a few lines) repeated, not a genome too big', async () => {
+    const header = '# rsid\tchromosome\tposition\tgenotype\n';
+    const one = enc(header + 'rs4988235\t2\t136608646\tAG\n'.repeat(5000));
+    const reason = await expectRefused(
+      parseGenotypeBytes(one, { maxMarkers: 1000 }),
+      /one genotype line repeated more than 1,000 times, not a genotype download/,
+    );
+    expect(reason).not.toMatch(/more than Traitscope reads/);
+    await expectRefused(parseGenotypeBytes(gzipSync(one), { maxMarkers: 1000 }), /one genotype line repeated/);
+    const few = enc(header + 'rs1\t1\t1000\tAA\nrs2\t1\t2000\tAG\nrs3\t1\t3000\tGG\n'.repeat(2000));
+    await expectRefused(
+      parseGenotypeBytes(few, { maxMarkers: 1000 }),
+      /repeats the same 3 genotype lines over and over \(more than 1,000 lines in all\)/,
+    );
+  });
+
   it('honours maxDecompressedBytes', async () => {
     const gz = gzipSync(await plainFixture('23andme_v5.txt'));
     await expectRefused(parseGenotypeBytes(gz, { maxDecompressedBytes: 100 }), /expands to more than 100 bytes/);

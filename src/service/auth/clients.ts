@@ -115,6 +115,12 @@ export function getClient(db: Db, id: string): Client | undefined {
   return row ? toClient(row) : undefined;
 }
 
+/** The stored secret hash of a client tools can hold a secret for (not revoked, not the app's own). */
+export function storedSecretHash(db: Db, id: string): string | undefined {
+  const row = clientStatements(db).byId.get(id);
+  return row && !row.is_app && !toClient(row).revokedAt ? row.secret_hash : undefined;
+}
+
 /** A client as the API and the command line show it (never its secret). */
 export function clientJson(c: Client): ApiClient {
   return {

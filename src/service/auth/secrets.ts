@@ -6,7 +6,7 @@
  * exactly that shape. That matters for secrets: scrypt feeds the secret to HMAC-SHA256 as its
  * key, and HMAC zero-pads short keys, so "secret" and "secret\0\0" would hash alike.
  */
-import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 export function randomToken(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');
@@ -60,4 +60,39 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
  */
 export function unmatchableHash(): string {
   return `scrypt$${randomBytes(16).toString('base64')}$${randomBytes(32).toString('base64')}`;
+}
+
+/**
+ * The service's proof of identity to a tool holding a client secret (GET /api/version with
+ * `challenge` and `client_id`, docs/api.md): the key is the stored scrypt output, which the
+ * tool computes from its secret and the salt given beside the proof; the message binds the
+ * proof to this service's origin, so a squatter relaying the challenge to the real service
+ * (on another port) gets a proof for the wrong origin.
+ */
+export function identityProof(
+  stored: string,
+  origin: string,
+  clientId: string,
+  challenge: string,
+): { salt: string; proof: string } | undefined {
+  const [scheme, saltB64, hashB64] = stored.split('$');
+  if (scheme !== 'scrypt' || !saltB64 || !hashB64) return undefined;
+  const proof = createHmac('sha256', Buffer.from(hashB64, 'base64'))
+    .update(identityMessage(origin, clientId, challenge))
+    .digest('base64url');
+  return { salt: Buffer.from(saltB64, 'base64').toString('base64url'), proof };
+}
+
+/** What the proof signs: a label, the origin, the client id and the challenge, one a line. */
+export function identityMessage(origin: string, clientId: string, challenge: string): string {
+  return `traitscope-service-proof\n${origin}\n${clientId}\n${challenge}`;
+}
+
+/** A salt and proof for a client id that does not exist, as random-looking as real ones. */
+export function decoyProof(key: Buffer, origin: string, clientId: string, challenge: string) {
+  const salt = createHmac('sha256', key).update(`identity-decoy-salt\n${clientId}`).digest().subarray(0, 16);
+  const proof = createHmac('sha256', key)
+    .update(`identity-decoy-proof\n${identityMessage(origin, clientId, challenge)}`)
+    .digest('base64url');
+  return { salt: salt.toString('base64url'), proof };
 }

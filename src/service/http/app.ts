@@ -4,7 +4,7 @@ import path from 'node:path';
 import express from 'express';
 import { CONTENT_SECURITY_POLICY } from '../../shared/csp.js';
 import type { ServiceContext } from './context.js';
-import { cors, corsPolicy, OriginError, originsFromText } from './cors.js';
+import { cors, corsPolicy, OriginError, originsFromText, POLICY_SETTING } from './cors.js';
 import { errorHandler, unknownRoute } from './errors.js';
 import { hostGuard } from './host-guard.js';
 import { assertEveryOperationServed } from './router.js';
@@ -42,6 +42,7 @@ export function createApp(ctx: ServiceContext): express.Express {
   });
   const policy = corsPolicy(ctx.db, corsOrigins(ctx));
   app.use(cors(policy));
+  app.set(POLICY_SETTING, policy);
 
   app.use(oauthRoutes(ctx));
   app.use(storageRoutes(ctx));

@@ -14,7 +14,7 @@ import { allowedMethods } from './allowed-methods.js';
 const SAVED = 'cors_origins';
 const CORS_PATHS = /^\/(api\/|oauth\/token$|storage\/)/;
 const ALLOWED_HEADERS = 'Authorization, Content-Type, If-None-Match';
-const EXPOSED_HEADERS = 'WWW-Authenticate, ETag';
+const EXPOSED_HEADERS = 'WWW-Authenticate, ETag, Location, Retry-After, Traitscope-Unknown-Trait-Codes';
 
 export class OriginError extends Error {}
 
@@ -81,6 +81,12 @@ export function corsPolicy(db: Db, fixed: readonly string[]): CorsPolicy {
     allows: (origin) => fixed.includes(origin) || saved.includes(origin),
   };
 }
+
+/** The CORS policy an app built by createApp applies, for answers made outside express. */
+export function corsPolicyOf(app: { get: (name: string) => unknown }): CorsPolicy {
+  return app.get(POLICY_SETTING) as CorsPolicy;
+}
+export const POLICY_SETTING = 'traitscope cors policy';
 
 export function cors(policy: CorsPolicy): RequestHandler {
   return (req, res, next) => {

@@ -8,7 +8,9 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { API_VERSION, EXTENSION } from '../../shared/api.js';
 import { operations, type Operation, type ParamSpec, type ResponseSpec, type Tag } from '../../shared/routes/index.js';
+import { Detail } from '../../shared/schemas/common.js';
 import { DEFAULT_PORT } from '../config.js';
+import { errorCode } from './errors.js';
 import { workflowGuide } from './workflow-guide.js';
 
 type Json = Record<string, unknown>;
@@ -187,15 +189,34 @@ function parameter(name: string, where: 'path' | 'query' | 'header', spec: Param
   };
 }
 
-function response(spec: ResponseSpec, schemas: Map<z.ZodType, Json>, components: Record<string, Json>): Json {
+function response(
+  status: string,
+  spec: ResponseSpec,
+  schemas: Map<z.ZodType, Json>,
+  components: Record<string, Json>,
+): Json {
   const out: Json = { description: spec.description };
   if (spec.headers)
     out.headers = Object.fromEntries(
-      Object.entries(spec.headers).map(([name, h]) => [name, { description: h.description, schema: h.schema }]),
+      Object.entries(spec.headers).map(([name, h]) => [
+        name,
+        { description: h.description, schema: h.schema, ...(h.optional ? { required: false } : {}) },
+      ]),
     );
   if (spec.schema) {
     const schema = schemas.get(spec.schema)!;
-    out.content = { [spec.contentType ?? 'application/json']: { schema, example: exampleOf(schema, components) } };
+    // An error's example is this operation's own: its description as the detail, and its code.
+    const errorExample =
+      spec.schema === Detail && /^[45]\d\d$/.test(status)
+        ? { detail: spec.description, code: spec.code ?? errorCode(Number(status)) }
+        : undefined;
+    const media: Json = { schema, example: spec.example ?? errorExample ?? exampleOf(schema, components) };
+    if (spec.itemSchema) {
+      const id = z.globalRegistry.get(spec.itemSchema)?.id;
+      if (!id) throw new Error('An itemSchema must be a component: give it .meta({ id }).');
+      media['x-item-schema'] = { $ref: `${COMPONENTS}${id}` };
+    }
+    out.content = { [spec.contentType ?? 'application/json']: media };
   }
   return out;
 }
@@ -240,7 +261,7 @@ function operationObject(
     };
   }
   out.responses = Object.fromEntries(
-    Object.entries(op.responses).map(([status, spec]) => [status, response(spec, schemas, components)]),
+    Object.entries(op.responses).map(([status, spec]) => [status, response(status, spec, schemas, components)]),
   );
   if (op.internal) out['x-internal'] = true;
   if (op.extension) out[EXTENSION] = true;
@@ -282,7 +303,8 @@ export function openApiDocument(): Json {
     servers: [
       {
         url: 'http://{host}:{port}',
-        description: 'The Traitscope service on this machine (npm run cli -- status prints its address).',
+        description:
+          'The Traitscope service on this computer. Its port is not fixed (4780 when free, any free port otherwise): read it from service.json in the data folder or `npm run cli -- status --json`, and check the service with GET /api/version?challenge=&client_id= before sending a secret.',
         variables: {
           host: {
             default: '127.0.0.1',
@@ -291,7 +313,8 @@ export function openApiDocument(): Json {
           },
           port: {
             default: String(DEFAULT_PORT),
-            description: 'The port the service listens on (4780 unless started with --port).',
+            description:
+              'The port the service listens on: 4780 only when it was free; service.json and `cli status` give the actual one.',
           },
         },
       },

@@ -28,7 +28,7 @@ npm run --silent cli -- status     # where the service listens
 Then:
 
 \`\`\`sh
-BASE=http://127.0.0.1:4780
+BASE=$(npm run --silent cli -- status --json | jq -r .origin)   # the port is not fixed
 TOKEN=$(curl -s -X POST $BASE/oauth/token -H 'content-type: application/json' \\
   -d "{\\"client_id\\":\\"$ID\\",\\"client_secret\\":\\"$SECRET\\",\\"audience\\":\\"$BASE/api/profiles\\",\\"grant_type\\":\\"client_credentials\\"}" | jq -r .access_token)
 AUTH="Authorization: Bearer $TOKEN"

@@ -71,6 +71,12 @@ export interface Processor {
   importTrait: (request: ImportRequest) => Promise<ImportOutcome | JobFailed>;
   /** True when new client jobs would be refused; check before receiving an upload. */
   isFull: () => boolean;
+  /**
+   * Holds a place in the queue for an upload whose job is queued once its body has arrived,
+   * so uploads arriving together cannot all pass the check; call the returned function once
+   * the job is queued (or the upload failed). May throw QueueFullError.
+   */
+  admit: () => () => void;
   retryAfterSeconds: () => number;
   /** Job and results events, for the events route. */
   readonly events: Pick<EventBus, 'subscribe'>;
@@ -332,8 +338,10 @@ export function createProcessor(options: ProcessorOptions): Processor {
 
   /** Would one more job people wait for have to wait beyond the bound? (An idle worker takes it at once.) */
   function isFull(): boolean {
-    return closed || queuedInteractive() + (pool.idleCount() > 0 ? 0 : 1) > maxQueued;
+    return closed || queuedInteractive() + admitted + (pool.idleCount() > 0 ? 0 : 1) > maxQueued;
   }
+  /** Uploads let in by admit() whose job is not queued yet: they hold a place in the queue. */
+  let admitted = 0;
 
   function refuseWhenFull(): void {
     if (isFull()) throw new QueueFullError(retryAfterSeconds());
@@ -470,6 +478,15 @@ export function createProcessor(options: ProcessorOptions): Processor {
       );
     },
     isFull,
+    admit() {
+      refuseWhenFull();
+      admitted++;
+      let held = true;
+      return () => {
+        if (held) admitted--;
+        held = false;
+      };
+    },
     retryAfterSeconds,
     events: bus,
     activeJobs: () =>

@@ -22,6 +22,8 @@ export interface ParamSpec {
 export interface HeaderSpec {
   description: string;
   schema: { type: 'string' };
+  /** Sent only in some answers (documented with required: false); otherwise always. */
+  optional?: boolean;
 }
 
 export interface ResponseSpec {
@@ -31,6 +33,19 @@ export interface ResponseSpec {
   /** application/json unless said otherwise. */
   contentType?: string;
   headers?: Record<string, HeaderSpec>;
+  /**
+   * For a stream (text/event-stream): the schema of one message, a component with an id.
+   * OpenAPI 3.1 has no field for it, so it is documented as `x-item-schema` (the name
+   * OpenAPI 3.2 gives it, as `itemSchema`).
+   */
+  itemSchema?: z.ZodType;
+  /**
+   * An example of the body as sent. Error answers ({detail, code}) get one made from their
+   * description and status unless given; a stream needs one, its schema cannot show it.
+   */
+  example?: unknown;
+  /** The error `code` when not the status's usual one. */
+  code?: string;
 }
 
 export interface BodySpec {

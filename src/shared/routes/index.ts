@@ -28,6 +28,7 @@ import {
   UploadReceipt,
   UploadUrl,
 } from '../schemas/genotype.js';
+import { EventMessage } from '../schemas/events.js';
 import { FindingsResponse } from '../schemas/findings.js';
 import { PharmacogeneList } from '../schemas/pharmacogenes.js';
 import { VersionInfo } from '../schemas/meta.js';
@@ -82,9 +83,23 @@ const notModified = {
   description: 'Not modified: the response held under If-None-Match is still current.',
   headers: etag,
 };
+/** Names the codes of a compute request that the client has no trait for (URI-encoded, comma-separated). */
+export const UNKNOWN_CODES_HEADER = 'Traitscope-Unknown-Trait-Codes';
+const unknownCodes = {
+  [UNKNOWN_CODES_HEADER]: {
+    description:
+      'The requested codes this client has no trait for, URI-encoded and comma-separated; absent when every code is known.',
+    schema: { type: 'string' as const },
+    optional: true,
+  },
+};
+
 const oauthError = (description: string) => ({ description, schema: OAuthError });
-const profileInvalid =
-  'Invalid profile input; the detail names the field (interface.md answers invalid input with 405).';
+const profileInvalid = {
+  description: 'Invalid profile input; the detail names every bad field (interface.md answers invalid input with 405).',
+  schema: Detail,
+  code: 'invalid_input',
+};
 
 export const operations = {
   // ---- Service -------------------------------------------------------------------------
@@ -97,7 +112,23 @@ export const operations = {
     tags: ['Service'],
     scopes: null,
     extension: true,
+    query: {
+      challenge: {
+        schema: z.string().regex(/^[A-Za-z0-9_-]{16,128}$/),
+        description:
+          'A fresh random value (16 to 128 characters of A-Z a-z 0-9 _ -). With client_id, the answer carries `identity`: a proof only the service holding that client can compute.',
+        extension: true,
+      },
+      client_id: {
+        schema: z.string().max(200),
+        description: 'Your client id, whose stored secret hash keys the proof (needed with challenge).',
+        extension: true,
+      },
+    },
     success: { status: 200, schema: VersionInfo, description: 'The versions.' },
+    errors: {
+      400: 'challenge without client_id (or the reverse), or a challenge not of 16 to 128 characters of A-Z a-z 0-9 _ -.',
+    },
   }),
   getOpenApiDocument: operation({
     method: 'get',
@@ -467,13 +498,26 @@ export const operations = {
     path: '/api/profiles/{profile_id}/traits/',
     summary: 'Compute traits',
     description:
-      'Computes the requested traits that are available and returns every requested trait that is computed afterwards, with its assessment summary. Unknown and unavailable codes are left out; [] while no genotype is ready.',
+      'Computes the requested traits that are available and returns every requested trait that is computed afterwards, with its assessment summary. Unavailable codes are left out; [] while no genotype is ready. Codes the client has no trait for are named in the Traitscope-Unknown-Trait-Codes header, and when none of the codes is known the answer is 400.',
     tags: ['Traits'],
     scopes: WRITE,
     params: profileId,
     query: { view },
     body: { schema: ComputeRequest, contentTypes: ['application/json'], required: true },
-    success: { status: 200, schema: TraitAssessmentList, description: 'The computed traits.' },
+    success: {
+      status: 200,
+      schema: TraitAssessmentList,
+      description: 'The computed traits.',
+      headers: unknownCodes,
+    },
+    errors: {
+      400: {
+        description:
+          'The body is not a list of trait codes, or none of its codes is known to this client (named in the detail and the header).',
+        schema: Detail,
+        headers: unknownCodes,
+      },
+    },
   }),
   getTraitAssessment: operation({
     method: 'get',
@@ -581,7 +625,14 @@ export const operations = {
     success: {
       status: 200,
       contentType: 'text/event-stream',
-      schema: z.string().meta({ id: 'EventStream', description: 'Server-Sent Events; see docs/api.md.' }),
+      schema: z.string().meta({
+        id: 'EventStream',
+        description:
+          'Server-Sent Events (docs/api.md, "Events"). Each message is `event: job|traits|ready` and a `data:` line of JSON; x-item-schema (EventMessage) gives the shape of each event type.',
+      }),
+      itemSchema: EventMessage,
+      example:
+        'retry: 2000\n\nevent: ready\ndata: {}\n\nevent: job\ndata: {"job_id":3,"kind":"processing","profile_id":"3f1c2a4e-8d2b-4c7e-9a51-0b6f4d2e7c10","state":"done","snp_count":638412}\n\nevent: traits\ndata: {"profile_id":"3f1c2a4e-8d2b-4c7e-9a51-0b6f4d2e7c10"}\n\n',
       description: 'The stream.',
     },
     errors: {

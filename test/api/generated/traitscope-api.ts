@@ -320,7 +320,7 @@ export interface paths {
         put?: never;
         /**
          * Compute traits
-         * @description Computes the requested traits that are available and returns every requested trait that is computed afterwards, with its assessment summary. Unknown and unavailable codes are left out; [] while no genotype is ready.
+         * @description Computes the requested traits that are available and returns every requested trait that is computed afterwards, with its assessment summary. Unavailable codes are left out; [] while no genotype is ready. Codes the client has no trait for are named in the Traitscope-Unknown-Trait-Codes header, and when none of the codes is known the answer is 400.
          */
         post: operations["computeTraits"];
         delete?: never;
@@ -771,7 +771,21 @@ export interface components {
          * @enum {integer}
          */
         Ethnicity: 0 | 1 | 2 | 3 | 4 | 5;
-        /** @description Server-Sent Events; see docs/api.md. */
+        /** @description One Server-Sent Event of GET /api/events: `event: <event>` then `data: <data as JSON>` and a blank line. The stream also sends `retry: 2000` first and a comment line every 15 s. */
+        EventMessage: {
+            /** @constant */
+            event: "job";
+            data: components["schemas"]["JobEventData"];
+        } | {
+            /** @constant */
+            event: "traits";
+            data: components["schemas"]["TraitsEventData"];
+        } | {
+            /** @constant */
+            event: "ready";
+            data: components["schemas"]["ReadyEventData"];
+        };
+        /** @description Server-Sent Events (docs/api.md, "Events"). Each message is `event: job|traits|ready` and a `data:` line of JSON; x-item-schema (EventMessage) gives the shape of each event type. */
         EventStream: string;
         EventsUrl: {
             /**
@@ -1005,6 +1019,51 @@ export interface components {
         GenotypeSnpList: components["schemas"]["GenotypeSnp"][];
         /** @description An HTML page. */
         HtmlPage: string;
+        /**
+         * @description The data of `event: job`: one of the client’s jobs changed state.
+         * @example {
+         *       "job_id": 3,
+         *       "kind": "processing",
+         *       "profile_id": "3f1c2a4e-8d2b-4c7e-9a51-0b6f4d2e7c10",
+         *       "state": "running",
+         *       "stage": "parsing"
+         *     }
+         */
+        JobEventData: {
+            /** @description Unique per service run. */
+            job_id: number;
+            /**
+             * @description processing: reading an uploaded file; scoring: scoring traits.
+             * @enum {string}
+             */
+            kind: "processing" | "scoring";
+            /** Format: uuid */
+            profile_id: string;
+            /**
+             * @description superseded: a newer upload or a profile deletion made the job moot.
+             * @enum {string}
+             */
+            state: "queued" | "running" | "done" | "failed" | "superseded";
+            /**
+             * @description While running.
+             * @enum {string}
+             */
+            stage?: "parsing" | "scoring" | "storing";
+            /** @description While scoring: traits scored so far. */
+            done?: number;
+            /** @description While scoring: traits to score in all. */
+            total?: number;
+            /** @description When queued: how many jobs wait before this one. */
+            queue_position?: number;
+            /** @description When a processing job is done: markers read. */
+            snp_count?: number;
+            /** @description When a scoring job is done: results stored. */
+            computed?: number;
+            /** @description When a scoring job is done: traits that cannot be computed. */
+            unavailable?: number;
+            /** @description When failed: what went wrong, for people. */
+            detail?: string;
+        };
         /** @description How the trait's markers matched the genotype. */
         MatchReport: {
             markers: number;
@@ -1275,6 +1334,8 @@ export interface components {
             /** @description The level with this call read as the common homozygous genotype, the others as they are. */
             level_without: components["schemas"]["AssessmentLevel"];
         };
+        /** @description The data of `event: ready`, sent once on connecting after the latest event of each job still under way. */
+        ReadyEventData: Record<string, never>;
         ReferenceMixture: {
             EUR?: number;
             AMR?: number;
@@ -1628,6 +1689,11 @@ export interface components {
             first_author: string | null;
             citation: string;
         };
+        /** @description The data of `event: traits`: the profile’s stored results changed; read its trait list again. */
+        TraitsEventData: {
+            /** Format: uuid */
+            profile_id: string;
+        };
         /**
          * @description available: can be computed on request; unavailable: cannot be computed for this profile; computed: can be read.
          * @enum {string}
@@ -1686,6 +1752,17 @@ export interface components {
                 /** @description Traits in the catalog, imported ones included. */
                 traits: number;
             };
+            /** @description With ?challenge=&client_id=: the proof that this is the Traitscope service holding that client. */
+            identity?: {
+                /** @description The origin this service listens on, as the proof signs it. */
+                origin: string;
+                /** @description The client id the proof is for. */
+                client_id: string;
+                /** @description The salt of the client's stored secret hash (base64url). */
+                salt: string;
+                /** @description base64url(HMAC-SHA256(scrypt(secret, salt, N=16384, r=8, p=1, 32 bytes), "traitscope-service-proof\n" + origin + "\n" + client_id + "\n" + challenge)); docs/api.md shows how a tool checks it. */
+                proof: string;
+            };
         };
     };
     responses: never;
@@ -1698,7 +1775,12 @@ export type $defs = Record<string, never>;
 export interface operations {
     getVersion: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A fresh random value (16 to 128 characters of A-Z a-z 0-9 _ -). With client_id, the answer carries `identity`: a proof only the service holding that client can compute. */
+                challenge?: string;
+                /** @description Your client id, whose stored secret hash keys the proof (needed with challenge). */
+                client_id?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1724,6 +1806,21 @@ export interface operations {
                     "application/json": components["schemas"]["VersionInfo"];
                 };
             };
+            /** @description challenge without client_id (or the reverse), or a challenge not of 16 to 128 characters of A-Z a-z 0-9 _ -. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "challenge without client_id (or the reverse), or a challenge not of 16 to 128 characters of A-Z a-z 0-9 _ -.",
+                     *       "code": "invalid_request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
             /** @description The Host header is not this service's address (127.0.0.1:<port> or localhost:<port>). */
             403: {
                 headers: {
@@ -1732,7 +1829,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The Host header is not this service's address (127.0.0.1:<port> or localhost:<port>).",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -1746,7 +1844,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -1795,7 +1894,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The Host header is not this service's address (127.0.0.1:<port> or localhost:<port>).",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -1809,7 +1909,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -1858,7 +1959,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The Host header is not this service's address (127.0.0.1:<port> or localhost:<port>).",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -1872,7 +1974,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -1983,7 +2086,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The Host header is not this service's address (127.0.0.1:<port> or localhost:<port>).",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2029,7 +2133,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2109,7 +2214,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The Host header is not this service's address (127.0.0.1:<port> or localhost:<port>).",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2138,7 +2244,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2202,7 +2309,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2216,7 +2324,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the read:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2230,7 +2339,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2295,7 +2405,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The body is not valid JSON, or not the shape this operation takes; the detail says which.",
+                     *       "code": "invalid_request"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2311,7 +2422,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2325,13 +2437,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the write:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
                 };
             };
-            /** @description Invalid profile input; the detail names the field (interface.md answers invalid input with 405). */
+            /** @description Invalid profile input; the detail names every bad field (interface.md answers invalid input with 405). */
             405: {
                 headers: {
                     [name: string]: unknown;
@@ -2339,7 +2452,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "Invalid profile input; the detail names every bad field (interface.md answers invalid input with 405).",
+                     *       "code": "invalid_input"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2353,7 +2467,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The body is larger than this operation accepts.",
+                     *       "code": "too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2367,7 +2482,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2432,7 +2548,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2446,7 +2563,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the read:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2460,7 +2578,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No profile with this id exists for this client.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2474,7 +2593,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2542,7 +2662,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The body is not valid JSON, or not the shape this operation takes; the detail says which.",
+                     *       "code": "invalid_request"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2558,7 +2679,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2572,7 +2694,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the write:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2586,13 +2709,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No profile with this id exists for this client.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
                 };
             };
-            /** @description Invalid profile input; the detail names the field (interface.md answers invalid input with 405). */
+            /** @description Invalid profile input; the detail names every bad field (interface.md answers invalid input with 405). */
             405: {
                 headers: {
                     [name: string]: unknown;
@@ -2600,7 +2724,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "Invalid profile input; the detail names every bad field (interface.md answers invalid input with 405).",
+                     *       "code": "invalid_input"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2614,7 +2739,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The body is larger than this operation accepts.",
+                     *       "code": "too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2628,7 +2754,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2686,7 +2813,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2700,7 +2828,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the write:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2714,7 +2843,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No profile with this id exists for this client.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2728,7 +2858,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2796,7 +2927,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The body is not valid JSON, or not the shape this operation takes; the detail says which.",
+                     *       "code": "invalid_request"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2812,7 +2944,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2826,7 +2959,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the write:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2840,13 +2974,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No profile with this id exists for this client.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
                 };
             };
-            /** @description Invalid profile input; the detail names the field (interface.md answers invalid input with 405). */
+            /** @description Invalid profile input; the detail names every bad field (interface.md answers invalid input with 405). */
             405: {
                 headers: {
                     [name: string]: unknown;
@@ -2854,7 +2989,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "Invalid profile input; the detail names every bad field (interface.md answers invalid input with 405).",
+                     *       "code": "invalid_input"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2868,7 +3004,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The body is larger than this operation accepts.",
+                     *       "code": "too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2882,7 +3019,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2948,7 +3086,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2962,7 +3101,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the read:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2976,7 +3116,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No profile with this id exists for this client.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -2990,7 +3131,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3049,7 +3191,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "content-type is not text/plain or application/zip.",
+                     *       "code": "invalid_request"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3065,7 +3208,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3079,7 +3223,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the read:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3093,7 +3238,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No profile with this id exists for this client.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3107,7 +3253,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3168,7 +3315,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "confirm_replace or variants_only is not true or false.",
+                     *       "code": "invalid_request"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3184,7 +3332,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token (or a bad one), or nothing was uploaded for this profile yet (as interface.md specifies).",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3198,7 +3347,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the write:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3212,7 +3362,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No profile with this id exists for this client, or it was deleted during processing.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3226,7 +3377,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The file could not be read, or waits for confirm_replace=true; the detail says why. The previous genotype stays in use.",
+                     *       "code": "unprocessable"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3240,7 +3392,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3307,7 +3460,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "An entry is not an rsID, none was given, or more than 10000 were.",
+                     *       "code": "invalid_request"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3323,7 +3477,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3337,7 +3492,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the read:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3351,7 +3507,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No profile with this id exists for this client.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3365,7 +3522,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The profile has no processed genotype yet.",
+                     *       "code": "conflict"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3379,7 +3537,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3450,7 +3609,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The body is not a list of rsIDs, an entry is not an rsID, or more than 10000 were given.",
+                     *       "code": "invalid_request"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3466,7 +3626,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3480,7 +3641,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the read:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3494,7 +3656,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No profile with this id exists for this client.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3508,7 +3671,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The profile has no processed genotype yet.",
+                     *       "code": "conflict"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3522,7 +3686,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The body is larger than this operation accepts.",
+                     *       "code": "too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3536,7 +3701,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3643,7 +3809,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3657,7 +3824,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the read:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3671,7 +3839,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No profile with this id exists for this client.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3685,7 +3854,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The profile has no processed genotype yet.",
+                     *       "code": "conflict"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3699,7 +3869,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3838,7 +4009,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3852,7 +4024,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the read:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3866,7 +4039,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No profile with this id exists for this client.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3880,7 +4054,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The profile has no processed genotype yet.",
+                     *       "code": "conflict"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3894,7 +4069,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -3995,7 +4171,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "A filter has a value it cannot have (the detail says which).",
+                     *       "code": "invalid_request"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4011,7 +4188,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4025,7 +4203,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the read:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4039,7 +4218,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4118,7 +4298,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4132,7 +4313,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the read:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4146,7 +4328,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The client has no trait with this code.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4160,7 +4343,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4255,7 +4439,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "view has a value it cannot have.",
+                     *       "code": "invalid_request"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4271,7 +4456,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4285,7 +4471,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the read:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4299,7 +4486,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No profile with this id exists for this client.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4313,7 +4501,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4363,6 +4552,8 @@ export interface operations {
             /** @description The computed traits. */
             200: {
                 headers: {
+                    /** @description The requested codes this client has no trait for, URI-encoded and comma-separated; absent when every code is known. */
+                    "Traitscope-Unknown-Trait-Codes"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4434,15 +4625,18 @@ export interface operations {
                     "application/json": components["schemas"]["TraitAssessmentList"];
                 };
             };
-            /** @description The body is not valid JSON, or not the shape this operation takes; the detail says which. */
+            /** @description The body is not a list of trait codes, or none of its codes is known to this client (named in the detail and the header). */
             400: {
                 headers: {
+                    /** @description The requested codes this client has no trait for, URI-encoded and comma-separated; absent when every code is known. */
+                    "Traitscope-Unknown-Trait-Codes"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The body is not a list of trait codes, or none of its codes is known to this client (named in the detail and the header).",
+                     *       "code": "invalid_request"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4458,7 +4652,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4472,7 +4667,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the write:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4486,7 +4682,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No profile with this id exists for this client.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4500,7 +4697,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The body is larger than this operation accepts.",
+                     *       "code": "too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4514,7 +4712,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4660,7 +4859,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4674,7 +4874,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the read:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4688,7 +4889,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No profile with this id exists for this client, or the client has no trait with this code.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4702,7 +4904,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4848,7 +5051,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4862,7 +5066,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the write:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4876,7 +5081,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No profile with this id exists for this client, or the client has no trait with this code.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4890,7 +5096,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The trait cannot be computed for this profile, or its genotype is missing or still processing; the detail says which.",
+                     *       "code": "conflict"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4904,7 +5111,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4975,7 +5183,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The body was empty or the transfer broke off; nothing was changed.",
+                     *       "code": "invalid_request"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -4989,7 +5198,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The URL is expired, incomplete or tampered with, the Content-Type is not the signed one, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5003,7 +5213,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The profile of this URL no longer exists.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5019,7 +5230,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "Any method but PUT.",
+                     *       "code": "method_not_allowed"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5033,7 +5245,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The file is larger than the upload limit (1 GiB by default); nothing was changed.",
+                     *       "code": "too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5049,7 +5262,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "Too many uploads in progress (8 in all, 2 per profile).",
+                     *       "code": "too_many_requests"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5063,7 +5277,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5119,7 +5334,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5133,7 +5349,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the read:profiles scope, or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5147,7 +5364,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5187,7 +5405,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example string */
+                    /**
+                     * @example retry: 2000
+                     *
+                     *     event: ready
+                     *     data: {}
+                     *
+                     *     event: job
+                     *     data: {"job_id":3,"kind":"processing","profile_id":"3f1c2a4e-8d2b-4c7e-9a51-0b6f4d2e7c10","state":"done","snp_count":638412}
+                     *
+                     *     event: traits
+                     *     data: {"profile_id":"3f1c2a4e-8d2b-4c7e-9a51-0b6f4d2e7c10"}
+                     */
                     "text/event-stream": components["schemas"]["EventStream"];
                 };
             };
@@ -5199,7 +5428,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No valid token, or a used, expired or unknown ticket.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5213,7 +5443,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The token lacks read:profiles.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5227,7 +5458,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5281,7 +5513,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5295,7 +5528,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the Traitscope app's own client (scope manage:app), or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5309,7 +5543,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5371,7 +5606,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5385,7 +5621,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the Traitscope app's own client (scope manage:app), or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5399,7 +5636,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5464,7 +5702,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5478,7 +5717,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the Traitscope app's own client (scope manage:app), or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5492,7 +5732,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5567,7 +5808,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The body is not valid JSON, or not the shape this operation takes; the detail says which.",
+                     *       "code": "invalid_request"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5583,7 +5825,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5597,7 +5840,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the Traitscope app's own client (scope manage:app), or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5611,7 +5855,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The body is larger than this operation accepts.",
+                     *       "code": "too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5625,7 +5870,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5685,7 +5931,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "delete_data is not true or false.",
+                     *       "code": "invalid_request"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5701,7 +5948,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5715,7 +5963,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the Traitscope app's own client (scope manage:app), or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5729,7 +5978,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No such client.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5743,7 +5993,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The client was already revoked (and delete_data was not true).",
+                     *       "code": "conflict"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5757,7 +6008,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5861,7 +6113,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5875,7 +6128,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the Traitscope app's own client (scope manage:app), or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -5889,7 +6143,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6003,7 +6258,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6017,7 +6273,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the Traitscope app's own client (scope manage:app), or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6031,7 +6288,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "A trait with this code exists.",
+                     *       "code": "conflict"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6045,7 +6303,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The file is larger than 64 MB.",
+                     *       "code": "too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6059,7 +6318,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The body was not sent as application/octet-stream or application/gzip.",
+                     *       "code": "unsupported_media_type"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6073,7 +6333,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The file is not a usable scoring file; the detail says why.",
+                     *       "code": "unprocessable"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6087,7 +6348,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6148,7 +6410,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6162,7 +6425,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the Traitscope app's own client (scope manage:app), or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6176,7 +6440,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No imported trait has this code.",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6190,7 +6455,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6250,7 +6516,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6264,7 +6531,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the Traitscope app's own client (scope manage:app), or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6278,7 +6546,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6347,7 +6616,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The body is not valid JSON, or not the shape this operation takes; the detail says which.",
+                     *       "code": "invalid_request"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6363,7 +6633,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6377,7 +6648,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the Traitscope app's own client (scope manage:app), or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6391,7 +6663,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The body is larger than this operation accepts.",
+                     *       "code": "too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6405,7 +6678,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6460,7 +6734,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "No token, or it is invalid, expired or revoked. Get a new one with POST /oauth/token.",
+                     *       "code": "unauthenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6474,7 +6749,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The operation needs the Traitscope app's own client (scope manage:app), or the Host header is not this service's address.",
+                     *       "code": "forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];
@@ -6488,7 +6764,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "No profile with id \"…\" exists for this client. GET /api/profiles/ lists your profiles."
+                     *       "detail": "The request line or headers are too large (e.g. too many rsIDs in a query string: use the POST form).",
+                     *       "code": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Detail"];

@@ -30,6 +30,9 @@ export function parseMemoryBound(maxMarkers = DEFAULT_MAX_MARKERS): number {
   return ParseCore.fixedBytes() + (maxMarkers + 1) * 2 * RECORD_BYTES + maxMarkers * 10 + PARSE_BUFFER_BYTES;
 }
 
+/** At most this many different lines making up a file over the marker limit: a repeated file. */
+const REPEATED_AT_MOST = 1000;
+
 export function tooManyMarkers(maxMarkers: number): never {
   fail(
     `This file has more than ${maxMarkers.toLocaleString('en-US')} genotype markers, more than Traitscope reads: ` +
@@ -68,8 +71,35 @@ export class GenotypeCollector {
    * never for more than maxMarkers + 1: a file that fills that is refused.
    */
   reserve(more: number): void {
-    if (this.length > this.maxMarkers) tooManyMarkers(this.maxMarkers);
+    if (this.length > this.maxMarkers) this.refuseTooMany();
     this.core.reserve(Math.min(this.length + more, this.maxMarkers + 1), this.maxMarkers + 1);
+  }
+
+  /**
+   * Refuses a file with more than maxMarkers markers, saying what it is when its lines are
+   * a few repeated over and over (a padded or generated file), not a genome that is too big.
+   */
+  refuseTooMany(): never {
+    const r = this.core.records;
+    const n = Math.min(this.length, this.limit);
+    let same = true;
+    for (let j = RECORD_WORDS; j < n * RECORD_WORDS && same; j += RECORD_WORDS)
+      same = r[j] === r[0] && r[j + 1] === r[1] && r[j + 2] === r[2];
+    const count = this.maxMarkers.toLocaleString('en-US');
+    if (same)
+      fail(
+        `This file is one genotype line repeated more than ${count} times, not a genotype download (a person's raw data lists each marker once). ` +
+          'Upload the raw data file from your testing company as you downloaded it.',
+      );
+    const distinct = new Set<string>();
+    for (let j = 0; j < n * RECORD_WORDS && distinct.size <= REPEATED_AT_MOST; j += RECORD_WORDS)
+      distinct.add(`${r[j]},${r[j + 1]},${r[j + 2]}`);
+    if (distinct.size <= REPEATED_AT_MOST)
+      fail(
+        `This file repeats the same ${distinct.size.toLocaleString('en-US')} genotype lines over and over (more than ${count} lines in all), so it is not a genotype download (a person's raw data lists each marker once). ` +
+          'Upload the raw data file from your testing company as you downloaded it.',
+      );
+    tooManyMarkers(this.maxMarkers);
   }
 
   /** Marker i as [rsid, call << 8 | chrom, position] (tests). */
@@ -81,7 +111,7 @@ export class GenotypeCollector {
 
   /** Call once: sorts and deduplicates, and hands the core to the next parse. */
   finish(): Collected {
-    if (this.length > this.maxMarkers) tooManyMarkers(this.maxMarkers);
+    if (this.length > this.maxMarkers) this.refuseTooMany();
     const collected = this.core.finish(this.length);
     this.handBack();
     return collected;

@@ -2,7 +2,7 @@
  * The line-level half of the parser: buffers the first lines until the format can be
  * detected, then parses every data line on bytes into a GenotypeCollector.
  */
-import { DEFAULT_MAX_MARKERS, GenotypeCollector, tooManyMarkers } from './collect.js';
+import { DEFAULT_MAX_MARKERS, GenotypeCollector } from './collect.js';
 import { detect, noGenotypes, type Detection } from './detect.js';
 import { fail } from './errors.js';
 import type { LineSink } from './lines.js';
@@ -84,7 +84,7 @@ export class TextGenotypeParser implements LineSink {
   private checkProgress(): void {
     const n = this.collector.length;
     if (n === 0 && (this.sites === null || this.sites.sitesRead === 0) && this.bytesSeen > GIVE_UP_BYTES) noGenotypes();
-    if (n > this.maxMarkers) tooManyMarkers(this.maxMarkers);
+    if (n > this.maxMarkers) this.collector.refuseTooMany();
   }
 
   longLine(): void {

@@ -16,6 +16,10 @@ import { readRange, type ByteSource } from './source.js';
 const EOCD_SIG = 0x06054b50;
 const CEN_SIG = 0x02014b50;
 const LOC_SIG = 0x04034b50;
+const ZIP64_EOCD_SIG = 0x06064b50;
+const ZIP64_LOCATOR_SIG = 0x07064b50;
+const ZIP64_EXTRA = 0x0001;
+const MAX32 = 0xffffffff;
 const MAX_ENTRIES = 65535;
 
 interface Entry {
@@ -34,6 +38,47 @@ function u16(b: Uint8Array, at: number): number {
 function u32(b: Uint8Array, at: number): number {
   return (b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) | (b[at + 3] << 24)) >>> 0;
 }
+/** A little-endian 64-bit value; beyond 2^53 it is out of range for any file anyway. */
+function u64(b: Uint8Array, at: number): number {
+  return u32(b, at) + u32(b, at + 4) * 0x1_0000_0000;
+}
+
+/**
+ * ZIP64 (written by some zip tools whatever the size, e.g. for streamed input): the
+ * archive's counts and offsets in the ZIP64 end record, found through the locator just
+ * before the classic end record; a member's sizes and offset in its 0x0001 extra field.
+ */
+async function zip64End(src: ByteSource, tail: Uint8Array, eocd: number) {
+  if (eocd < 20 || u32(tail, eocd - 20) !== ZIP64_LOCATOR_SIG) return undefined;
+  const at = u64(tail, eocd - 20 + 8);
+  if (at + 56 > src.size) corrupt('its ZIP64 table of contents is out of range');
+  const rec = await src.read(at, 56);
+  if (u32(rec, 0) !== ZIP64_EOCD_SIG) corrupt('its ZIP64 table of contents is missing');
+  return { count: u64(rec, 32), cdSize: u64(rec, 40), cdOffset: u64(rec, 48) };
+}
+
+function applyZip64Extra(entry: Entry, extra: Uint8Array): void {
+  for (let p = 0; p + 4 <= extra.length;) {
+    const id = u16(extra, p);
+    const len = u16(extra, p + 2);
+    if (id === ZIP64_EXTRA) {
+      let q = p + 4;
+      const end = q + len;
+      const take = (): number => {
+        if (q + 8 > end || end > extra.length) corrupt('a ZIP64 size field is unreadable');
+        const v = u64(extra, q);
+        q += 8;
+        return v;
+      };
+      // Present only for the fields whose 32-bit value is the 0xffffffff marker, in this order.
+      if (entry.size === MAX32) entry.size = take();
+      if (entry.compressedSize === MAX32) entry.compressedSize = take();
+      if (entry.localOffset === MAX32) entry.localOffset = take();
+      return;
+    }
+    p += 4 + len;
+  }
+}
 
 const corrupt = (what: string): never =>
   fail(`The .zip archive is damaged (${what}). Download it again from your testing company and upload it unchanged.`);
@@ -49,13 +94,13 @@ export async function listZip(src: ByteSource): Promise<Entry[]> {
     }
   }
   if (eocd < 0) corrupt('its table of contents is missing; the file may be truncated');
-  const count = u16(tail, eocd + 10);
-  const cdSize = u32(tail, eocd + 12);
-  const cdOffset = u32(tail, eocd + 16);
-  if (count === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff)
-    fail(
-      'This .zip archive uses the ZIP64 format, which is only needed for files far larger than a genotype download. Extract it and upload the text file inside.',
-    );
+  let count = u16(tail, eocd + 10);
+  let cdSize = u32(tail, eocd + 12);
+  let cdOffset = u32(tail, eocd + 16);
+  const z64 = await zip64End(src, tail, eocd);
+  if (z64) ({ count, cdSize, cdOffset } = z64);
+  else if (count === 0xffff || cdSize === MAX32 || cdOffset === MAX32)
+    corrupt('it is marked as ZIP64 but its ZIP64 table of contents is missing');
   if (count === 0) fail('The .zip archive is empty. Upload the raw data file from your testing company.');
   if (count > MAX_ENTRIES || cdSize > 16 << 20 || cdOffset + cdSize > src.size)
     corrupt('its table of contents is out of range');
@@ -68,7 +113,7 @@ export async function listZip(src: ByteSource): Promise<Entry[]> {
     const extraLen = u16(cd, p + 30);
     const commentLen = u16(cd, p + 32);
     if (p + 46 + nameLen > cd.length) corrupt('its table of contents is unreadable');
-    entries.push({
+    const entry: Entry = {
       flags: u16(cd, p + 8),
       method: u16(cd, p + 10),
       crc32: u32(cd, p + 16),
@@ -76,7 +121,10 @@ export async function listZip(src: ByteSource): Promise<Entry[]> {
       size: u32(cd, p + 24),
       localOffset: u32(cd, p + 42),
       name: decoder.decode(cd.subarray(p + 46, p + 46 + nameLen)),
-    });
+    };
+    if (entry.size === MAX32 || entry.compressedSize === MAX32 || entry.localOffset === MAX32)
+      applyZip64Extra(entry, cd.subarray(p + 46 + nameLen, p + 46 + nameLen + extraLen));
+    entries.push(entry);
     p += 46 + nameLen + extraLen + commentLen;
   }
   return entries;
@@ -127,8 +175,8 @@ export async function* zipMember(src: ByteSource, entry: Entry, ctx: ContainerCo
     size += chunk.length;
     yield chunk;
   }
-  // 0xffffffff: the real size is in a zip64 extra field; the checksum still covers it.
-  if ((entry.size !== 0xffffffff && size !== entry.size) || crc !== entry.crc32)
+  // A ZIP64 member's real size was read from its extra field above.
+  if (size !== entry.size || crc !== entry.crc32)
     corrupt(
       `the genotype file "${entry.name}" inside it does not match its recorded checksum, so some of its data is wrong`,
     );

@@ -3,6 +3,8 @@ import { createHash } from 'node:crypto';
 import express, { type Router } from 'express';
 import { API_VERSION, type VersionInfo } from '../../../shared/api.js';
 import { API_REFERENCE_POLICY } from '../../../shared/csp.js';
+import { storedSecretHash } from '../../auth/clients.js';
+import { decoyProof, identityProof } from '../../auth/secrets.js';
 import { appVersion } from '../../config.js';
 import type { ScienceEngine } from '../../science/types.js';
 import type { ServiceContext } from '../context.js';
@@ -10,6 +12,8 @@ import { DOCS_ASSETS, DOCS_CSS, DOCS_HTML, DOCS_JS, docsSpecScript, swaggerUiFil
 import { HttpError } from '../errors.js';
 import { openApiDocumentBytes } from '../openapi.js';
 import { operationRouter } from '../router.js';
+
+const CHALLENGE = /^[A-Za-z0-9_-]{16,128}$/;
 
 const revisions = new WeakMap<ScienceEngine, string>();
 
@@ -38,13 +42,30 @@ export function serviceRoutes(ctx: ServiceContext): Router {
   const { router, on } = operationRouter(ctx, '/api');
   const version = appVersion();
 
-  on('getVersion', (_req, res) => {
+  on('getVersion', (req, res) => {
     const engine = ctx.engine;
     const body: VersionInfo = {
       version,
       api_version: API_VERSION,
       catalog: { revision: catalogRevision(engine), traits: engine.traits.length },
     };
+    const { challenge, client_id: clientId } = req.query;
+    if (challenge !== undefined || clientId !== undefined) {
+      if (typeof challenge !== 'string' || typeof clientId !== 'string' || !clientId || clientId.length > 200)
+        throw new HttpError(400, 'Give both challenge and client_id, once each, to get a proof of identity.');
+      if (!CHALLENGE.test(challenge))
+        throw new HttpError(
+          400,
+          'challenge must be 16 to 128 characters of A-Z a-z 0-9 _ - (e.g. 32 random bytes in base64url).',
+        );
+      const origin = `http://127.0.0.1:${ctx.port()}`;
+      const stored = storedSecretHash(ctx.db, clientId);
+      // An unknown id gets a decoy, so the answer does not tell which client ids exist.
+      const proof =
+        (stored === undefined ? undefined : identityProof(stored, origin, clientId, challenge)) ??
+        decoyProof(ctx.uploadKey, origin, clientId, challenge);
+      body.identity = { origin, client_id: clientId, ...proof };
+    }
     res.json(body);
   });
 

@@ -19,7 +19,6 @@ import {
   type StoredUpload,
 } from '../../storage/file-store.js';
 import { checkUploadUrl } from '../../storage/upload-url.js';
-import { QueueFullError } from '../../processing/processor.js';
 import type { ServiceContext } from '../context.js';
 import { HttpError } from '../errors.js';
 import { operationRouter } from '../router.js';
@@ -79,8 +78,10 @@ export function storageRoutes(ctx: ServiceContext): Router {
         'This upload URL belongs to an API client whose access was revoked; it no longer works.',
       );
     }
-    // Refused before the body is read: a full queue would only keep the file waiting.
-    if (ctx.processor.isFull()) throw new QueueFullError(ctx.processor.retryAfterSeconds());
+    // Refused before the body is read: a full queue would only keep the file waiting. The
+    // place is held until the answer is sent (the job is queued before it), so uploads
+    // arriving together cannot all pass the check and overfill the queue.
+    res.once('close', ctx.processor.admit());
     if (!slots.take(profileId)) {
       throw new HttpError(
         429,

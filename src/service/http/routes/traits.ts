@@ -1,7 +1,8 @@
 /** /api/traits/ (the client's trait list) and /api/profiles/{id}/traits/ (statuses and assessments). */
 import type { Request, Router } from 'express';
 import { ComputeRequest } from '../../../shared/api.js';
-import { clientTraits } from '../../traits/client-traits.js';
+import { clientHasTrait, clientTraits } from '../../traits/client-traits.js';
+import { UNKNOWN_CODES_HEADER } from '../../../shared/routes/index.js';
 import type { Client } from '../../auth/clients.js';
 import type { ScienceEngine } from '../../science/types.js';
 import {
@@ -141,6 +142,23 @@ export function traitRoutes(ctx: ServiceContext): Router {
       );
     }
     const codes = Array.isArray(parsed.data) ? parsed.data : parsed.data.trait_codes;
+    // Codes the client has no trait for are named, not silently dropped: in a header (the
+    // body stays the interface's array), and as a 400 when no code at all is known.
+    const unknown = [...new Set(codes)].filter((code) => !clientHasTrait(clientOf(res), ctx.engine, code));
+    if (unknown.length > 0) {
+      const named =
+        unknown
+          .slice(0, 20)
+          .map((c) => `"${c}"`)
+          .join(', ') + (unknown.length > 20 ? ', …' : '');
+      if (unknown.length === new Set(codes).size)
+        throw new HttpError(
+          400,
+          `None of the trait codes is known to this client (${named}). GET /api/traits/ lists the trait codes you can use.`,
+          { [UNKNOWN_CODES_HEADER]: unknown.map(encodeURIComponent).join(',') },
+        );
+      res.set(UNKNOWN_CODES_HEADER, unknown.map(encodeURIComponent).join(','));
+    }
     res
       .type('application/json')
       .send(await computeProfileTraits(traits, clientOf(res), profile.id, codes, brief ? 'compact' : 'full'));
