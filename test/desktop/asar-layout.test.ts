@@ -27,7 +27,8 @@ import { unresolvableImports, workerClosure, workerEntries } from './support/bun
 import { packWithStandInElectron, type StandInPackage } from './support/stand-in-package.js';
 
 /** The data the service reads at run time: catalog (and its compiled form), distribution tables, ancestry data. */
-const SHIPPED_DATA = /^resources\/(catalog\/([^/]+\.json\.gz|catalog\.bin|distributions\.bin)|ancestry\/[^/]+\.gz)$/;
+const SHIPPED_DATA =
+  /^resources\/(catalog\/([^/]+\.json\.gz|catalog\.bin|distributions\.bin|positions\.bin)|ancestry\/[^/]+\.gz|pharmacogenes\/[^/]+)$/;
 
 interface Entry {
   path: string;
