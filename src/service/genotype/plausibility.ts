@@ -81,7 +81,10 @@ const percent = (part: number, whole: number) => `${Math.round((part / whole) * 
  * Null when the calls look like one person's genome; otherwise what no person's genotype
  * does, as a sentence for the user (without advice: the caller says what happens next).
  */
-export function genomeConcern(genotype: Genotype, summary: Pick<ParseSummary, 'format' | 'snp_count'>): string | null {
+export function genomeConcern(
+  genotype: Genotype,
+  summary: Pick<ParseSummary, 'format' | 'snp_count' | 'matched_by'>,
+): string | null {
   const { calls, chroms } = genotype;
   let called = 0;
   let autosomal = 0;
@@ -106,7 +109,9 @@ export function genomeConcern(genotype: Genotype, summary: Pick<ParseSummary, 'f
       `${count(haploid)} of its ${count(autosomal)} calls on chromosomes 1-22 name a single allele, but a person carries two copies of every one of them ` +
       '(a table of risk alleles or of variants reads like this)'
     );
-  const diploid = autosomal - haploid;
+  // A variants-only VCF's unlisted sites are read as homozygous reference: those calls are
+  // Traitscope's reading, not the file's, so heterozygosity is judged on the listed calls.
+  const diploid = autosomal - haploid - (summary.matched_by?.read_as_reference ?? 0);
   if (diploid < MIN_AUTOSOMAL_CALLS) return null;
   if (heterozygous < diploid * MIN_HETEROZYGOUS_SHARE)
     return (
