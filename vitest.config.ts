@@ -53,8 +53,14 @@ function project(name: string, files: { include: string[]; exclude: string[] }, 
   };
 }
 
-export default defineConfig({
+/**
+ * `npm test` runs with `--mode quick`: tests sized with scienceSize (test/support/science-scale.ts)
+ * take their quick size there, unless TRAITSCOPE_SCIENCE says otherwise; `npm run test:all`
+ * runs them at full size.
+ */
+export default defineConfig(({ mode }) => ({
   test: {
+    env: mode === 'quick' && !process.env.TRAITSCOPE_SCIENCE ? { TRAITSCOPE_SCIENCE: 'quick' } : {},
     // Servers and the CLI run from the bundle; build it first when the sources are newer.
     globalSetup: ['./test/support/bundle.ts'],
     // Every exchange with the service is checked against the OpenAPI document.
@@ -73,4 +79,4 @@ export default defineConfig({
       project('slow-isolated', { include: ISOLATED.filter((f) => f.startsWith('test/desktop/')), exclude: [] }, true),
     ],
   },
-});
+}));

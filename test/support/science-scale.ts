@@ -1,8 +1,9 @@
 /**
- * Size of the statistical validation suites (calibration, mixture calibration, heavy
- * tails, ancestry leave-one-out). They run in `npm run test:all` (and .ci/run) at the full
- * size their claims need; `TRAITSCOPE_SCIENCE=quick` runs a smaller seeded sample of each,
- * which still fails when the science is wrong, for a quick look while working on it.
+ * Size of the tests that prove the science over many people or cases (calibration, mixture
+ * calibration, heavy tails, ancestry leave-one-out, every diplotype of every drug–gene). They
+ * run at the full size their claims need in `npm run test:all` (and .ci/run); `npm test`
+ * (vitest.config.ts, mode quick) and `TRAITSCOPE_SCIENCE=quick` run a smaller seeded sample,
+ * which still fails when the science is wrong.
  * docs/testing.md says what each size checks.
  */
 export const FULL_SCIENCE = process.env.TRAITSCOPE_SCIENCE !== 'quick';
