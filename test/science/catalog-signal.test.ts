@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { createScienceEngine } from '../../src/service/science/index.js';
 import { readCatalogFile } from '../../src/service/science/catalog.js';
 import type { CatalogTrait } from '../../src/service/science/format.js';
+import { rng } from '../support/prng.js';
 import { contextOf, genotypeOf } from './helpers.js';
 
 const resourcesDir = join(import.meta.dirname, '..', '..', 'resources');
@@ -20,18 +21,6 @@ const exceptions: Array<{ rule: string; traits: string[]; why: string }> = JSON.
   readFileSync(join(import.meta.dirname, '..', '..', 'scripts', 'catalog', 'curation-exceptions.json'), 'utf8'),
 );
 const trait = (code: string) => file.traits.find((t) => t.code === code)!;
-
-/** A seeded uniform generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A person's genotype at every marker of `t`, drawn from the EUR frequencies, with `fixed` calls on top. */
 function personOf(t: CatalogTrait, rand: () => number, fixed: Record<string, string>): Array<[string, string]> {
@@ -64,7 +53,7 @@ describe("the Alzheimer's disease score keeps APOE ε4", () => {
   });
 
   it('puts ε4/ε4 Europeans at a median of the 95th percentile or higher, ε3/ε3 below the median', () => {
-    const rand = random(29);
+    const rand = rng(29);
     const pct = (fixed: Record<string, string>) => {
       const out: number[] = [];
       for (let k = 0; k < 100; k++) {
@@ -99,7 +88,7 @@ describe('the breast cancer score keeps its top loci', () => {
   });
 
   it('puts a European carrying two risk alleles at each of those loci above the 90th percentile', () => {
-    const rand = random(36);
+    const rand = rng(36);
     const fixed = Object.fromEntries(
       loci.map(([, rs]) => {
         const i = bc.markers.rsid.indexOf(rs);
@@ -165,7 +154,7 @@ describe('headlines that inform', () => {
   it("heads the Alzheimer's group with a score holding APOE ε4: ε4/ε4 Europeans at a median of the 95th percentile or higher", () => {
     const head = trait(trait('alzheimers_disease').group.code);
     expect(head.markers.rsid).toContain(429358);
-    const rand = random(4);
+    const rand = rng(4);
     const out: number[] = [];
     for (let k = 0; k < 100; k++)
       out.push(
@@ -212,7 +201,7 @@ describe('headlines that inform', () => {
     // Score values at the 50th and 98th percentiles of simulated Europeans: the difference of two log-odds scores.
     for (const code of ['breast_cancer', 'alzheimers_disease']) {
       const t = trait(trait(code).group.code);
-      const rand = random(98);
+      const rand = rng(98);
       const scores: number[] = [];
       for (let k = 0; k < 400; k++) {
         const a = engine.assess(t.code, genotypeOf(personOf(t, rand, {})), contextOf(1, { gender: 2 }))!;
