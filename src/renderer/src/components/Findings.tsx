@@ -4,31 +4,17 @@
  * marker (rsID) or finding gene in the person's own genotype. Disease and cancer statements
  * appear only after the person chose to see them.
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { Finding, FindingsResponse, GenotypeSnp } from '../../../shared/api.js';
 import { api } from '../api/client.js';
+import { useProfileResource } from '../lib/profile-resource.js';
 import { usePreferences } from '../state/preferences.js';
 import { ExternalIcon, SearchIcon, Spinner } from './icons.js';
 
 const cache = new Map<string, FindingsResponse>();
 
 export function useFindings(profileId: string): { data: FindingsResponse | null; error: string | null } {
-  const [data, setData] = useState<FindingsResponse | null>(cache.get(profileId) ?? null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    api
-      .findings(profileId)
-      .then((d) => {
-        cache.set(profileId, d);
-        if (live) setData(d);
-      })
-      .catch((err: Error) => live && setError(err.message));
-    return () => {
-      live = false;
-    };
-  }, [profileId]);
-  return { data, error };
+  return useProfileResource(cache, api.findings, profileId);
 }
 
 function Pmid({ pmid, sources }: { pmid: string; sources: Record<string, string> }) {

@@ -4,9 +4,10 @@
  * the clinical single-variant findings. A result is a diplotype only when exactly one pair
  * of named alleles fits the file; otherwise the candidates, and what could not be read.
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { PharmacogeneList, PharmacogeneResult } from '../../../shared/api.js';
 import { api } from '../api/client.js';
+import { useProfileResource } from '../lib/profile-resource.js';
 import '../styles/medication-card.css';
 import { Spinner } from './icons.js';
 
@@ -17,23 +18,7 @@ export function usePharmacogenes(
   profileId: string,
   enabled = true,
 ): { data: PharmacogeneList | null; error: string | null } {
-  const [data, setData] = useState<PharmacogeneList | null>(cache.get(profileId) ?? null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    if (!enabled) return;
-    let live = true;
-    api
-      .pharmacogenes(profileId)
-      .then((d) => {
-        cache.set(profileId, d);
-        if (live) setData(d);
-      })
-      .catch((err: Error) => live && setError(err.message));
-    return () => {
-      live = false;
-    };
-  }, [profileId, enabled]);
-  return { data, error };
+  return useProfileResource(cache, api.pharmacogenes, profileId, enabled);
 }
 
 const STATUS_TEXT: Record<PharmacogeneResult['status'], string> = {
