@@ -43,10 +43,13 @@ interface Rule {
   pattern: RegExp;
   what: string;
 }
+/** Roles in a team that builds the product, which the product has no reason to name. */
+const TEAM_ROLES = ['lead', 'tech lead', 'team lead'];
+
 /** Talk of the project's own work process, which belongs in git history, not in the product. */
 const PROCESS_TALK: Rule[] = [
   { pattern: /\bissues? #?\d+\b/i, what: 'names a work-tracker issue number' },
-  { pattern: /\bthe lead(?:'s)?\b/i, what: 'names a role in the team ("the lead")' },
+  { pattern: new RegExp(`\\bthe (?:${TEAM_ROLES.join('|')})(?:'s)?\\b`, 'i'), what: 'names a role in the team' },
   { pattern: /\b(?:CEO|subagent|helper session)\b/, what: 'names a role in the team' },
   {
     pattern: /(?:^|[\s'"`(=])\/(?:work|root|home\/[a-z][\w.-]*|Users\/[A-Za-z][\w.-]*)\//,
