@@ -28,6 +28,7 @@ import {
   headlinePower,
   heritabilityOf,
   FLOOR_OR98,
+  HEADLINE_MEASURE,
   FLOOR_R2,
   type InformationInput,
   type PublishedFigure,
@@ -450,6 +451,8 @@ function qualityChecks(
       traits_with_x_chromosome_markers: count((t) => (t.markers.x?.length ?? 0) > 0),
       phenotype_groups: grouping.groups,
       phenotype_groups_with_several_studies: grouping.multi,
+      phenotype_groups_headed_by_best_informed: grouping.best_informed,
+      phenotype_groups_headed_by_exception: grouping.exceptions.length,
     },
     evidence_labels: byLabel,
     citation_corrections: citations.corrected,
@@ -457,6 +460,13 @@ function qualityChecks(
       .filter((t) => t.sex)
       .map((t) => ({ code: t.code, sex: t.sex, phenotype: t.source.source_trait })),
     largest_groups: grouping.largest,
+    headlines: {
+      measure: HEADLINE_MEASURE,
+      multi_study_groups: grouping.multi,
+      headed_by_best_informed: grouping.best_informed,
+      best_informed_share: grouping.best_informed_share,
+      exceptions: grouping.exceptions,
+    },
     variance_loss_limit_featured: MAX_FEATURED_VARIANCE_LOSS,
     variance_loss_exceptions: CURATION_EXCEPTIONS,
     effects_by_rule: effects.byRule,
@@ -747,7 +757,7 @@ function main(): void {
   const grouping = assignGroups(
     traits,
     (t) => groupKeyOf(phenotypeKey(t.source.source_trait)),
-    (t) => headlinePower(info.get(t.code)!),
+    (t) => headlinePower(t, info.get(t.code)!, information.get(t.code)!.caseShare),
   );
   const floor = applyInformationFloor(traits, info);
   const withoutAbsoluteTerms = unfeatureWithoutAbsoluteTerms(traits);

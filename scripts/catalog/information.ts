@@ -18,6 +18,9 @@
 import type { CatalogTrait } from '../../src/service/science/format.js';
 import { setMarker, STRIDE } from '../../src/service/science/distribution/markers.js';
 import { RUNTIME, scoreDistribution } from '../../src/service/science/distribution/reference.js';
+import { normalCdf, normalPdf } from '../../src/service/science/distribution/normal.js';
+import { GENOME_WIDE_P } from '../../src/service/science/evidence.js';
+import { zOfP } from './markers.js';
 
 export type ScoreScale = 'quantitative' | 'log_odds' | 'linear_probability';
 
@@ -198,9 +201,73 @@ export function applyInformation(
   return out;
 }
 
-/** How well a study informs on its phenotype, for the group headline: what its score explains × the share of its markers kept. */
-export function headlinePower(i: TraitInformation): number | null {
-  return i.r2 === null ? null : i.r2 * i.usable_share;
+/**
+ * The winner's curse (docs/science.md, section 7): a study reports a marker because its test
+ * passed a significance threshold, so the reported effect overstates the true one, the more so
+ * the closer its z is to the threshold, which is where a small study's markers sit. The
+ * conditional maximum-likelihood estimate of Zhong & Prentice (2008, PMID 18310059) undoes this:
+ * the z-statistic μ whose expectation, given |Z| > c, equals the observed z. A marker's weight
+ * shrinks by μ/z, its share of the variance by (μ/z)².
+ */
+export const WINNERS_CURSE_PMID = '18310059';
+
+/** E[Z | |Z| > c] for Z ~ N(μ, 1). */
+function selectedMean(mu: number, c: number): number {
+  const upper = normalCdf(mu - c);
+  const lower = normalCdf(-c - mu);
+  return mu + (normalPdf(c - mu) - normalPdf(c + mu)) / (upper + lower);
+}
+
+/** μ with E[Z | |Z| > c] = z (z ≥ c > 0); E rises from 0 at μ = 0 and stays above μ, so the root lies in (0, z]. */
+export function selectionCorrectedZ(z: number, c: number): number {
+  if (!(z > 0) || !(c > 0)) return 0;
+  // Far above the threshold selection changes nothing (and the tail terms would underflow).
+  if (z - c > 12) return z;
+  let lo = 0;
+  let hi = z;
+  for (let k = 0; k < 80 && hi - lo > 1e-9; k++) {
+    const mid = (lo + hi) / 2;
+    if (selectedMean(mid, c) < z) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+/**
+ * Each marker's factor on its weight, μ/z: the selection threshold c is genome-wide significance,
+ * or the study's least significant marker when it listed weaker ones (it selected at that level).
+ * A marker without a p-value keeps its weight (factor 1): nothing says how it was selected.
+ */
+export function winnersCurseFactors(p: ReadonlyArray<number | null>): Float64Array {
+  const z = p.map((x) => (x === null ? null : x <= 0 ? Infinity : zOfP(Math.min(x, 1))));
+  let c = zOfP(GENOME_WIDE_P);
+  for (const x of z) if (x !== null) c = Math.min(c, x);
+  return Float64Array.from(z, (x) =>
+    x === null || !Number.isFinite(x) ? 1 : x > 0 ? selectionCorrectedZ(x, c) / x : 0,
+  );
+}
+
+/** What the score explains once every weight is corrected for the winner's curse, on the same scale as `r2`. */
+export function selectionCorrectedR2(t: CatalogTrait, scale: ScoreScale, caseShare: number | null): number {
+  const w = weightsOnScale(t, scale, caseShare);
+  const f = t.markers.freq[EUR];
+  const k = winnersCurseFactors(t.markers.p ?? w.map(() => null));
+  let variance = 0;
+  for (let i = 0; i < w.length; i++) variance += 2 * f[i] * (1 - f[i]) * (w[i] * k[i]) ** 2;
+  return scale === 'quantitative' ? variance : variance / (variance + (Math.PI * Math.PI) / 3);
+}
+
+/** The headline measure in words, for the build report. */
+export const HEADLINE_MEASURE = `share of the trait's variance (liability scale for diseases) the score explains with every weight corrected for the winner's curse (conditional maximum likelihood given selection at genome-wide significance, or at the study's weakest marker; PMID ${WINNERS_CURSE_PMID}), × the share of the study's markers kept by curation`;
+
+/**
+ * How well a study informs on its phenotype, the measure that picks a group's headline: what its
+ * score explains once corrected for the winner's curse, × the share of the study's markers kept.
+ * Null when what the score explains cannot be computed (its weights are on another scale).
+ */
+export function headlinePower(t: CatalogTrait, i: TraitInformation, caseShare: number | null): number | null {
+  if (i.r2 === null) return null;
+  return selectionCorrectedR2(t, i.scale, caseShare) * i.usable_share;
 }
 
 /**

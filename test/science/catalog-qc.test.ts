@@ -3,7 +3,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkCitations } from '../../scripts/catalog/curation.js';
-import { assignGroups, groupKeyOf, parseSynonyms, phenotypeKey } from '../../scripts/catalog/groups.js';
+import {
+  assignGroups,
+  groupKeyOf,
+  HEADLINE_EXCEPTIONS,
+  parseHeadlineExceptions,
+  parseSynonyms,
+  phenotypeKey,
+  type HeadlineException,
+} from '../../scripts/catalog/groups.js';
+import { selectionCorrectedZ, winnersCurseFactors } from '../../scripts/catalog/information.js';
 import { FEATURED, parseFeatured } from '../../scripts/catalog/featured.js';
 import { cleanStudy, zOfP, type KgEntry, type ReportedFrequencies } from '../../scripts/catalog/markers.js';
 import type { Row } from '../../scripts/catalog/read.js';
@@ -267,7 +276,7 @@ describe('build rules', () => {
     expect(sexOf('Type 2 diabetes')).toBeNull();
   });
 
-  it('groups one phenotype (synonyms merged) and picks the best-informed member as headline', () => {
+  it('groups one phenotype (synonyms merged) and heads it with the member of largest power, or a documented exception', () => {
     const a = traitOf('a_small', [{ rsid: 1, effect: 'A', other: 'G', weight: 1, freq: 0.3 }]);
     const b = traitOf('b_big', [{ rsid: 1, effect: 'A', other: 'G', weight: 1, freq: 0.3 }]);
     const c = traitOf('c_other', [{ rsid: 1, effect: 'A', other: 'G', weight: 1, freq: 0.3 }]);
@@ -286,33 +295,75 @@ describe('build rules', () => {
       [d, null],
     ]);
     const synonyms = new Map([['low-density lipoprotein', 'ldl cholesterol']]);
-    const r = assignGroups(
-      [a, b, c, d],
-      (t) => groupKeyOf(phenotypeKey(t.source.source_trait), synonyms),
-      (t) => power.get(t) ?? null,
-    );
-    expect(r).toMatchObject({ groups: 2, multi: 1 });
-    // Predictive power first: the featured, smaller study explains more; the synonym whose power is unknown comes last.
+    const group = (exceptions: HeadlineException[] = []) =>
+      assignGroups(
+        [a, b, c, d],
+        (t) => groupKeyOf(phenotypeKey(t.source.source_trait), synonyms),
+        (t) => power.get(t) ?? null,
+        exceptions,
+      );
+    const r = group();
+    expect(r).toMatchObject({ groups: 2, multi: 1, best_informed: 1, best_informed_share: 1, exceptions: [] });
+    // Predictive power first: the smaller study explains more; the synonym whose power is unknown comes last.
     expect(a.group).toMatchObject({ code: 'a_small', size: 3, headline: true });
     expect(b.group).toMatchObject({ code: 'a_small', headline: false });
     expect(d.group).toMatchObject({ code: 'a_small', headline: false });
-    // A curated study keeps the headline while it explains at least half of the best member's figure…
+    expect([a.headline_power, b.headline_power, d.headline_power]).toEqual([0.02, 0.01, null]);
+    // Being curated earns nothing by itself: a featured study explaining less than another loses the headline.
     power.set(b, 0.03);
-    assignGroups(
-      [a, b, c, d],
-      (t) => groupKeyOf(phenotypeKey(t.source.source_trait), synonyms),
-      (t) => power.get(t) ?? null,
-    );
-    expect(a.group).toMatchObject({ code: 'a_small', headline: true });
-    // …and not beyond.
-    power.set(b, 0.05);
-    assignGroups(
-      [a, b, c, d],
-      (t) => groupKeyOf(phenotypeKey(t.source.source_trait), synonyms),
-      (t) => power.get(t) ?? null,
-    );
+    group();
     expect(b.group).toMatchObject({ code: 'b_big', headline: true });
     expect(c.group).toMatchObject({ code: 'c_other', size: 1, headline: true });
+    // Only an exception row heads a group with another member, and the report counts it.
+    const why = 'the member of largest power counts one locus three times, see the figures';
+    const excepted = group([{ phenotype: 'ldl cholesterol', headline: 'a_small', why }]);
+    expect(a.group).toMatchObject({ code: 'a_small', headline: true });
+    expect(excepted).toMatchObject({ best_informed: 0, best_informed_share: 0 });
+    expect(excepted.exceptions).toEqual([
+      {
+        phenotype: 'ldl cholesterol',
+        headline: 'a_small',
+        headline_power: 0.02,
+        best_informed: 'b_big',
+        best_power: 0.03,
+        why,
+      },
+    ]);
+    // A stale row stops the build, naming what is wrong.
+    expect(() => group([{ phenotype: 'ldl cholesterol', headline: 'c_other', why }])).toThrow(
+      /"c_other" is not a member of "ldl cholesterol" \(members: /,
+    );
+    expect(() => group([{ phenotype: 'vldl', headline: 'a_small', why }])).toThrow(/no group "vldl" in the catalog/);
+  });
+
+  it('reads headline exceptions from a data file with named fields, one row per phenotype', () => {
+    const ok = { phenotype: "alzheimer's disease", headline: 'alzheimers_disease', why: 'x'.repeat(40) };
+    expect(parseHeadlineExceptions(JSON.stringify([ok]), 'h.json')).toEqual([ok]);
+    expect(() => parseHeadlineExceptions(JSON.stringify([{ ...ok, why: 'short' }]), 'h.json')).toThrow(
+      /h\.json, row 1 \(alzheimer's disease\): why: /,
+    );
+    expect(() => parseHeadlineExceptions(JSON.stringify([ok, ok]), 'h.json')).toThrow(/row 2 .*two rows/);
+    expect(HEADLINE_EXCEPTIONS.length).toBeLessThanOrEqual(5);
+  });
+
+  it("corrects a marker's weight for the winner's curse: strongly near the significance threshold, not at all far above it", () => {
+    const c = zOfP(5e-8);
+    // At the threshold the conditional estimate keeps little of the weight; far above it, all of it.
+    expect(selectionCorrectedZ(c + 0.05, c) / (c + 0.05)).toBeLessThan(0.2);
+    expect(selectionCorrectedZ(7, c) / 7).toBeGreaterThan(0.9);
+    expect(selectionCorrectedZ(10, c)).toBeCloseTo(10, 3);
+    // The estimate's own check: its expectation given selection is the observed z.
+    const mu = selectionCorrectedZ(6, c);
+    expect(mu).toBeGreaterThan(3);
+    expect(mu).toBeLessThan(6);
+    // Markers without p-values keep their weights; a study listing weaker markers selected at their level.
+    const f = winnersCurseFactors([5e-8, 1e-40, null]);
+    expect(f[0]).toBeLessThan(0.2);
+    expect(f[1]).toBeCloseTo(1, 6);
+    expect(f[2]).toBe(1);
+    const weak = winnersCurseFactors([1e-5, 1e-6]);
+    expect(weak[0]).toBeLessThan(0.2);
+    expect(weak[1]).toBeGreaterThan(weak[0]);
   });
 
   it('reads synonyms from a data file with named fields, naming the row of an error', () => {

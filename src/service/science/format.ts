@@ -104,6 +104,11 @@ export interface CatalogTrait extends TraitInfo {
    * the match rate, no percentile; their frequencies are null.
    */
   raw_score_only?: { reason: string };
+  /**
+   * Predictive power by the measure that picks a phenotype group's headline (docs/science.md,
+   * section 7), set by the build; null when it cannot be computed. Absent in imported scores.
+   */
+  headline_power?: number | null;
 }
 
 /** The five recommendation texts of a trait definition. */
