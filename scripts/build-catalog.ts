@@ -15,7 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { writeAncestryPanel } from './catalog/ancestry-panel.js';
-import { attachBaselines, unfeatureWithoutAbsoluteTerms } from './catalog/baseline.js';
+import { attachBaselines, ukBiobankCaseShares, unfeatureWithoutAbsoluteTerms } from './catalog/baseline.js';
 import { writePositionIndexWithReport } from './catalog/positions.js';
 import { checkCitations } from './catalog/curation.js';
 import { buildDistributionTables } from './catalog/distributions.js';
@@ -690,6 +690,7 @@ function main(): void {
 
   // The UK Biobank set (Neale lab round 1 via impute.me), when it passes the same checks.
   const ukbOverview = readTsv(join(IM, 'ukbiobank_2017-09-28_trait_overoverview.tsv.gz'));
+  const ukbCaseShares = ukBiobankCaseShares(ukbOverview);
   const ukbRows = groupBy(readTsv(join(IM, 'ukbiobank_2017-09-28_semi_curated_version_ukbiobank.tsv.gz')), 'study_id');
   for (const o of ukbOverview) {
     if (o.omit.toUpperCase() !== 'FALSE') continue;
@@ -734,13 +735,11 @@ function main(): void {
     texts.phenotype = o.trait;
     cleaned.set(texts.code, c);
     traits.push(makeTrait(texts, c, src));
-    const cases = num(o['N.cases']);
-    const controls = num(o['N.controls']);
-    const binary = cases !== null && controls !== null && cases > 0 && controls > 0;
+    const caseShare = ukbCaseShares.get(o.study_id)?.share ?? null;
     information.set(texts.code, {
-      scale: binary ? 'linear_probability' : 'quantitative',
+      scale: caseShare !== null ? 'linear_probability' : 'quantitative',
       heritability: null,
-      caseShare: binary ? cases / (cases + controls) : null,
+      caseShare,
       published: null,
       usableShare: c.markers.length / c.source_markers,
     });
@@ -748,7 +747,7 @@ function main(): void {
   const ukbCount = traits.length - featuredCount - gwasCount;
 
   // Scale and frequency for absolute terms (scripts/catalog/baseline.ts).
-  attachBaselines(traits, DATA);
+  attachBaselines(traits, ukbCaseShares);
 
   // What each score explains; one answer per phenotype, headed by its best-informed study;
   // then every definition is final and gets its revision.

@@ -59,13 +59,23 @@ export function readFrequencyTable(path = FREQUENCY_TABLE): Map<string, Baseline
   return byCode;
 }
 
-/** The case share of each UK Biobank trait with case and control counts, by study id. */
-export function ukBiobankCaseShares(overview: Row[]): Map<string, { cases: number; controls: number; share: number }> {
-  const out = new Map<string, { cases: number; controls: number; share: number }>();
+export interface CaseShare {
+  cases: number;
+  controls: number;
+  share: number;
+}
+
+/**
+ * The case share of each UK Biobank yes/no trait, by study id: the one reading of the overview's
+ * N.cases and N.controls, for the baseline frequency here and for the scale of what a score
+ * explains (information.ts). A trait without both counts above zero is not a yes/no trait.
+ */
+export function ukBiobankCaseShares(overview: Row[]): Map<string, CaseShare> {
+  const out = new Map<string, CaseShare>();
   for (const o of overview) {
     const cases = num(o['N.cases']);
     const controls = num(o['N.controls']);
-    if (cases === null || controls === null || cases + controls <= 0) continue;
+    if (cases === null || controls === null || !(cases > 0 && controls > 0)) continue;
     out.set(o.study_id, { cases, controls, share: cases / (cases + controls) });
   }
   return out;
@@ -84,23 +94,24 @@ function medianAbs(values: readonly number[]): number {
   return a.length ? a[a.length >> 1] : 0;
 }
 
-/** Sets every trait's `baseline` (a null one only where the weights' scale is mixed). */
-export function attachBaselines(traits: CatalogTrait[], dataDir: string, tablePath = FREQUENCY_TABLE): void {
+/** Sets every trait's `baseline` (a null one only where the weights' scale is mixed); `shares` from ukBiobankCaseShares. */
+export function attachBaselines(
+  traits: CatalogTrait[],
+  shares: Map<string, CaseShare>,
+  tablePath = FREQUENCY_TABLE,
+): void {
   const table = readFrequencyTable(tablePath);
   const known = new Set(traits.map((t) => t.code));
   for (const code of table.keys())
     if (!known.has(code))
       throw new Error(`${tablePath}: trait code "${code}" is not in the catalog. Fix the code or remove its rows.`);
-  const shares = ukBiobankCaseShares(
-    readTsv(join(dataDir, 'impute-me', 'ukbiobank_2017-09-28_trait_overoverview.tsv.gz')),
-  );
   for (const t of traits) t.baseline = baselineOf(t, table, shares);
 }
 
 function baselineOf(
   t: CatalogTrait,
   table: Map<string, BaselineFrequency[]>,
-  shares: Map<string, { cases: number; controls: number; share: number }>,
+  shares: Map<string, CaseShare>,
 ): TraitBaseline | null {
   if (t.weight_scale === 'mixed') return null;
   if (t.source.dataset === 'impute.me UK Biobank 2017-09-28') {
