@@ -12,11 +12,12 @@ import { Toasts } from './components/Toasts.js';
 import { desktopBridge } from './platform/bridge.js';
 import { openDialog } from './state/dialogs.js';
 import { useJobs } from './state/jobs.js';
-import { useProfiles } from './state/profiles.js';
+import { loadProfiles, useProfileList } from './state/profiles.js';
 import { useBrowser } from './state/browser.js';
 import { navigate, routeHash, useRouter } from './state/router.js';
+import { followServiceEvents } from './state/service-events.js';
 import { useSettings } from './state/settings.js';
-import { useTraits } from './state/traits.js';
+import { loadCatalog } from './state/traits.js';
 import { AssessmentView } from './views/AssessmentView.js';
 import { HomeView } from './views/HomeView.js';
 import { ProfileView } from './views/ProfileView.js';
@@ -84,9 +85,11 @@ export function App() {
     setSignedOutHandler((message) => setBoot({ state: 'failed', message, signIn: true }));
     currentSession()
       .then(async () => {
+        followServiceEvents();
+        // A list that cannot be read says so where it is shown (with "Try again").
         await Promise.all([
-          useProfiles.getState().load(),
-          useTraits.getState().loadCatalog(),
+          loadProfiles().catch(() => undefined),
+          loadCatalog().catch(() => undefined),
           useSettings.getState().loadInfo(),
         ]);
         setBoot({ state: 'ready' });
@@ -141,7 +144,7 @@ export function App() {
 }
 
 function ProfilesLoadError() {
-  const error = useProfiles((s) => s.loadError);
+  const { error } = useProfileList();
   if (!error) return null;
   return (
     <div className="banner banner-error floating" role="alert">
@@ -151,7 +154,11 @@ function ProfilesLoadError() {
         <p>{error}</p>
       </div>
       <div className="banner-actions">
-        <button type="button" className="button button-small" onClick={() => void useProfiles.getState().load()}>
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => void loadProfiles().catch(() => undefined)}
+        >
           Try again
         </button>
       </div>
