@@ -30,16 +30,28 @@ function Screen() {
   const route = useRouter((s) => s.route);
   const first = useRef(true);
   // A new screen starts at its top, or where the person left it (the result list after a
-  // visit to one result), and keyboard and screen-reader users land on it.
+  // visit to one result), and keyboard and screen-reader users land on it: on the link they
+  // left it by when they come back (so the next Tab goes on from that row), else on the screen.
   useEffect(() => {
     const main = document.getElementById('main-content');
     const hash = routeHash(route);
-    const saved = useBrowser.getState().scroll[hash] ?? 0;
+    const { scroll, focus } = useBrowser.getState();
+    const saved = scroll[hash] ?? 0;
+    const left = focus[hash];
+    const focusLeft = () => {
+      const link = left ? main?.querySelector<HTMLElement>(`a[href="${CSS.escape(left)}"]`) : null;
+      link?.focus({ preventScroll: true });
+      return !!link;
+    };
     main?.scrollTo(0, saved);
-    // The list may still be laying out: restore once more on the next frame.
-    if (saved) requestAnimationFrame(() => main?.scrollTo(0, saved));
     if (first.current) first.current = false;
-    else main?.focus({ preventScroll: true });
+    else if (!focusLeft()) main?.focus({ preventScroll: true });
+    // The list may still be laying out: restore once more on the next frame.
+    if (saved || left)
+      requestAnimationFrame(() => {
+        main?.scrollTo(0, saved);
+        if (left && document.activeElement === main) focusLeft();
+      });
   }, [route]);
 
   switch (route.name) {
