@@ -61,7 +61,16 @@ function recordRequests(page: Page) {
       for (;;) {
         await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
         if (pending.size === 0) return;
-        await new Promise((resolve) => page.once(pending.size ? 'requestfinished' : 'request', resolve));
+        // The next end of a request (nothing can end between the check above and these listeners).
+        await new Promise<void>((resolve) => {
+          const ended = () => {
+            page.off('requestfinished', ended);
+            page.off('requestfailed', ended);
+            resolve();
+          };
+          page.on('requestfinished', ended);
+          page.on('requestfailed', ended);
+        });
       }
     },
     stop() {
