@@ -67,7 +67,8 @@ export async function loadProfiles(): Promise<void> {
   await Promise.all(
     profiles.map(async (p) => {
       const g = await queryClient.ensureQueryData(genotypeQuery(p.id)).catch(() => undefined);
-      if (isBusy(g)) void genotypeWhenProcessed(p.id);
+      // Still being read: the events (or, without them, asking) bring its end to every screen.
+      if (isBusy(g)) void genotypeWhenProcessed(p.id).catch(() => undefined);
     }),
   );
 }
