@@ -12,11 +12,12 @@ import { Toasts } from './components/Toasts.js';
 import { desktopBridge } from './platform/bridge.js';
 import { openDialog } from './state/dialogs.js';
 import { useJobs } from './state/jobs.js';
-import { useProfiles } from './state/profiles.js';
+import { loadProfiles, useProfileList } from './state/profiles.js';
 import { useBrowser } from './state/browser.js';
 import { navigate, routeHash, useRouter } from './state/router.js';
+import { followServiceEvents } from './state/service-events.js';
 import { useSettings } from './state/settings.js';
-import { useTraits } from './state/traits.js';
+import { loadCatalog } from './state/traits.js';
 import { AssessmentView } from './views/AssessmentView.js';
 import { HomeView } from './views/HomeView.js';
 import { ProfileView } from './views/ProfileView.js';
@@ -29,16 +30,28 @@ function Screen() {
   const route = useRouter((s) => s.route);
   const first = useRef(true);
   // A new screen starts at its top, or where the person left it (the result list after a
-  // visit to one result), and keyboard and screen-reader users land on it.
+  // visit to one result), and keyboard and screen-reader users land on it: on the link they
+  // left it by when they come back (so the next Tab goes on from that row), else on the screen.
   useEffect(() => {
     const main = document.getElementById('main-content');
     const hash = routeHash(route);
-    const saved = useBrowser.getState().scroll[hash] ?? 0;
+    const { scroll, focus } = useBrowser.getState();
+    const saved = scroll[hash] ?? 0;
+    const left = focus[hash];
+    const focusLeft = () => {
+      const link = left ? main?.querySelector<HTMLElement>(`a[href="${CSS.escape(left)}"]`) : null;
+      link?.focus({ preventScroll: true });
+      return !!link;
+    };
     main?.scrollTo(0, saved);
-    // The list may still be laying out: restore once more on the next frame.
-    if (saved) requestAnimationFrame(() => main?.scrollTo(0, saved));
     if (first.current) first.current = false;
-    else main?.focus({ preventScroll: true });
+    else if (!focusLeft()) main?.focus({ preventScroll: true });
+    // The list may still be laying out: restore once more on the next frame.
+    if (saved || left)
+      requestAnimationFrame(() => {
+        main?.scrollTo(0, saved);
+        if (left && document.activeElement === main) focusLeft();
+      });
   }, [route]);
 
   switch (route.name) {
@@ -84,9 +97,11 @@ export function App() {
     setSignedOutHandler((message) => setBoot({ state: 'failed', message, signIn: true }));
     currentSession()
       .then(async () => {
+        followServiceEvents();
+        // A list that cannot be read says so where it is shown (with "Try again").
         await Promise.all([
-          useProfiles.getState().load(),
-          useTraits.getState().loadCatalog(),
+          loadProfiles().catch(() => undefined),
+          loadCatalog().catch(() => undefined),
           useSettings.getState().loadInfo(),
         ]);
         setBoot({ state: 'ready' });
@@ -141,7 +156,7 @@ export function App() {
 }
 
 function ProfilesLoadError() {
-  const error = useProfiles((s) => s.loadError);
+  const { error } = useProfileList();
   if (!error) return null;
   return (
     <div className="banner banner-error floating" role="alert">
@@ -151,7 +166,11 @@ function ProfilesLoadError() {
         <p>{error}</p>
       </div>
       <div className="banner-actions">
-        <button type="button" className="button button-small" onClick={() => void useProfiles.getState().load()}>
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => void loadProfiles().catch(() => undefined)}
+        >
           Try again
         </button>
       </div>

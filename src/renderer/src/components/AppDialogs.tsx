@@ -4,18 +4,17 @@ import { profileName } from '../lib/format.js';
 import { otherPersonInFileName } from '../lib/names.js';
 import { useDialogs } from '../state/dialogs.js';
 import { offerFileTo, useJobs } from '../state/jobs.js';
-import { hasUsableGenotype, useProfiles } from '../state/profiles.js';
+import { hasUsableGenotype, removeProfile, useGenotypes, useProfileList } from '../state/profiles.js';
 import { navigate } from '../state/router.js';
 import { toast } from '../state/toasts.js';
-import { useTraits } from '../state/traits.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { ProfileDialog } from './ProfileDialog.js';
 
 export function AppDialogs() {
   const dialog = useDialogs((s) => s.dialog);
   const close = useDialogs((s) => s.close);
-  const profiles = useProfiles((s) => s.profiles);
-  const genotypes = useProfiles((s) => s.genotypes);
+  const { profiles } = useProfileList();
+  const genotypes = useGenotypes();
   if (!dialog) return null;
 
   switch (dialog.kind) {
@@ -38,8 +37,7 @@ export function AppDialogs() {
           confirmLabel="Delete profile"
           onClose={close}
           onConfirm={async () => {
-            await useProfiles.getState().remove(p.id);
-            useTraits.getState().forget(p.id);
+            await removeProfile(p.id);
             navigate({ name: 'home' }, { replace: true });
             toast.success(`${profileName(p)} was deleted.`);
           }}

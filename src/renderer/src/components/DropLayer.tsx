@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { profileName } from '../lib/format.js';
 import { offerFileTo, useJobs } from '../state/jobs.js';
-import { hasFile, useProfiles } from '../state/profiles.js';
+import { hasFile, useGenotypes, useProfileList } from '../state/profiles.js';
 import { useRouter } from '../state/router.js';
 import { FileIcon, PlusIcon, UploadIcon } from './icons.js';
 
@@ -19,13 +19,14 @@ export function DropLayer() {
   const [hoverZone, setHoverZone] = useState<string | null>(null);
   const depth = useRef(0);
   const route = useRouter((s) => s.route);
-  const profiles = useProfiles((s) => s.profiles);
+  const { profiles } = useProfileList();
+  const genotypes = useGenotypes();
   const openProfile =
     route.name === 'profile' || route.name === 'trait' || route.name === 'report'
       ? profiles.find((p) => p.id === route.id)
       : undefined;
   // A profile without a DNA file simply receives the file; one with a file is asked first.
-  const openHasFile = useProfiles((s) => (openProfile ? hasFile(s.genotypes[openProfile.id]) : false));
+  const openHasFile = openProfile ? hasFile(genotypes[openProfile.id]) : false;
   const targetRef = useRef({ profile: openProfile, hasFile: openHasFile });
   targetRef.current = { profile: openProfile, hasFile: openHasFile };
 

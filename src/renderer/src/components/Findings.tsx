@@ -11,10 +11,8 @@ import { useProfileResource } from '../lib/profile-resource.js';
 import { usePreferences } from '../state/preferences.js';
 import { ExternalIcon, SearchIcon, Spinner } from './icons.js';
 
-const cache = new Map<string, FindingsResponse>();
-
 export function useFindings(profileId: string): { data: FindingsResponse | null; error: string | null } {
-  return useProfileResource(cache, api.findings, profileId);
+  return useProfileResource('findings', api.findings, profileId);
 }
 
 function Pmid({ pmid, sources }: { pmid: string; sources: Record<string, string> }) {

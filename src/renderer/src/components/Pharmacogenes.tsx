@@ -11,14 +11,12 @@ import { useProfileResource } from '../lib/profile-resource.js';
 import '../styles/medication-card.css';
 import { Spinner } from './icons.js';
 
-const cache = new Map<string, PharmacogeneList>();
-
 /** The profile's drug–gene results; nothing is fetched while `enabled` is false (not opted in). */
 export function usePharmacogenes(
   profileId: string,
   enabled = true,
 ): { data: PharmacogeneList | null; error: string | null } {
-  return useProfileResource(cache, api.pharmacogenes, profileId, enabled);
+  return useProfileResource('pharmacogenes', api.pharmacogenes, profileId, enabled);
 }
 
 const STATUS_TEXT: Record<PharmacogeneResult['status'], string> = {

@@ -4,7 +4,7 @@ import type { Profile, ProfileInput } from '../../../shared/api.js';
 import { ETHNICITIES, GENDERS, profileFieldProblems } from '../../../shared/profile-fields.js';
 import { POPULATION_NAMES } from '../lib/format.js';
 import { saveProfileChange } from '../state/profile-changes.js';
-import { useProfiles } from '../state/profiles.js';
+import { createProfile, genotypeNow } from '../state/profiles.js';
 import { FormDialog } from './FormDialog.js';
 import { Segmented } from './RadioChoices.js';
 import { TextField } from './TextField.js';
@@ -19,7 +19,7 @@ type Errors = Partial<Record<'first_name' | 'last_name' | 'age' | 'form', string
 
 /** What "Not specified" does for this profile, saying only what is true (no promise of an inference that did not happen). */
 function unspecifiedHint(profile: Profile | undefined): string {
-  const g = profile ? useProfiles.getState().genotypes[profile.id] : undefined;
+  const g = profile ? genotypeNow(profile.id) : undefined;
   const m = g && 'metadata' in g ? (g.metadata as Record<string, unknown>) : null;
   const ancestry = m?.ancestry as { sufficient?: boolean; best?: string | null } | null | undefined;
   const reference = m?.reference as { source?: string; label?: string } | undefined;
@@ -33,7 +33,6 @@ function unspecifiedHint(profile: Profile | undefined): string {
 }
 
 export function ProfileDialog({ profile, onClose, onSaved }: Props) {
-  const { create } = useProfiles.getState();
   const [firstName, setFirstName] = useState(profile?.first_name ?? '');
   const [lastName, setLastName] = useState(profile?.last_name ?? '');
   const [gender, setGender] = useState(profile?.gender ?? 0);
@@ -69,7 +68,7 @@ export function ProfileDialog({ profile, onClose, onSaved }: Props) {
     setBusy(true);
     setErrors({});
     try {
-      const saved = profile ? await saveProfileChange(profile, input) : await create(input);
+      const saved = profile ? await saveProfileChange(profile, input) : await createProfile(input);
       onSaved?.(saved);
       onClose();
     } catch (err) {

@@ -5,7 +5,7 @@ import { formatInt, profileName, vendorName } from '../lib/format.js';
 import { pickFiles } from '../lib/file-picker.js';
 import { openDialog } from '../state/dialogs.js';
 import { useJobs } from '../state/jobs.js';
-import { hasFile, isBusy, useProfiles } from '../state/profiles.js';
+import { hasFile, isBusy, useGenotypes, useProfileList } from '../state/profiles.js';
 import { navigate, useRouter } from '../state/router.js';
 import { Avatar } from './Avatar.js';
 import { GearIcon, Logo, MoreIcon, PlusIcon, ShieldIcon, UploadIcon } from './icons.js';
@@ -25,9 +25,8 @@ function profileSubtitle(
 }
 
 export function Sidebar() {
-  const profiles = useProfiles((s) => s.profiles);
-  const loaded = useProfiles((s) => s.loaded);
-  const genotypes = useProfiles((s) => s.genotypes);
+  const { profiles, loaded } = useProfileList();
+  const genotypes = useGenotypes();
   const jobs = useJobs((s) => s.jobs);
   const route = useRouter((s) => s.route);
   const analyzeFiles = useJobs((s) => s.analyzeFiles);

@@ -22,7 +22,7 @@ import {
 } from '../lib/results.js';
 import { PAGE, useBrowser } from '../state/browser.js';
 import { navigate } from '../state/router.js';
-import { useTraits } from '../state/traits.js';
+import { useScoring } from '../state/traits.js';
 import { ChevronDown, ChevronRight, SearchIcon, Spinner, XIcon } from './icons.js';
 import { InfoMeter } from './InfoMeter.js';
 import { Segmented } from './RadioChoices.js';
@@ -96,7 +96,7 @@ export function TraitBrowser({
 }) {
   const { query, sort, show, evidence, category, shown, set, showMore } = useBrowser();
   const deferredQuery = useDeferredValue(query);
-  const scoring = useTraits((s) => s.computing[profileId]);
+  const scoring = useScoring((s) => s.progress[profileId]);
 
   const categories = useMemo(() => categoriesOf(rows), [rows]);
   const counts = useMemo(() => {

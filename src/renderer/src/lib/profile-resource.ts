@@ -1,29 +1,21 @@
 /**
- * A profile's read-only resource (findings, drug–gene results) fetched once per profile and
- * session and kept in a module cache, so the profile page and the report share one request.
+ * A profile's read-only resource (findings, drug–gene results), read once per genotype
+ * through the query cache, so the profile page and the report share one request; a new
+ * genotype or a changed reference reads it again (state/service-events.ts).
  */
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { errorText, queryKeys } from '../state/query-client.js';
 
 export function useProfileResource<T>(
-  cache: Map<string, T>,
+  name: 'findings' | 'pharmacogenes',
   fetchFor: (profileId: string) => Promise<T>,
   profileId: string,
   enabled = true,
 ): { data: T | null; error: string | null } {
-  const [data, setData] = useState<T | null>(cache.get(profileId) ?? null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    if (!enabled) return;
-    let live = true;
-    fetchFor(profileId)
-      .then((d) => {
-        cache.set(profileId, d);
-        if (live) setData(d);
-      })
-      .catch((err: Error) => live && setError(err.message));
-    return () => {
-      live = false;
-    };
-  }, [cache, fetchFor, profileId, enabled]);
-  return { data, error };
+  const { data, error } = useQuery({
+    queryKey: queryKeys.resource(profileId, name),
+    queryFn: () => fetchFor(profileId),
+    enabled,
+  });
+  return { data: data ?? null, error: errorText(error) };
 }

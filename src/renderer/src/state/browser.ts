@@ -19,10 +19,13 @@ interface BrowserState {
   open: Record<string, boolean>;
   /** Scroll position of the main area per address, restored on back. */
   scroll: Record<string, number>;
+  /** The link that had focus when the person left each address (its href), focused again on back. */
+  focus: Record<string, string>;
   set: (patch: Partial<Pick<BrowserState, 'query' | 'sort' | 'show' | 'evidence' | 'category'>>) => void;
   showMore: (profileId: string, count: number) => void;
   toggle: (key: string) => void;
-  rememberScroll: (hash: string, top: number) => void;
+  /** Where the main area was scrolled and which link had focus when leaving an address. */
+  rememberPlace: (hash: string, top: number, focusedHref: string | undefined) => void;
 }
 
 export const useBrowser = create<BrowserState>((set, get) => ({
@@ -34,8 +37,14 @@ export const useBrowser = create<BrowserState>((set, get) => ({
   shown: {},
   open: {},
   scroll: {},
+  focus: {},
   set: (patch) => set({ ...patch, shown: {} }),
   showMore: (profileId, count) => set({ shown: { ...get().shown, [profileId]: count } }),
   toggle: (key) => set({ open: { ...get().open, [key]: !get().open[key] } }),
-  rememberScroll: (hash, top) => set({ scroll: { ...get().scroll, [hash]: top } }),
+  rememberPlace: (hash, top, focusedHref) => {
+    const focus = { ...get().focus };
+    if (focusedHref) focus[hash] = focusedHref;
+    else delete focus[hash];
+    set({ scroll: { ...get().scroll, [hash]: top }, focus });
+  },
 }));

@@ -3,24 +3,32 @@
  * replaced), a time-limited upload URL, the upload with real progress, then processing
  * until the results are there. Each file is one job the user can follow and retry.
  *
- * Progress comes pushed from the service (api/events.ts): processing ends, every trait is
- * scored in the background (shown as "Computing N of M"), and each change of a profile's
- * results reloads its list, so results appear as soon as they exist. Without the event
- * stream the flow falls back to asking the service.
+ * Progress comes pushed from the service (state/service-events.ts keeps the cached genotype
+ * and lists current): processing ends, every trait is scored in the background (shown as
+ * "Computing N of M"), then the lists are read once. Without the event stream the flow
+ * falls back to asking the service.
  */
 import { create } from 'zustand';
-import type { GenotypeMetadata, Profile } from '../../../shared/api.js';
+import type { Profile } from '../../../shared/api.js';
 import { api } from '../api/client.js';
-import { eventsConnected, subscribeEvents, type ServiceEvent } from '../api/events.js';
 import { contentTypeFor, uploadFile } from '../api/upload.js';
 import { cutOffLastLine, fileMd5Base64 } from '../lib/md5.js';
 import { profileName } from '../lib/format.js';
 import { nameFromFileName, otherPersonInFileName } from '../lib/names.js';
 import { openDialog } from './dialogs.js';
 import { markStep } from '../lib/timeline.js';
-import { hasFile, hasUsableGenotype, isBusy, useProfiles } from './profiles.js';
+import {
+  addedProfile,
+  genotypeNow,
+  genotypeWhenProcessed,
+  hasFile,
+  hasUsableGenotype,
+  profilesNow,
+  readGenotype,
+  removeProfile,
+} from './profiles.js';
 import { navigate, useRouter } from './router.js';
-import { useTraits } from './traits.js';
+import { readResults, useScoring } from './traits.js';
 
 export type JobStage =
   | 'checking'
@@ -85,10 +93,9 @@ export const useJobs = create<JobsState>((set, get) => {
 
   /** Stored files of exactly this file's size, by MD5: only those can be this very file. */
   function sameSizedFiles(file: File): Map<string, string> {
-    const { profiles, genotypes } = useProfiles.getState();
     const hashes = new Map<string, string>();
-    for (const p of profiles) {
-      const g = genotypes[p.id];
+    for (const p of profilesNow()) {
+      const g = genotypeNow(p.id);
       // Hashing 24 MB in the page took seconds under load, so files of other sizes are never read for it.
       if (hasFile(g) && g.metadata.status !== 'failed' && g.size === String(file.size)) hashes.set(g.md5_hash, p.id);
     }
@@ -101,13 +108,11 @@ export const useJobs = create<JobsState>((set, get) => {
     hashes: Map<string, string>,
   ): Promise<{ id: string; name: string } | undefined> {
     const id = hashes.get(await fileMd5Base64(file));
-    const p = id ? useProfiles.getState().profiles.find((x) => x.id === id) : undefined;
+    const p = id ? profilesNow().find((x) => x.id === id) : undefined;
     return p ? { id: p.id, name: profileName(p) } : undefined;
   }
 
   async function run(id: number, openWhenCreated: boolean, checkDuplicate = true): Promise<void> {
-    const profiles = useProfiles.getState();
-    const traits = useTraits.getState();
     let j = job(id);
     if (!j) return;
     let created = false;
@@ -117,7 +122,7 @@ export const useJobs = create<JobsState>((set, get) => {
       if (!newProfile) return;
       const profile = newProfile;
       newProfile = null;
-      profiles.added(profile);
+      addedProfile(profile);
       update(id, { profileId: profile.id, profileName: profileName(profile) });
       if (openWhenCreated) navigate({ name: 'profile', id: profile.id });
     };
@@ -140,7 +145,7 @@ export const useJobs = create<JobsState>((set, get) => {
         }
         // A second file for a person who already has a profile is most often a newer download.
         const wanted = profileName(nameFromFileName(j.file.name)).toLowerCase();
-        const same = useProfiles.getState().profiles.find((p) => profileName(p).toLowerCase() === wanted);
+        const same = profilesNow().find((p) => profileName(p).toLowerCase() === wanted);
         if (same) {
           update(id, { stage: 'same-name', sameNameAs: { id: same.id, name: profileName(same) } });
           return;
@@ -165,15 +170,14 @@ export const useJobs = create<JobsState>((set, get) => {
       markStep('uploaded', profileId);
       update(id, { stage: 'processing', progress: 1, cancel: undefined });
       // The upload starts processing by itself; follow it until it ends.
-      const meta = await waitForProcessing(profileId);
+      const meta = await genotypeWhenProcessed(profileId);
       markStep('processed', profileId);
       if (hasFile(meta) && meta.metadata.status === 'failed') {
         const error = meta.metadata.error || 'The file could not be read as DNA raw data.';
         // A profile made only for this file would be left empty: remove it again.
         const removable = created || (job(id)?.mode === 'new' && typeof meta.metadata.snp_count !== 'number');
         if (removable) {
-          await profiles.remove(profileId).catch(() => undefined);
-          useTraits.getState().forget(profileId);
+          await removeProfile(profileId).catch(() => undefined);
           const route = useRouter.getState().route;
           if ('id' in route && route.id === profileId) navigate({ name: 'home' }, { replace: true });
           update(id, { stage: 'failed', failure: 'unreadable', error, removedProfile: true, profileId: null });
@@ -183,8 +187,8 @@ export const useJobs = create<JobsState>((set, get) => {
         return;
       }
       update(id, { stage: 'scoring' });
-      await traits.loadProfileTraits(profileId);
-      const results = Object.keys(useTraits.getState().byProfile[profileId]?.results ?? {}).length;
+      await scoringEnded(profileId);
+      const results = Object.keys((await readResults(profileId)).results).length;
       update(id, { stage: 'done', results });
       // Finished jobs leave the tray by themselves after a while; failures stay until dismissed.
       setTimeout(() => {
@@ -194,7 +198,7 @@ export const useJobs = create<JobsState>((set, get) => {
       showNewProfile(); // created, then the upload failed: the profile exists, and a retry uses it
       j = job(id);
       update(id, { stage: 'failed', failure: 'transfer', error: (err as Error).message, cancel: undefined });
-      if (j?.profileId) void profiles.refreshGenotype(j.profileId).catch(() => undefined);
+      if (j?.profileId) void readGenotype(j.profileId).catch(() => undefined);
     }
   }
 
@@ -220,7 +224,7 @@ export const useJobs = create<JobsState>((set, get) => {
     },
 
     replaceGenotype(profileId, file) {
-      const profile = useProfiles.getState().profiles.find((p) => p.id === profileId);
+      const profile = profilesNow().find((p) => p.id === profileId);
       const j: Job = {
         id: nextId++,
         file,
@@ -274,79 +278,18 @@ export function latestJobFor(jobs: Job[], profileId: string): Job | undefined {
   return undefined;
 }
 
-/** How long the flow waits for the event stream to open before asking the service instead. */
-const STREAM_GRACE_MS = 3_000;
-
-/**
- * Resolves with the genotype metadata once processing of the profile's file has ended:
- * on the service's `job` event, or by asking when the stream is not open.
- */
-function waitForProcessing(profileId: string): Promise<GenotypeMetadata> {
-  const profiles = useProfiles.getState();
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    const finish = (result: Promise<GenotypeMetadata>) => {
-      if (settled) return;
-      settled = true;
+/** Resolves once the service's background scoring of the profile is over (its `job` events say so). */
+function scoringEnded(profileId: string): Promise<void> {
+  return new Promise((resolve) => {
+    const over = () => !useScoring.getState().progress[profileId];
+    if (over()) return resolve();
+    const stop = useScoring.subscribe(() => {
+      if (!over()) return;
       stop();
-      clearTimeout(fallback);
-      result.then(resolve, reject);
-    };
-    // Listen first, then look: an end between the two cannot be missed.
-    const stop = subscribeEvents((event) => {
-      if (event.type !== 'job' || event.data.profile_id !== profileId || event.data.kind !== 'processing') return;
-      if (event.data.state === 'done' || event.data.state === 'failed') finish(profiles.refreshGenotype(profileId));
+      resolve();
     });
-    const fallback = setTimeout(() => {
-      if (!eventsConnected()) finish(profiles.watchProcessing(profileId));
-    }, STREAM_GRACE_MS);
-    profiles.refreshGenotype(profileId).then(
-      (meta) => {
-        if (!isBusy(meta)) finish(Promise.resolve(meta));
-      },
-      (err: unknown) => finish(Promise.reject(err instanceof Error ? err : new Error(String(err)))),
-    );
   });
 }
-
-// Live updates for every profile: background scoring progress and results as they are stored.
-function reloadTraits(profileId: string): void {
-  if (!useTraits.getState().byProfile[profileId]) return; // never opened: loaded when it is
-  // At once: the load shares with others under way, and changes in a row make one more load.
-  void useTraits.getState().loadProfileTraits(profileId, { changed: true });
-}
-
-function setScoring(profileId: string, progress: { done: number; total: number } | undefined): void {
-  useTraits.getState().setComputing(profileId, progress);
-}
-
-function onServiceEvent(event: ServiceEvent): void {
-  if (event.type === 'traits') return reloadTraits(event.data.profile_id);
-  if (event.type === 'ready') {
-    // (Re)connected: an end of scoring may have been missed while the stream was down.
-    for (const [profileId, progress] of Object.entries(useTraits.getState().computing))
-      if (progress) setScoring(profileId, undefined);
-    return;
-  }
-  if (event.type !== 'job') return;
-  const job = event.data;
-  if (job.kind === 'processing' && (job.state === 'done' || job.state === 'failed')) {
-    void useProfiles
-      .getState()
-      .refreshGenotype(job.profile_id)
-      .catch(() => undefined);
-  }
-  if (job.kind === 'scoring') {
-    // From the moment it is queued: the worker reads the genotype before it reports a total.
-    const before = useTraits.getState().computing[job.profile_id];
-    if (job.state === 'done') markStep('scored', job.profile_id);
-    if (job.state === 'queued' || job.state === 'running')
-      setScoring(job.profile_id, { done: job.done ?? before?.done ?? 0, total: job.total ?? before?.total ?? 0 });
-    else setScoring(job.profile_id, undefined);
-  }
-}
-
-subscribeEvents(onServiceEvent);
 
 /**
  * A file for an existing profile. It goes straight in only when nothing is at stake: the
@@ -354,9 +297,9 @@ subscribeEvents(onServiceEvent);
  * the person confirms, and is told when the file's name suggests someone else.
  */
 export function offerFileTo(profileId: string, file: File): void {
-  const { profiles, genotypes } = useProfiles.getState();
-  const profile = profiles.find((p) => p.id === profileId);
+  const profile = profilesNow().find((p) => p.id === profileId);
   const otherPerson = profile ? otherPersonInFileName(file.name, profile) : null;
-  if (hasUsableGenotype(genotypes[profileId]) || otherPerson) openDialog({ kind: 'replace-genotype', profileId, file });
+  if (hasUsableGenotype(genotypeNow(profileId)) || otherPerson)
+    openDialog({ kind: 'replace-genotype', profileId, file });
   else useJobs.getState().replaceGenotype(profileId, file);
 }

@@ -7,8 +7,9 @@ import { create } from 'zustand';
 import type { Profile, ProfileInput } from '../../../shared/api.js';
 import { POPULATION_NAMES } from '../lib/format.js';
 import { changedResults, commonReference, mixtureText, recalculatedText, type Mixture } from '../lib/reference.js';
-import { hasUsableGenotype, useProfiles } from './profiles.js';
-import { useTraits } from './traits.js';
+import { genotypeNow, hasUsableGenotype, readGenotype, updateProfile } from './profiles.js';
+import { queryClient, queryKeys } from './query-client.js';
+import { refreshResults, type ProfileTraits } from './traits.js';
 
 /** Writable fields, with the additive reference_mixture when the profile has one. */
 export type ProfileChange = ProfileInput & { reference_mixture?: Mixture | null };
@@ -56,24 +57,17 @@ const movesResults = (before: Profile, input: ProfileChange) =>
 export async function saveProfileChange(profile: Profile, change: ProfileChange): Promise<Profile> {
   const input = { ...profileInput(profile), ...change };
   const moves = movesResults(profile, input);
-  const traits = useTraits.getState();
-  const before = { ...(traits.byProfile[profile.id]?.results ?? {}) };
-  const saved = await useProfiles.getState().update(profile.id, input);
-  if (!moves || !hasUsableGenotype(useProfiles.getState().genotypes[profile.id])) return saved;
-  await Promise.all([
-    useTraits.getState().loadProfileTraits(profile.id, { changed: true }),
-    useProfiles
-      .getState()
-      .refreshGenotype(profile.id)
-      .catch(() => undefined),
-  ]);
-  // Open assessments were computed against the old reference: read them again when opened.
-  useTraits.setState({
-    assessments: Object.fromEntries(
-      Object.entries(useTraits.getState().assessments).filter(([k]) => !k.startsWith(`${profile.id}/`)),
-    ),
+  const before = queryClient.getQueryData<ProfileTraits>(queryKeys.results(profile.id))?.results ?? {};
+  const saved = await updateProfile(profile.id, input);
+  if (!moves || !hasUsableGenotype(genotypeNow(profile.id))) return saved;
+  // Full results, findings and drug–gene results were read against the old reference: read
+  // them again when shown.
+  void queryClient.invalidateQueries({
+    queryKey: queryKeys.profile(profile.id),
+    predicate: (query) => query.queryKey[2] !== 'results' && query.queryKey[2] !== 'genotype',
   });
-  const after = useTraits.getState().byProfile[profile.id]?.results ?? {};
+  const [lists] = await Promise.all([refreshResults(profile.id), readGenotype(profile.id).catch(() => undefined)]);
+  const after = lists.results;
   const ref = commonReference(Object.values(after));
   const name = !ref
     ? 'new'

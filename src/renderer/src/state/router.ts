@@ -5,10 +5,13 @@
 import { create } from 'zustand';
 import { useBrowser } from './browser.js';
 
-/** Remembers where the screen being left was scrolled, so coming back restores it. */
+/** Remembers where the screen being left was scrolled and which link it was left by, so coming back restores both. */
 function leave(route: Route): void {
   const main = document.getElementById('main-content');
-  if (main) useBrowser.getState().rememberScroll(routeHash(route), main.scrollTop);
+  if (!main) return;
+  const active = document.activeElement;
+  const link = active instanceof HTMLAnchorElement && main.contains(active) ? active.getAttribute('href') : null;
+  useBrowser.getState().rememberPlace(routeHash(route), main.scrollTop, link ?? undefined);
 }
 
 export type Route =

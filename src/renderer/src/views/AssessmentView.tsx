@@ -2,7 +2,7 @@
  * One trait for one person: where they stand in the reference population, what the level
  * means, how complete the data was, which markers went in, and the research behind it.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { ProfileTrait } from '../../../shared/api.js';
 import { DistributionPlot } from '../components/DistributionPlot.js';
 import { ExternalLink } from '../components/ExternalLink.js';
@@ -27,31 +27,19 @@ import { readableName } from '../lib/results.js';
 import { RichText } from '../lib/rich-text.js';
 import { useProfile } from '../state/profiles.js';
 import { navigate } from '../state/router.js';
-import { assessmentKey, useTraits } from '../state/traits.js';
+import { computeOne, useAssessment, useCatalog, useProfileTraits } from '../state/traits.js';
 import { NotFound } from './NotFound.js';
 
 const MARKER_PAGE = 40;
 
 export function AssessmentView({ id, code }: { id: string; code: string }) {
   const profile = useProfile(id);
-  const full = useTraits((s) => s.assessments[assessmentKey(id, code)]);
-  const catalogTrait = useTraits((s) => s.catalog?.find((c) => c.trait.code === code));
-  const busy = useTraits((s) => !!s.computingOne[assessmentKey(id, code)]);
-  const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(!full);
-
-  useEffect(() => {
-    let live = true;
-    setError(null);
-    void useTraits
-      .getState()
-      .loadAssessment(id, code)
-      .catch((err: Error) => live && setError(err.message))
-      .finally(() => live && setLoading(false));
-    return () => {
-      live = false;
-    };
-  }, [id, code]);
+  const { full, error: loadError, loading } = useAssessment(id, code);
+  const { catalog } = useCatalog();
+  const catalogTrait = catalog?.find((c) => c.trait.code === code);
+  const [busy, setBusy] = useState(false);
+  const [computeError, setError] = useState<string | null>(null);
+  const error = computeError ?? loadError;
 
   const trait = full?.trait ?? catalogTrait?.trait;
   const title = readableName(trait?.group?.name ?? trait?.name ?? code);
@@ -61,10 +49,13 @@ export function AssessmentView({ id, code }: { id: string; code: string }) {
 
   const compute = async () => {
     setError(null);
+    setBusy(true);
     try {
-      await useTraits.getState().computeOne(id, code);
+      await computeOne(id, code);
     } catch (err) {
       setError((err as Error).message);
+    } finally {
+      setBusy(false);
     }
   };
 
@@ -359,8 +350,8 @@ function Computed({ a }: { a: ProfileTrait }) {
 /** The other studies of the same phenotype, with this person's result in each. */
 function OtherStudies({ profileId, trait }: { profileId: string; trait: ProfileTrait['trait'] }) {
   const group = trait.group;
-  const catalog = useTraits((s) => s.catalog);
-  const results = useTraits((s) => s.byProfile[profileId]?.results);
+  const { catalog } = useCatalog();
+  const results = useProfileTraits(profileId).data?.results;
   if (!group || group.size < 2 || !catalog) return null;
   const studies = catalog.filter((c) => c.trait.group?.code === group.code && c.trait.code !== trait.code);
   return (

@@ -6,7 +6,7 @@ import { pickFiles } from '../lib/file-picker.js';
 import { formatInt, profileFacts, profileName, vendorName } from '../lib/format.js';
 import { openDialog } from '../state/dialogs.js';
 import { offerFileTo, useJobs } from '../state/jobs.js';
-import { hasFile, useProfiles } from '../state/profiles.js';
+import { hasFile, useGenotypes, useProfileList } from '../state/profiles.js';
 import { navigate } from '../state/router.js';
 import { useSettings } from '../state/settings.js';
 import { WELL_KNOWN_SOURCES } from '../../../shared/vendors.js';
@@ -52,8 +52,8 @@ function traitCountText(n: number | undefined): string {
 
 export function HomeView() {
   useDocumentTitle('Profiles');
-  const profiles = useProfiles((s) => s.profiles);
-  const genotypes = useProfiles((s) => s.genotypes);
+  const { profiles } = useProfileList();
+  const genotypes = useGenotypes();
   const traitCount = useSettings((s) => s.info?.catalog.traits);
 
   return (

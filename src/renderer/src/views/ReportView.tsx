@@ -35,11 +35,11 @@ import { copyReportHtml } from '../lib/report-html.js';
 import { MeaningInBrief } from '../components/ResultMeaning.js';
 import { desktopBridge } from '../platform/bridge.js';
 import { useSensitiveChoice } from '../state/preferences.js';
-import { hasFile, useProfile, useProfiles } from '../state/profiles.js';
+import { hasFile, useGenotype, useProfile } from '../state/profiles.js';
 import { navigate } from '../state/router.js';
 import { useSettings } from '../state/settings.js';
 import { toast } from '../state/toasts.js';
-import { useProfileRows, useTraits } from '../state/traits.js';
+import { useProfileRows, useProfileTraits } from '../state/traits.js';
 import { NotFound } from './NotFound.js';
 
 export interface ReportOptions {
@@ -89,8 +89,8 @@ function useDocumentCss(css: string): void {
 
 export function ReportView({ id }: { id: string }) {
   const profile = useProfile(id);
-  const genotype = useProfiles((s) => s.genotypes[id]);
-  const entry = useTraits((s) => s.byProfile[id]);
+  const genotype = useGenotype(id);
+  const { data: entry } = useProfileTraits(id);
   const version = useSettings((s) => s.info?.version);
   const choice = useSensitiveChoice(id);
   const paper = useRef<HTMLDivElement>(null);
@@ -113,10 +113,6 @@ export function ReportView({ id }: { id: string }) {
   const name = profile ? profileName(profile) : 'Profile';
   useDocumentTitle(reportTitle(name), true);
 
-  useEffect(() => {
-    void useTraits.getState().loadProfileTraits(id);
-  }, [id]);
-
   const rows = useProfileRows(id);
   const notable = useMemo(() => notableItems(rows, !options.sensitive), [rows, options.sensitive]);
 
@@ -138,7 +134,7 @@ export function ReportView({ id }: { id: string }) {
   }, [notable, options.plots, id]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const data = useMemo<ReportData | null>(() => {
-    if (!profile || !entry?.loaded) return null;
+    if (!profile || !entry) return null;
     const results = Object.values(entry.results).filter((r) => options.sensitive || !isSensitive(r.trait));
     return { profile, genotype, results, generatedAt: new Date(), appVersion: version };
   }, [profile, genotype, entry, version, options.sensitive]);

@@ -27,11 +27,11 @@ import { copyText } from '../lib/download.js';
 import { formatDate, formatInt } from '../lib/format.js';
 import { desktopBridge } from '../platform/bridge.js';
 import { useJobs } from '../state/jobs.js';
-import { useProfiles } from '../state/profiles.js';
+import { forgetAllProfiles, useProfileList } from '../state/profiles.js';
 import { navigate } from '../state/router.js';
 import { useSettings } from '../state/settings.js';
 import { toast } from '../state/toasts.js';
-import { useTraits } from '../state/traits.js';
+import { useCatalog } from '../state/traits.js';
 
 const SCOPE_TEXT: Record<string, string> = {
   'read:profiles': 'Read its profiles, their DNA summaries and results',
@@ -105,7 +105,7 @@ export function SettingsView() {
   const [revokeDeletesData, setRevokeDeletesData] = useState(false);
   const [deletingAll, setDeletingAll] = useState(false);
   const bridge = desktopBridge();
-  const profileCount = useProfiles((s) => s.profiles.length);
+  const profileCount = useProfileList().profiles.length;
 
   useEffect(() => {
     void useSettings.getState().loadInfo();
@@ -335,8 +335,7 @@ export function SettingsView() {
           onClose={() => setDeletingAll(false)}
           onConfirm={async () => {
             await api.deleteAllData();
-            useProfiles.getState().clear();
-            useTraits.getState().clear();
+            forgetAllProfiles();
             useJobs.setState({ jobs: [] });
             navigate({ name: 'home' }, { replace: true });
             toast.success('All profiles, DNA files and results were deleted.');
@@ -408,7 +407,7 @@ function ClientTable({ clients, onRevoke }: { clients: ApiClient[]; onRevoke?: (
 type FreeChoice = 'default' | 'all' | 'none' | 'list';
 
 function CreateClientDialog({ onClose, onCreated }: { onClose: () => void; onCreated: (c: CreatedApiClient) => void }) {
-  const catalog = useTraits((s) => s.catalog);
+  const { catalog } = useCatalog();
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<string[]>([...SCOPES]);
   const [free, setFree] = useState<FreeChoice>('default');
