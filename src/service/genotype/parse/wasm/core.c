@@ -248,32 +248,35 @@ static inline uint32_t next_lf(const uint8_t *buf, uint32_t i) {
   }
 }
 
+/* One build's keys and the loop's place in them. */
+typedef struct {
+  const uint64_t *keys;
+  uint32_t n, at; /* at: the first key at or after last */
+  uint64_t last;  /* the previous record's key */
+} cursor_t;
+
 /*
- * Whether a marker of any build sits at key. VCFs are sorted by position, so each build's
- * cursor walks forward through its keys; a record before the previous one (another
- * chromosome order, an unsorted file) is found by binary search and the walk goes on from there.
+ * Whether a marker of this build sits at key. VCFs are sorted by position, so the cursor
+ * walks forward through the keys; a record before the previous one (another chromosome
+ * order, an unsorted file) is found by binary search and the walk goes on from there.
  */
-static int indexed(vcf_state_t *st, uint64_t key) {
-  int hit = 0;
-  for (uint32_t b = 0; b < st->builds; b++) {
-    const uint64_t *keys = st->keys[b];
-    uint32_t n = st->count[b], j = st->cursor[b];
-    if (key < st->last[b]) {
-      uint32_t lo = 0, hi = n;
-      while (lo < hi) {
-        uint32_t mid = (lo + hi) >> 1;
-        if (keys[mid] < key) lo = mid + 1;
-        else hi = mid;
-      }
-      j = lo;
-    } else {
-      while (j < n && keys[j] < key) j++;
+static inline int at_key(cursor_t *c, uint64_t key) {
+  const uint64_t *keys = c->keys;
+  uint32_t n = c->n, j = c->at;
+  if (key < c->last) {
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+      uint32_t mid = (lo + hi) >> 1;
+      if (keys[mid] < key) lo = mid + 1;
+      else hi = mid;
     }
-    st->cursor[b] = j;
-    st->last[b] = key;
-    if (j < n && keys[j] == key) hit = 1;
+    j = lo;
+  } else {
+    while (j < n && keys[j] < key) j++;
   }
-  return hit;
+  c->at = j;
+  c->last = key;
+  return j < n && keys[j] == key;
 }
 
 /* An allele index of a GT: 0-9, -1 for ".", or -2 for anything else. */
@@ -298,7 +301,11 @@ uint32_t parse_vcf_lines(const tables_t *t, const uint8_t *buf, uint32_t start, 
                          uint32_t cap, vcf_state_t *st) {
   const uint8_t *base = t->base;
   uint32_t n = 0, lines = 0, sites = 0, unused = 0, hom_ref = 0, variant = 0, non_rs = 0, i = start, ls = start;
-  const uint32_t with_sites = st->with_sites;
+  const uint32_t with_sites = st->with_sites, builds = st->builds;
+  /* The cursors and the chromosomes seen live in locals: rec's stores could alias st. */
+  cursor_t c0 = {st->keys[0], st->count[0], st->cursor[0], st->last[0]};
+  cursor_t c1 = {st->keys[1], st->count[1], st->cursor[1], st->last[1]};
+  uint32_t seen = 0;
   while (i < end) {
     ls = i;
     if (buf[i] == LF) { /* a blank line */
@@ -365,9 +372,12 @@ uint32_t parse_vcf_lines(const tables_t *t, const uint8_t *buf, uint32_t start, 
     if (b != ':' && b != TAB && b != LF && b != CR) goto other;
     int no_call = a1 == -1 || a2 == -1;
     if (with_sites) {
-      if (indexed(st, ((uint64_t)chrom << 32) | pos)) goto other; /* a marker's site: sites.ts decides */
+      uint64_t key = ((uint64_t)chrom << 32) | pos;
+      int hit = builds > 0 && at_key(&c0, key);
+      hit |= builds > 1 && at_key(&c1, key);
+      if (hit) goto other; /* a marker's site: sites.ts decides */
       sites++;
-      st->chrom_seen[chrom] = 1;
+      seen |= 1u << chrom;
       if (!no_call) {
         if (a1 > 0 || a2 > 0) variant++;
         else hom_ref++;
@@ -404,6 +414,12 @@ uint32_t parse_vcf_lines(const tables_t *t, const uint8_t *buf, uint32_t start, 
 other:
   i = ls;
 done:
+  st->cursor[0] = c0.at;
+  st->last[0] = c0.last;
+  st->cursor[1] = c1.at;
+  st->last[1] = c1.last;
+  for (uint32_t k = 0; k < 32; k++)
+    if (seen >> k & 1) st->chrom_seen[k] = 1;
   st->records = n;
   st->lines = lines;
   st->sites = sites;
