@@ -201,3 +201,39 @@ describe('the VCF loop on sequencing VCFs', () => {
     }
   });
 });
+
+describe('the VCF loop at the marker limit', () => {
+  it('stops writing at the limit and the file is refused as the general path refuses it', () => {
+    const lines = Array.from(
+      { length: 5000 },
+      (_, i) => `chr2\t${1000 + i * 7}\trs${900_000 + i}\tA\tG\t50\tPASS\t.\tGT\t0/1\n`,
+    ).join('');
+    const refusal = (bulk: boolean) => {
+      const out = new GenotypeCollector(1000);
+      const p = new VcfParser(out, new SkipCounter(), new SiteMatcher(positionIndex(), 38, false));
+      const buf = enc(lines);
+      try {
+        if (bulk) p.lines(buf, 0, buf.length);
+        else
+          for (let s = 0; s < buf.length;) {
+            const nl = buf.indexOf(10, s);
+            p.line(buf, s, nl);
+            s = nl + 1;
+          }
+        return { refused: null, loopLines: p.loopLines };
+      } catch (e) {
+        return { refused: (e as Error).message, loopLines: p.loopLines, length: out.length };
+      } finally {
+        out.handBack();
+      }
+    };
+    const bulk = refusal(true);
+    const reference = refusal(false);
+    expect(bulk.refused).toMatch(/more than 1,000 genotype markers/);
+    expect(bulk.refused).toBe(reference.refused);
+    // The loop wrote up to the limit itself (one record past maxMarkers, as add() does).
+    expect(bulk.loopLines).toBe(1001);
+    expect(bulk.length).toBe(1001);
+    expect(reference.length).toBe(1001);
+  });
+});
