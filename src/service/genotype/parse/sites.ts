@@ -135,6 +135,24 @@ export class SiteMatcher {
     if (!used && rsid < 0) this.unusedSites++;
   }
 
+  /** The index's keys of each build the file may be in, for the WebAssembly loop's cursors (wasm/core.c). */
+  buildKeys(): Float64Array[] {
+    return this.perBuild.map((b) => (b.build === 37 ? this.index.key37 : this.index.key38));
+  }
+
+  /**
+   * What the WebAssembly loop read: records at no marker's position, counted as site()
+   * counts them (sites read, REF/REF and variant calls, sites without an rsID left unused),
+   * and the chromosomes they were on.
+   */
+  addLoopSites(sitesRead: number, unused: number, homRef: number, variant: number, chromSeen: Uint8Array): void {
+    this.sitesRead += sitesRead;
+    this.unusedSites += unused;
+    this.homRefCalls += homRef;
+    this.variantCalls += variant;
+    for (let c = 0; c < chromSeen.length; c++) this.chromSeen[c] |= chromSeen[c];
+  }
+
   /** A line at a site no marker uses (an unplaced contig). */
   unusedSite(): void {
     this.sitesRead++;

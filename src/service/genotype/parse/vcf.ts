@@ -8,6 +8,11 @@
  * With a position index (sites.ts), every record is also looked up by its site, so lines
  * without an rsID (ID ".") are read by position, and a gVCF's reference blocks (ALT only
  * <NON_REF> or <*>, END in INFO, GT 0/0) are read as REF/REF over their span.
+ *
+ * Speed: lines() hands the common record (a SNV or simple indel, one sample GT, at no
+ * marker's position) to the WebAssembly loop (wasm/core.c), which walks a cursor through
+ * the index instead of searching it per record; line() below is the reference and decides
+ * every other line, and test/parser/vcf-fast-path.test.ts checks that both decide alike.
  */
 import { ALLELE_DEL, ALLELE_FROM_BYTE, ALLELE_INS } from '../encoding.js';
 import type { GenotypeCollector } from './collect.js';
@@ -25,6 +30,16 @@ import {
 } from './stats.js';
 import { eachLine, type DataLineParser } from './table.js';
 import { Fields, SEP_TAB } from './tokenize.js';
+import {
+  INPUT_BYTES,
+  VCF_HOM_REF,
+  VCF_LINES,
+  VCF_NON_RS,
+  VCF_RECORDS,
+  VCF_SITES,
+  VCF_UNUSED,
+  VCF_VARIANT,
+} from './wasm/core.js';
 
 const HASH = 0x23;
 const COLON = 0x3a;
@@ -37,6 +52,10 @@ const LT = 0x3c;
 const STAR = 0x2a;
 
 const MAX_ALLELES = 16;
+const LF = 0x0a;
+const CR = 0x0d;
+/** The shortest record the WebAssembly loop takes ("1\t1\t.\tA\t.\t.\t.\t.\tGT\t0\n"), for sizing the records. */
+const SHORTEST_LOOP_LINE = 22;
 
 export class VcfParser implements DataLineParser {
   private readonly f = new Fields();
@@ -44,14 +63,77 @@ export class VcfParser implements DataLineParser {
   private readonly alleleStart = new Int32Array(MAX_ALLELES);
   private readonly alleleEnd = new Int32Array(MAX_ALLELES);
 
+  /** Lines the WebAssembly loop took (the rest came through line()). */
+  loopLines = 0;
+
+  /** Call before any marker is collected: the loop's index keys are laid out before the records. */
   constructor(
     private readonly out: GenotypeCollector,
     private readonly skips: SkipCounter,
     private readonly sites: SiteMatcher | null = null,
-  ) {}
+  ) {
+    out.core.startVcf(sites !== null, sites?.buildKeys() ?? []);
+  }
 
+  /**
+   * All lines of a chunk: the common records go through the WebAssembly loop, which
+   * writes rsID records straight into the collector; it stops at any other line (and at
+   * every record at a marker's position), which line() decides, and then resumes.
+   */
   lines(buf: Uint8Array, start: number, end: number): void {
-    eachLine(this, buf, start, end);
+    const out = this.out;
+    const core = out.core;
+    let s = start;
+    while (s < end) {
+      // A window of whole lines that fits the core's input.
+      let e = end;
+      if (e - s > INPUT_BYTES) {
+        e = buf.lastIndexOf(LF, s + INPUT_BYTES - 1) + 1;
+        if (e <= s) {
+          // One line longer than the window (at most MAX_LINE_BYTES): the general path.
+          e = buf.indexOf(LF, s) + 1;
+          eachLine(this, buf, s, e);
+          s = e;
+          continue;
+        }
+      }
+      out.reserve(((e - s) / SHORTEST_LOOP_LINE + 1) | 0);
+      core.load(buf, s, e);
+      while (s < e) {
+        const stop = core.parseVcf(s, out.length, out.limit);
+        this.takeLoopCounts();
+        if (stop >= e) break;
+        if (out.length >= out.limit) {
+          out.reserve(((e - stop) / SHORTEST_LOOP_LINE + 1) | 0);
+          s = stop;
+          continue;
+        }
+        // Not the common record: the general path decides (and counts any skip).
+        let nl = buf.indexOf(LF, stop);
+        if (nl < 0 || nl >= e) nl = e - 1;
+        let le = nl;
+        if (le > stop && buf[le - 1] === CR) le--;
+        if (le > stop) this.line(buf, stop, le);
+        s = nl + 1;
+      }
+      s = e;
+    }
+  }
+
+  private takeLoopCounts(): void {
+    const core = this.out.core;
+    this.out.length += core.vcfCount(VCF_RECORDS);
+    this.loopLines += core.vcfCount(VCF_LINES);
+    const nonRs = core.vcfCount(VCF_NON_RS);
+    if (nonRs > 0) this.skips.add(SKIP_NON_RS_ID, nonRs);
+    if (this.sites !== null && core.vcfCount(VCF_SITES) > 0)
+      this.sites.addLoopSites(
+        core.vcfCount(VCF_SITES),
+        core.vcfCount(VCF_UNUSED),
+        core.vcfCount(VCF_HOM_REF),
+        core.vcfCount(VCF_VARIANT),
+        core.vcfChromSeen,
+      );
   }
 
   line(buf: Uint8Array, s: number, e: number): void {

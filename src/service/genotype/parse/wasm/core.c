@@ -1,8 +1,9 @@
 /*
- * The parser's two hot loops, compiled to WebAssembly (npm run build:wasm; see
- * docs/performance.md for why): the line loop for the common tabular shapes, and the
- * sort by rsID with the duplicate rule. Everything else, including every line this loop
- * does not take, stays in TypeScript (table.ts, collect.ts), which is the reference:
+ * The parser's hot loops, compiled to WebAssembly (npm run build:wasm; see
+ * docs/performance.md for why): the line loop for the common tabular shapes, the line
+ * loop for the common VCF record, and the sort by rsID with the duplicate rule.
+ * Everything else, including every line these loops do not take, stays in TypeScript
+ * (table.ts, vcf.ts, sites.ts, collect.ts), which is the reference:
  * the lookup tables come from the TypeScript field parsers, and property tests check
  * that both paths decide every line and every duplicate alike.
  *
@@ -18,6 +19,7 @@ typedef struct {
   int8_t chrom2[65536]; /* a two-byte chromosome field (first << 8 | second): code or -1 */
   int16_t single[256];  /* a one-allele call (callFromSingle) */
   int16_t pair[65536];  /* a two-allele call (callFromPair) */
+  uint8_t base[256];    /* a base letter's allele code (A, C, G, T: 1-4, either case), else 0 */
 } tables_t;
 
 /* Shapes, as in table.ts. */
@@ -39,6 +41,8 @@ typedef struct {
 #define CHROM_Y 24
 
 #define LF 0x0a
+#define TAB 0x09
+#define CR 0x0d
 
 /* Eight bytes from p, unaligned; the first byte in the lowest bits. */
 static inline uint64_t load8(const uint8_t *p) {
@@ -191,6 +195,238 @@ uint32_t parse_lines(const tables_t *t, const uint8_t *buf, uint32_t start, uint
   }
   stats->records = n;
   stats->internal_ids = skipped;
+  return i;
+}
+
+/*
+ * The VCF loop's state (core.ts lays it out): what one call counted, and the position
+ * index's keys with a cursor for each build a file may be in. Byte offsets are fixed:
+ * counters 0-31, settings 32-63, last keys 64-79, chromosomes seen 80-111.
+ */
+typedef struct {
+  uint32_t records;  /* records written */
+  uint32_t lines;    /* lines taken */
+  uint32_t sites;    /* sites read (with an index) */
+  uint32_t unused;   /* sites without an rsID that no marker uses */
+  uint32_t hom_ref;  /* REF/REF calls */
+  uint32_t variant;  /* calls with a non-reference allele */
+  uint32_t non_rs;   /* lines skipped for want of an rsID (no index) */
+  uint32_t unused_7;
+  uint32_t with_sites; /* 1: lines are also read as sites (sites.ts) */
+  uint32_t builds;     /* builds with keys (0-2) */
+  const uint64_t *keys[2]; /* chromosome << 32 | position, ascending */
+  uint32_t count[2];
+  uint32_t cursor[2];      /* first key at or after last[b] */
+  uint64_t last[2];        /* the previous record's key */
+  uint8_t chrom_seen[32];
+} vcf_state_t;
+
+_Static_assert(__builtin_offsetof(vcf_state_t, with_sites) == 32, "vcf.ts's layout");
+_Static_assert(__builtin_offsetof(vcf_state_t, last) == 64, "vcf.ts's layout");
+_Static_assert(__builtin_offsetof(vcf_state_t, chrom_seen) == 80 && sizeof(vcf_state_t) == 112, "vcf.ts's layout");
+
+#define ALLELE_DEL 5 /* encoding.ts */
+#define ALLELE_INS 6
+
+/* The first byte at or after i that is below 0x0e (tab, line feed, CR, or another control byte), eight at a time. */
+static inline uint32_t next_control(const uint8_t *buf, uint32_t i) {
+  for (;;) {
+    uint64_t v = load8(buf + i);
+    uint64_t z = (v - 0x0e0e0e0e0e0e0e0eull) & ~v & 0x8080808080808080ull;
+    if (z) return i + ((uint32_t)__builtin_ctzll(z) >> 3);
+    i += 8;
+  }
+}
+
+/* The first line feed at or after i, eight bytes at a time. */
+static inline uint32_t next_lf(const uint8_t *buf, uint32_t i) {
+  for (;;) {
+    uint64_t v = load8(buf + i) ^ 0x0a0a0a0a0a0a0a0aull;
+    uint64_t z = (v - 0x0101010101010101ull) & ~v & 0x8080808080808080ull;
+    if (z) return i + ((uint32_t)__builtin_ctzll(z) >> 3);
+    i += 8;
+  }
+}
+
+/* One build's keys and the loop's place in them. */
+typedef struct {
+  const uint64_t *keys;
+  uint32_t n, at; /* at: the first key at or after last */
+  uint64_t last;  /* the previous record's key */
+} cursor_t;
+
+/*
+ * Whether a marker of this build sits at key. VCFs are sorted by position, so the cursor
+ * walks forward through the keys; a record before the previous one (another chromosome
+ * order, an unsorted file) is found by binary search and the walk goes on from there.
+ */
+static inline int at_key(cursor_t *c, uint64_t key) {
+  const uint64_t *keys = c->keys;
+  uint32_t n = c->n, j = c->at;
+  if (key < c->last) {
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+      uint32_t mid = (lo + hi) >> 1;
+      if (keys[mid] < key) lo = mid + 1;
+      else hi = mid;
+    }
+    j = lo;
+  } else {
+    while (j < n && keys[j] < key) j++;
+  }
+  c->at = j;
+  c->last = key;
+  return j < n && keys[j] == key;
+}
+
+/* An allele index of a GT: 0-9, -1 for ".", or -2 for anything else. */
+static inline int gt_allele(uint8_t b) {
+  if (b == '.') return -1;
+  return (uint8_t)(b - '0') < 10 ? b - '0' : -2;
+}
+
+/*
+ * Parses the VCF records of buf[start, end) (whole lines; buf[end] and 8 bytes past it
+ * readable) that have the common shape, deciding each exactly as vcf.ts and sites.ts do:
+ * CHROM (a chromosome of ours), POS, ID "." or one rsID, REF of bases, ALT "." or one allele
+ * of bases (a SNV, or an indel written as D/I), non-empty QUAL, FILTER and INFO, FORMAT
+ * beginning with GT, and a first sample whose GT is one or two one-digit allele indices or
+ * ".". A record at a position the index holds is left to TypeScript, as is every other
+ * line. Records of an rsID go to rec (as parse_lines writes them; at most cap); the
+ * counts go to st. Returns where it stopped: the start of the line to hand to
+ * TypeScript (or end).
+ */
+__attribute__((export_name("parse_vcf_lines")))
+uint32_t parse_vcf_lines(const tables_t *t, const uint8_t *buf, uint32_t start, uint32_t end, uint32_t *rec,
+                         uint32_t cap, vcf_state_t *st) {
+  const uint8_t *base = t->base;
+  uint32_t n = 0, lines = 0, sites = 0, unused = 0, hom_ref = 0, variant = 0, non_rs = 0, i = start, ls = start;
+  const uint32_t with_sites = st->with_sites, builds = st->builds;
+  /* The cursors and the chromosomes seen live in locals: rec's stores could alias st. */
+  cursor_t c0 = {st->keys[0], st->count[0], st->cursor[0], st->last[0]};
+  cursor_t c1 = {st->keys[1], st->count[1], st->cursor[1], st->last[1]};
+  uint32_t seen = 0;
+  while (i < end) {
+    ls = i;
+    if (buf[i] == LF) { /* a blank line */
+      i++;
+      continue;
+    }
+    i = next_control(buf, i);
+    if (buf[i] != TAB) goto other;
+    int chrom = chrom_of(t, buf, ls, i);
+    if (chrom < 0) goto other;
+    i++;
+    uint64_t pos;
+    uint32_t digits = read_digits(buf, &i, &pos);
+    if (digits == 0 || digits > 10 || pos > 0xffffffffu || buf[i] != TAB) goto other;
+    i++;
+    uint64_t rs = 0; /* 0: no rsID (ID ".") */
+    if (buf[i] == '.' && buf[i + 1] == TAB) {
+      i += 2;
+    } else if ((buf[i] | 0x20) == 'r' && (buf[i + 1] | 0x20) == 's') {
+      i += 2;
+      digits = read_digits(buf, &i, &rs);
+      if (digits == 0 || digits > 10 || rs > 0xffffffffu || rs == 0 || buf[i] != TAB) goto other;
+      i++;
+      if (n >= cap) goto other;
+    } else {
+      goto other;
+    }
+    uint32_t ref = i;
+    while (base[buf[i]]) i++;
+    uint32_t ref_len = i - ref;
+    if (ref_len == 0 || buf[i] != TAB) goto other;
+    i++;
+    uint32_t alt = i, alt_len = 0, alleles = 1;
+    if (buf[i] == '.' && buf[i + 1] == TAB) {
+      i += 2;
+      if (ref_len != 1) goto other; /* one allele of several bases: not a genotype vcf.ts reads */
+    } else {
+      while (base[buf[i]]) i++;
+      alt_len = i - alt;
+      if (alt_len == 0 || buf[i] != TAB) goto other;
+      if (alt_len == ref_len && ref_len != 1) goto other; /* a multi-base substitution */
+      i++;
+      alleles = 2;
+    }
+    for (uint32_t f = 0; f < 3; f++) { /* QUAL, FILTER, INFO */
+      uint32_t fs = i;
+      i = next_control(buf, i);
+      if (buf[i] != TAB || i == fs) goto other;
+      i++;
+    }
+    if (buf[i] != 'G' || buf[i + 1] != 'T' || (buf[i + 2] != ':' && buf[i + 2] != TAB)) goto other;
+    i = next_control(buf, i + 2);
+    if (buf[i] != TAB) goto other;
+    i++;
+    int a1 = gt_allele(buf[i]), a2 = -2;
+    if (a1 == -2 || a1 >= (int)alleles) goto other;
+    i++;
+    if (buf[i] == '/' || buf[i] == '|') {
+      a2 = gt_allele(buf[i + 1]);
+      if (a2 == -2 || a2 >= (int)alleles) goto other;
+      i += 2;
+    }
+    uint8_t b = buf[i];
+    if (b != ':' && b != TAB && b != LF && b != CR) goto other;
+    int no_call = a1 == -1 || a2 == -1;
+    if (with_sites) {
+      uint64_t key = ((uint64_t)chrom << 32) | pos;
+      int hit = builds > 0 && at_key(&c0, key);
+      hit |= builds > 1 && at_key(&c1, key);
+      if (hit) goto other; /* a marker's site: sites.ts decides */
+      sites++;
+      seen |= 1u << chrom;
+      if (!no_call) {
+        if (a1 > 0 || a2 > 0) variant++;
+        else hom_ref++;
+      }
+      if (rs == 0) unused++;
+    } else if (rs == 0) {
+      non_rs++;
+    }
+    if (rs != 0) {
+      uint32_t call = 0;
+      if (!no_call) {
+        uint32_t c1, c2 = 0;
+        if (alleles == 1 || alt_len == ref_len) {
+          c1 = base[buf[a1 ? alt : ref]];
+          if (a2 >= 0) c2 = base[buf[a2 ? alt : ref]];
+        } else {
+          /* An indel: the shorter allele is D, the longer I. */
+          uint32_t del_is_alt = alt_len < ref_len;
+          c1 = (uint32_t)a1 == del_is_alt ? ALLELE_DEL : ALLELE_INS;
+          if (a2 >= 0) c2 = (uint32_t)a2 == del_is_alt ? ALLELE_DEL : ALLELE_INS;
+        }
+        call = (c1 << 4) | c2;
+      }
+      uint32_t *r = rec + 3 * n;
+      r[0] = (uint32_t)rs;
+      r[1] = (uint32_t)pos;
+      r[2] = (call << 8) | (uint32_t)chrom;
+      n++;
+    }
+    lines++;
+    i = next_lf(buf, i) + 1;
+  }
+  goto done;
+other:
+  i = ls;
+done:
+  st->cursor[0] = c0.at;
+  st->last[0] = c0.last;
+  st->cursor[1] = c1.at;
+  st->last[1] = c1.last;
+  for (uint32_t k = 0; k < 32; k++)
+    if (seen >> k & 1) st->chrom_seen[k] = 1;
+  st->records = n;
+  st->lines = lines;
+  st->sites = sites;
+  st->unused = unused;
+  st->hom_ref = hom_ref;
+  st->variant = variant;
+  st->non_rs = non_rs;
   return i;
 }
 

@@ -7,6 +7,7 @@
  * has finished (its memory is already mapped): a wasm memory cannot shrink, and the
  * finished genotype is copied out into ordinary typed arrays, so nothing outlives it.
  */
+import { ALLELE_FROM_BYTE } from '../../encoding.js';
 import { callFromPair, callFromSingle, parseChrom } from '../fields.js';
 import type { SexEvidence } from '../sex.js';
 import { SEP_ANY } from '../tokenize.js';
@@ -36,6 +37,15 @@ interface Exports {
     cap: number,
     stats: number,
   ) => number;
+  parse_vcf_lines: (
+    tables: number,
+    buf: number,
+    start: number,
+    end: number,
+    rec: number,
+    cap: number,
+    state: number,
+  ) => number;
   finish: (a: number, b: number, n: number, counts: number, stats: number) => number;
   __heap_base: WebAssembly.Global;
 }
@@ -43,7 +53,20 @@ interface Exports {
 const PAGE = 65536;
 /** Bytes of text the core parses per call; the TypeScript side cuts text at line ends to fit. */
 export const INPUT_BYTES = 1 << 20;
-const TABLES_BYTES = 256 + 256 + 256 + 65536 + 2 * 256 + 2 * 65536;
+const TABLES_BYTES = 256 + 256 + 256 + 65536 + 2 * 256 + 2 * 65536 + 256;
+const BASE_TABLE_AT = TABLES_BYTES - 256;
+/** core.c's vcf_state_t: counters (words 0-7), settings from byte 32, last keys at 64, chromosomes seen at 80. */
+const VCF_STATE_BYTES = 112;
+const VCF_CHROM_SEEN_AT = 80;
+/** What parse_vcf_lines counted in its last call: word offsets into vcf_state_t. */
+export const VCF_RECORDS = 0;
+export const VCF_LINES = 1;
+export const VCF_SITES = 2;
+export const VCF_UNUSED = 3;
+export const VCF_HOM_REF = 4;
+export const VCF_VARIANT = 5;
+export const VCF_NON_RS = 6;
+const POS_SCALE = 2 ** 32;
 const STATS_BYTES = 64;
 /** core.c's sort: PASSES * RADIX counters. */
 const COUNTS_BYTES = 4 * 256 * 4;
@@ -79,6 +102,10 @@ function tables(): Uint8Array {
   const pair = single + 512;
   for (let a = 0; a < 256; a++)
     for (let b = 0; b < 256; b++) view.setInt16(pair + 2 * ((a << 8) | b), callFromPair(a, b), true);
+  for (let a = 0; a < 256; a++) {
+    const code = ALLELE_FROM_BYTE[a];
+    t[BASE_TABLE_AT + a] = code >= 1 && code <= 4 ? code : 0;
+  }
   tableBytes = t;
   return t;
 }
@@ -95,7 +122,10 @@ export class ParseCore {
   private readonly statsAt: number;
   private readonly countsAt: number;
   private readonly inputAt: number;
-  private readonly recordsAt: number;
+  private readonly vcfStateAt: number;
+  /** Where records start: right after the input window, or after a VCF's index keys (startVcf). */
+  private readonly recordsBase: number;
+  private recordsAt: number;
   /** The text offsets that the input window holds. */
   private windowStart = 0;
   private windowEnd = 0;
@@ -110,6 +140,10 @@ export class ParseCore {
   static acquire(): ParseCore {
     const core = idle ?? new ParseCore();
     idle = null;
+    if (core.recordsAt !== core.recordsBase) {
+      core.recordsAt = core.recordsBase;
+      core.views();
+    }
     return core;
   }
 
@@ -133,7 +167,9 @@ export class ParseCore {
     this.statsAt = take(STATS_BYTES);
     this.countsAt = take(COUNTS_BYTES);
     this.inputAt = take(INPUT_BYTES + 64);
-    this.recordsAt = take(0);
+    this.vcfStateAt = take(VCF_STATE_BYTES);
+    this.recordsBase = take(0);
+    this.recordsAt = this.recordsBase;
     this.grow(this.recordsAt);
     this.bytes.set(tables(), this.tablesAt);
   }
@@ -152,7 +188,7 @@ export class ParseCore {
 
   /** Bytes a core takes before any record: stack, tables, statistics, sort counters, input window. */
   static fixedBytes(): number {
-    return 64 * PAGE + TABLES_BYTES + STATS_BYTES + COUNTS_BYTES + INPUT_BYTES + 5 * 64;
+    return 64 * PAGE + TABLES_BYTES + STATS_BYTES + COUNTS_BYTES + INPUT_BYTES + VCF_STATE_BYTES + 6 * 64;
   }
 
   /** Grows the memory to at least `bytes` and remakes the views (growing detaches the old ones). */
@@ -196,6 +232,62 @@ export class ParseCore {
       this.statsAt,
     );
     return stop + this.windowStart;
+  }
+
+  /**
+   * Readies the VCF loop for a new file: `withSites`, lines are also read as sites with the
+   * position index's keys (chromosome · 2³² + position, ascending, one list per build the file
+   * may be in) laid out before the records. Only before any record is written.
+   */
+  startVcf(withSites: boolean, keyLists: readonly Float64Array[]): void {
+    const total = keyLists.reduce((sum, k) => sum + k.length, 0);
+    const keysAt = (this.recordsBase + 7) & ~7;
+    this.recordsAt = (keysAt + total * 8 + 63) & ~63;
+    this.grow(this.recordsAt);
+    const w = this.words;
+    const s = this.vcfStateAt >>> 2;
+    w.fill(0, s, s + VCF_STATE_BYTES / 4);
+    w[s + 8] = withSites ? 1 : 0;
+    w[s + 9] = keyLists.length;
+    let at = keysAt;
+    keyLists.forEach((keys, b) => {
+      w[s + 10 + b] = at;
+      w[s + 12 + b] = keys.length;
+      for (let j = 0, o = at >>> 2; j < keys.length; j++, o += 2) {
+        const lo = keys[j] % POS_SCALE;
+        w[o] = lo;
+        w[o + 1] = (keys[j] - lo) / POS_SCALE;
+      }
+      at += keys.length * 8;
+    });
+  }
+
+  /**
+   * Parses the loaded text from offset `from` (a line start) with the VCF loop, writing
+   * records from record `at` on, up to `limit` records. Returns where it stopped, as an
+   * offset into the text; vcfCount() tells what it did.
+   */
+  parseVcf(from: number, at: number, limit = this.capacity): number {
+    const stop = this.x.parse_vcf_lines(
+      this.tablesAt,
+      this.inputAt,
+      from - this.windowStart,
+      this.windowEnd - this.windowStart,
+      this.recordsAt + at * RECORD_WORDS * 4,
+      Math.min(limit, this.capacity) - at,
+      this.vcfStateAt,
+    );
+    return stop + this.windowStart;
+  }
+
+  /** A count of the last parseVcf call (VCF_RECORDS, VCF_LINES, …). */
+  vcfCount(which: number): number {
+    return this.words[(this.vcfStateAt >>> 2) + which];
+  }
+
+  /** 1 for each chromosome code the VCF loop read a site on (since startVcf). */
+  get vcfChromSeen(): Uint8Array {
+    return this.bytes.subarray(this.vcfStateAt + VCF_CHROM_SEEN_AT, this.vcfStateAt + VCF_STATE_BYTES);
   }
 
   get written(): number {
