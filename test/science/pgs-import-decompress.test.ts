@@ -3,11 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import {
-  decodeScoringFile,
-  importPgsScoringFile,
-  MAX_PGS_DECOMPRESSED_BYTES,
-} from '../../src/service/science/pgs-import.js';
+import { importPgsScoringFile } from '../../src/service/science/pgs-import.js';
+import { decodeScoringFile, MAX_PGS_DECOMPRESSED_BYTES } from '../../src/service/science/pgs-import/read.js';
 
 const MiB = 1024 * 1024;
 const resourcesDir = join(import.meta.dirname, '..', '..', 'resources');
