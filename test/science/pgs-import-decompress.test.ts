@@ -1,4 +1,4 @@
-/** A gzipped PGS scoring file is decompressed with its output capped: a decompression bomb is refused, not read into memory. */
+/** The read stage of a PGS import: a gzipped scoring file is decompressed with its output capped, so a decompression bomb is refused, not read into memory. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';

@@ -148,7 +148,8 @@ export function matchScoringRows(
       }
     }
 
-    const freq = frequencies(row, effect, other, ref, result.frequency_source);
+    const sources = { file_population: 0, thousand_genomes: 0, file_overall: 0 };
+    const freq = frequencies(row, effect, other, ref, sources);
     if (palindromic) {
       // Strand cannot be told from letters: kept only when the frequency shows it (as in the catalog).
       const mean = freq ? freq.reduce((a, b) => a + b, 0) / freq.length : 0.5;
@@ -162,6 +163,9 @@ export function matchScoringRows(
       continue;
     }
     result.variants.set(rsid, { rsid, effect, other, weight: row.weight, dosageWeights: row.dosageWeights, freq });
+    // Counted for the variants kept only (a dropped row's frequencies are not used).
+    for (const k of ['file_population', 'thousand_genomes', 'file_overall'] as const)
+      result.frequency_source[k] += freq ? sources[k] : 0;
   }
   return result;
 }
