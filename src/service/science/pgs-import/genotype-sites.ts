@@ -21,7 +21,7 @@ export interface GenotypeSites {
 
 const POS_SCALE = 2 ** 32;
 
-/** Sorts a stored genotype's rows by position (typed arrays: a chip file has ~700,000 rows). */
+/** A stored genotype's rows by position (typed arrays: a chip file has ~700,000 rows). */
 export function genotypeSites(genotype: Genotype, build: IndexedBuild): GenotypeSites {
   const { chroms, positions } = genotype;
   let placed = 0;
@@ -30,7 +30,7 @@ export function genotypeSites(genotype: Genotype, build: IndexedBuild): Genotype
   for (let i = 0, j = 0; i < chroms.length; i++) if (chroms[i] > 0 && positions[i] > 0) order[j++] = i;
   const keys = new Float64Array(placed);
   for (let j = 0; j < placed; j++) keys[j] = chroms[order[j]] * POS_SCALE + positions[order[j]];
-  // Chip files are already in position order; sort only when they are not.
+  // A stored genotype is in rsID order (types.ts): sort its rows by position, unless already so.
   let sorted = true;
   for (let j = 1; j < placed && sorted; j++) sorted = keys[j - 1] <= keys[j];
   if (!sorted) {
