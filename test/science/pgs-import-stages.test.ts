@@ -11,7 +11,7 @@ import { loadKgTable } from '../../src/service/science/kg-table.js';
 import { parseScoringHeader, type ScoringHeader } from '../../src/service/science/pgs-import/header.js';
 import { parseScoringRows, type ScoringRow } from '../../src/service/science/pgs-import/rows.js';
 import { matchScoringRows, type MatchReferences } from '../../src/service/science/pgs-import/match.js';
-import { genotypeSites, matchAtGenotypeSite } from '../../src/service/science/pgs-import/genotype-sites.js';
+import { genotypeSites, matchAtGenotypeSite, siteKey } from '../../src/service/science/pgs-import/genotype-sites.js';
 import { importReport, MIN_MATCHED_SHARE } from '../../src/service/science/pgs-import/report.js';
 import { genotypeOf } from '../support/genotypes.js';
 
@@ -252,7 +252,7 @@ describe('match stage', () => {
     ]);
     const withPerson: MatchReferences = {
       ...refs,
-      genotype: genotypeSites(genotype, 37),
+      genotype: { genotype, build: 37 },
       lift: (_c, pos, from, to) => (from === to ? pos : pos === 5000 ? 1000 : null),
     };
     const m = matchScoringRows(
@@ -281,23 +281,30 @@ describe('match stage', () => {
     });
   });
 
-  it('reads a genotype whose rows are not in position order (VCF rows sorted by rsID)', () => {
+  it('finds the person’s rows at the wanted sites in one pass, whatever their order, and checks their letters', () => {
     const sites = genotypeSites(
       genotypeOf([
         { rsid: 1, chrom: 3, pos: 500, genotype: 'AG' },
-        { rsid: 2, chrom: 1, pos: 900, genotype: 'CC' },
+        { rsid: 2, chrom: 1, pos: 900, genotype: 'AC' },
         { rsid: 3, chrom: 1, pos: 100, genotype: 'TT' },
+        { rsid: 4, chrom: 1, pos: 900, genotype: 'CT' },
       ]),
       38,
+      new Set([siteKey(1, 900), siteKey(3, 500), siteKey(5, 5)]),
     );
-    expect(Array.from(sites.keys, (k) => [Math.floor(k / 2 ** 32), k % 2 ** 32])).toEqual([
-      [1, 100],
-      [1, 900],
-      [3, 500],
-    ]);
-    expect(matchAtGenotypeSite(sites, 1, 900, 'C', 'T')).toMatchObject({ found: true, rsid: 2 });
+    expect(sites.rowsAt.size).toBe(2);
+    // Two rows at one site: the one whose call has the score's letters (A/C is neither C/T nor its complement G/A).
+    expect(matchAtGenotypeSite(sites, 1, 900, 'C', 'T')).toMatchObject({ found: true, rsid: 4 });
+    expect(matchAtGenotypeSite(sites, 1, 900, 'A', 'C')).toMatchObject({ found: true, rsid: 2 });
     expect(matchAtGenotypeSite(sites, 3, 500, 'A', 'G')).toMatchObject({ found: true, rsid: 1, flipped: false });
-    expect(matchAtGenotypeSite(sites, 1, 101, 'A', 'G')).toEqual({ found: false, reason: 'position_not_in_genotype' });
+    expect(matchAtGenotypeSite(sites, 3, 500, 'C', 'T')).toMatchObject({
+      found: true,
+      rsid: 1,
+      flipped: true,
+      effect: 'G',
+    });
+    // Not wanted, not there.
+    expect(matchAtGenotypeSite(sites, 1, 100, 'A', 'T')).toEqual({ found: false, reason: 'position_not_in_genotype' });
   });
 });
 

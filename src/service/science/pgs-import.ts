@@ -16,7 +16,6 @@ import { parseScoringHeader } from './pgs-import/header.js';
 import { parseScoringRows } from './pgs-import/rows.js';
 import { matchScoringRows, type LiftPosition } from './pgs-import/match.js';
 import { importReport, type PgsImportResult } from './pgs-import/report.js';
-import { genotypeSites } from './pgs-import/genotype-sites.js';
 
 export type { PgsImportReport, PgsImportResult } from './pgs-import/report.js';
 
@@ -72,7 +71,7 @@ export function importPgsScoringFile(bytes: Uint8Array, options: PgsImportOption
     {
       kg,
       positions,
-      genotype: person ? genotypeSites(person.genotype, person.build) : undefined,
+      genotype: person ? { genotype: person.genotype, build: person.build } : undefined,
       lift: person?.lift,
     },
     parsed.dropped,

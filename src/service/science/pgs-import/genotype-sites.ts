@@ -14,32 +14,32 @@ export interface GenotypeSites {
   build: IndexedBuild;
   rsids: Uint32Array;
   calls: Uint8Array;
-  /** The file's rows with a position, sorted by chrom · 2³² + position, and those keys. */
-  order: Uint32Array;
-  keys: Float64Array;
+  /** The file's rows at each wanted site (chrom · 2³² + position). */
+  rowsAt: Map<number, number[]>;
 }
 
 const POS_SCALE = 2 ** 32;
 
-/** A stored genotype's rows by position (typed arrays: a chip file has ~700,000 rows). */
-export function genotypeSites(genotype: Genotype, build: IndexedBuild): GenotypeSites {
+/** The key of a site in GenotypeSites.rowsAt. */
+export const siteKey = (chrom: number, pos: number) => chrom * POS_SCALE + pos;
+
+/**
+ * The rows of a stored genotype at the sites a score asks for, in one pass over its
+ * typed arrays: a chip file has ~700,000 rows in rsID order (types.ts), a score a few
+ * thousand sites, so looking the sites up beats sorting the file by position.
+ */
+export function genotypeSites(genotype: Genotype, build: IndexedBuild, wanted: Set<number>): GenotypeSites {
   const { chroms, positions } = genotype;
-  let placed = 0;
-  for (let i = 0; i < chroms.length; i++) if (chroms[i] > 0 && positions[i] > 0) placed++;
-  const order = new Uint32Array(placed);
-  for (let i = 0, j = 0; i < chroms.length; i++) if (chroms[i] > 0 && positions[i] > 0) order[j++] = i;
-  const keys = new Float64Array(placed);
-  for (let j = 0; j < placed; j++) keys[j] = chroms[order[j]] * POS_SCALE + positions[order[j]];
-  // A stored genotype is in rsID order (types.ts): sort its rows by position, unless already so.
-  let sorted = true;
-  for (let j = 1; j < placed && sorted; j++) sorted = keys[j - 1] <= keys[j];
-  if (!sorted) {
-    const idx = Uint32Array.from({ length: placed }, (_, j) => j).sort((a, b) => keys[a] - keys[b]);
-    const o = Uint32Array.from(idx, (j) => order[j]);
-    const k = Float64Array.from(idx, (j) => keys[j]);
-    return { build, rsids: genotype.rsids, calls: genotype.calls, order: o, keys: k };
+  const rowsAt = new Map<number, number[]>();
+  for (let i = 0; i < chroms.length; i++) {
+    if (chroms[i] === 0 || positions[i] === 0) continue;
+    const key = chroms[i] * POS_SCALE + positions[i];
+    if (!wanted.has(key)) continue;
+    const list = rowsAt.get(key);
+    if (list) list.push(i);
+    else rowsAt.set(key, [i]);
   }
-  return { build, rsids: genotype.rsids, calls: genotype.calls, order, keys };
+  return { build, rsids: genotype.rsids, calls: genotype.calls, rowsAt };
 }
 
 /** Chromosome code of a scoring file's chr_name ("1"–"22", "X" or "23", "chr7"), or 0. */
@@ -70,18 +70,9 @@ export function matchAtGenotypeSite(
   effect: string,
   other: string,
 ): GenotypeSiteMatch {
-  const key = chrom * POS_SCALE + pos;
-  let lo = 0;
-  let hi = sites.keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sites.keys[mid] < key) lo = mid + 1;
-    else hi = mid;
-  }
   let reason: 'position_not_in_genotype' | 'position_not_called_in_genotype' | 'alleles_differ_from_genotype' =
     'position_not_in_genotype';
-  for (let j = lo; j < sites.keys.length && sites.keys[j] === key; j++) {
-    const row = sites.order[j];
+  for (const row of sites.rowsAt.get(siteKey(chrom, pos)) ?? []) {
     const call = sites.calls[row];
     if (call === 0) {
       if (reason === 'position_not_in_genotype') reason = 'position_not_called_in_genotype';

@@ -19,7 +19,8 @@ import { rowsAt, type IndexedBuild, type PositionIndex } from '../../genotype/po
 import { POPULATION_ORDER } from '../format.js';
 import type { KgTable, KgVariant } from '../kg-table.js';
 import { PALINDROME_MAF_LIMIT } from '../match.js';
-import { chromCode, matchAtGenotypeSite, type GenotypeSites } from './genotype-sites.js';
+import type { Genotype } from '../../genotype/types.js';
+import { chromCode, genotypeSites, matchAtGenotypeSite, siteKey, type GenotypeSites } from './genotype-sites.js';
 import type { ScoringRow, ScoringSite } from './rows.js';
 
 /** Lifts a 1-based position to the other build; null when it does not lift. */
@@ -28,8 +29,8 @@ export type LiftPosition = (chrom: string, pos: number, from: IndexedBuild, to: 
 export interface MatchReferences {
   kg: KgTable;
   positions: PositionIndex;
-  /** The person's own file, for positions the index does not know. */
-  genotype?: GenotypeSites;
+  /** The person's own file (positions in the build its parse detected), for positions the index does not know. */
+  genotype?: { genotype: Genotype; build: IndexedBuild };
   /** Needed when the person's file is in another build than the scoring file's positions. */
   lift?: LiftPosition;
 }
@@ -89,6 +90,7 @@ export function matchScoringRows(
     strand_flipped_to_forward: 0,
   };
   const counts = result.matched_by;
+  const person = refs.genotype ? personSites(rows, refs.genotype.genotype, refs.genotype.build, refs.lift) : undefined;
   for (const row of rows) {
     let effect = row.effect;
     let other = row.other;
@@ -101,7 +103,7 @@ export function matchScoringRows(
       rsid = row.hmRsid;
       counts.hm_rsid++;
     } else {
-      const found = findByPosition(row, refs);
+      const found = findByPosition(row, refs, person);
       if (!found.ok) {
         drop(found.reason);
         continue;
@@ -184,11 +186,36 @@ type PositionMatch =
     }
   | { ok: false; reason: string };
 
+/** The position of a scoring file's site in the build of the person's file (lifted when the builds differ), or null. */
+function positionIn(build: IndexedBuild, site: ScoringSite, lift: LiftPosition | undefined): number | null {
+  const pos =
+    site.build === build ? site.pos : (lift?.(site.chrom.replace(/^chr/i, ''), site.pos, site.build, build) ?? null);
+  return pos !== null && pos > 0 ? pos : null;
+}
+
+/** The person's rows at every site of the rows matched by position. */
+function personSites(
+  rows: ScoringRow[],
+  genotype: Genotype,
+  build: IndexedBuild,
+  lift: LiftPosition | undefined,
+): GenotypeSites {
+  const wanted = new Set<number>();
+  for (const row of rows) {
+    if (row.rsid !== null || row.hmRsid !== null) continue;
+    for (const site of row.sites) {
+      const pos = positionIn(build, site, lift);
+      if (pos !== null) wanted.add(siteKey(chromCode(site.chrom), pos));
+    }
+  }
+  return genotypeSites(genotype, build, wanted);
+}
+
 /**
  * A row's variant by its positions: a known marker (the 1000 Genomes table or the position
  * index) at any of its sites first, then the person's own file; the reason when none.
  */
-function findByPosition(row: ScoringRow, refs: MatchReferences): PositionMatch {
+function findByPosition(row: ScoringRow, refs: MatchReferences, person: GenotypeSites | undefined): PositionMatch {
   const { effect, other } = row;
   if (row.sites.length === 0)
     return { ok: false, reason: row.positionWithoutBuild ? 'position_build_not_stated' : 'no_rsid_or_position' };
@@ -202,8 +229,7 @@ function findByPosition(row: ScoringRow, refs: MatchReferences): PositionMatch {
     if (rsid !== null)
       return { ok: true, rsid, site, via, inGenotype: false, lifted: false, effect, other, flipped: false };
   }
-  const sites = refs.genotype;
-  if (!sites) return { ok: false, reason: 'position_not_a_known_marker' };
+  if (!person) return { ok: false, reason: 'position_not_a_known_marker' };
   // The most telling reason over the row's sites: a lift failure, then nothing there, no call, other alleles.
   let reason = 'position_not_lifted';
   const rank = [
@@ -214,19 +240,16 @@ function findByPosition(row: ScoringRow, refs: MatchReferences): PositionMatch {
   ];
   for (const site of row.sites) {
     const chrom = chromCode(site.chrom);
-    const lifted = site.build !== sites.build;
-    const pos = !lifted
-      ? site.pos
-      : (refs.lift?.(site.chrom.replace(/^chr/i, ''), site.pos, site.build, sites.build) ?? null);
-    if (chrom === 0 || pos === null || !(pos > 0)) continue;
-    const m = matchAtGenotypeSite(sites, chrom, pos, effect, other);
+    const pos = positionIn(person.build, site, refs.lift);
+    if (chrom === 0 || pos === null) continue;
+    const m = matchAtGenotypeSite(person, chrom, pos, effect, other);
     if (m.found)
       return {
         ok: true,
         rsid: m.rsid,
         site,
         inGenotype: true,
-        lifted,
+        lifted: site.build !== person.build,
         effect: m.effect,
         other: m.other,
         flipped: m.flipped,
