@@ -3,7 +3,7 @@
  * (while the service runs) or through the app route becomes a trait that profiles can
  * compute; bad files are refused with a reason; removal takes its assessments along.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
@@ -24,6 +24,7 @@ import {
   ROOT,
   runCli,
   startServer,
+  tempDir,
   upload,
   waitProcessed,
   type TestServer,
@@ -175,6 +176,21 @@ describe('custom traits', () => {
       expect(early.status).toBe(422);
       expect(early.body.detail).toMatch(/has no genotype file.*Upload the person's raw data file first/);
       expect((await importFor('no-such-profile')).body.detail).toMatch(/There is no profile "no-such-profile"/);
+      // The command line says the same.
+      const dir = tempDir();
+      writeFileSync(path.join(dir, 'by-position.txt'), positionScoreFile(rows));
+      const cli = runCli([
+        'traits',
+        'import',
+        path.join(dir, 'by-position.txt'),
+        '--profile',
+        id,
+        '--data-dir',
+        server.dataDir,
+      ]);
+      rmSync(dir, { recursive: true });
+      expect(cli.status).toBe(1);
+      expect(cli.stderr).toMatch(/has no genotype file to match the scoring file's positions against/);
 
       await upload(server, token, id, twentyThreeAndMe(personMarkers(rows), 'full'));
       await waitProcessed(server, token, id);
