@@ -25,15 +25,15 @@ export interface ScoringRow {
   /** The per-allele weight (ln taken for ratios), and the contribution of 0, 1 and 2 effect alleles. */
   weight: number;
   dosageWeights: [number, number, number];
-  /** rsID numbers from the rsID and hm_rsID columns (null when absent). */
+  /** rsID numbers from the rsID column, else the hm_rsID column (null when absent). */
   rsid: number | null;
   hmRsid: number | null;
-  /** Harmonized position first (HmPOS_build), then the author-reported one (genome_build). */
-  sites: ScoringSite[];
+  /** Harmonized position first (HmPOS_build), then the author-reported one (genome_build); only read when the row has no rsID. */
+  sites: readonly ScoringSite[];
   /** The row has a chromosome but the file does not state the build of its positions. */
   positionWithoutBuild: boolean;
   /** Effect-allele frequency per population from allelefrequency_effect_<POP> (null where not given), and the overall one. */
-  populationFrequency: Array<number | null>;
+  populationFrequency: ReadonlyArray<number | null>;
   overallFrequency: number | null;
 }
 
@@ -41,6 +41,8 @@ export type RowsResult =
   { ok: true; rows: ScoringRow[]; variants: number; dropped: Record<string, number> } | { ok: false; error: string };
 
 const BASE = /^[ACGT]$/;
+const NO_SITES: readonly ScoringSite[] = Object.freeze([]);
+const NO_FREQUENCIES: ReadonlyArray<number | null> = Object.freeze(POPULATION_ORDER.map(() => null));
 const isTrue = (v: string) => /^(true|1|yes)$/i.test(v.trim());
 const frequency = (text: string) => {
   const f = Number(text);
@@ -107,25 +109,37 @@ export function parseScoringRows(header: ScoringHeader): RowsResult {
       continue;
     }
 
-    const sites: ScoringSite[] = [];
-    if (header.hmBuild && get(c.hmChr) && get(c.hmPos))
-      sites.push({ chrom: get(c.hmChr), pos: Number(get(c.hmPos)), build: header.hmBuild });
-    if (header.fileBuild && get(c.chr) && get(c.pos))
-      sites.push({ chrom: get(c.chr), pos: Number(get(c.pos)), build: header.fileBuild });
-    const populationFrequency = POPULATION_ORDER.map((_, p) => {
-      const column = popFreqColumns.find(([pi]) => pi === p);
-      return column ? frequency(get(column[1])) : null;
-    });
+    // A row is kept for every variant of the file (millions for some scores): shared empty
+    // values where a file has no positions or no population frequencies keep rows small.
+    const rsid = rsidNumber(get(c.rsid));
+    const hmRsid = rsid === null ? rsidNumber(get(c.hmRsid)) : null;
+    const byPosition = rsid === null && hmRsid === null;
+    let sites = NO_SITES;
+    if (byPosition) {
+      const found: ScoringSite[] = [];
+      if (header.hmBuild && get(c.hmChr) && get(c.hmPos))
+        found.push({ chrom: get(c.hmChr), pos: Number(get(c.hmPos)), build: header.hmBuild });
+      if (header.fileBuild && get(c.chr) && get(c.pos))
+        found.push({ chrom: get(c.chr), pos: Number(get(c.pos)), build: header.fileBuild });
+      if (found.length > 0) sites = found;
+    }
+    const populationFrequency =
+      popFreqColumns.length === 0
+        ? NO_FREQUENCIES
+        : POPULATION_ORDER.map((_, p) => {
+            const column = popFreqColumns.find(([pi]) => pi === p);
+            return column ? frequency(get(column[1])) : null;
+          });
     rows.push({
       line: li + 1,
       effect,
       other,
       weight,
       dosageWeights,
-      rsid: rsidNumber(get(c.rsid)),
-      hmRsid: rsidNumber(get(c.hmRsid)),
+      rsid,
+      hmRsid,
       sites,
-      positionWithoutBuild: sites.length === 0 && (get(c.chr) !== '' || get(c.hmChr) !== ''),
+      positionWithoutBuild: byPosition && sites.length === 0 && (get(c.chr) !== '' || get(c.hmChr) !== ''),
       populationFrequency,
       overallFrequency: frequency(get(c.freq)),
     });
