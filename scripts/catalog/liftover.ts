@@ -1,6 +1,7 @@
 /**
- * Lifting positions between genome builds with UCSC chain files (hg19ToHg38, hg38ToHg19 in
- * ../shared/data/liftover), at build time. The chain format: a header line
+ * Reading the UCSC chain files (hg19ToHg38, hg38ToHg19 in ../shared/data/liftover) at build
+ * time; the lift itself (liftPosition) is src/service/genotype/liftover.ts, which the service
+ * also uses on the chains the build writes to resources/catalog/liftover.bin. The chain format: a header line
  * `chain score tName tSize tStrand tStart tEnd qName qSize qStrand qStart qEnd id`, then
  * `size dt dq` lines and a last `size` line; coordinates 0-based, half-open, the query on
  * its own strand when qStrand is "-". As UCSC liftOver does for a single base, a position
@@ -12,27 +13,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
+import type { Chain, ChromBlocks } from '../../src/service/genotype/liftover.js';
 
-/** Aligned blocks of one chromosome, sorted by source start. */
-interface ChromBlocks {
-  sourceStart: Int32Array;
-  targetStart: Int32Array;
-  size: Int32Array;
-  /** 1 when the target is on the reverse strand of its chromosome. */
-  reverse: Uint8Array;
-  targetSize: Int32Array;
-}
-
-export interface Chain {
-  byChrom: Map<string, ChromBlocks>;
-}
-
-export interface Lifted {
-  /** 1-based position in the target build. */
-  pos: number;
-  /** The target sequence is the reverse complement: alleles must be complemented. */
-  reverse: boolean;
-}
+export { liftPosition, type Chain } from '../../src/service/genotype/liftover.js';
 
 /** "chr1" → "1", "chrX" → "X"; other contigs (alts, randoms, chrM) → null. */
 export function mainChromosome(name: string): string | null {
@@ -77,43 +60,17 @@ export function readChain(path: string): Chain {
   const byChrom = new Map<string, ChromBlocks>();
   for (const [chrom, l] of blocks) {
     l.sort((a, b) => a[0] - b[0]);
-    byChrom.set(chrom, {
+    // Chains kept here map a chromosome to itself: the target chromosome's size is the same for all.
+    const chromBlocks: ChromBlocks = {
       sourceStart: Int32Array.from(l, (b) => b[0]),
       targetStart: Int32Array.from(l, (b) => b[1]),
       size: Int32Array.from(l, (b) => b[2]),
       reverse: Uint8Array.from(l, (b) => b[3]),
-      targetSize: Int32Array.from(l, (b) => b[4]),
-    });
+      targetSize: l[0][4],
+    };
+    if (l.some((b) => b[4] !== chromBlocks.targetSize))
+      throw new Error(`${path}: chr${chrom} has chains of two sizes.`);
+    byChrom.set(chrom, chromBlocks);
   }
   return { byChrom };
-}
-
-/**
- * The 1-based position `pos` on chromosome `chrom` ("1"–"22", "X", "Y") in the chain's
- * target build, or null when it does not lift. Overlapping chains (rare) take the block
- * that starts last before the position.
- */
-export function liftPosition(chain: Chain, chrom: string, pos: number): Lifted | null {
-  const b = chain.byChrom.get(chrom);
-  if (!b || !(pos >= 1)) return null;
-  const p = pos - 1;
-  let lo = 0;
-  let hi = b.sourceStart.length - 1;
-  let at = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (b.sourceStart[mid] <= p) {
-      at = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  // A few blocks of neighbouring chains may start before and still cover p.
-  for (let i = at; i >= 0 && i > at - 8; i--) {
-    const off = p - b.sourceStart[i];
-    if (off < b.size[i]) {
-      const q = b.targetStart[i] + off;
-      return b.reverse[i] === 1 ? { pos: b.targetSize[i] - q, reverse: true } : { pos: q + 1, reverse: false };
-    }
-  }
-  return null;
 }

@@ -15,11 +15,16 @@
  *    rsID rows only).
  * The other build comes from the UCSC chain files (liftover.ts). A marker with no source
  * position, or whose position does not lift, is counted in the report.
+ *
+ * Also writes the chains themselves, main chromosomes only, as resources/catalog/liftover.bin
+ * (src/service/genotype/liftover.ts): a position-only scoring file is lifted with them to the
+ * build of the person's file it is matched against.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { alleleFromLetter } from '../../src/service/genotype/encoding.js';
+import { encodeLiftover, LIFTOVER_FILE } from '../../src/service/genotype/liftover.js';
 import {
   encodePositionIndex,
   POSITION_INDEX_FILE,
@@ -201,6 +206,7 @@ export function writePositionIndex(data: string, out: string): PositionReport {
     if (cols.pos38[i] > 0) report.placed_grch38++;
   }
   writeFileSync(join(out, POSITION_INDEX_FILE), encodePositionIndex(cols));
+  writeFileSync(join(out, LIFTOVER_FILE), encodeLiftover(to38, to37));
   return report;
 }
 

@@ -12,14 +12,15 @@ import {
 } from '../service/traits/custom-traits.js';
 import { parse, UsageError } from './args.js';
 
-const USAGE = `traitscope traits import FILE [--name NAME] [--code CODE] [--data-dir DIR]   (PGS Catalog scoring file, plain or .gz)
+const USAGE = `traitscope traits import FILE [--name NAME] [--code CODE] [--profile PROFILE_ID] [--data-dir DIR]
+         (PGS Catalog scoring file, plain or .gz; --profile also matches its positions against that profile's genotype file)
        traitscope traits list [--data-dir DIR]
        traitscope traits remove CODE [--data-dir DIR]`;
 
 export async function traitsCommand(args: string[]): Promise<number> {
   const { values, positionals } = parse(
     args,
-    { 'data-dir': { type: 'string' }, name: { type: 'string' }, code: { type: 'string' } },
+    { 'data-dir': { type: 'string' }, name: { type: 'string' }, code: { type: 'string' }, profile: { type: 'string' } },
     USAGE,
   );
   const [action, target] = positionals;
@@ -43,6 +44,7 @@ export async function traitsCommand(args: string[]): Promise<number> {
           fileName: path.basename(target),
           name: values.name,
           code: values.code,
+          profileId: values.profile,
         });
         const r = record.report;
         console.log(

@@ -3,17 +3,28 @@
  * (while the service runs) or through the app route becomes a trait that profiles can
  * compute; bad files are refused with a reason; removal takes its assessments along.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { twentyThreeAndMe } from '../support/genotypes.js';
 import {
+  effectCount,
+  LEFT_OUT,
+  NO_CALLS,
+  OTHER_LETTERS,
+  personMarkers,
+  positionScoreFile,
+  positionScoreRows,
+} from '../support/position-score.js';
+import {
   clientWithToken,
+  newProfile,
   request,
   ROOT,
   runCli,
   startServer,
+  tempDir,
   upload,
   waitProcessed,
   type TestServer,
@@ -146,4 +157,67 @@ describe('custom traits', () => {
     expect(after).toEqual(before);
     expect(await whole(token, '?view=compact')).toEqual(compactBefore);
   });
+
+  it(
+    'a position-only score is matched against a profile’s own file when imported for that profile',
+    { timeout: 180_000 },
+    async () => {
+      const rows = positionScoreRows();
+      const id = await newProfile(server, token, { ethnicity: 1 });
+      const importFor = (profile: string) =>
+        request(`${server.api}/app/traits/?file_name=by-position.txt&code=custom_by_position&profile_id=${profile}`, {
+          method: 'POST',
+          token: server.appToken,
+          body: positionScoreFile(rows),
+          headers: { 'content-type': 'application/octet-stream' },
+        });
+      // Before the profile has a genotype: refused, saying what to do.
+      const early = await importFor(id);
+      expect(early.status).toBe(422);
+      expect(early.body.detail).toMatch(/has no genotype file.*Upload the person's raw data file first/);
+      expect((await importFor('no-such-profile')).body.detail).toMatch(/There is no profile "no-such-profile"/);
+      // The command line says the same.
+      const dir = tempDir();
+      writeFileSync(path.join(dir, 'by-position.txt'), positionScoreFile(rows));
+      const cli = runCli([
+        'traits',
+        'import',
+        path.join(dir, 'by-position.txt'),
+        '--profile',
+        id,
+        '--data-dir',
+        server.dataDir,
+      ]);
+      rmSync(dir, { recursive: true });
+      expect(cli.status).toBe(1);
+      expect(cli.stderr).toMatch(/has no genotype file to match the scoring file's positions against/);
+
+      await upload(server, token, id, twentyThreeAndMe(personMarkers(rows), 'full'));
+      await waitProcessed(server, token, id);
+      const created = await importFor(id);
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const report = created.body.report;
+      const matched = rows.filter((x) => x.snv).length - LEFT_OUT - NO_CALLS - OTHER_LETTERS;
+      expect(report.matched_by).toMatchObject({ rsid: 0, hm_rsid: 0, position: matched, position_lifted: 0 });
+      expect(report.matched_by.position_genotype).toBeGreaterThan(0.75 * rows.length);
+      expect(report.match_rate).toBeGreaterThanOrEqual(0.75);
+      expect(report.percentile).toBe(false);
+
+      const code = created.body.trait.code;
+      const computed = (await request(`${server.api}/profiles/${id}/traits/${code}/`, { method: 'PUT', token })).body;
+      expect(computed).toMatchObject({ status: 'computed', coverage: 1, percentile: null });
+      // The stored definition's markers (the API's trait carries no marker list).
+      const db = new Database(path.join(server.dataDir, 'traitscope.db'), { readonly: true });
+      const row = db.prepare('SELECT definition FROM custom_traits WHERE code = ?').get(code) as { definition: string };
+      db.close();
+      const kept = new Set<number>(JSON.parse(row.definition).markers.rsid);
+      expect(kept.size).toBe(report.usable);
+      const expected = rows.filter((x) => kept.has(x.rsid)).reduce((sum, x) => sum + x.weight * effectCount(x), 0);
+      expect(computed.score).toBeCloseTo(expected, 8);
+
+      expect(
+        (await request(`${server.api}/app/traits/${code}/`, { method: 'DELETE', token: server.appToken })).status,
+      ).toBe(200);
+    },
+  );
 });

@@ -28,7 +28,7 @@ import { packWithStandInElectron, type StandInPackage } from './support/stand-in
 
 /** The data the service reads at run time: catalog (and its compiled form), distribution tables, ancestry data. */
 const SHIPPED_DATA =
-  /^resources\/(catalog\/([^/]+\.json\.gz|catalog\.bin|distributions\.bin|positions\.bin)|ancestry\/[^/]+\.gz|pharmacogenes\/[^/]+)$/;
+  /^resources\/(catalog\/([^/]+\.json\.gz|catalog\.bin|distributions\.bin|positions\.bin|liftover\.bin)|ancestry\/[^/]+\.gz|pharmacogenes\/[^/]+)$/;
 
 interface Entry {
   path: string;

@@ -1,13 +1,10 @@
-/** A gzipped PGS scoring file is decompressed with its output capped: a decompression bomb is refused, not read into memory. */
+/** The read stage of a PGS import: a gzipped scoring file is decompressed with its output capped, so a decompression bomb is refused, not read into memory. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import {
-  decodeScoringFile,
-  importPgsScoringFile,
-  MAX_PGS_DECOMPRESSED_BYTES,
-} from '../../src/service/science/pgs-import.js';
+import { importPgsScoringFile } from '../../src/service/science/pgs-import.js';
+import { decodeScoringFile, MAX_PGS_DECOMPRESSED_BYTES } from '../../src/service/science/pgs-import/read.js';
 
 const MiB = 1024 * 1024;
 const resourcesDir = join(import.meta.dirname, '..', '..', 'resources');

@@ -11,6 +11,8 @@ export interface ImportRequest {
   fileName: string;
   name?: string;
   code?: string;
+  /** A profile whose genotype file positions are matched against (see importCustomTrait). */
+  profileId?: string;
 }
 
 export type ImportOutcome =
@@ -24,6 +26,7 @@ export function importScore(ctx: WorkerContext, request: ImportRequest): ImportO
       fileName: request.fileName,
       name: request.name,
       code: request.code,
+      profileId: request.profileId,
     });
     return { kind: 'imported', record };
   } catch (err) {

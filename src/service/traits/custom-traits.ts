@@ -10,7 +10,10 @@ import {
   type EngineOptions,
   type ScienceEngineExt,
 } from '../science/index.js';
-import { importPgsScoringFile, type PgsImportReport } from '../science/pgs-import.js';
+import { importPgsScoringFile, type PgsImportOptions, type PgsImportReport } from '../science/pgs-import.js';
+import { loadGenotype } from '../genotype/genotype-store.js';
+import { liftoverOf } from '../genotype/liftover.js';
+import { profileOwner } from '../profiles/profiles.js';
 import { removeTraitEverywhere } from './assessment-store.js';
 
 export class CustomTraitError extends Error {
@@ -61,17 +64,21 @@ export function listCustomTraits(db: Db): CustomTraitRecord[] {
     }));
 }
 
-/** Turns a scoring file into a stored custom trait, or explains why it cannot be used. */
+/**
+ * Turns a scoring file into a stored custom trait, or explains why it cannot be used. With a
+ * profile, positions no known marker has are also looked up in that profile's genotype file.
+ */
 export function importCustomTrait(
   db: Db,
   engine: ScienceEngineExt,
   resourcesDir: string,
   bytes: Uint8Array,
-  options: { fileName: string; name?: string; code?: string },
+  options: { fileName: string; name?: string; code?: string; profileId?: string },
 ): CustomTraitRecord {
   if (bytes.length === 0)
     throw new CustomTraitError('The scoring file is empty. Download it again from the PGS Catalog.', 'invalid');
-  const result = importPgsScoringFile(bytes, { resourcesDir, name: options.name, code: options.code });
+  const genotype = options.profileId ? profileGenotype(db, resourcesDir, options.profileId) : undefined;
+  const result = importPgsScoringFile(bytes, { resourcesDir, name: options.name, code: options.code, genotype });
   if (!result.ok) throw new CustomTraitError(result.error, 'invalid');
   const { trait, report } = result;
   if (engine.trait(trait.code) || statements(db).exists.get(trait.code)) {
@@ -83,6 +90,34 @@ export function importCustomTrait(
   const importedAt = new Date().toISOString();
   statements(db).insert.run(trait.code, JSON.stringify(trait), JSON.stringify(report), options.fileName, importedAt);
   return { trait, report, fileName: options.fileName, importedAt };
+}
+
+/** A profile's stored genotype as the import matches positions against, or why it cannot be. */
+function profileGenotype(db: Db, resourcesDir: string, profileId: string): PgsImportOptions['genotype'] {
+  if (!profileOwner(db, profileId))
+    throw new CustomTraitError(
+      `There is no profile "${profileId}". Give the id of the profile whose genotype file the positions should be matched against, or import without a profile.`,
+      'invalid',
+    );
+  const stored = loadGenotype(db, profileId);
+  if (!stored)
+    throw new CustomTraitError(
+      `Profile "${profileId}" has no genotype file to match the scoring file's positions against. Upload the person's raw data file first, or import without a profile.`,
+      'invalid',
+    );
+  const build = stored.summary.build;
+  if (build !== 37 && build !== 38)
+    throw new CustomTraitError(
+      `The genotype file of profile "${profileId}" is in ${build === 36 ? 'NCBI36 (hg18)' : 'a genome build that could not be told'}, so the scoring file's GRCh37 or GRCh38 positions cannot be matched to it. ` +
+        'Import without a profile (variants are then matched by rsID and by the positions of known markers), or upload a GRCh37 or GRCh38 file for the profile.',
+      'invalid',
+    );
+  return {
+    genotype: stored.genotype,
+    build,
+    label: `the genotype file of profile "${profileId}" (GRCh${build})`,
+    lift: liftoverOf(resourcesDir),
+  };
 }
 
 /** Removes a custom trait and every outcome and request made with it. */

@@ -749,6 +749,11 @@ export const operations = {
       file_name: { schema: z.string(), description: 'The file name, for the report.' },
       name: { schema: z.string(), description: 'The trait name (default: from the file).' },
       code: { schema: z.string(), description: 'The trait code (default: from the file).' },
+      profile_id: {
+        schema: z.string(),
+        description:
+          "A profile whose genotype file the scoring file's positions are also matched against (for position-only files whose variants are not markers Traitscope knows); lifted between GRCh37 and GRCh38 when the builds differ.",
+      },
     },
     body: {
       schema: z.string().meta({ id: 'ScoringFileBody', description: 'A PGS Catalog scoring file, plain or gzipped.' }),

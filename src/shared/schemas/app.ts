@@ -85,6 +85,14 @@ export const PgsImportReport = z
       position: z.int(),
       position_grch37: z.int(),
       position_grch38: z.int(),
+      position_genotype: z
+        .int()
+        .optional()
+        .describe('Of those by position, found in the genotype file of the profile given with the import.'),
+      position_lifted: z
+        .int()
+        .optional()
+        .describe("Of those in the profile's file, found after lifting the position to that file's genome build."),
     }),
     frequency_source: z.object({ file_population: z.int(), thousand_genomes: z.int(), file_overall: z.int() }),
     strand_flipped_to_forward: z.int(),

@@ -1128,6 +1128,10 @@ export interface components {
                 position: number;
                 position_grch37: number;
                 position_grch38: number;
+                /** @description Of those by position, found in the genotype file of the profile given with the import. */
+                position_genotype?: number;
+                /** @description Of those in the profile's file, found after lifting the position to that file's genome build. */
+                position_lifted?: number;
             };
             frequency_source: {
                 file_population: number;
@@ -6175,6 +6179,8 @@ export interface operations {
                 name?: string;
                 /** @description The trait code (default: from the file). */
                 code?: string;
+                /** @description A profile whose genotype file the scoring file's positions are also matched against (for position-only files whose variants are not markers Traitscope knows); lifted between GRCh37 and GRCh38 when the builds differ. */
+                profile_id?: string;
             };
             header?: never;
             path?: never;

@@ -126,6 +126,7 @@ export function appRoutes(ctx: ServiceContext): Router {
       fileName: str(req.query.file_name) ?? 'scoring file',
       name: str(req.query.name),
       code: str(req.query.code),
+      profileId: str(req.query.profile_id),
     });
     if (outcome.kind === 'failed')
       throw new HttpError(500, `The scoring file could not be imported: ${outcome.reason}`);
