@@ -17,7 +17,8 @@
  * two people's real files, no other stored file has its size (only then does the page hash
  * the file).
  *
- * Also printed: where the UI's time went, from the page's own marks (src/renderer/src/lib/
+ * TRAITSCOPE_BENCH_REDUCED_MOTION=1 runs the page with prefers-reduced-motion (no animations),
+ * to see what its animations cost. Also printed: where the UI's time went, from the page's own marks (src/renderer/src/lib/
  * timeline.ts), and the CPU time the browser's processes and the service used meanwhile
  * (Linux), since on a 2-core machine every millisecond the browser spends is taken from the
  * service's parsing and scoring.
@@ -79,6 +80,9 @@ export async function run(): Promise<void> {
   const events = await openEvents({ api: `${app.origin}/api` }, app.token);
   try {
     const phenotypes = await throughApi(app, events, text, 'warm-up');
+    // A diagnosis: how much of the browser's CPU its animations take while the person waits.
+    if (process.env.TRAITSCOPE_BENCH_REDUCED_MOTION === '1')
+      await browser.page.emulateMedia({ reducedMotion: 'reduce' });
     await browser.page.goto(app.signInUrl);
     await browser.page.getByRole('heading', { name: 'Your genome, read privately' }).waitFor();
     const bench: Bench = { app, browser, events, text, dir, phenotypes, cpu: processCpu(app.dataDir), uiRuns: 0 };
@@ -218,34 +222,42 @@ async function throughApi(app: RunningApp, events: EventStream, bytes: Buffer, n
 
 /**
  * Until the list's header counts every phenotype with a result and its rows are on the page,
- * checked in each animation frame by reading those two elements (a text search of the whole
- * page on every frame cost the page's main thread up to 130 ms in a profiled run).
+ * checked whenever the page's DOM changes (a MutationObserver) by reading those two elements.
+ * Polling in every animation frame instead kept Chromium drawing frames the page did not
+ * need, CPU taken from the service on a 2-core machine; a text search of the whole page on
+ * every frame cost its main thread up to 130 ms in a profiled run.
  */
 async function everyResultListed(page: Page, phenotypes: number): Promise<void> {
-  await page
-    .waitForFunction(
-      (expected) => {
-        const browser = document.querySelector('[data-testid=trait-browser]');
-        const header = browser?.querySelector('.traits-header p')?.textContent ?? '';
-        return (
-          header.startsWith(`${expected} phenotypes with a result`) && !!browser?.querySelector('.trait-list > li')
-        );
-      },
-      phenotypes.toLocaleString('en-US'),
-      { polling: 'raf', timeout: 120_000 },
-    )
-    .catch(async (err: unknown) => {
-      const shown = await page
-        .locator('main')
-        .innerText()
-        .catch(() => '(nothing)');
-      throw new Error(
-        `The page never listed ${phenotypes} phenotypes with a result. It shows:\n${shown.slice(0, 1500)}`,
-        {
-          cause: err,
-        },
-      );
-    });
+  const listed = await page.evaluate(
+    ({ expected, timeoutMs }) =>
+      new Promise<boolean>((resolve) => {
+        const done = () => {
+          const browser = document.querySelector('[data-testid=trait-browser]');
+          const header = browser?.querySelector('.traits-header p')?.textContent ?? '';
+          return (
+            header.startsWith(`${expected} phenotypes with a result`) && !!browser?.querySelector('.trait-list > li')
+          );
+        };
+        if (done()) return resolve(true);
+        const observer = new MutationObserver(() => {
+          if (!done()) return;
+          observer.disconnect();
+          clearTimeout(timer);
+          resolve(true);
+        });
+        const timer = setTimeout(() => (observer.disconnect(), resolve(false)), timeoutMs);
+        observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+      }),
+    { expected: phenotypes.toLocaleString('en-US'), timeoutMs: 120_000 },
+  );
+  if (listed) return;
+  const shown = await page
+    .locator('main')
+    .innerText()
+    .catch(() => '(nothing)');
+  throw new Error(
+    `The page never listed ${phenotypes} phenotypes with a result within 120 s. It shows:\n${shown.slice(0, 1500)}`,
+  );
 }
 
 /** Each step's time after this run's drop, from the page's marks. */

@@ -14,6 +14,7 @@ import type { Profile } from '../../src/shared/api.js';
 import {
   axeBothThemes,
   dropFiles,
+  openFresh,
   waitForAllResults,
   openBrowser,
   screenshot,
@@ -61,7 +62,7 @@ async function openAda(): Promise<Profile> {
   await signIn();
   const ada = await adaProfile();
   const { page } = browser;
-  await page.goto(`${app.origin}/#/profiles/${ada.id}`);
+  await openFresh(page, `${app.origin}/#/profiles/${ada.id}`);
   await page.getByTestId('summary').waitFor({ timeout: 60_000 });
   await page.locator('.trait-row[data-status=computed]').first().waitFor({ timeout: 60_000 });
   return ada;
@@ -399,7 +400,7 @@ describe('every screen in both themes, any window, by keyboard', () => {
     await page.goto(`${app.origin}/#/`);
     await page.getByRole('heading', { name: 'Your genome, read privately' }).waitFor();
     await check('home');
-    await page.goto(`${app.origin}/#/profiles/${ada.id}`);
+    await openFresh(page, `${app.origin}/#/profiles/${ada.id}`);
     await page.getByTestId('summary').waitFor();
     // The result rows come with the lists, after the summary: check the page with them.
     await page.locator('.trait-row[data-status=computed]').first().waitFor();
@@ -435,7 +436,7 @@ describe('every screen in both themes, any window, by keyboard', () => {
         [660, 430, 'zoom-200'],
       ] as const) {
         await page.setViewportSize({ width, height });
-        await page.goto(`${app.origin}/#/profiles/${ada.id}`);
+        await openFresh(page, `${app.origin}/#/profiles/${ada.id}`);
         await page.getByTestId('summary').waitFor();
         const menu = page.getByRole('button', { name: 'Menu' });
         await expect(menu.isVisible()).resolves.toBe(true);

@@ -176,6 +176,16 @@ async function waitForScoring(app: RunningApp, profileId: string): Promise<void>
 }
 
 /**
+ * Opens a screen of the app with a fresh load of the page, so it reads what tests made
+ * through the API meanwhile (a navigation that changes only the hash keeps what the page
+ * read before).
+ */
+export async function openFresh(page: Page, url: string): Promise<void> {
+  await page.goto('about:blank');
+  await page.goto(url);
+}
+
+/**
  * Screen-reader basics: interactive elements without an accessible name (a button with
  * only an icon and no label, an input without a label). Returns short descriptions.
  */
