@@ -228,28 +228,24 @@ async function throughApi(app: RunningApp, events: EventStream, bytes: Buffer, n
  * every frame cost its main thread up to 130 ms in a profiled run.
  */
 async function everyResultListed(page: Page, phenotypes: number): Promise<void> {
-  const listed = await page.evaluate(
-    ({ expected, timeoutMs }) =>
-      new Promise<boolean>((resolve) => {
-        const done = () => {
-          const browser = document.querySelector('[data-testid=trait-browser]');
-          const header = browser?.querySelector('.traits-header p')?.textContent ?? '';
-          return (
-            header.startsWith(`${expected} phenotypes with a result`) && !!browser?.querySelector('.trait-list > li')
-          );
-        };
-        if (done()) return resolve(true);
-        const observer = new MutationObserver(() => {
-          if (!done()) return;
-          observer.disconnect();
-          clearTimeout(timer);
-          resolve(true);
-        });
-        const timer = setTimeout(() => (observer.disconnect(), resolve(false)), timeoutMs);
-        observer.observe(document.body, { subtree: true, childList: true, characterData: true });
-      }),
-    { expected: phenotypes.toLocaleString('en-US'), timeoutMs: 120_000 },
-  );
+  // Source text, not a function: tsx names the inner functions with a helper the page lacks.
+  const expected = JSON.stringify(`${phenotypes.toLocaleString('en-US')} phenotypes with a result`);
+  const listed = await page.evaluate<boolean>(`new Promise((resolve) => {
+    const done = () => {
+      const browser = document.querySelector('[data-testid=trait-browser]');
+      const header = browser?.querySelector('.traits-header p')?.textContent ?? '';
+      return header.startsWith(${expected}) && !!browser?.querySelector('.trait-list > li');
+    };
+    if (done()) return resolve(true);
+    const observer = new MutationObserver(() => {
+      if (!done()) return;
+      observer.disconnect();
+      clearTimeout(timer);
+      resolve(true);
+    });
+    const timer = setTimeout(() => (observer.disconnect(), resolve(false)), 120000);
+    observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+  })`);
   if (listed) return;
   const shown = await page
     .locator('main')
