@@ -1,6 +1,8 @@
 /**
  * Settings › API access: a client created in the UI shows its secret once and really works
- * against the token endpoint; revoking it in the UI really locks it out.
+ * against the token endpoint; revoking it in the UI really locks it out. Each test opens the
+ * settings itself and makes what it needs (the revoke test its own client when the create
+ * test has not run), so any one runs alone.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBrowser, screenshot, startApp, unlabeledControls, type Browser, type RunningApp } from './support/app.js';
@@ -8,26 +10,45 @@ import { openBrowser, screenshot, startApp, unlabeledControls, type Browser, typ
 describe('API clients', () => {
   let app: RunningApp;
   let browser: Browser;
-  let clientId = '';
-  let clientSecret = '';
+  /** The client the create test made in the UI, with the secret it showed once. */
+  let created: { clientId: string; clientSecret: string } | null = null;
 
-  const tokenRequest = () =>
+  const tokenRequest = (client: { clientId: string; clientSecret: string }) =>
     fetch(`${app.origin}/oauth/token`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({
-        client_id: clientId,
-        client_secret: clientSecret,
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
         audience: `${app.origin}/api/profiles`,
         grant_type: 'client_credentials',
       }),
     });
 
+  /** The "Lab notebook" client: the one the create test made, else one made now through the API. */
+  async function labNotebook(): Promise<{ clientId: string; clientSecret: string }> {
+    if (created) return created;
+    const { status, body } = await app.api<{ client_id: string; client_secret: string }>('POST', '/app/clients/', {
+      name: 'Lab notebook',
+      scopes: ['read:profiles'],
+      free_traits: ['height'],
+    });
+    expect(status).toBe(201);
+    return (created = { clientId: body.client_id, clientSecret: body.client_secret });
+  }
+
+  /** The settings page, loaded afresh (a hash-only navigation would keep what the page last read). */
+  async function openSettings(): Promise<void> {
+    const url = `${app.origin}/#/settings`;
+    if (browser.page.url() === url) await browser.page.reload();
+    else await browser.page.goto(url);
+    await browser.page.getByTestId('settings-view').waitFor();
+  }
+
   beforeAll(async () => {
     [app, browser] = await Promise.all([startApp(), openBrowser()]);
     await browser.page.goto(app.signInUrl);
-    await browser.page.getByRole('link', { name: 'Settings' }).click();
-    await browser.page.getByTestId('settings-view').waitFor();
+    await browser.page.getByRole('heading', { name: 'Your genome, read privately' }).waitFor();
   });
   afterAll(async () => {
     await browser?.close();
@@ -35,6 +56,7 @@ describe('API clients', () => {
   });
 
   it('shows the base URL, the data folder and a ready curl example', async () => {
+    await openSettings();
     const { page } = browser;
     const api = page.getByTestId('api-access');
     await api.getByText(`${app.origin}/api`, { exact: true }).waitFor();
@@ -46,6 +68,7 @@ describe('API clients', () => {
   });
 
   it('creates a client and shows its secret once, with copy buttons', async () => {
+    await openSettings();
     const { page } = browser;
     await page.getByRole('button', { name: 'New API client' }).click();
     const dialog = page.getByTestId('create-client-dialog');
@@ -64,8 +87,8 @@ describe('API clients', () => {
 
     const secretDialog = page.getByTestId('secret-dialog');
     await secretDialog.getByText('Copy the secret now. It is shown only once.').waitFor();
-    clientId = (await secretDialog.getByTestId('new-client-id').textContent())!;
-    clientSecret = (await secretDialog.getByTestId('new-client-secret').textContent())!;
+    const clientId = (await secretDialog.getByTestId('new-client-id').textContent())!;
+    const clientSecret = (await secretDialog.getByTestId('new-client-secret').textContent())!;
     expect(clientId).toBeTruthy();
     expect(clientSecret.length).toBeGreaterThan(20);
     await expect(secretDialog.locator('pre').textContent()).resolves.toContain(clientSecret);
@@ -87,13 +110,17 @@ describe('API clients', () => {
     // The secret is not shown anywhere any more.
     await expect(page.getByText(clientSecret).count()).resolves.toBe(0);
 
-    const res = await tokenRequest();
+    created = { clientId, clientSecret };
+    const res = await tokenRequest(created);
     expect(res.status).toBe(200);
     const token = (await res.json()) as { access_token: string; scope: string };
     expect(token.scope).toBe('read:profiles');
   });
 
   it('revokes a client after confirmation, locking it out', async () => {
+    const client = await labNotebook();
+    expect((await tokenRequest(client)).status).toBe(200);
+    await openSettings();
     const { page } = browser;
     await page.getByRole('button', { name: 'Revoke Lab notebook' }).click();
     const confirm = page.getByTestId('revoke-dialog');
@@ -104,15 +131,14 @@ describe('API clients', () => {
     await page.getByTestId('api-access').getByText('No API clients yet.').waitFor();
     await page.getByText('1 revoked client').waitFor();
 
-    expect((await tokenRequest()).status).toBe(401);
+    expect((await tokenRequest(client)).status).toBe(401);
   });
 
   it('deletes all data only after the word DELETE is typed', async () => {
     const { page } = browser;
     await app.api('POST', '/profiles/', { first_name: 'Alan', last_name: 'Turing' });
     await app.api('POST', '/profiles/', { first_name: 'Barbara', last_name: 'McClintock' });
-    await page.reload();
-    await page.getByTestId('settings-view').waitFor();
+    await openSettings();
     await page.getByText('(2 profiles)', { exact: false }).waitFor();
 
     await page.getByRole('button', { name: 'Delete all data…' }).click();

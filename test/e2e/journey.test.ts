@@ -3,7 +3,10 @@
  * becomes a profile whose page answers "what is notable about me, how much should I care"
  * — the summary first, one row per phenotype, findings behind an explicit opt-in, a result
  * in detail, a report built to choose — and the same by keyboard only, in both themes,
- * at 800×600 and at 200 % zoom. One server and one browser serve every test in the file.
+ * at 800×600 and at 200 % zoom. One server and one browser serve every test in the file;
+ * each test signs in and opens the profile it reads through the fixtures below, so any test
+ * runs alone (`npx vitest run test/e2e/journey.test.ts -t NAME`) as well as after the others
+ * (then it reads the profile the drop made).
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,22 +14,26 @@ import type { Profile } from '../../src/shared/api.js';
 import {
   axeBothThemes,
   dropFiles,
+  openFresh,
   waitForAllResults,
   openBrowser,
   screenshot,
   SCREENSHOTS,
+  scoredProfile,
   startApp,
   unlabeledControls,
   type Browser,
   type RunningApp,
 } from './support/app.js';
 import { FINDING_CALLS, personFile } from '../support/genotypes.js';
+import { runCli } from '../support/server.js';
 
 const FILE = personFile({ extra: FINDING_CALLS });
 
 let app: RunningApp;
 let browser: Browser;
-let ada: Profile;
+/** Whether this browser holds a session (the sign-in test or `signIn` made one). */
+let signedIn = false;
 
 beforeAll(async () => {
   // bypassCSP only so the tests can inject axe-core; the app's own code runs under its CSP.
@@ -36,6 +43,35 @@ afterAll(async () => {
   await browser?.close();
   await app?.stop();
 });
+
+/** A session for this browser, from a one-time link of its own when no test signed in yet. */
+async function signIn(): Promise<void> {
+  if (signedIn) return;
+  const link = runCli(['sign-in-link', '--data-dir', app.dataDir]);
+  if (link.status !== 0) throw new Error(`sign-in-link failed: ${link.stderr}`);
+  await browser.page.goto(link.stdout.trim());
+  await browser.page.getByRole('heading', { name: 'Your genome, read privately' }).waitFor();
+  signedIn = true;
+}
+
+/** Ada's profile, every trait scored: the one the drop test made, else uploaded through the API. */
+const adaProfile = () => scoredProfile(app, { first_name: 'Ada', last_name: 'Lovelace' }, FILE);
+
+/**
+ * Signed in, on Ada's profile page as it settles: the summary, the result rows and the
+ * single-variant findings shown, and no section above the list still reading.
+ */
+async function openAda(): Promise<Profile> {
+  await signIn();
+  const ada = await adaProfile();
+  const { page } = browser;
+  await openFresh(page, `${app.origin}/#/profiles/${ada.id}`);
+  await page.getByTestId('summary').waitFor({ timeout: 60_000 });
+  await page.locator('.trait-row[data-status=computed]').first().waitFor({ timeout: 60_000 });
+  await page.getByTestId('finding-lactase_persistence').waitFor({ timeout: 60_000 });
+  await page.getByText(/^Reading your (findings|drug–gene results)…$/).waitFor({ state: 'detached', timeout: 60_000 });
+  return ada;
+}
 
 /** Presses Tab until the focused element matches, as a keyboard user would; fails after `max` presses. */
 async function tabTo(page: Browser['page'], matches: (el: Element) => boolean, max = 250): Promise<void> {
@@ -55,11 +91,15 @@ describe('drop a DNA file, read the answer', () => {
     await page.getByRole('heading', { name: 'Your genome, read privately' }).waitFor();
     expect(page.url()).not.toContain('signin=');
     expect(await page.title()).toBe('Profiles – Traitscope');
+    signedIn = true;
     await screenshot(page, '01-welcome');
   });
 
   it('turns a dropped file into a profile, importing with visible progress', async () => {
+    await signIn();
     const { page } = browser;
+    await page.goto(`${app.origin}/#/`);
+    await page.getByRole('heading', { name: 'Your genome, read privately' }).waitFor();
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.enable');
     await cdp.send('Network.emulateNetworkConditions', {
@@ -88,7 +128,7 @@ describe('drop a DNA file, read the answer', () => {
     await page.getByTestId('genotype-card').waitFor({ timeout: 60_000 });
     // Once every file is done the tray folds to a pill (and leaves a little later).
     await page.getByTestId('job-tray').getByRole('button', { name: '1 file imported' }).waitFor({ timeout: 30_000 });
-    ada = (await app.api<Profile[]>('GET', '/profiles/')).body[0];
+    const ada = (await app.api<Profile[]>('GET', '/profiles/')).body[0];
     // Every trait is scored in the background and shows up without pressing anything.
     await waitForAllResults(page, app, ada.id);
     await page.getByTestId('summary').waitFor();
@@ -103,6 +143,7 @@ describe('drop a DNA file, read the answer', () => {
   }, 300_000);
 
   it('puts the summary first: at most 10 notable results, each with how much it tells, and what the file cannot tell', async () => {
+    await openAda();
     const { page } = browser;
     const summary = page.getByTestId('summary');
     const notable = summary.getByTestId('notable');
@@ -128,6 +169,7 @@ describe('drop a DNA file, read the answer', () => {
   }, 60_000);
 
   it('asks before showing disease results, then shows findings with citations and looks markers up', async () => {
+    await openAda();
     const { page } = browser;
     const findings = page.getByTestId('findings');
     // Before the answer: no APOE, disease results hidden.
@@ -168,6 +210,7 @@ describe('drop a DNA file, read the answer', () => {
     'shows one row per phenotype with how other studies agree, evidence and the reference; greys what does not apply',
     { timeout: 300_000 },
     async () => {
+      await openAda();
       const { page } = browser;
       const rows = page.locator('.trait-row[data-status=computed]');
       const count = await rows.count();
@@ -213,6 +256,7 @@ describe('drop a DNA file, read the answer', () => {
   );
 
   it('sorts and filters over the whole catalog', async () => {
+    await openAda();
     const { page } = browser;
     await page.getByLabel('Sort').selectOption('percentile_high');
     const pcts = (
@@ -236,8 +280,11 @@ describe('drop a DNA file, read the answer', () => {
   });
 
   it('opens a result with its level, reference, evidence, captioned plot and only reachable levels; back restores the list', async () => {
+    await openAda();
     const { page } = browser;
     await page.getByTestId('trait-browser').scrollIntoViewIfNeeded();
+    // The row to open in view first, so the click does not scroll the list on its own.
+    await page.locator('.trait-row[data-status=computed] .trait-name').first().scrollIntoViewIfNeeded();
     const before = await page.evaluate(() => document.getElementById('main-content')!.scrollTop);
     expect(before).toBeGreaterThan(0);
     const link = page.getByTestId('summary').getByTestId('notable').first().locator('a');
@@ -264,6 +311,7 @@ describe('drop a DNA file, read the answer', () => {
   });
 
   it('builds a report: sections to choose, how to read and the reference on page 1, the name and page numbers on every page; CSV and JSON', async () => {
+    await openAda();
     const { page } = browser;
     await page.getByRole('button', { name: 'Report' }).click();
     const report = page.getByTestId('report-view');
@@ -338,6 +386,7 @@ describe('drop a DNA file, read the answer', () => {
   });
 
   it('recognises a file imported twice and offers the profile it belongs to', async () => {
+    await openAda();
     const { page } = browser;
     await dropFiles(page, [{ name: 'copy of my genome.txt', content: FILE }], 'drop-new');
     const tray = page.getByTestId('job-tray');
@@ -350,13 +399,15 @@ describe('drop a DNA file, read the answer', () => {
 
 describe('every screen in both themes, any window, by keyboard', () => {
   it('has no serious or critical axe violations on any screen, light or dark', async () => {
+    await signIn();
+    const ada = await adaProfile();
     const { page } = browser;
     const found: string[] = [];
     const check = async (screen: string) => found.push(...(await axeBothThemes(page)).map((v) => `${screen} ${v}`));
     await page.goto(`${app.origin}/#/`);
     await page.getByRole('heading', { name: 'Your genome, read privately' }).waitFor();
     await check('home');
-    await page.goto(`${app.origin}/#/profiles/${ada.id}`);
+    await openFresh(page, `${app.origin}/#/profiles/${ada.id}`);
     await page.getByTestId('summary').waitFor();
     // The result rows come with the lists, after the summary: check the page with them.
     await page.locator('.trait-row[data-status=computed]').first().waitFor();
@@ -383,15 +434,20 @@ describe('every screen in both themes, any window, by keyboard', () => {
   });
 
   it('is usable at 800×600 and at 200 % zoom: the sidebar folds, nothing overflows, a result is above the fold', async () => {
+    const ada = await openAda();
     const { page } = browser;
+    // Disease results shown, as the findings test chose: the page's first results are the findings.
+    const question = page.getByTestId('sensitive-question');
+    if (await question.count()) await question.getByRole('button', { name: 'Show them' }).click();
     try {
       for (const [width, height, name] of [
         [800, 600, '800x600'],
         [660, 430, 'zoom-200'],
       ] as const) {
         await page.setViewportSize({ width, height });
-        await page.goto(`${app.origin}/#/profiles/${ada.id}`);
+        await openFresh(page, `${app.origin}/#/profiles/${ada.id}`);
         await page.getByTestId('summary').waitFor();
+        await page.getByTestId('finding-lactase_persistence').waitFor();
         const menu = page.getByRole('button', { name: 'Menu' });
         await expect(menu.isVisible()).resolves.toBe(true);
         expect(
@@ -405,9 +461,10 @@ describe('every screen in both themes, any window, by keyboard', () => {
           return main.scrollWidth - main.clientWidth;
         });
         expect(overflow).toBeLessThanOrEqual(1);
-        const first = await page.getByTestId('notable').first().boundingBox();
-        expect(first!.y).toBeLessThan(height);
         await screenshot(page, `06-${name}`);
+        // Single-variant findings come first, then the notable results: the first of either.
+        const first = await page.locator('[data-testid^="finding-"], [data-testid=notable]').first().boundingBox();
+        expect(first!.y).toBeLessThan(height);
         await menu.click();
         await page.getByRole('link', { name: 'Settings' }).waitFor();
         await expect(menu.getAttribute('aria-expanded')).resolves.toBe('true');
@@ -419,6 +476,7 @@ describe('every screen in both themes, any window, by keyboard', () => {
   });
 
   it('walks import → summary → detail → report by keyboard alone', { timeout: 300_000 }, async () => {
+    await signIn();
     const { page } = browser;
     // Waiting for a file chooser makes Playwright intercept choosers, but it tells the browser
     // so without waiting for it: an Enter pressed at once could open the chooser first, and

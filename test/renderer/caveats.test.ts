@@ -37,11 +37,24 @@ describe('caveats of a notable result', () => {
       result({
         evidence: { markers_total: 12, top_marker_share: 0.7 },
         percentile_bound: 'above_99.9',
-        rare_call: true,
+        rare_call: {
+          rsid: 'rs4149056',
+          frequency: 0.004,
+          markers: [],
+          level_without: 4,
+          percentile_without: 88,
+          text: 'rs4149056 decides the result.',
+        },
       }),
     );
     expect(rosuvastatin.map((x) => x.kind)).toEqual(['one_marker', 'rare_call', 'off_scale']);
     expect(caveatSentence(rosuvastatin)).toMatch(/one marker carries 70 % of the score.*beyond the 99\.9th percentile/);
+    expect(caveatSentence(rosuvastatin)).toMatch(/rests on a rare call \(rs4149056\)/);
     expect(caveatSentence(rosuvastatin)).not.toMatch(/at the beyond/);
+  });
+
+  it('reads a result without a rare call (null, or stored before the flag existed) as having none', () => {
+    expect(resultCaveats(result({ rare_call: null }))).toEqual([]);
+    expect(resultCaveats(result({}))).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Profile } from '../../../src/shared/api.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../support/chromium.js';
 import { openEvents, request, runCli, startServer, traitsWhen } from '../../support/server.js';
 
@@ -138,6 +139,53 @@ export async function uploadThroughApi(app: RunningApp, profileId: string, conte
 }
 
 /**
+ * A test's own profile with its genotype processed and every trait scored: the profile of
+ * this name with a file when one exists already (an earlier test of the file made it, in the
+ * UI or here), else made now through the API. Each test asks for what it needs, so any test
+ * runs alone (`vitest run FILE -t NAME`) as well as after the others.
+ */
+export async function scoredProfile(
+  app: RunningApp,
+  name: { first_name: string; last_name?: string },
+  content: string,
+): Promise<Profile> {
+  const existing = (await app.api<Profile[]>('GET', '/profiles/')).body.find(
+    (p) => p.first_name === name.first_name && (p.last_name ?? '') === (name.last_name ?? ''),
+  );
+  if (existing) {
+    const genotype = await app.api<{ metadata?: { status?: string } }>('GET', `/profiles/${existing.id}/genotype/`);
+    if (genotype.body.metadata?.status === 'processed') {
+      await waitForScoring(app, existing.id);
+      return existing;
+    }
+  }
+  const profile = existing ?? (await app.api<Profile>('POST', '/profiles/', name)).body;
+  await uploadThroughApi(app, profile.id, content);
+  return profile;
+}
+
+/** Until no trait of the profile is left to score in the background. */
+async function waitForScoring(app: RunningApp, profileId: string): Promise<void> {
+  await traitsWhen(
+    { api: `${app.origin}/api` },
+    app.token,
+    profileId,
+    (list: Array<{ status: string }>) => list.length > 0 && !list.some((t) => t.status === 'available'),
+    '',
+  );
+}
+
+/**
+ * Opens a screen of the app with a fresh load of the page, so it reads what tests made
+ * through the API meanwhile (a navigation that changes only the hash keeps what the page
+ * read before).
+ */
+export async function openFresh(page: Page, url: string): Promise<void> {
+  await page.goto('about:blank');
+  await page.goto(url);
+}
+
+/**
  * Screen-reader basics: interactive elements without an accessible name (a button with
  * only an icon and no label, an input without a label). Returns short descriptions.
  */
@@ -233,13 +281,7 @@ export async function axeBothThemes(page: Page, context = 'body'): Promise<strin
  */
 export async function waitForAllResults(page: Page, app: RunningApp, profileId: string): Promise<number> {
   // Re-read on each of the service's `traits` events for the profile, until nothing is left to compute.
-  await traitsWhen(
-    { api: `${app.origin}/api` },
-    app.token,
-    profileId,
-    (list: Array<{ status: string }>) => list.length > 0 && !list.some((t) => t.status === 'available'),
-    '',
-  );
+  await waitForScoring(app, profileId);
   const scored = (
     await app.api<Array<{ trait: { code: string; group?: { code: string } } }>>(
       'GET',

@@ -159,6 +159,9 @@ export const api = {
   genotype: (id: string) => call('getGenotypeMetadata', { path: { profile_id: id } }),
   uploadUrl: (id: string, contentType: 'text/plain' | 'application/zip') =>
     call('getUploadUrl', { path: { profile_id: id }, query: { 'content-type': contentType } }),
+  /** Reads the stored file again, a VCF's unlisted sites as the person says (docs/file-formats.md). */
+  processAgain: (id: string, variantsOnly: boolean) =>
+    call('processGenotype', { path: { profile_id: id }, query: { variants_only: variantsOnly ? 'true' : 'false' } }),
 
   // The catalog in full (once per session); profile lists name traits by code, as the
   // embedded trait objects would be most of their megabytes (state/traits.ts joins them).

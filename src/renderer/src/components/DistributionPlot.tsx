@@ -2,7 +2,7 @@
  * The reference population's genetic-score distribution with the person's position marked,
  * drawn as plain SVG. Background bands show the five levels (10/20/40/20/10 % of people).
  */
-import { useId, useMemo } from 'react';
+import { useId, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { percentileFigure, percentileSentence, percentileWords } from '../lib/format.js';
 
 interface Props {
@@ -47,6 +47,77 @@ function quantiles(points: Array<[number, number]>, fractions: number[]): number
   });
 }
 
+/**
+ * Tick labels' size in the drawing's units, the smallest size on screen (px) they shrink to,
+ * and the largest size in the drawing's units that stays clear of the axis labels below.
+ */
+const TICK_FONT = 11.5;
+const MIN_TICK_PX = 11;
+const MAX_TICK_FONT = 18;
+/** Space kept between two tick labels, in ems. */
+const TICK_GAP_EM = 0.6;
+
+/**
+ * An upper bound of a tick label's width in ems: digits are at most 0.6 em wide in the
+ * app's fonts, "%" at most 0.95 em.
+ */
+function labelEms(text: string): number {
+  let w = 0;
+  for (const ch of text) w += ch === '%' ? 0.95 : 0.6;
+  return w;
+}
+
+interface Tick {
+  x: number;
+  label: string;
+  /** Where the label's middle sits: at the tick, or moved inside the axis at its ends. */
+  labelX: number;
+}
+
+/**
+ * The ticks whose labels fit side by side at this size: the edges of the person's own level
+ * first (they bound the range the plot highlights), then the others from the middle out; a
+ * label that would overlap one already placed is left out (its tick line stays). Labels
+ * near an end of the axis are moved inside it.
+ */
+function chooseTicks(
+  cuts: Array<{ x: number; label: string }>,
+  level: number,
+  fontUnits: number,
+  axis: { left: number; right: number },
+): Tick[] {
+  const order = cuts
+    .map((c, i) => ({ ...c, i }))
+    .sort((a, b) => {
+      // cut i separates level i+1 from level i+2
+      const own = (c: { i: number }) => (c.i + 1 === level || c.i + 2 === level ? 0 : 1);
+      return own(a) - own(b) || Math.abs(a.i - (cuts.length - 1) / 2) - Math.abs(b.i - (cuts.length - 1) / 2);
+    });
+  const placed: Array<Tick & { half: number }> = [];
+  const gap = TICK_GAP_EM * fontUnits;
+  for (const c of order) {
+    const half = (labelEms(c.label) * fontUnits) / 2;
+    const labelX = Math.min(axis.right - half, Math.max(axis.left + half, c.x));
+    if (placed.some((p) => Math.abs(p.labelX - labelX) < p.half + half + gap)) continue;
+    placed.push({ x: c.x, label: c.label, labelX, half });
+  }
+  return placed.sort((a, b) => a.x - b.x).map(({ x, label, labelX }) => ({ x, label, labelX }));
+}
+
+/** The element's width in CSS pixels, followed as it changes (null before the first layout). */
+function useWidth(ref: RefObject<Element | null>): number | null {
+  const [width, setWidth] = useState<number | null>(null);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    setWidth(el.getBoundingClientRect().width);
+    const observer = new ResizeObserver(([entry]) => setWidth(entry.contentRect.width));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
+}
+
 const LEVEL_NAMES = [
   'Much lower than average',
   'Lower than average',
@@ -68,6 +139,8 @@ export function DistributionPlot({
 }: Props) {
   const titleId = useId();
   const descId = useId();
+  const figure = useRef<HTMLElement>(null);
+  const width = useWidth(figure);
   const geom = useMemo(() => {
     const pts = density.filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y)).sort((a, b) => a[0] - b[0]);
     if (pts.length < 2) return null;
@@ -110,6 +183,16 @@ export function DistributionPlot({
 
   if (!geom) return <p className="muted">The reference distribution is not available for this trait.</p>;
   const { line, area, left, edges, px, py, base } = geom;
+  // The drawing scales with the figure; tick labels keep at least MIN_TICK_PX on screen, and
+  // only those that fit side by side at that size are written.
+  const scale = width ? width / W : 1;
+  const tickFont = Math.min(MAX_TICK_FONT, Math.max(TICK_FONT, MIN_TICK_PX / scale));
+  const ticks = chooseTicks(
+    edges.slice(1, -1).map((x, i) => ({ x, label: `${bounds[i]}%` })),
+    level,
+    tickFont,
+    { left: PAD.left, right: W - PAD.right },
+  );
   const labelW = 132;
   const labelX = Math.min(W - PAD.right - labelW, Math.max(PAD.left, px - labelW / 2));
   const words = percentileWords({ percentile, percentile_bound: bound });
@@ -126,7 +209,7 @@ export function DistributionPlot({
   const captionId = `${titleId}-caption`;
 
   return (
-    <figure className="plot" data-testid="distribution-plot" aria-labelledby={captionId}>
+    <figure className="plot" data-testid="distribution-plot" aria-labelledby={captionId} ref={figure}>
       <svg
         viewBox={`0 0 ${W} ${H}`}
         role="img"
@@ -150,12 +233,19 @@ export function DistributionPlot({
         <path className="plot-line" d={line} />
         <line className="plot-axis" x1={PAD.left} x2={W - PAD.right} y1={base} y2={base} />
         {edges.slice(1, -1).map((x, i) => (
-          <g key={i}>
-            <line className="plot-tick" x1={x} x2={x} y1={base} y2={base + 5} />
-            <text className="plot-tick-label" x={x} y={base + 18} textAnchor="middle">
-              {bounds[i]}%
-            </text>
-          </g>
+          <line key={i} className="plot-tick" x1={x} x2={x} y1={base} y2={base + 5} />
+        ))}
+        {ticks.map((t) => (
+          <text
+            key={t.label}
+            className="plot-tick-label"
+            x={t.labelX}
+            y={base + 8 + tickFont}
+            textAnchor="middle"
+            style={{ fontSize: tickFont }}
+          >
+            {t.label}
+          </text>
         ))}
         <text className="plot-axis-label" x={PAD.left} y={H - 6}>
           ← Lower genetic score

@@ -14,15 +14,27 @@ function siteOf(href: string): string {
   }
 }
 
-export function ExternalLink({ href, className, children }: { href: string; className?: string; children: ReactNode }) {
+export function ExternalLink({
+  href,
+  className,
+  description,
+  children,
+}: {
+  href: string;
+  className?: string;
+  /** What the link points to (a study's citation), shown on hover before where it opens. */
+  description?: string;
+  children: ReactNode;
+}) {
   const site = siteOf(href);
+  const leaves = `Opens ${site} in your web browser, outside Traitscope`;
   return (
     <a
       className={className}
       href={href}
       target="_blank"
       rel="noopener noreferrer"
-      title={`Opens ${site} in your web browser, outside Traitscope`}
+      title={description ? `${description}. ${leaves}` : leaves}
     >
       {children}
       <ExternalIcon size={12} />

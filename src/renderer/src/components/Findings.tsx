@@ -9,7 +9,8 @@ import type { Finding, FindingsResponse, GenotypeSnp } from '../../../shared/api
 import { api } from '../api/client.js';
 import { useProfileResource } from '../lib/profile-resource.js';
 import { usePreferences } from '../state/preferences.js';
-import { ExternalIcon, SearchIcon, Spinner } from './icons.js';
+import { ExternalLink } from './ExternalLink.js';
+import { SearchIcon, Spinner } from './icons.js';
 
 export function useFindings(profileId: string): { data: FindingsResponse | null; error: string | null } {
   return useProfileResource('findings', api.findings, profileId);
@@ -17,16 +18,9 @@ export function useFindings(profileId: string): { data: FindingsResponse | null;
 
 function Pmid({ pmid, sources }: { pmid: string; sources: Record<string, string> }) {
   return (
-    <a
-      className="pmid"
-      href={`https://pubmed.ncbi.nlm.nih.gov/${pmid}/`}
-      target="_blank"
-      rel="noopener noreferrer"
-      title={sources[pmid]}
-    >
+    <ExternalLink className="pmid" href={`https://pubmed.ncbi.nlm.nih.gov/${pmid}/`} description={sources[pmid]}>
       PMID {pmid}
-      <ExternalIcon size={12} />
-    </a>
+    </ExternalLink>
   );
 }
 

@@ -10,6 +10,7 @@ import { formatDate, formatInt, formatPercent, populationName, vendorName } from
 import { comparedWith, mixtureText, type Reference } from '../lib/reference.js';
 import type { GenotypeInfo } from '../state/profiles.js';
 import { AlertIcon, ChevronDown, ChevronRight } from './icons.js';
+import { SiteReading } from './SiteReading.js';
 
 const BUILD_NAMES: Record<string, string> = { '36': 'GRCh36 (hg18)', '37': 'GRCh37 (hg19)', '38': 'GRCh38 (hg38)' };
 
@@ -175,6 +176,7 @@ export function GenotypeCard({ profile, genotype, reference, compact, cutLine }:
               <dd>{SEX_WORD[sex.dna ?? ''] ?? 'Undetermined'}</dd>
             </div>
           </dl>
+          <SiteReading profileId={profile.id} metadata={m} />
           <div className="ancestry">
             <h3>Reference population and ancestry</h3>
             <p className="small">

@@ -9,6 +9,7 @@ import type { PharmacogeneList, PharmacogeneResult } from '../../../shared/api.j
 import { api } from '../api/client.js';
 import { useProfileResource } from '../lib/profile-resource.js';
 import '../styles/medication-card.css';
+import { ExternalLink } from './ExternalLink.js';
 import { Spinner } from './icons.js';
 
 /** The profile's drug–gene results; nothing is fetched while `enabled` is false (not opted in). */
@@ -101,14 +102,9 @@ function GeneResult({ r }: { r: PharmacogeneResult }) {
           {r.medicines.map((m) => (
             <li key={m.medicine}>
               <strong>{m.medicine}</strong>: {m.text}{' '}
-              <a
-                href={`https://pubmed.ncbi.nlm.nih.gov/${m.pmid}/`}
-                target="_blank"
-                rel="noopener noreferrer"
-                title={m.guideline}
-              >
+              <ExternalLink href={`https://pubmed.ncbi.nlm.nih.gov/${m.pmid}/`} description={m.guideline}>
                 PMID {m.pmid}
-              </a>
+              </ExternalLink>
             </li>
           ))}
         </ul>

@@ -1,8 +1,8 @@
 /**
  * What a person must read beside a notable result before trusting it: the other studies of
  * the phenotype mostly disagree, one marker carries the score, the score rests on a rare
- * call, or it lies off the reference's scale. Read defensively: fields added by newer
- * services (a rare-call flag) may be absent.
+ * call, or it lies off the reference's scale. `rare_call` is absent from results stored
+ * before the service flagged rare calls: those read as having none.
  */
 import type { ProfileTrait } from '../../../shared/api.js';
 
@@ -30,10 +30,11 @@ export function resultCaveats(r: ProfileTrait): Caveat[] {
   if (total === 1) out.push({ kind: 'one_marker', text: 'rests on a single marker' });
   else if (typeof top === 'number' && top > ONE_MARKER_SHARE)
     out.push({ kind: 'one_marker', text: `one marker carries ${Math.round(100 * top)} % of the score` });
-  const rare =
-    (r as { rare_call?: unknown; rare_calls?: unknown }).rare_call ?? (r as { rare_calls?: unknown }).rare_calls;
-  if (rare === true || (Array.isArray(rare) && rare.length > 0) || (typeof rare === 'number' && rare > 0))
-    out.push({ kind: 'rare_call', text: 'rests on a rare call, which chips often read wrongly' });
+  if (r.rare_call)
+    out.push({
+      kind: 'rare_call',
+      text: `rests on a rare call (${r.rare_call.rsid}), which chips often read wrongly`,
+    });
   if (r.percentile_bound === 'above_99.9' || r.percentile_bound === 'below_0.1')
     out.push({
       kind: 'off_scale',

@@ -1,0 +1,73 @@
+/**
+ * How the DNA file's sites were read (the summary's `site_reading`, docs/file-formats.md
+ * "Sequencing files"): only the lines it lists, a VCF of variants only whose unlisted
+ * markers are read as matching the reference genome, or a gVCF's reference blocks. For a
+ * VCF the person can say which it is; the file is then read again that way
+ * (`?variants_only=` on processing). A gVCF states its reference blocks, so it has no choice.
+ */
+import { useState } from 'react';
+import { api } from '../api/client.js';
+import type { GenotypeInfo } from '../state/profiles.js';
+import { useProfiles } from '../state/profiles.js';
+
+type Reading = NonNullable<GenotypeInfo['metadata']['site_reading']>;
+
+const READING_TEXT: Record<Reading, string> = {
+  as_listed: 'Only the sites the file lists',
+  variants_only:
+    'Variants only: the file lists the sites where you differ from the reference genome, so every site it does not list is read as matching the reference',
+  reference_blocks: 'A gVCF: sites inside its reference blocks are read as matching the reference genome',
+};
+
+const CHOSEN_BY: Record<NonNullable<GenotypeInfo['metadata']['site_reading_from']>, string> = {
+  contents: 'decided from the file’s contents',
+  header: 'as the file’s header says',
+  person: 'as you chose',
+  default: 'the usual reading',
+};
+
+export function SiteReading({ profileId, metadata }: { profileId: string; metadata: GenotypeInfo['metadata'] }) {
+  const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
+  const reading = metadata.site_reading;
+  if (!reading) return null;
+  const from = metadata.site_reading_from;
+  const canChoose = metadata.format === 'vcf' && reading !== 'reference_blocks';
+  const readAgain = async () => {
+    setState({ busy: true, error: null });
+    try {
+      await api.processAgain(profileId, reading !== 'variants_only');
+      await useProfiles.getState().refreshGenotype(profileId);
+      setState({ busy: false, error: null });
+    } catch (err) {
+      setState({ busy: false, error: (err as Error).message });
+    }
+  };
+  return (
+    <div className="site-reading" data-testid="site-reading">
+      <h3>How the file’s sites were read</h3>
+      <p className="small" data-reading={reading}>
+        {READING_TEXT[reading]}
+        {from ? ` (${CHOSEN_BY[from]})` : ''}.
+      </p>
+      {canChoose ? (
+        <p className="small">
+          <button type="button" className="button button-small" disabled={state.busy} onClick={() => void readAgain()}>
+            {reading === 'variants_only'
+              ? 'My file lists every site: read only its lines'
+              : 'My file lists only variants: read the rest as reference'}
+          </button>
+        </p>
+      ) : null}
+      {state.busy ? (
+        <p className="muted small" role="status">
+          Reading the file again…
+        </p>
+      ) : null}
+      {state.error ? (
+        <p className="inline-warning" role="alert">
+          The file could not be read again: {state.error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
