@@ -189,6 +189,7 @@ function runApp(): void {
       dataDir: running.config.dataDir,
       maxUploadBytes: running.config.maxUploadBytes,
       session: () => appSession(running),
+      ingestFile: running.ingestFile,
     });
     installMenu({ window: () => mainWindow, dataDir: running.config.dataDir, logFile: running.log.path });
     mainWindow = createWindow(running.origin);

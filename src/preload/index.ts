@@ -1,7 +1,7 @@
 /**
  * The narrow bridge between the sandboxed page and the main process: a session for the
- * page's own API calls, PDF export, revealing the data folder, and files and menu
- * commands coming from the operating system. Nothing else of Electron or Node crosses.
+ * page's own API calls, PDF export, revealing the data folder, files the operating system
+ * opened (as handles the main process stores from disk) and menu commands. Nothing else of Electron or Node crosses.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import {
@@ -9,6 +9,7 @@ import {
   type MenuCommand,
   type OpenedFile,
   type PdfResult,
+  type StoreOpenedFileResult,
   type TraitscopeBridge,
 } from '../shared/desktop-bridge.js';
 import { IPC } from './channels.js';
@@ -25,6 +26,9 @@ const bridge: TraitscopeBridge = {
     ipcRenderer.send(IPC.openFilesReady);
     return () => void ipcRenderer.removeListener(IPC.openFiles, handler);
   },
+  hashOpenedFile: (ref) => ipcRenderer.invoke(IPC.hashOpenedFile, String(ref)) as Promise<string>,
+  storeOpenedFile: (ref, profileId) =>
+    ipcRenderer.invoke(IPC.storeOpenedFile, String(ref), String(profileId)) as Promise<StoreOpenedFileResult>,
   onMenu(listener) {
     const handler = (_event: IpcRendererEvent, command: MenuCommand) => {
       if ((MENU_COMMANDS as readonly string[]).includes(command)) listener(command);

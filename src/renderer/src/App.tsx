@@ -60,9 +60,7 @@ function useDesktopIntegration(enabled: boolean): void {
   useEffect(() => {
     const bridge = desktopBridge();
     if (!enabled || !bridge) return;
-    const offFiles = bridge.onOpenFiles((files) => {
-      useJobs.getState().analyzeFiles(files.map((f) => new File([f.data as Uint8Array<ArrayBuffer>], f.name)));
-    });
+    const offFiles = bridge.onOpenFiles((files) => useJobs.getState().analyzeFiles(files));
     const offMenu = bridge.onMenu((command) => {
       const route = useRouter.getState().route;
       if (command === 'new-profile') openDialog({ kind: 'new-profile' });
