@@ -10,6 +10,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, nativeTheme, shell } from 'electron';
+import { DEFAULT_PORT } from '../service/config.js';
 import { catalogRevision } from '../service/http/routes/service.js';
 import type { RunningService } from '../service/index.js';
 import { copyConsoleToLog, openLogFile, type LogFile } from '../service/log-file.js';
@@ -18,6 +19,7 @@ import { devServerUrl, serveUiFromDevServer } from './dev-renderer.js';
 import { applyProcessHardening, applySessionHardening, secureWebPreferences } from './hardening.js';
 import { registerIpc } from './ipc.js';
 import { parseLaunchArgs } from './launch-args.js';
+import { portMovedNotice } from './port-choice.js';
 import { installMenu } from './menu.js';
 import { openFiles } from './open-files.js';
 import { appSession, startHostedService } from './service-host.js';
@@ -193,6 +195,7 @@ function runApp(): void {
     });
     installMenu({ window: () => mainWindow, dataDir: running.config.dataDir, logFile: running.log.path });
     mainWindow = createWindow(running.origin);
+    tellIfPortMoved(mainWindow, running);
     // About names the trait catalog's revision (what GET /api/version reports), once the page
     // has loaded it: the service's engine loads on first use, and the page's first view uses it.
     mainWindow.webContents.once('did-finish-load', () => {
@@ -201,6 +204,26 @@ function runApp(): void {
         applicationName: 'Traitscope',
         applicationVersion: app.getVersion(),
         version: `trait catalog ${catalogRevision(engine)}, ${engine.traits.length} traits`,
+      });
+    });
+  }
+
+  /**
+   * Once per run, when the service is not on its usual port: the window says where it is and
+   * where tools must look for it (port-choice.ts), instead of moving silently.
+   */
+  function tellIfPortMoved(win: BrowserWindow, running: RunningService): void {
+    const notice = portMovedNotice(DEFAULT_PORT, running.origin, running.config.dataDir);
+    if (!notice) return;
+    log?.write('warn', `${notice.message}. ${notice.detail}`);
+    win.once('ready-to-show', () => {
+      void dialog.showMessageBox(win, {
+        type: 'info',
+        title: 'Traitscope runs on another port',
+        message: notice.message,
+        detail: notice.detail,
+        buttons: ['OK'],
+        noLink: true,
       });
     });
   }
