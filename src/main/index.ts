@@ -15,6 +15,7 @@ import { catalogRevision } from '../service/http/routes/service.js';
 import type { RunningService } from '../service/index.js';
 import { copyConsoleToLog, openLogFile, type LogFile } from '../service/log-file.js';
 import { startLocalCrashReporter } from './crash-reports.js';
+import { appUpdates } from './updates.js';
 import { devServerUrl, serveUiFromDevServer } from './dev-renderer.js';
 import { applyProcessHardening, applySessionHardening, secureWebPreferences } from './hardening.js';
 import { registerIpc } from './ipc.js';
@@ -193,9 +194,12 @@ function runApp(): void {
       session: () => appSession(running),
       ingestFile: running.ingestFile,
     });
-    installMenu({ window: () => mainWindow, dataDir: running.config.dataDir, logFile: running.log.path });
+    // Update checks contact nothing unless the person turned them on, or clicks (update-check.ts).
+    const updates = appUpdates(running.config.dataDir, () => mainWindow, log);
+    installMenu({ window: () => mainWindow, dataDir: running.config.dataDir, logFile: running.log.path, updates });
     mainWindow = createWindow(running.origin);
     tellIfPortMoved(mainWindow, running);
+    mainWindow.once('ready-to-show', () => void updates.checks.atStart(updates.checkAtStart()));
     // About names the trait catalog's revision (what GET /api/version reports), once the page
     // has loaded it: the service's engine loads on first use, and the page's first view uses it.
     mainWindow.webContents.once('did-finish-load', () => {
