@@ -4,7 +4,7 @@
  * from disk into the service the main process hosts (RunningService.ingestFile), which
  * streams it into its file store with an upload's checks: no copy of the file crosses to the
  * page and back. Only files opened here can be stored, so the page cannot name a path.
- * No Electron here: test/desktop/open-files.test.ts drives it.
+ * No Electron here: test/desktop/open-with.test.ts drives it.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
