@@ -13,6 +13,7 @@ import { app, BrowserWindow, dialog, nativeTheme, shell } from 'electron';
 import { DEFAULT_PORT } from '../service/config.js';
 import { catalogRevision } from '../service/http/routes/service.js';
 import type { RunningService } from '../service/index.js';
+import type { AppNotice } from '../shared/desktop-bridge.js';
 import { copyConsoleToLog, openLogFile, type LogFile } from '../service/log-file.js';
 import { startLocalCrashReporter } from './crash-reports.js';
 import { appUpdates } from './updates.js';
@@ -175,6 +176,17 @@ function runApp(): void {
     return win;
   }
 
+  /**
+   * When the service is not on its usual port, the window says where it is and where tools
+   * must look for it (port-choice.ts), once, instead of moving silently; the log too.
+   */
+  function portNotices(running: RunningService): AppNotice[] {
+    const notice = portMovedNotice(DEFAULT_PORT, running.origin, running.config.dataDir);
+    if (!notice) return [];
+    log?.write('warn', `${notice.message}. ${notice.detail}`);
+    return [{ title: notice.message, detail: notice.detail }];
+  }
+
   async function launch(): Promise<void> {
     const dataDir = app.getPath('userData');
     try {
@@ -193,12 +205,12 @@ function runApp(): void {
       maxUploadBytes: running.config.maxUploadBytes,
       session: () => appSession(running),
       ingestFile: running.ingestFile,
+      notices: portNotices(running),
     });
     // Update checks contact nothing unless the person turned them on, or clicks (update-check.ts).
     const updates = appUpdates(running.config.dataDir, () => mainWindow, log);
     installMenu({ window: () => mainWindow, dataDir: running.config.dataDir, logFile: running.log.path, updates });
     mainWindow = createWindow(running.origin);
-    tellIfPortMoved(mainWindow, running);
     mainWindow.once('ready-to-show', () => void updates.checks.atStart(updates.checkAtStart()));
     // About names the trait catalog's revision (what GET /api/version reports), once the page
     // has loaded it: the service's engine loads on first use, and the page's first view uses it.
@@ -208,26 +220,6 @@ function runApp(): void {
         applicationName: 'Traitscope',
         applicationVersion: app.getVersion(),
         version: `trait catalog ${catalogRevision(engine)}, ${engine.traits.length} traits`,
-      });
-    });
-  }
-
-  /**
-   * Once per run, when the service is not on its usual port: the window says where it is and
-   * where tools must look for it (port-choice.ts), instead of moving silently.
-   */
-  function tellIfPortMoved(win: BrowserWindow, running: RunningService): void {
-    const notice = portMovedNotice(DEFAULT_PORT, running.origin, running.config.dataDir);
-    if (!notice) return;
-    log?.write('warn', `${notice.message}. ${notice.detail}`);
-    win.once('ready-to-show', () => {
-      void dialog.showMessageBox(win, {
-        type: 'info',
-        title: 'Traitscope runs on another port',
-        message: notice.message,
-        detail: notice.detail,
-        buttons: ['OK'],
-        noLink: true,
       });
     });
   }

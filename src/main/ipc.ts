@@ -2,7 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, shell, type IpcMainInvokeEvent } from 'electron';
-import type { PdfResult } from '../shared/desktop-bridge.js';
+import type { AppNotice, PdfResult } from '../shared/desktop-bridge.js';
 import { fileNameFrom } from '../shared/file-names.js';
 import { IPC } from '../preload/channels.js';
 import { opened, pageReady } from './open-files.js';
@@ -18,6 +18,8 @@ export interface IpcDeps {
   session: () => AppSession;
   /** The hosted service's ingestion of a file on disk (RunningService.ingestFile). */
   ingestFile: IngestFile;
+  /** Notices for the window, shown once: delivered when the page first asks, then dropped. */
+  notices: AppNotice[];
 }
 
 /**
@@ -33,7 +35,7 @@ function safeFileName(name: string): string {
   return cleaned.toLowerCase().endsWith('.pdf') ? cleaned : `${cleaned || 'Traitscope report'}.pdf`;
 }
 
-export function registerIpc({ origin, dataDir, maxUploadBytes, session, ingestFile }: IpcDeps): void {
+export function registerIpc({ origin, dataDir, maxUploadBytes, session, ingestFile, notices }: IpcDeps): void {
   const guard =
     <A extends unknown[], R>(fn: (event: IpcMainInvokeEvent, ...args: A) => R) =>
     (event: IpcMainInvokeEvent, ...args: A): R => {
@@ -87,6 +89,11 @@ export function registerIpc({ origin, dataDir, maxUploadBytes, session, ingestFi
     IPC.storeOpenedFile,
     guard((_event, ref: unknown, profileId: unknown) => opened.store(String(ref), String(profileId), ingestFile)),
   );
+
+  ipcMain.on(IPC.noticesReady, (event) => {
+    if (!fromAppPage(event, origin)) return;
+    for (const notice of notices.splice(0)) event.sender.send(IPC.notice, notice);
+  });
 
   ipcMain.on(IPC.openFilesReady, (event) => {
     if (fromAppPage(event, origin)) pageReady(event.sender, maxUploadBytes);

@@ -11,6 +11,10 @@ export const IPC = {
   hashOpenedFile: 'traitscope:hash-opened-file',
   /** page → main: store an opened file as a profile's file */
   storeOpenedFile: 'traitscope:store-opened-file',
+  /** main → page: a notice to show in the window */
+  notice: 'traitscope:notice',
+  /** page → main: ready to show notices (flushes those raised at launch) */
+  noticesReady: 'traitscope:notices-ready',
   /** main → page: an application-menu command */
   menu: 'traitscope:menu',
 } as const;

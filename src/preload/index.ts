@@ -1,11 +1,12 @@
 /**
  * The narrow bridge between the sandboxed page and the main process: a session for the
  * page's own API calls, PDF export, revealing the data folder, files the operating system
- * opened (as handles the main process stores from disk) and menu commands. Nothing else of Electron or Node crosses.
+ * opened (as handles the main process stores from disk), menu commands and notices. Nothing else of Electron or Node crosses.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import {
   MENU_COMMANDS,
+  type AppNotice,
   type MenuCommand,
   type OpenedFile,
   type PdfResult,
@@ -35,6 +36,12 @@ const bridge: TraitscopeBridge = {
     };
     ipcRenderer.on(IPC.menu, handler);
     return () => void ipcRenderer.removeListener(IPC.menu, handler);
+  },
+  onNotice(listener) {
+    const handler = (_event: IpcRendererEvent, notice: AppNotice) => listener(notice);
+    ipcRenderer.on(IPC.notice, handler);
+    ipcRenderer.send(IPC.noticesReady);
+    return () => void ipcRenderer.removeListener(IPC.notice, handler);
   },
 };
 

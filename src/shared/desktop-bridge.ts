@@ -26,6 +26,12 @@ export const OPENED_FILE_TAIL_BYTES = 512;
 /** How storing an opened file went: the processing job to follow in the events stream, or why it was refused. */
 export type StoreOpenedFileResult = { stored: true; jobId: number | null } | { stored: false; error: string };
 
+/** What the main process tells the person once, in the window (the service moved to another port). */
+export interface AppNotice {
+  title: string;
+  detail: string;
+}
+
 /** Application-menu commands the page carries out. */
 export const MENU_COMMANDS = ['new-profile', 'export-report', 'settings', 'profiles'] as const;
 export type MenuCommand = (typeof MENU_COMMANDS)[number];
@@ -51,6 +57,8 @@ export interface TraitscopeBridge {
   /** Stores an opened file as the profile's file, as an upload would; processing then starts. */
   storeOpenedFile: (ref: string, profileId: string) => Promise<StoreOpenedFileResult>;
   onMenu: (listener: (command: MenuCommand) => void) => () => void;
+  /** Notices of the main process; also delivers those raised before the page was ready, once. Returns an unsubscribe. */
+  onNotice: (listener: (notice: AppNotice) => void) => () => void;
 }
 
 declare global {

@@ -10,7 +10,8 @@
  * does there. Last, the built UI in real Chromium, given a stand-in for the preload bridge
  * that calls those same functions (Electron cannot run here), takes opened files through the
  * drop flow: a new profile, and for a name that has a profile the choice to replace its file;
- * the page never requests an upload URL nor sends the file.
+ * the page never requests an upload URL nor sends the file. It also shows, until dismissed,
+ * the notice the main process sends when the service could not use its usual port.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -266,6 +267,10 @@ async function withStandInBridge(browser: Browser) {
         return () => void delete w.deliverOpenedFiles;
       },
       onMenu: () => () => undefined,
+      onNotice(listener: (notice: unknown) => void) {
+        w.deliverNotice = listener;
+        return () => void delete w.deliverNotice;
+      },
     };
   });
   /** The operating system opens files with the app: the main process describes them and sends them to the page. */
@@ -340,5 +345,26 @@ describe('the page, given files the operating system opened', () => {
     expect((await api<Profile[]>('GET', '/profiles/')).length).toBe(profilesBefore.length);
     expect(uploads).toEqual([]);
     expect(browser.errors).toEqual([]);
+  });
+
+  it('shows the main process’s notice that the service moved to another port, until it is dismissed', async () => {
+    const { page } = browser;
+    // What src/main/port-choice.ts says (test/desktop/port-choice.test.ts checks its words).
+    const notice = {
+      message: `Traitscope could not use its usual address and runs on ${service.origin} instead`,
+      detail: `Tools that connect to Traitscope find the address in ${path.join(root, 'data', 'service.json')}.`,
+    };
+    await page.waitForFunction(() => 'deliverNotice' in window);
+    await page.evaluate((n) => (window as unknown as { deliverNotice: (x: unknown) => void }).deliverNotice(n), {
+      title: notice.message,
+      detail: notice.detail,
+    });
+    const banner = page.getByTestId('desktop-notice');
+    await expect(banner.getByText(notice.message).textContent()).resolves.toBe(
+      `Traitscope could not use its usual address and runs on ${service.origin} instead`,
+    );
+    await expect(banner.textContent()).resolves.toContain(path.join(root, 'data', 'service.json'));
+    await banner.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(banner.count()).resolves.toBe(0);
   });
 });

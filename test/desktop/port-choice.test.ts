@@ -2,8 +2,9 @@
  * The desktop app's port (src/main/port-choice.ts): the usual port when it is free, any free
  * port when another program holds it — here a real squatter, a socket listening on that port
  * of 127.0.0.1 — and then a notice for the window that says so and where tools find the
- * address. Electron cannot run here; src/main/index.ts shows the notice once, attached to the
- * window, and the packaged-app smoke test starts the app with 4780 taken.
+ * address. Electron cannot run here: the page shows the notice as a banner (its side is in
+ * test/desktop/open-with.test.ts), and the packaged-app smoke test starts the app with 4780
+ * taken and finds the banner.
  */
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
