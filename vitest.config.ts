@@ -33,7 +33,7 @@ const SLOW = [
 const ISOLATED = [
   'test/parser/memory-bound.test.ts',
   'test/security/slow-clients.test.ts',
-  'test/desktop/{asar-layout,startup-failure}.test.ts',
+  'test/desktop/{asar-layout,startup-failure,open-with}.test.ts',
 ];
 
 /** A project of one suite: files shared in a worker, or each in its own process. */

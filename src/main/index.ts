@@ -10,14 +10,18 @@ import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, nativeTheme, shell } from 'electron';
+import { DEFAULT_PORT } from '../service/config.js';
 import { catalogRevision } from '../service/http/routes/service.js';
 import type { RunningService } from '../service/index.js';
+import type { AppNotice } from '../shared/desktop-bridge.js';
 import { copyConsoleToLog, openLogFile, type LogFile } from '../service/log-file.js';
 import { startLocalCrashReporter } from './crash-reports.js';
+import { appUpdates } from './updates.js';
 import { devServerUrl, serveUiFromDevServer } from './dev-renderer.js';
 import { applyProcessHardening, applySessionHardening, secureWebPreferences } from './hardening.js';
 import { registerIpc } from './ipc.js';
 import { parseLaunchArgs } from './launch-args.js';
+import { portMovedNotice } from './port-choice.js';
 import { installMenu } from './menu.js';
 import { openFiles } from './open-files.js';
 import { appSession, startHostedService } from './service-host.js';
@@ -172,6 +176,17 @@ function runApp(): void {
     return win;
   }
 
+  /**
+   * When the service is not on its usual port, the window says where it is and where tools
+   * must look for it (port-choice.ts), once, instead of moving silently; the log too.
+   */
+  function portNotices(running: RunningService): AppNotice[] {
+    const notice = portMovedNotice(DEFAULT_PORT, running.origin, running.config.dataDir);
+    if (!notice) return [];
+    log?.write('warn', `${notice.message}. ${notice.detail}`);
+    return [{ title: notice.message, detail: notice.detail }];
+  }
+
   async function launch(): Promise<void> {
     const dataDir = app.getPath('userData');
     try {
@@ -189,9 +204,14 @@ function runApp(): void {
       dataDir: running.config.dataDir,
       maxUploadBytes: running.config.maxUploadBytes,
       session: () => appSession(running),
+      ingestFile: running.ingestFile,
+      notices: portNotices(running),
     });
-    installMenu({ window: () => mainWindow, dataDir: running.config.dataDir, logFile: running.log.path });
+    // Update checks contact nothing unless the person turned them on, or clicks (update-check.ts).
+    const updates = appUpdates(running.config.dataDir, () => mainWindow, log);
+    installMenu({ window: () => mainWindow, dataDir: running.config.dataDir, logFile: running.log.path, updates });
     mainWindow = createWindow(running.origin);
+    mainWindow.once('ready-to-show', () => void updates.checks.atStart(updates.checkAtStart()));
     // About names the trait catalog's revision (what GET /api/version reports), once the page
     // has loaded it: the service's engine loads on first use, and the page's first view uses it.
     mainWindow.webContents.once('did-finish-load', () => {

@@ -2,10 +2,11 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, shell, type IpcMainInvokeEvent } from 'electron';
-import type { PdfResult } from '../shared/desktop-bridge.js';
+import type { AppNotice, PdfResult } from '../shared/desktop-bridge.js';
 import { fileNameFrom } from '../shared/file-names.js';
 import { IPC } from '../preload/channels.js';
-import { pageReady } from './open-files.js';
+import { opened, pageReady } from './open-files.js';
+import type { IngestFile } from './opened-files.js';
 import { isAppPageFrame } from './shell-guards.js';
 import type { AppSession } from './service-host.js';
 
@@ -15,6 +16,10 @@ export interface IpcDeps {
   /** The service's upload limit (TRAITSCOPE_MAX_UPLOAD_BYTES): larger opened files are refused before they are read. */
   maxUploadBytes: number;
   session: () => AppSession;
+  /** The hosted service's ingestion of a file on disk (RunningService.ingestFile). */
+  ingestFile: IngestFile;
+  /** Notices for the window, shown once: delivered when the page first asks, then dropped. */
+  notices: AppNotice[];
 }
 
 /**
@@ -30,7 +35,7 @@ function safeFileName(name: string): string {
   return cleaned.toLowerCase().endsWith('.pdf') ? cleaned : `${cleaned || 'Traitscope report'}.pdf`;
 }
 
-export function registerIpc({ origin, dataDir, maxUploadBytes, session }: IpcDeps): void {
+export function registerIpc({ origin, dataDir, maxUploadBytes, session, ingestFile, notices }: IpcDeps): void {
   const guard =
     <A extends unknown[], R>(fn: (event: IpcMainInvokeEvent, ...args: A) => R) =>
     (event: IpcMainInvokeEvent, ...args: A): R => {
@@ -74,6 +79,21 @@ export function registerIpc({ origin, dataDir, maxUploadBytes, session }: IpcDep
       if (problem) throw new Error(problem);
     }),
   );
+
+  ipcMain.handle(
+    IPC.hashOpenedFile,
+    guard((_event, ref: unknown) => opened.md5(String(ref))),
+  );
+
+  ipcMain.handle(
+    IPC.storeOpenedFile,
+    guard((_event, ref: unknown, profileId: unknown) => opened.store(String(ref), String(profileId), ingestFile)),
+  );
+
+  ipcMain.on(IPC.noticesReady, (event) => {
+    if (!fromAppPage(event, origin)) return;
+    for (const notice of notices.splice(0)) event.sender.send(IPC.notice, notice);
+  });
 
   ipcMain.on(IPC.openFilesReady, (event) => {
     if (fromAppPage(event, origin)) pageReady(event.sender, maxUploadBytes);

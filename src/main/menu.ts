@@ -5,15 +5,38 @@ import { IPC } from '../preload/channels.js';
 import { MENU_OPEN_FILE } from './menu-ids.js';
 import { showCrashReports } from './crash-reports.js';
 import { chooseFiles } from './open-files.js';
+import type { AppUpdates } from './updates.js';
 
 export interface MenuActions {
   window: () => BrowserWindow | null;
   dataDir: string;
   /** The data folder's log (src/service/log-file.ts), for Help › Show Log File. */
   logFile: string;
+  updates: AppUpdates;
 }
 
-export function installMenu({ window, dataDir, logFile }: MenuActions): void {
+/**
+ * The update items name exactly what they contact (update-check.ts): nothing at all until the
+ * person clicks one, and only the repository's GitHub Releases then.
+ */
+function updateItems(updates: AppUpdates): MenuItemConstructorOptions[] {
+  const where = updates.feed ? updates.feed.releasesUrl.replace(/^https:\/\//, '') : null;
+  return [
+    {
+      label: where ? `Check for Updates Now (contacts ${where})` : 'Check for Updates (not set up in this build)…',
+      click: () => void updates.checks.now(),
+    },
+    {
+      label: where ? `Check for Updates at Start (contacts ${where})` : 'Check for Updates at Start',
+      type: 'checkbox',
+      checked: updates.checkAtStart(),
+      enabled: where !== null,
+      click: (item) => updates.setCheckAtStart(item.checked),
+    },
+  ];
+}
+
+export function installMenu({ window, dataDir, logFile, updates }: MenuActions): void {
   const isMac = process.platform === 'darwin';
   const send = (command: MenuCommand) => () => {
     const win = window();
@@ -106,6 +129,8 @@ export function installMenu({ window, dataDir, logFile }: MenuActions): void {
         { type: 'separator' },
         { label: 'Show Log File', click: () => shell.showItemInFolder(logFile) },
         { label: 'Crash Reports…', click: () => void showCrashReports(window()) },
+        { type: 'separator' },
+        ...updateItems(updates),
         ...(isMac ? [] : ([{ type: 'separator' }, { role: 'about' }] satisfies MenuItemConstructorOptions[])),
       ],
     },

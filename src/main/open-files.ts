@@ -1,40 +1,25 @@
 /**
  * Genotype files handed to the app by the operating system ("Open with Traitscope", a file
  * dropped on the dock icon, a path on the command line of this or a second launch,
- * File › Open…) travel to the page, which runs the same flow as a drop. Files that arrive
- * before the page is ready wait.
+ * File › Open…) travel to the page as handles (opened-files.ts): the page runs the same flow
+ * as a drop, and the main process stores the file in the service from disk when the page
+ * asks. Files that arrive before the page is ready wait.
  */
-import { readFile, stat } from 'node:fs/promises';
-import path from 'node:path';
 import { dialog, type BrowserWindow, type WebContents } from 'electron';
-import type { OpenedFile } from '../shared/desktop-bridge.js';
-import { formatBytes } from '../shared/format-bytes.js';
 import { IPC } from '../preload/channels.js';
 import { GENOTYPE_EXTENSIONS } from '../shared/genotype-files.js';
+import { openedFiles } from './opened-files.js';
+
+/** Every file opened in this run, by the handle the page knows it by. */
+export const opened = openedFiles();
 
 let pending: string[] = [];
 let target: WebContents | null = null;
-/** The service's upload limit, known once the page is ready; larger files are not read, since the service would refuse them. */
+/** The service's upload limit, known once the page is ready; larger files are refused before the page sees them. */
 let maxBytes = 0;
 
-async function readForPage(paths: string[]): Promise<{ files: OpenedFile[]; problems: string[] }> {
-  const files: OpenedFile[] = [];
-  const problems: string[] = [];
-  for (const p of paths) {
-    try {
-      const info = await stat(p);
-      if (!info.isFile()) throw new Error('it is not a file');
-      if (info.size > maxBytes) throw new Error(`it is larger than the ${formatBytes(maxBytes)} upload limit`);
-      files.push({ name: path.basename(p), data: new Uint8Array(await readFile(p)) });
-    } catch (err) {
-      problems.push(`${path.basename(p)}: ${(err as Error).message}`);
-    }
-  }
-  return { files, problems };
-}
-
 async function deliver(contents: WebContents, paths: string[]): Promise<void> {
-  const { files, problems } = await readForPage(paths);
+  const { files, problems } = await opened.describe(paths, maxBytes);
   if (files.length > 0 && !contents.isDestroyed()) contents.send(IPC.openFiles, files);
   if (problems.length > 0) {
     dialog.showErrorBox(

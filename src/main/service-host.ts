@@ -1,10 +1,10 @@
 /**
  * Runs the Traitscope service inside the main process, on 127.0.0.1: the default port
- * when it is free (so third-party tools find a stable address), any free port otherwise.
+ * when it is free (so third-party tools find a stable address), any free port otherwise
+ * (port-choice.ts).
  * A data folder that another Traitscope service already uses is refused, not shared.
  */
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import Database from 'better-sqlite3';
 import { app } from 'electron';
 import { databasePath, DEFAULT_PORT } from '../service/config.js';
@@ -12,20 +12,13 @@ import { startService, type RunningService } from '../service/index.js';
 import { sqliteNativeBinding } from '../service/packaged-paths.js';
 import { getSetting, SERVICE_ORIGIN } from '../service/settings.js';
 import { shippedFiles } from './app-paths.js';
+import { choosePort } from './port-choice.js';
 import { ServiceAlreadyRunningError } from './startup-failure.js';
 
 export interface AppSession {
   /** http://127.0.0.1:<port> */
   baseUrl: string;
   token: string;
-}
-
-function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-  });
 }
 
 /**
@@ -60,9 +53,8 @@ async function runningServiceOrigin(dataDir: string): Promise<string | null> {
 export async function startHostedService(dataDir: string): Promise<RunningService> {
   const running = await runningServiceOrigin(dataDir);
   if (running) throw new ServiceAlreadyRunningError(running);
-  const port = (await portIsFree(DEFAULT_PORT)) ? DEFAULT_PORT : 0;
-  // Usually `npm run serve` or another program has the default port: any port will do, and
-  // Settings › API access shows the address in use.
+  // Another program has the usual port: any port will do, and the window says so (port-choice.ts).
+  const port = await choosePort(DEFAULT_PORT);
   if (port === 0) console.warn(`[traitscope] port ${DEFAULT_PORT} on 127.0.0.1 is in use; using a free port`);
   return startService({ dataDir, port, ...shippedFiles(app.getAppPath()) });
 }

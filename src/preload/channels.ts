@@ -7,6 +7,14 @@ export const IPC = {
   openFiles: 'traitscope:open-files',
   /** page → main: ready to receive files (flushes those opened at launch) */
   openFilesReady: 'traitscope:open-files-ready',
+  /** page → main: the MD5 of an opened file */
+  hashOpenedFile: 'traitscope:hash-opened-file',
+  /** page → main: store an opened file as a profile's file */
+  storeOpenedFile: 'traitscope:store-opened-file',
+  /** main → page: a notice to show in the window */
+  notice: 'traitscope:notice',
+  /** page → main: ready to show notices (flushes those raised at launch) */
+  noticesReady: 'traitscope:notices-ready',
   /** main → page: an application-menu command */
   menu: 'traitscope:menu',
 } as const;

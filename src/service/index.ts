@@ -29,6 +29,7 @@ import type { ScienceEngineExt } from './science/index.js';
 import { SERVICE_ORIGIN, setSetting } from './settings.js';
 import { createSignInCode } from './auth/sign-in.js';
 import { sweepStoredFiles } from './storage/file-store.js';
+import { ingestLocalFile, type StoredLocalFile } from './storage/local-ingest.js';
 import { makePrivateDir } from './storage/private-files.js';
 import { createUploadDigester } from './storage/upload-digests.js';
 import { engineWithCustomTraits } from './traits/custom-traits.js';
@@ -47,6 +48,8 @@ export interface RunningService {
   signInUrl: () => string;
   /** The data folder's log (logs/traitscope.log): start, stop and failures, nothing private. */
   log: LogFile;
+  /** Stores a file on this machine's disk as the profile's file, as an upload would (storage/local-ingest.ts). */
+  ingestFile: (filePath: string, profileId: string) => Promise<StoredLocalFile>;
   close: () => Promise<void>;
 }
 
@@ -150,6 +153,7 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
       return `${origin(ctx)}/#signin=${createSignInCode(db)}`;
     },
     log,
+    ingestFile: (filePath, profileId) => ingestLocalFile(ctx, filePath, profileId),
     async close() {
       log.write('info', 'service stopping');
       setSetting(db, SERVICE_ORIGIN, null);

@@ -5,10 +5,31 @@
  * to web equivalents. Nothing else of Electron is reachable from the page.
  */
 
-/** A genotype file the user opened through the operating system ("Open with Traitscope", File › Open). */
+/**
+ * A genotype file the person opened through the operating system ("Open with Traitscope",
+ * File › Open): its bytes stay on disk, and the main process stores it in the service itself
+ * (storeOpenedFile). The page gets what its checks need: the name, the size, and the last
+ * bytes (a download cut off mid-line).
+ */
 export interface OpenedFile {
+  /** The main process's handle of the file; the page never learns its path. */
+  ref: string;
   name: string;
-  data: Uint8Array;
+  size: number;
+  /** The file's last bytes (at most OPENED_FILE_TAIL_BYTES). */
+  tail: Uint8Array;
+}
+
+/** How many of an opened file's last bytes the page gets (what its cut-off-download check reads). */
+export const OPENED_FILE_TAIL_BYTES = 512;
+
+/** How storing an opened file went: the processing job to follow in the events stream, or why it was refused. */
+export type StoreOpenedFileResult = { stored: true; jobId: number | null } | { stored: false; error: string };
+
+/** What the main process tells the person once, in the window (the service moved to another port). */
+export interface AppNotice {
+  title: string;
+  detail: string;
 }
 
 /** Application-menu commands the page carries out. */
@@ -31,7 +52,13 @@ export interface TraitscopeBridge {
   revealDataFolder: () => Promise<void>;
   /** Files to analyze; also delivers those opened before the page was ready. Returns an unsubscribe. */
   onOpenFiles: (listener: (files: OpenedFile[]) => void) => () => void;
+  /** The MD5 of an opened file (base64, as the service reports stored files'), computed in the main process. */
+  hashOpenedFile: (ref: string) => Promise<string>;
+  /** Stores an opened file as the profile's file, as an upload would; processing then starts. */
+  storeOpenedFile: (ref: string, profileId: string) => Promise<StoreOpenedFileResult>;
   onMenu: (listener: (command: MenuCommand) => void) => () => void;
+  /** Notices of the main process; also delivers those raised before the page was ready, once. Returns an unsubscribe. */
+  onNotice: (listener: (notice: AppNotice) => void) => () => void;
 }
 
 declare global {

@@ -13,3 +13,12 @@ export const GENOTYPE_ACCEPT = [
   'application/zip',
   'application/gzip',
 ].join(',');
+
+/**
+ * The Content-Type a genotype file is stored with, by its name: a zip archive as such, every
+ * other file as text/plain (the service recognises gzip by its bytes). The page's uploads
+ * and the desktop app's "Open with" use it.
+ */
+export function uploadContentType(fileName: string): 'application/zip' | 'text/plain' {
+  return /\.zip$/i.test(fileName) ? 'application/zip' : 'text/plain';
+}

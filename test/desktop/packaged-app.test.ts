@@ -12,18 +12,21 @@
  * 1. the window opens titled "Traitscope", on a service that listens on 127.0.0.1 only;
  * 2. a genome dropped on the window is processed by the worker inside the packaged layout
  *    and its results appear; the same through File › Open…, the macOS dock (open-file)
- *    and a second launch with a file, which also brings the window back;
+ *    and a second launch with a file, which also brings the window back — those three
+ *    stored from disk by the main process, the page sending no file;
  * 3. a report exports as PDF; quitting stops the service (the database is closed cleanly)
  *    and leaves no process;
  * 4. a relaunch restores the window's size and position and the profiles, on another port
- *    when 4780 is taken;
+ *    when 4780 is taken, and the window says so;
  * 5. when the service cannot start (data folder unusable, or used by another Traitscope
  *    service) a dialog says so;
  * 6. the installer registered the genome file types, and uninstalls;
  * 7. the installed binary carries the fuses of electron-builder.yml (read back from it), and
  *    the window refuses navigation away, new windows, permissions and requests off the
  *    service, while the API reference, loaded into the window, gets no token from the bridge
- *    and runs in an opaque origin; the log file holds the run without its token.
+ *    and runs in an opaque origin; the log file holds the run without its token;
+ * 8. the update feed built into the app is package.json's repository, the menu names it, and
+ *    with checking at start off (the default) no setting was written.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
@@ -34,6 +37,7 @@ import { FuseV1Options } from '@electron/fuses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GENOTYPE_EXTENSIONS } from '../../src/shared/genotype-files.js';
 import { MENU_OPEN_FILE } from '../../src/main/menu-ids.js';
+import { updateFeedOf } from '../../src/main/update-check.js';
 import { dropFiles } from '../e2e/support/app.js';
 import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
 import { startServer, type TestServer } from '../support/server.js';
@@ -101,6 +105,8 @@ describe.skipIf(!PACKAGED_APP)(
     let electronApp: ElectronApplication | null = null;
     let page: Page;
     let origin: string;
+    /** Files the page sent to the service's storage itself (a drop does; files the system opened must not). */
+    const pageUploads: string[] = [];
     const work = mkdtempSync(path.join(tmpdir(), 'traitscope-smoke-'));
     const dataDir = path.join(work, 'data');
     const screenshots = path.join(
@@ -124,6 +130,9 @@ describe.skipIf(!PACKAGED_APP)(
         timeout: 60_000,
       });
       page = await electronApp.firstWindow({ timeout: 60_000 });
+      page.on('request', (r) => {
+        if (r.method() === 'PUT' && new URL(r.url()).pathname.startsWith('/storage/')) pageUploads.push(r.url());
+      });
       await page.waitForLoadState('domcontentloaded');
       origin = new URL(page.url()).origin;
     }
@@ -193,8 +202,9 @@ describe.skipIf(!PACKAGED_APP)(
       await shot('02-dropped-genome');
     });
 
-    it('processes a genome chosen with File › Open…', async () => {
+    it('processes a genome chosen with File › Open…, stored from disk, not sent by the page', async () => {
       const file = genome('Grace', 'Hopper', 2);
+      const uploadsBefore = pageUploads.length;
       // The system file dialog cannot be driven; it is answered as the user would, and the
       // menu item runs the app's own path from there.
       await electronApp!.evaluate(
@@ -208,23 +218,28 @@ describe.skipIf(!PACKAGED_APP)(
         { chosen: file, id: MENU_OPEN_FILE },
       );
       await expectResults('Grace Hopper');
+      expect(pageUploads.length).toBe(uploadsBefore);
     });
 
     it('processes a genome dropped on the dock icon (macOS open-file)', async () => {
       const file = genome('Katherine', 'Johnson', 3);
+      const uploadsBefore = pageUploads.length;
       await electronApp!.evaluate(({ app }, chosen) => {
         app.emit('open-file', { preventDefault: () => undefined }, chosen);
       }, file);
       await expectResults('Katherine Johnson');
+      expect(pageUploads.length).toBe(uploadsBefore);
     });
 
     it('brings its window back and opens the file when launched a second time', async () => {
       const file = genome('Hedy', 'Lamarr', 4);
+      const uploadsBefore = pageUploads.length;
       await electronApp!.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0].minimize());
       // The second launch is the app exactly as installed.
       const second = spawnApp(installed.executable, [`--data-dir=${dataDir}`, file]);
       expect(await second.exited, second.output()).toBe(0);
       await expectResults('Hedy Lamarr');
+      expect(pageUploads.length).toBe(uploadsBefore);
       const state = await electronApp!.evaluate(({ BrowserWindow }) => {
         const win = BrowserWindow.getAllWindows()[0];
         return {
@@ -254,6 +269,32 @@ describe.skipIf(!PACKAGED_APP)(
         fuses.enableNodeOptionsEnvironmentVariable,
         fuses.enableNodeCliInspectArguments,
       ]).toEqual([false, false, false]);
+    });
+
+    it('names the update feed of package.json in the app and its menu, and wrote no setting while checking is off', async () => {
+      const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+        repository: { url: string };
+      };
+      const [, owner, repo] = /github\.com\/([^/]+)\/([^/.]+)/.exec(manifest.repository.url)!;
+      // electron-builder writes the feed into every installer's app (an unpacked --dir package of
+      // Windows or macOS has none, having no installer to update).
+      if (installed.kind !== 'dir') {
+        const resources = await electronApp!.evaluate(() => process.resourcesPath);
+        const appUpdate = readFileSync(path.join(resources, 'app-update.yml'), 'utf8');
+        expect(appUpdate).toMatch(/^provider: github$/m);
+        expect(appUpdate).toMatch(new RegExp(`^owner: ${owner}$`, 'm'));
+        expect(appUpdate).toMatch(new RegExp(`^repo: ${repo}$`, 'm'));
+      }
+      const labels = await electronApp!.evaluate(({ Menu }) =>
+        Menu.getApplicationMenu()!.items.flatMap((item) => item.submenu?.items.map((sub) => sub.label) ?? []),
+      );
+      const feed = updateFeedOf(manifest.repository);
+      expect(labels).toContain(
+        feed
+          ? `Check for Updates Now (contacts ${feed.releasesUrl.replace('https://', '')})`
+          : 'Check for Updates (not set up in this build)…',
+      );
+      expect(existsSync(path.join(dataDir, 'desktop-settings.json'))).toBe(false);
     });
 
     it('refuses navigation away, new windows, permissions and requests off the service', async () => {
@@ -390,6 +431,12 @@ describe.skipIf(!PACKAGED_APP)(
         expect(Math.abs(restored.x - bounds.x)).toBeLessThanOrEqual(40);
         expect(Math.abs(restored.y - bounds.y)).toBeLessThanOrEqual(40);
         await page.getByText('Ada Lovelace').first().waitFor({ timeout: 30_000 });
+        // Not silently: the window says where the service is and where tools find it.
+        const notice = page.getByTestId('desktop-notice');
+        await expect(notice.textContent()).resolves.toContain(
+          `Traitscope could not use its usual address and runs on ${origin} instead`,
+        );
+        await expect(notice.textContent()).resolves.toContain(path.join(dataDir, 'service.json'));
         expect(await profileNames()).toEqual(['Ada Lovelace', 'Grace Hopper', 'Hedy Lamarr', 'Katherine Johnson']);
         await shot('04-relaunched');
         await electronApp!.close();

@@ -9,6 +9,7 @@ import { AlertIcon, Logo, Spinner } from './components/icons.js';
 import { JobTray } from './components/JobTray.js';
 import { Sidebar } from './components/Sidebar.js';
 import { Toasts } from './components/Toasts.js';
+import type { AppNotice } from '../../shared/desktop-bridge.js';
 import { desktopBridge } from './platform/bridge.js';
 import { openDialog } from './state/dialogs.js';
 import { useJobs } from './state/jobs.js';
@@ -73,9 +74,7 @@ function useDesktopIntegration(enabled: boolean): void {
   useEffect(() => {
     const bridge = desktopBridge();
     if (!enabled || !bridge) return;
-    const offFiles = bridge.onOpenFiles((files) => {
-      useJobs.getState().analyzeFiles(files.map((f) => new File([f.data as Uint8Array<ArrayBuffer>], f.name)));
-    });
+    const offFiles = bridge.onOpenFiles((files) => useJobs.getState().analyzeFiles(files));
     const offMenu = bridge.onMenu((command) => {
       const route = useRouter.getState().route;
       if (command === 'new-profile') openDialog({ kind: 'new-profile' });
@@ -151,6 +150,28 @@ export function App() {
       <AppDialogs />
       {/* Load errors of the profile list show where the list would be. */}
       <ProfilesLoadError />
+      <DesktopNotice />
+    </div>
+  );
+}
+
+/** A notice of the desktop app's main process (the service moved to another port), until dismissed. */
+function DesktopNotice() {
+  const [notice, setNotice] = useState<AppNotice | null>(null);
+  useEffect(() => desktopBridge()?.onNotice(setNotice), []);
+  if (!notice) return null;
+  return (
+    <div className="banner banner-warn floating" role="alert" data-testid="desktop-notice">
+      <AlertIcon size={18} />
+      <div>
+        <strong>{notice.title}</strong>
+        <p>{notice.detail}</p>
+      </div>
+      <div className="banner-actions">
+        <button type="button" className="button button-small" onClick={() => setNotice(null)}>
+          Dismiss
+        </button>
+      </div>
     </div>
   );
 }

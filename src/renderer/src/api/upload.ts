@@ -44,6 +44,4 @@ export function uploadFile(
 }
 
 /** The upload content type the service expects for a file. */
-export function contentTypeFor(fileName: string): 'application/zip' | 'text/plain' {
-  return /\.zip$/i.test(fileName) ? 'application/zip' : 'text/plain';
-}
+export { uploadContentType as contentTypeFor } from '../../../shared/genotype-files.js';

@@ -7,8 +7,7 @@
  */
 import { useState } from 'react';
 import { api } from '../api/client.js';
-import type { GenotypeInfo } from '../state/profiles.js';
-import { useProfiles } from '../state/profiles.js';
+import { readGenotype, type GenotypeInfo } from '../state/profiles.js';
 
 type Reading = NonNullable<GenotypeInfo['metadata']['site_reading']>;
 
@@ -36,7 +35,7 @@ export function SiteReading({ profileId, metadata }: { profileId: string; metada
     setState({ busy: true, error: null });
     try {
       await api.processAgain(profileId, reading !== 'variants_only');
-      await useProfiles.getState().refreshGenotype(profileId);
+      await readGenotype(profileId);
       setState({ busy: false, error: null });
     } catch (err) {
       setState({ busy: false, error: (err as Error).message });

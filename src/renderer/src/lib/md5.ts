@@ -3,6 +3,8 @@
  * be recognised as one already imported before it is sent again. (Web Crypto has no MD5;
  * MD5 is used here only to compare with what the service stores, never for security.)
  */
+import { OPENED_FILE_TAIL_BYTES } from '../../../shared/desktop-bridge.js';
+
 const S = [
   7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 4,
   11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21,
@@ -78,11 +80,12 @@ export async function fileMd5Base64(file: Blob): Promise<string> {
 
 /**
  * For plain-text files: the last line when the file stops in the middle of it (no final
- * line break), as an interrupted download leaves it; null otherwise or for archives.
+ * line break), as an interrupted download leaves it; null otherwise or for archives. Reads
+ * the last OPENED_FILE_TAIL_BYTES, all the desktop app hands over of a file it opened.
  */
 export async function cutOffLastLine(file: Blob, name: string): Promise<string | null> {
   if (/\.(zip|gz|tgz)$/i.test(name) || file.size === 0) return null;
-  const tail = new Uint8Array(await file.slice(Math.max(0, file.size - 512)).arrayBuffer());
+  const tail = new Uint8Array(await file.slice(Math.max(0, file.size - OPENED_FILE_TAIL_BYTES)).arrayBuffer());
   if (tail[tail.length - 1] === 0x0a) return null;
   const text = new TextDecoder().decode(tail);
   const last = text.slice(text.lastIndexOf('\n') + 1).trim();

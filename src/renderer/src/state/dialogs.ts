@@ -1,12 +1,13 @@
 /** Which app-wide dialog is open: the profile form, or a genotype replacement to confirm. */
 import { create } from 'zustand';
 import type { Profile } from '../../../shared/api.js';
+import type { JobFile } from '../platform/opened-files.js';
 
 export type OpenDialog =
   | { kind: 'new-profile' }
   | { kind: 'edit-profile'; profile: Profile }
   | { kind: 'delete-profile'; profile: Profile }
-  | { kind: 'replace-genotype'; profileId: string; file: File };
+  | { kind: 'replace-genotype'; profileId: string; file: JobFile };
 
 interface DialogState {
   dialog: OpenDialog | null;

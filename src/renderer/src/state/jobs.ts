@@ -12,7 +12,7 @@ import { create } from 'zustand';
 import type { Profile } from '../../../shared/api.js';
 import { api } from '../api/client.js';
 import { contentTypeFor, uploadFile } from '../api/upload.js';
-import { cutOffLastLine, fileMd5Base64 } from '../lib/md5.js';
+import { cutOffLastLine } from '../lib/md5.js';
 import { profileName } from '../lib/format.js';
 import { nameFromFileName, otherPersonInFileName } from '../lib/names.js';
 import { openDialog } from './dialogs.js';
@@ -27,6 +27,7 @@ import {
   readGenotype,
   removeProfile,
 } from './profiles.js';
+import { isOpenedFile, md5Of, storeOpenedFile, tailOf, type JobFile } from '../platform/opened-files.js';
 import { navigate, useRouter } from './router.js';
 import { readResults, useScoring } from './traits.js';
 
@@ -45,7 +46,8 @@ export type JobStage =
 
 export interface Job {
   id: number;
-  file: File;
+  /** A File of the page, or a file the desktop app opened (stored from disk by the main process). */
+  file: JobFile;
   profileId: string | null;
   profileName: string;
   /** A new profile from the file, or a new file for an existing profile. */
@@ -72,9 +74,9 @@ export interface Job {
 interface JobsState {
   jobs: Job[];
   /** Starts one job per file; the first new profile is opened. */
-  analyzeFiles: (files: File[]) => void;
+  analyzeFiles: (files: JobFile[]) => void;
   /** Replaces the genotype of an existing profile. */
-  replaceGenotype: (profileId: string, file: File) => void;
+  replaceGenotype: (profileId: string, file: JobFile) => void;
   retry: (jobId: number) => void;
   /** Imports a file recognised as already imported, as a new profile all the same. */
   importAnyway: (jobId: number) => void;
@@ -92,7 +94,7 @@ export const useJobs = create<JobsState>((set, get) => {
   const job = (id: number) => get().jobs.find((j) => j.id === id);
 
   /** Stored files of exactly this file's size, by MD5: only those can be this very file. */
-  function sameSizedFiles(file: File): Map<string, string> {
+  function sameSizedFiles(file: JobFile): Map<string, string> {
     const hashes = new Map<string, string>();
     for (const p of profilesNow()) {
       const g = genotypeNow(p.id);
@@ -104,10 +106,10 @@ export const useJobs = create<JobsState>((set, get) => {
 
   /** The profile whose genotype is this very file, if any (same MD5 as the service stored). */
   async function alreadyImported(
-    file: File,
+    file: JobFile,
     hashes: Map<string, string>,
   ): Promise<{ id: string; name: string } | undefined> {
-    const id = hashes.get(await fileMd5Base64(file));
+    const id = hashes.get(await md5Of(file));
     const p = id ? profilesNow().find((x) => x.id === id) : undefined;
     return p ? { id: p.id, name: profileName(p) } : undefined;
   }
@@ -130,7 +132,7 @@ export const useJobs = create<JobsState>((set, get) => {
       let profileId = j.profileId;
       // Only the file's last bytes, read beside the requests rather than before them.
       if (j.cutLine === undefined)
-        void cutOffLastLine(j.file, j.file.name)
+        void cutOffLastLine(tailOf(j.file), j.file.name)
           .catch(() => null)
           .then((cutLine) => update(id, { cutLine }));
       if (!profileId && checkDuplicate) {
@@ -159,14 +161,22 @@ export const useJobs = create<JobsState>((set, get) => {
         profileId = newProfile.id;
         markStep('profile-created', profileId);
       }
-      const { url } = await api.uploadUrl(profileId, contentType);
-      update(id, { stage: 'uploading', progress: 0, error: null, failure: null });
-      const handle = uploadFile(url, j.file, contentType, (progress) => update(id, { progress }));
-      markStep('upload-started', profileId);
-      update(id, { cancel: handle.cancel });
-      // The new profile's page renders while the file travels, not before it leaves.
-      showNewProfile();
-      await handle.done;
+      const file = j.file;
+      if (isOpenedFile(file)) {
+        // Opened by the desktop app: its main process stores it from disk; processing follows.
+        update(id, { stage: 'uploading', progress: 0, error: null, failure: null });
+        showNewProfile();
+        await storeOpenedFile(file, profileId);
+      } else {
+        const { url } = await api.uploadUrl(profileId, contentType);
+        update(id, { stage: 'uploading', progress: 0, error: null, failure: null });
+        const handle = uploadFile(url, file, contentType, (progress) => update(id, { progress }));
+        markStep('upload-started', profileId);
+        update(id, { cancel: handle.cancel });
+        // The new profile's page renders while the file travels, not before it leaves.
+        showNewProfile();
+        await handle.done;
+      }
       markStep('uploaded', profileId);
       update(id, { stage: 'processing', progress: 1, cancel: undefined });
       // The upload starts processing by itself; follow it until it ends.
@@ -296,7 +306,7 @@ function scoringEnded(profileId: string): Promise<void> {
  * profile has no readable DNA data yet and the file's name names nobody else. Otherwise
  * the person confirms, and is told when the file's name suggests someone else.
  */
-export function offerFileTo(profileId: string, file: File): void {
+export function offerFileTo(profileId: string, file: JobFile): void {
   const profile = profilesNow().find((p) => p.id === profileId);
   const otherPerson = profile ? otherPersonInFileName(file.name, profile) : null;
   if (hasUsableGenotype(genotypeNow(profileId)) || otherPerson)

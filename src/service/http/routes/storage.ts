@@ -8,16 +8,15 @@
  */
 import type { Router } from 'express';
 import { getClient } from '../../auth/clients.js';
-import { getGenotypeFile, recordUpload } from '../../genotype/genotype-store.js';
 import { profileOwner } from '../../profiles/profiles.js';
 import { formatBytes } from '../../../shared/format-bytes.js';
+import { newUploadFileName, UploadTooLargeError, type StoredUpload } from '../../storage/file-store.js';
 import {
-  newUploadFileName,
-  receiveUpload,
-  removeStoredFile,
-  UploadTooLargeError,
-  type StoredUpload,
-} from '../../storage/file-store.js';
+  EmptyFileError,
+  ProfileDeletedError,
+  storeProfileFile,
+  TransferIncompleteError,
+} from '../../storage/profile-file.js';
 import { checkUploadUrl } from '../../storage/upload-url.js';
 import type { ServiceContext } from '../context.js';
 import { HttpError } from '../errors.js';
@@ -123,45 +122,21 @@ export function storageRoutes(ctx: ServiceContext): Router {
 
     /** Writes the body to `fileName` and records it as the profile's file; throws (and keeps nothing) otherwise. */
     async function receiveAndRecord(fileName: string, onWritten?: (bytes: number) => void): Promise<StoredUpload> {
-      let upload: StoredUpload;
       try {
-        upload = await receiveUpload(
-          ctx.config.dataDir,
-          fileName,
-          req,
-          ctx.config.maxUploadBytes,
-          ctx.digester,
-          onWritten,
-        );
+        return await storeProfileFile(ctx, profileId, fileName, req, contentType, onWritten);
       } catch (err) {
         if (err instanceof UploadTooLargeError) {
           res.set('Connection', 'close');
           throw new HttpError(413, err.message);
         }
-        throw new HttpError(
-          400,
-          `The upload did not complete (${(err as Error).message}). Nothing was changed; try again.`,
-        );
-      }
-      if (upload.size === 0) {
-        await removeStoredFile(ctx.config.dataDir, upload.fileName);
-        throw new HttpError(400, 'The upload was empty. Send the genotype file as the request body.');
-      }
-      let obsolete: string | undefined;
-      try {
-        obsolete = await recordUpload(ctx.db, profileId, { ...upload, contentType });
-      } catch (err) {
-        // The profile was deleted during the transfer (foreign key): drop the file. Kept if the
-        // record committed and only flushing the log failed: the database refers to it.
-        if (getGenotypeFile(ctx.db, profileId)?.file_name !== upload.fileName)
-          await removeStoredFile(ctx.config.dataDir, upload.fileName);
-        if (!profileOwner(ctx.db, profileId))
+        if (err instanceof TransferIncompleteError)
+          throw new HttpError(400, `The upload did not complete (${err.message}). Nothing was changed; try again.`);
+        if (err instanceof EmptyFileError)
+          throw new HttpError(400, 'The upload was empty. Send the genotype file as the request body.');
+        if (err instanceof ProfileDeletedError)
           throw new HttpError(404, 'The profile of this upload URL was deleted during the upload.');
         throw err;
       }
-      // The previous upload, unless it is the source of the genotype in use (kept until this one has parsed).
-      if (obsolete) await removeStoredFile(ctx.config.dataDir, obsolete).catch(() => undefined);
-      return upload;
     }
   });
 
