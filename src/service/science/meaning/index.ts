@@ -61,7 +61,7 @@ function frequencyChoice(
   population: ReferencePopulation['population'],
 ): FrequencyChoice {
   let byPerson = choices.get(baseline);
-  if (!byPerson) choices.set(baseline, (byPerson = new Map()));
+  if (!byPerson) choices.set(baseline, (byPerson = new Map<string, FrequencyChoice>()));
   const key = `${sex}:${population}`;
   let c = byPerson.get(key);
   if (!c) {

@@ -44,7 +44,7 @@ const known = new WeakMap<ReferencePopulation, Map<string, Reliability>>();
 
 export function reliabilityFor(ref: ReferencePopulation, studyPopulation: string): Reliability {
   let byStudy = known.get(ref);
-  if (!byStudy) known.set(ref, (byStudy = new Map()));
+  if (!byStudy) known.set(ref, (byStudy = new Map<string, Reliability>()));
   let r = byStudy.get(studyPopulation);
   if (!r) byStudy.set(studyPopulation, (r = reliabilityOf(ref, studyPopulation)));
   return r;
