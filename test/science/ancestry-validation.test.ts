@@ -118,6 +118,23 @@ describe('leave-one-out on 1000 Genomes samples, files holding only their AISNPs
       expect(o.result.reason, o.sample.id).toMatch(/^Your DNA suggests mixed ancestry: about \d+ % .+? \(± \d+\)/);
   });
 
+  it('gives people mostly but not entirely of one population, whom no single population fits clearly, their mixture with its uncertainty instead of the assumed default', () => {
+    const mostly = outcomes.filter((o) => {
+      const largest = Math.max(...Object.values(o.result.proportions));
+      return o.result.confidence < 0.95 && largest > 0.5 && largest <= 0.9 && o.result.markers_used >= 50;
+    });
+    const given = mostly.filter((o) => o.result.sufficient);
+    expect(given.length).toBeGreaterThan(0);
+    for (const o of given) {
+      expect(placement(o), `${o.sample.id} ${JSON.stringify(o.result.proportions)}`).toBe('mixture_with_own');
+      expect(o.result.reason, o.sample.id).toMatch(/\(± \d+\)/);
+    }
+    expect(given.some((o) => /, mostly \S+ but not entirely\./.test(o.result.reason ?? ''))).toBe(true);
+    // Of the Admixed Americans, none is left to the assumed European default.
+    const amr = outcomes.filter((o) => o.sample.superPopulation === 'AMR');
+    expect(amr.filter((o) => placement(o) === 'assumed').map((o) => o.sample.id)).toEqual([]);
+  });
+
   it('places no Admixed American individual wrongly with a mixture, and single-population placements only where that population makes up ≥ 85 % of their estimated ancestry', () => {
     for (const o of outcomes.filter((x) => x.sample.superPopulation === 'AMR')) {
       const ref = chooseReference({ ethnicity: 0, mixture: null }, o.result);

@@ -34,10 +34,14 @@ export function percentileText(percentile: number): { text: string; bound: Asses
     };
   // Between the 99.5th and 99.9th (or 0.1st and 0.5th) rounding would say "100 of 100" ("0 of 100"):
   // the words stay within 1–99 like the UI's figure.
-  const p = Math.min(99, Math.max(1, Math.round(percentile)));
-  const ord = (n: number) => (n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'));
-  return { text: `${p}${ord(p)} percentile: higher than about ${p} of 100 people in the reference`, bound: null };
+  return PERCENTILE_TEXTS[Math.min(99, Math.max(1, Math.round(percentile)))];
 }
+
+/** The 99 sentences of whole percentiles, made once (every result needs one). */
+const PERCENTILE_TEXTS = Array.from({ length: 100 }, (_, p) => {
+  const ord = p % 100 >= 11 && p % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][p % 10] ?? 'th');
+  return { text: `${p}${ord} percentile: higher than about ${p} of 100 people in the reference`, bound: null };
+});
 
 /** What the assessment of a computed (not raw-score) trait is made from. */
 export interface AssessmentInput {
@@ -119,12 +123,7 @@ export function computedAssessment(input: AssessmentInput): Assessment {
     meaning: resultMeaning({
       trait: t,
       score,
-      reference: {
-        ...(table
-          ? { ...tableSummary(table).distribution!, cdf: (x: number) => tableCdf(table, x), key: table }
-          : referenceOf(built!.dist)),
-        mean: referenceMean,
-      },
+      reference: table ? tableReference(table, referenceMean) : referenceOf(built!.dist, referenceMean),
       ref,
       sex,
     }),
@@ -204,8 +203,18 @@ function rareCallOf(
   ref: ReferencePopulation,
   cdf: (score: number) => number,
 ): RareCall | null {
-  const markers: RareCallMarker[] = [];
+  // First without a single object: most rare calls leave the level as it is.
   let allCommon = score;
+  let crosses = false;
+  for (const k of rare) {
+    const shift = commonShift(cat, t, slots, w, k);
+    allCommon += shift;
+    if (!crosses && levelForPercentile(100 * cdf(score + shift)) !== level) crosses = true;
+  }
+  // One rare call: without it is without all of them (the same sum), placed once.
+  if (!crosses && (rare.length === 1 || levelForPercentile(100 * cdf(allCommon)) === level)) return null;
+  const markers: RareCallMarker[] = [];
+  allCommon = score;
   for (const k of rare) {
     const i = t.start + k;
     let p = 0;
@@ -213,9 +222,7 @@ function rareCallOf(
     const call = slots[cat.markerSlot[i]];
     const dosage = matchDosage(call, cat.effect[i], cat.other[i]) & 3;
     const effectRare = p < RARE_CALL_FREQUENCY && dosage > 0;
-    // The common homozygote: no copy of a rare effect allele, two copies of a common one.
-    const common = effectRare ? 0 : 2;
-    const shift = cat.contrib[3 * i + common] - cat.contrib[3 * i + dosage];
+    const shift = commonShift(cat, t, slots, w, k);
     allCommon += shift;
     markers.push({
       rsid: `rs${cat.rsid[i]}`,
@@ -246,6 +253,23 @@ function rareCallOf(
   };
 }
 
+/** How much the score moves when rare call k (within the trait) is read as the common homozygote. */
+function commonShift(
+  cat: CompiledCatalog,
+  t: CompiledTrait,
+  slots: Uint8Array,
+  w: readonly number[],
+  k: number,
+): number {
+  const i = t.start + k;
+  let p = 0;
+  for (let q = 0; q < N_POPS; q++) p += w[q] * cat.freq[i * N_POPS + q];
+  const dosage = matchDosage(slots[cat.markerSlot[i]], cat.effect[i], cat.other[i]) & 3;
+  // The common homozygote: no copy of a rare effect allele, two copies of a common one.
+  const common = p < RARE_CALL_FREQUENCY && dosage > 0 ? 0 : 2;
+  return cat.contrib[3 * i + common] - cat.contrib[3 * i + dosage];
+}
+
 /** Levels some genotype can reach: all five for a smooth distribution, those of its atoms' mid-ranks otherwise. */
 export function reachableLevels(d: ScoreDistribution): number[] {
   const atoms = d.atoms();
@@ -263,11 +287,18 @@ export function reachableLevels(d: ScoreDistribution): number[] {
  * What every person scored against a table shares: its reachable levels and its summary
  * without the plot, worked out once per table (results are stored, never mutated).
  */
-const tableSummaries = new WeakMap<CdfTable, { levels: number[]; distribution: Assessment['distribution'] }>();
-function tableSummary(t: CdfTable): { levels: number[]; distribution: Assessment['distribution'] } {
+interface TableSummary {
+  levels: number[];
+  distribution: Assessment['distribution'];
+  reference: Omit<ScoreReference, 'mean'>;
+}
+const tableSummaries = new WeakMap<CdfTable, TableSummary>();
+function tableSummary(t: CdfTable): TableSummary {
   let s = tableSummaries.get(t);
   if (!s) {
-    s = { levels: tableLevels(t), distribution: tableDistribution(t, false) };
+    const distribution = tableDistribution(t, false);
+    const { sd, min, max } = distribution!;
+    s = { levels: tableLevels(t), distribution, reference: { sd, min, max, cdf: (x) => tableCdf(t, x) } };
     tableSummaries.set(t, s);
   }
   return s;
@@ -287,9 +318,18 @@ function tableLevels(t: CdfTable): number[] {
   return [...levels].sort();
 }
 
-/** A built distribution as the meaning's model reads it. */
-function referenceOf(d: ScoreDistribution): ScoreReference & { key: object } {
-  return { mean: d.mean, sd: d.sd, min: d.min, max: d.max, cdf: (x) => d.cdf(x), key: d };
+/**
+ * A built distribution as the meaning's model reads it, with the score's exact reference
+ * mean (`mean`): the intercept is kept per distribution object (meaning/index.ts).
+ */
+function referenceOf(d: ScoreDistribution, mean: number): ScoreReference & { key: object } {
+  return { mean, sd: d.sd, min: d.min, max: d.max, cdf: (x) => d.cdf(x), key: d };
+}
+
+/** A table as the meaning's model reads it: its spread and CDF, made once per table; the exact mean per call. */
+function tableReference(t: CdfTable, mean: number): ScoreReference & { key: object } {
+  const { sd, min, max, cdf } = tableSummary(t).reference;
+  return { mean, sd, min, max, cdf, key: t };
 }
 
 function computedDistribution(d: ScoreDistribution, details: boolean): Assessment['distribution'] {

@@ -76,6 +76,16 @@ export const ANCESTRY_THRESHOLDS = {
    * wrong by more than the mixture is uncertain (docs/ancestry.md, "Mixtures for the uncertain").
    */
   mixtureMinSeparation: 2,
+  /**
+   * Mostly one population, not entirely: a person no single population fits clearly enough,
+   * whose largest share is above `mostlyOneMinShare` and at most `admixedMaxShare`, gets a
+   * reference mixed in their proportions instead of the assumed default when the mixture's
+   * frequencies differ from that population's by at least this many of their own standard
+   * errors: the estimate, with its uncertainty shown, rather than a default the data do not
+   * support (docs/ancestry.md, "Mostly one population").
+   */
+  mostlyOneMinShare: 0.5,
+  mostlyOneMinSeparation: 1,
 } as const;
 
 /**
@@ -220,12 +230,11 @@ function noInference(reason: string, notes: string[]): AncestryInference {
 }
 
 /**
- * How far the reference the person would otherwise get (the assumed default) is from a
- * reference mixed in their proportions: the root mean square over the markers (weighted) of
- * Σ q_k p_ik − p_i,default.
+ * How far a single population's reference (the assumed default, or the population the person
+ * is mostly of) is from a reference mixed in their proportions: the root mean square over the
+ * markers (weighted) of Σ q_k p_ik − p_ie.
  */
-function distanceFromDefault(m: UsedMarkers, q: Float64Array): number {
-  const e = POPULATIONS.indexOf(ASSUMED_POPULATION);
+function distanceFrom(m: UsedMarkers, q: Float64Array, e: number): number {
   let sum = 0;
   let weight = 0;
   for (let i = 0; i < m.n; i++) {
@@ -299,7 +308,7 @@ export function inferAncestry(panel: AncestryPanel, genotype: Genotype): Ancestr
   const cov = proportionCovariance(used, fit.q);
   const se = Float64Array.from({ length: K }, (_, k) => (cov ? Math.sqrt(Math.max(0, cov[k * K + k])) : Infinity));
   const frequencyError = mixedFrequencyError(used, cov);
-  const defaultDistance = distanceFromDefault(used, fit.q);
+  const defaultDistance = distanceFrom(used, fit.q, POPULATIONS.indexOf(ASSUMED_POPULATION));
   const posterior = populationPosterior(panel, used, fit.q, se);
   let best = 0;
   for (let k = 1; k < K; k++) if (posterior[k] > posterior[best]) best = k;
@@ -310,6 +319,14 @@ export function inferAncestry(panel: AncestryPanel, genotype: Genotype): Ancestr
   const maxSe = Math.max(...se);
   const mixtureShown = largest <= T.admixedMaxShare && logLikelihoodRatio >= T.admixedMinLogLikelihoodRatio;
   const admixed = mixtureShown && maxSe <= T.admixedMaxStandardError;
+  let mostly = 0;
+  for (let k = 1; k < K; k++) if (fit.q[k] > fit.q[mostly]) mostly = k;
+  const mostlyDistance = distanceFrom(used, fit.q, mostly);
+  const mostlyOne =
+    largest > T.mostlyOneMinShare &&
+    largest <= T.admixedMaxShare &&
+    confidence < T.minConfidence &&
+    mostlyDistance >= T.mostlyOneMinSeparation * frequencyError;
   const effective = effectiveCount(used);
   const aisnps = used.aisnp.reduce((a, b) => a + b, 0);
   const bestName = POPULATION_NAMES[POPULATIONS[best]];
@@ -325,6 +342,10 @@ export function inferAncestry(panel: AncestryPanel, genotype: Genotype): Ancestr
   } else if (confidence < T.minConfidence && defaultDistance >= T.mixtureMinSeparation * frequencyError) {
     mixtureForUncertain = true;
     reason = `Your DNA suggests mixed ancestry: ${describeMixtureWithErrors(fit.q, se)}. Your file's ancestry markers cannot tell which single population fits you, but a reference mixed in these proportions fits you measurably better than the ${POPULATION_NAMES[ASSUMED_POPULATION]} default: its allele frequencies are known to within about ±${points(frequencyError)} points and differ from the default's by about ${points(defaultDistance)} points.`;
+  } else if (mostlyOne) {
+    mixtureForUncertain = true;
+    const mostlyName = POPULATION_NAMES[POPULATIONS[mostly]];
+    reason = `Your DNA suggests mixed ancestry: ${describeMixtureWithErrors(fit.q, se)}, mostly ${mostlyName} but not entirely. Your file's ancestry markers cannot tell which single population fits you, but a reference mixed in these proportions is closer to you than the ${mostlyName} reference alone: its allele frequencies are known to within about ±${points(frequencyError)} points and differ from the ${mostlyName} reference's by about ${points(mostlyDistance)} points.`;
   } else if (confidence < T.minConfidence) {
     sufficient = false;
     reason = mixtureShown

@@ -22,7 +22,12 @@ import { reliabilityFor } from './reliability.js';
 
 export type { ScoreReference };
 
-/** Discretized distributions and their intercepts, per distribution object (tables and built distributions are shared). */
+/**
+ * The logistic intercept depends only on the distribution (a shipped table, or one built for
+ * a trait, reference and set of markers), its mean and the frequency: solved once per
+ * distribution object and frequency and kept as long as the distribution is. The
+ * discretized cells are kept with it for a second frequency (sex-specific figures).
+ */
 const calibrations = new WeakMap<object, { d: Discretized; intercepts: Map<number, number> }>();
 
 function interceptFor(key: object, ref: ScoreReference, frequency: number): number {
@@ -36,6 +41,40 @@ function interceptFor(key: object, ref: ScoreReference, frequency: number): numb
 /** A proportion as a percentage, without binary-fraction noise (0.0014 → 0.14, not 0.13999…). */
 function percentOf(proportion: number): number {
   return Math.round(proportion * 1e8) / 1e6;
+}
+
+/**
+ * What every result of a trait shares for one sex and reference population: the frequency
+ * chosen (chooseFrequency) and the risk model's text, worked out once per baseline (results
+ * are stored, never mutated, so they may share these objects).
+ */
+interface FrequencyChoice {
+  frequency: MeaningFrequency | null;
+  /** The risk model's sentence for this frequency (log odds or probability scale). */
+  model: string;
+}
+const choices = new WeakMap<TraitBaseline, Map<string, FrequencyChoice>>();
+
+function frequencyChoice(
+  baseline: TraitBaseline,
+  sex: SexInfo['value'],
+  population: ReferencePopulation['population'],
+): FrequencyChoice {
+  let byPerson = choices.get(baseline);
+  if (!byPerson) choices.set(baseline, (byPerson = new Map<string, FrequencyChoice>()));
+  const key = `${sex}:${population}`;
+  let c = byPerson.get(key);
+  if (!c) {
+    const frequency = chooseFrequency(baseline.frequencies, sex, population);
+    byPerson.set(key, (c = { frequency, model: frequency ? riskModel(baseline, frequency) : '' }));
+  }
+  return c;
+}
+
+function riskModel(baseline: TraitBaseline, frequency: MeaningFrequency): string {
+  if (baseline.scale === 'probability')
+    return `Linear probability model, as UK Biobank's round-1 analyses fitted it: chance = ${frequency.value.toFixed(1)} % + (score − reference mean), the weights being changes in the probability per allele; the ${frequency.value.toFixed(1)} % is the cohort's case share (${frequency.source}).`;
+  return `Logistic model: chance = 1 / (1 + e^−(a + score)), with the study's log odds ratios as weights (markers independent) and the intercept a set so that the average chance over the reference distribution equals the ${frequency.measure} ${frequency.value.toFixed(1)} % (${frequency.source}, PMID ${frequency.pmid}).${baseline.scale_note ? ` ${baseline.scale_note}` : ''}`;
 }
 
 /** The frequency that applies to this person: their sex and reference population where the source splits by them. */
@@ -146,7 +185,7 @@ export function resultMeaning(input: MeaningInput): ResultMeaning {
       variance_explained_from_score: fromScore,
       odds_vs_average: Math.exp(score - mean),
     };
-    const frequency = chooseFrequency(baseline.frequencies, sex.value, ref.population);
+    const { frequency, model } = frequencyChoice(baseline, sex.value, ref.population);
     if (!frequency)
       return relative(
         `No frequency of ${name.toLowerCase()} from a citable study is in Traitscope's table, so the score cannot be turned into a chance. Your odds are ${common.odds_vs_average.toFixed(2)} times those of a person with an average score (odds ratio ${oddsRatioPerSd.toFixed(2)} per standard deviation of the score).`,
@@ -169,13 +208,13 @@ export function resultMeaning(input: MeaningInput): ResultMeaning {
       horizon: frequency.horizon,
       frequency,
       limits: baseline.limits,
-      model: `Logistic model: chance = 1 / (1 + e^−(a + score)), with the study's log odds ratios as weights (markers independent) and the intercept a set so that the average chance over the reference distribution equals the ${frequency.measure} ${frequency.value.toFixed(1)} % (${frequency.source}, PMID ${frequency.pmid}).${baseline.scale_note ? ` ${baseline.scale_note}` : ''}`,
+      model,
       reason: null,
       summary: `${capitalize(inHundred(yours))} people with a score like yours ${verb} ${name.toLowerCase()} (${frequency.measure}, ${frequency.horizon}), compared with ${inHundred(frequency.value)} on average. ${difference(yours - frequency.value)}`,
     };
   }
   if (baseline.scale === 'probability') {
-    const frequency = chooseFrequency(baseline.frequencies, sex.value, ref.population);
+    const { frequency, model } = frequencyChoice(baseline, sex.value, ref.population);
     if (!frequency) return relative('The UK Biobank source gives no case and control counts for this trait.');
     const k = frequency.value / 100;
     const fromScore = observedShareProbability(sd, k);
@@ -193,7 +232,7 @@ export function resultMeaning(input: MeaningInput): ResultMeaning {
       horizon: frequency.horizon,
       frequency,
       limits: baseline.limits,
-      model: `Linear probability model, as UK Biobank's round-1 analyses fitted it: chance = ${frequency.value.toFixed(1)} % + (score − reference mean), the weights being changes in the probability per allele; the ${frequency.value.toFixed(1)} % is the cohort's case share (${frequency.source}).`,
+      model,
       reason: null,
       summary: `${capitalize(inHundred(yours))} UK Biobank participants with a score like yours answered yes or had it recorded (“${name}”), compared with ${inHundred(frequency.value)} of all participants. ${difference(yours - frequency.value)}`,
     };
@@ -220,11 +259,23 @@ export function resultMeaning(input: MeaningInput): ResultMeaning {
     effect_per_sd: r,
     effect_scale: 'trait_sd',
     spread,
-    model: `Additive model on the trait's standard scale: expected difference from average = √R² × (score − mean) / sd, with R² = ${(100 * published).toFixed(2)} % the share of the trait's variance the score explains; people with the same score still vary with an SD of √(1 − R²).`,
+    model: additiveModel(published),
     reason: null,
     summary:
       `People with a score like yours are on average ${Math.abs(delta).toFixed(2)} standard deviations ${delta >= 0 ? 'above' : 'below'} the average ${name.toLowerCase()}; among them it still varies with a spread of ${spread.toFixed(2)} standard deviations (1 for everyone). ${Math.abs(delta) < 0.1 ? 'That difference is small next to how much people differ anyway.' : ''}`.trim(),
   };
+}
+
+/** The additive model's sentence, per share explained (one per trait), made once. */
+const additiveModels = new Map<number, string>();
+function additiveModel(published: number): string {
+  let text = additiveModels.get(published);
+  if (text === undefined)
+    additiveModels.set(
+      published,
+      (text = `Additive model on the trait's standard scale: expected difference from average = √R² × (score − mean) / sd, with R² = ${(100 * published).toFixed(2)} % the share of the trait's variance the score explains; people with the same score still vary with an SD of √(1 − R²).`),
+    );
+  return text;
 }
 
 function capitalize(s: string): string {

@@ -36,7 +36,21 @@ function ancestryShares(ref: ReferencePopulation): Record<Population, number> {
   return (ref.ancestry?.sufficient ? ref.ancestry.proportions : null) ?? ref.weights;
 }
 
+/**
+ * Per reference (one object for all the traits of a scoring call) and study population (a
+ * handful of sentences): the same few texts serve every result of the call.
+ */
+const known = new WeakMap<ReferencePopulation, Map<string, Reliability>>();
+
 export function reliabilityFor(ref: ReferencePopulation, studyPopulation: string): Reliability {
+  let byStudy = known.get(ref);
+  if (!byStudy) known.set(ref, (byStudy = new Map<string, Reliability>()));
+  let r = byStudy.get(studyPopulation);
+  if (!r) byStudy.set(studyPopulation, (r = reliabilityOf(ref, studyPopulation)));
+  return r;
+}
+
+function reliabilityOf(ref: ReferencePopulation, studyPopulation: string): Reliability {
   const q = ancestryShares(ref);
   const described = POPULATIONS.filter((p) => q[p] >= 0.05)
     .sort((a, b) => q[b] - q[a])
