@@ -108,7 +108,8 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
   const server: Server = await new Promise((resolve, reject) => {
     const app = createApp(ctx);
     const s = createHttpServer(app, config).listen(config.port, '127.0.0.1');
-    replyToClientErrors(s, (o) => corsPolicyOf(app).allows(o));
+    const cors = corsPolicyOf(app);
+    replyToClientErrors(s, { allows: cors.allows, listsAny: () => cors.fixed.length + cors.saved().length > 0 });
     s.once('listening', () => resolve(s));
     s.once('error', (err: NodeJS.ErrnoException) => {
       void processor.close().finally(() => db.close());
