@@ -24,7 +24,10 @@ import { storedFilePath } from '../storage/file-store.js';
 import type { EngineWorkerData } from './engine-worker.js';
 import type { UploadSignal } from './arriving-file.js';
 import type { ImportOutcome, ImportRequest } from './import-job.js';
+import { admission } from './admission.js';
+import { jobEnd, type JobEventFields } from './job-end.js';
 import { eventBus, type EventBus, type JobEvent, type JobKind } from './job-events.js';
+import { nextJob, type Lane } from './job-order.js';
 import { looksCompressed, memoryBudget, parseMemoryEstimate } from './memory-budget.js';
 import { createWorkerPool, TaskFailedError, type WorkerPool } from './pool.js';
 import type { ProcessingOutcome } from './process-job.js';
@@ -44,12 +47,6 @@ const WORKER_URL = unpackedModuleUrl(
 const JOB_TIMEOUT_MS = 10 * 60 * 1000;
 /** Each worker's heap: a pathological file fails its own job instead of the service. */
 const WORKER_HEAP_MB = 768;
-
-export class QueueFullError extends Error {
-  constructor(readonly retryAfterSeconds: number) {
-    super(`Traitscope is busy with other jobs. Try again in ${retryAfterSeconds} s.`);
-  }
-}
 
 export interface Processor {
   /** Processes the profile's current file, or joins the processing of it that is queued, running or finished. */
@@ -122,8 +119,6 @@ export interface ProcessorOptions {
   memoryBudgetBytes?: number;
 }
 
-type Lane = 'interactive' | 'background';
-
 interface Job {
   id: number;
   kind: JobKind | 'import';
@@ -163,7 +158,6 @@ export function createProcessor(options: ProcessorOptions): Processor {
   const budget = memoryBudget(options.memoryBudgetBytes);
   let nextId = 1;
   let closed = false;
-  let averageJobMs = 500;
 
   const pool: WorkerPool = createWorkerPool({
     size: options.workers ?? defaultWorkerCount(),
@@ -175,8 +169,15 @@ export function createProcessor(options: ProcessorOptions): Processor {
   });
 
   const queuedInteractive = () => queue.filter((j) => j.lane === 'interactive').length;
+  const admissions = admission(maxQueued, {
+    queued: queuedInteractive,
+    running: () => running.size,
+    idleWorkers: () => pool.idleCount(),
+    workers: pool.size,
+    closed: () => closed,
+  });
 
-  function publish(job: Job, event: Omit<JobEvent, 'job_id' | 'kind' | 'profile_id'>): void {
+  function publish(job: Job, event: JobEventFields): void {
     if (job.kind === 'import' || !job.profileId || !job.clientId || job.unseen) return;
     job.last = { job_id: job.id, kind: job.kind, profile_id: job.profileId, ...event };
     bus.emit({ type: 'job', clientId: job.clientId, data: job.last });
@@ -214,15 +215,6 @@ export function createProcessor(options: ProcessorOptions): Processor {
     return new Promise((resolve) => job.waiters.push(resolve as (o: TaskOutcome) => void));
   }
 
-  /** May this queued job start now? Not while its profile runs a job or has an earlier processing job waiting. */
-  function runnable(job: Job, index: number): boolean {
-    if (!job.profileId) return true;
-    if (busyProfiles.has(job.profileId)) return false;
-    for (let i = 0; i < index; i++)
-      if (queue[i].profileId === job.profileId && queue[i].kind === 'processing') return false;
-    return true;
-  }
-
   /** The expected memory of a queued processing job's parse, from its stored file (0 for other jobs). */
   function parseMemory(job: Job): number {
     if (job.task.kind !== 'process') return 0;
@@ -233,25 +225,10 @@ export function createProcessor(options: ProcessorOptions): Processor {
 
   function dispatch(): void {
     while (!closed && pool.idleCount() > 0) {
-      // Parses start in queue order: once one must wait for memory, later ones wait too (none starves).
-      let parseWaits = false;
-      let memory = 0;
-      const startable = (j: Job, i: number): boolean => {
-        if (!runnable(j, i)) return false;
-        if (j.kind !== 'processing') return true;
-        if (parseWaits) return false;
-        memory = parseMemory(j);
-        parseWaits = !budget.fits(memory);
-        return !parseWaits;
-      };
-      let index = -1;
-      for (const lane of ['interactive', 'background'] as const) {
-        index = queue.findIndex((j, i) => j.lane === lane && startable(j, i));
-        if (index >= 0) break;
-      }
-      if (index < 0) return;
-      const [job] = queue.splice(index, 1);
-      start(job, job.kind === 'processing' ? memory : 0);
+      const next = nextJob(queue, busyProfiles, parseMemory, budget.fits);
+      if (!next) return;
+      const [job] = queue.splice(next.index, 1);
+      start(job, next.memory);
     }
   }
 
@@ -298,24 +275,15 @@ export function createProcessor(options: ProcessorOptions): Processor {
     running.delete(job.id);
     budget.give(job.memory);
     if (job.profileId) busyProfiles.delete(job.profileId);
-    if (job.lane === 'interactive') averageJobMs = 0.8 * averageJobMs + 0.2 * (performance.now() - job.startedAt);
-    if (job.kind === 'processing') {
-      // The worker records parse failures itself; this also covers crashes and time-outs.
-      if (outcome.kind === 'failed' && job.task.kind === 'process')
-        setFileStatus(db, job.profileId!, 'failed', outcome.reason, job.task.fileName);
-      if (outcome.kind === 'processed') {
-        publish(job, { state: 'done', snp_count: outcome.snpCount });
-        traitsChanged(job);
-        if (!closed) void fillIn(job.profileId!);
-      } else
-        publish(job, outcome.kind === 'failed' ? { state: 'failed', detail: outcome.reason } : { state: 'superseded' });
-    } else if (job.kind === 'scoring') {
-      if (outcome.kind === 'scored') {
-        publish(job, { state: 'done', computed: outcome.computed, unavailable: outcome.unavailable });
-        if (outcome.computed + outcome.unavailable + (outcome.removed ?? 0) > 0) traitsChanged(job);
-      } else
-        publish(job, outcome.kind === 'failed' ? { state: 'failed', detail: outcome.reason } : { state: 'superseded' });
-    }
+    if (job.lane === 'interactive') admissions.jobTook(performance.now() - job.startedAt);
+    // The worker records parse failures itself; this also covers crashes and time-outs.
+    if (job.kind === 'processing' && outcome.kind === 'failed' && job.task.kind === 'process')
+      setFileStatus(db, job.profileId!, 'failed', outcome.reason, job.task.fileName);
+    const end = jobEnd(job.kind, outcome);
+    if (end.event) publish(job, end.event);
+    if (end.traitsChanged) traitsChanged(job);
+    // A processed file: every other trait is scored in the background.
+    if (job.kind === 'processing' && outcome.kind === 'processed' && !closed) void fillIn(job.profileId!);
     for (const resolve of job.waiters) resolve(outcome);
     dispatch();
   }
@@ -334,22 +302,6 @@ export function createProcessor(options: ProcessorOptions): Processor {
   function findJob(profileId: string, key: string, queuedOnly: boolean): Job | undefined {
     const match = (j: Job) => j.profileId === profileId && j.key === key;
     return queue.find(match) ?? (queuedOnly ? undefined : [...running.values()].find(match));
-  }
-
-  /** Would one more job people wait for have to wait beyond the bound? (An idle worker takes it at once.) */
-  function isFull(): boolean {
-    return closed || queuedInteractive() + admitted + (pool.idleCount() > 0 ? 0 : 1) > maxQueued;
-  }
-  /** Uploads let in by admit() whose job is not queued yet: they hold a place in the queue. */
-  let admitted = 0;
-
-  function refuseWhenFull(): void {
-    if (isFull()) throw new QueueFullError(retryAfterSeconds());
-  }
-
-  function retryAfterSeconds(): number {
-    const ahead = queuedInteractive() + running.size;
-    return Math.max(1, Math.ceil((ahead * averageJobMs) / 1000 / pool.size));
   }
 
   function fillIn(profileId: string): Promise<ScoringOutcome | JobFailed> {
@@ -398,7 +350,7 @@ export function createProcessor(options: ProcessorOptions): Processor {
       );
     },
     score(profileId, codes) {
-      refuseWhenFull();
+      admissions.refuseWhenFull();
       return wait(
         enqueue({
           kind: 'scoring',
@@ -461,7 +413,7 @@ export function createProcessor(options: ProcessorOptions): Processor {
     },
     fillIn,
     importTrait(request) {
-      refuseWhenFull();
+      admissions.refuseWhenFull();
       // The bytes move to the worker (transferred, not copied); a view into a shared or pooled
       // buffer is copied first, so nothing else loses its memory.
       const whole = request.bytes.byteOffset === 0 && request.bytes.byteLength === request.bytes.buffer.byteLength;
@@ -477,17 +429,9 @@ export function createProcessor(options: ProcessorOptions): Processor {
         }),
       );
     },
-    isFull,
-    admit() {
-      refuseWhenFull();
-      admitted++;
-      let held = true;
-      return () => {
-        if (held) admitted--;
-        held = false;
-      };
-    },
-    retryAfterSeconds,
+    isFull: admissions.isFull,
+    admit: admissions.admit,
+    retryAfterSeconds: admissions.retryAfterSeconds,
     events: bus,
     activeJobs: () =>
       [...running.values(), ...queue].flatMap((j) =>
