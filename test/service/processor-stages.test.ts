@@ -1,13 +1,16 @@
 /**
  * The processor's stages on their own (src/service/processing/): which queued job starts
- * next (job-order.ts), what a job's end tells clients (job-end.ts), and how many jobs may
- * wait before requests are refused (admission.ts). The processor with real workers is
+ * next (job-order.ts), what a job's end tells clients (job-end.ts), how many jobs may wait
+ * before requests are refused (admission.ts), and what an upload tells the job that parses
+ * it while it arrives (upload-feed.ts). The processor with real workers is
  * tested through the service (memory-budget, queue-race, upload-arriving, events).
  */
 import { describe, expect, it } from 'vitest';
 import { admission, QueueFullError } from '../../src/service/processing/admission.js';
-import { jobEnd } from '../../src/service/processing/job-end.js';
+import { jobEnd, jobFailure } from '../../src/service/processing/job-end.js';
 import { nextJob, runnable, type QueuedJob } from '../../src/service/processing/job-order.js';
+import { TaskFailedError } from '../../src/service/processing/pool.js';
+import { uploadFeed, type ArrivingJob } from '../../src/service/processing/upload-feed.js';
 
 const job = (profileId: string | null, kind: string, lane: QueuedJob['lane'] = 'interactive', memory = 0) => ({
   profileId,
@@ -75,6 +78,14 @@ describe('what a job end tells clients', () => {
     });
     expect(jobEnd('import', { kind: 'failed', reason: 'x' })).toEqual({ event: null, traitsChanged: false });
   });
+
+  it("a worker's failure keeps the pool's sentence; anything else asks for a report", () => {
+    expect(jobFailure(new TaskFailedError('The job took longer than 10 minutes and was stopped.'))).toEqual({
+      kind: 'failed',
+      reason: 'The job took longer than 10 minutes and was stopped.',
+    });
+    expect(jobFailure(new Error('boom')).reason).toMatch(/could not finish this job \(boom\)\. Please report this/);
+  });
 });
 
 describe('admission', () => {
@@ -111,5 +122,55 @@ describe('admission', () => {
 
   it('refuses everything once closed', () => {
     expect(admission(32, { ...state(0, 1), closed: () => true }).isFull()).toBe(true);
+  });
+});
+
+describe('the feed of an upload parsed while it arrives', () => {
+  const feedOf = (job: ArrivingJob) => {
+    const calls: unknown[] = [];
+    const feed = uploadFeed(job, {
+      tell: (signal) => calls.push(['tell', signal]),
+      reestimate: () => calls.push(['reestimate']),
+      publish: (event) => calls.push(['publish', event]),
+    });
+    return { feed, calls };
+  };
+
+  it('passes the bytes written and the end on to the worker', () => {
+    const { feed, calls } = feedOf({ unseen: true, running: true, unseenProgress: [] });
+    feed.written(1024);
+    feed.abandoned();
+    expect(calls).toEqual([
+      ['tell', { written: 1024 }],
+      ['tell', { end: 'abandoned' }],
+    ]);
+  });
+
+  it('announces the job once recorded, as queued now, with the progress it made unseen, once', () => {
+    const job: ArrivingJob = {
+      unseen: true,
+      running: true,
+      unseenProgress: [{ stage: 'parsing' }, { stage: 'scoring', done: 0, total: 12 }],
+    };
+    const { feed, calls } = feedOf(job);
+    feed.recorded();
+    expect(calls).toEqual([
+      ['tell', { end: 'recorded' }],
+      ['reestimate'],
+      ['publish', { state: 'queued', queue_position: 0 }],
+      ['publish', { state: 'running' }],
+      ['publish', { state: 'running', stage: 'parsing' }],
+      ['publish', { state: 'running', stage: 'scoring', done: 0, total: 12 }],
+    ]);
+    expect(job).toMatchObject({ unseen: false, unseenProgress: [] });
+    calls.length = 0;
+    feed.recorded();
+    expect(calls).toEqual([['tell', { end: 'recorded' }], ['reestimate']]);
+  });
+
+  it('announces nothing for a job that already ended', () => {
+    const { feed, calls } = feedOf({ unseen: true, running: false, unseenProgress: [{ stage: 'parsing' }] });
+    feed.recorded();
+    expect(calls).toEqual([['tell', { end: 'recorded' }], ['reestimate']]);
   });
 });

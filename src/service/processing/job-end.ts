@@ -4,7 +4,8 @@
  * background scoring of every other trait; the processor does that on `processed`.
  */
 import type { JobEvent, JobKind } from './job-events.js';
-import type { TaskOutcome } from './tasks.js';
+import { TaskFailedError } from './pool.js';
+import type { JobFailed, TaskOutcome } from './tasks.js';
 
 /** A job event's own fields (the processor adds the job's id, kind and profile). */
 export type JobEventFields = Omit<JobEvent, 'job_id' | 'kind' | 'profile_id'>;
@@ -27,4 +28,15 @@ export function jobEnd(kind: JobKind | 'import', outcome: TaskOutcome): JobEnd {
       traitsChanged: outcome.computed + outcome.unavailable + (outcome.removed ?? 0) > 0,
     };
   return { event: ended, traitsChanged: false };
+}
+
+/** A job whose worker crashed, timed out or threw: the pool's sentence, or one that asks for a report. */
+export function jobFailure(err: Error): JobFailed {
+  return {
+    kind: 'failed',
+    reason:
+      err instanceof TaskFailedError
+        ? err.message
+        : `Traitscope could not finish this job (${err.message}). Please report this.`,
+  };
 }

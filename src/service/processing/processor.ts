@@ -22,17 +22,17 @@ import { unpackedModuleUrl } from '../packaged-paths.js';
 import { profileOwner } from '../profiles/profiles.js';
 import { storedFilePath } from '../storage/file-store.js';
 import type { EngineWorkerData } from './engine-worker.js';
-import type { UploadSignal } from './arriving-file.js';
 import type { ImportOutcome, ImportRequest } from './import-job.js';
 import { admission } from './admission.js';
-import { jobEnd, type JobEventFields } from './job-end.js';
+import { jobEnd, jobFailure, type JobEventFields } from './job-end.js';
 import { eventBus, type EventBus, type JobEvent, type JobKind } from './job-events.js';
 import { nextJob, type Lane } from './job-order.js';
 import { looksCompressed, memoryBudget, parseMemoryEstimate } from './memory-budget.js';
-import { createWorkerPool, TaskFailedError, type WorkerPool } from './pool.js';
+import { createWorkerPool, type WorkerPool } from './pool.js';
 import type { ProcessingOutcome } from './process-job.js';
 import type { ScoringOutcome } from './score-job.js';
 import type { JobFailed, Task, TaskOutcome } from './tasks.js';
+import { uploadFeed, type UploadFeed } from './upload-feed.js';
 import type { JobProgress } from './worker-context.js';
 
 // The bundle's engine-worker.js beside this code (unpacked from app.asar in the desktop
@@ -94,16 +94,6 @@ export interface Processor {
   };
   /** Refuses new jobs, lets running ones finish, and stops the workers. */
   close: () => Promise<void>;
-}
-
-/** What the upload route tells a processing job that started with its upload. */
-export interface UploadFeed {
-  /** Bytes on the file so far. */
-  written: (bytes: number) => void;
-  /** The upload is complete and recorded as the profile's file: its job may store it (and is seen from now on). */
-  recorded: () => void;
-  /** The upload failed or was refused: its job ends and stores nothing. */
-  abandoned: () => void;
 }
 
 export interface ProcessorOptions {
@@ -246,16 +236,7 @@ export function createProcessor(options: ProcessorOptions): Processor {
         if (job.unseen) job.unseenProgress.push(progress as JobProgress);
         publish(job, { state: 'running', ...(progress as JobProgress) });
       })
-      .then(
-        (outcome) => outcome,
-        (err: Error): TaskOutcome => ({
-          kind: 'failed',
-          reason:
-            err instanceof TaskFailedError
-              ? err.message
-              : `Traitscope could not finish this job (${err.message}). Please report this.`,
-        }),
-      )
+      .then((outcome) => outcome, jobFailure)
       .then((outcome) => finish(job, outcome));
     // A WebAssembly memory cannot shrink: a worker that parsed a large file is replaced after it.
     if (memory > budget.recycleAbove) pool.retireAfter(job.task);
@@ -394,22 +375,11 @@ export function createProcessor(options: ProcessorOptions): Processor {
       });
       job.unseen = true;
       start(job, memory);
-      const tell = (message: UploadSignal) => pool.tell(job.task, message);
-      return {
-        written: (bytes) => tell({ written: bytes }),
-        recorded() {
-          tell({ end: 'recorded' });
-          reestimate(job);
-          if (!job.unseen) return;
-          // Announced now, with everything it did so far, as a job queued at this moment would be.
-          job.unseen = false;
-          if (!job.running) return;
-          publish(job, { state: 'queued', queue_position: 0 });
-          publish(job, { state: 'running' });
-          for (const progress of job.unseenProgress.splice(0)) publish(job, { state: 'running', ...progress });
-        },
-        abandoned: () => tell({ end: 'abandoned' }),
-      };
+      return uploadFeed(job, {
+        tell: (signal) => pool.tell(job.task, signal),
+        reestimate: () => reestimate(job),
+        publish: (event) => publish(job, event),
+      });
     },
     fillIn,
     importTrait(request) {
