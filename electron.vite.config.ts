@@ -7,7 +7,8 @@
  *   Native code: @node-rs/crc32's addon is emitted next to the chunks (out/main/chunks);
  *   better-sqlite3's is named explicitly at run time (src/service/packaged-paths.ts).
  *   Entries, sharing one set of chunks: index (Electron's main), engine-worker (the worker
- *   pool's threads), digest-worker (the thread hashing uploads), service (the service alone, so tests can start it from a packaged
+ *   pool's threads), digest-worker (the thread hashing uploads), erase-worker (the thread
+ *   erasing what deletions leave in the database files), service (the service alone, so tests can start it from a packaged
  *   layout without Electron), cli (the command line: `npm run serve`, `npm run cli`, the
  *   server every test starts) and library (what the benchmarks load), so everything runs
  *   the bundled code the desktop app ships. Every chunk lands flat in out/main/ so that
@@ -123,6 +124,7 @@ export default defineConfig({
           index: resolve(root, 'src/main/index.ts'),
           'engine-worker': resolve(root, 'src/service/processing/engine-worker.ts'),
           'digest-worker': resolve(root, 'src/service/storage/digest-worker.ts'),
+          'erase-worker': resolve(root, 'src/service/db/erase-worker.ts'),
           service: resolve(root, 'src/service/index.ts'),
           cli: resolve(root, 'src/cli/index.ts'),
           library: resolve(root, 'src/service/library.ts'),

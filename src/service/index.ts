@@ -15,7 +15,8 @@ import { startDiagnostics } from './diagnostics.js';
 import { removeServiceFile, writeServiceFile } from './discovery.js';
 import type { Db } from './db/db.js';
 import { openDatabase } from './db/database.js';
-import { eraseOwed } from './db/erase.js';
+import { eraseIsOwed } from './db/erase.js';
+import { createEraser } from './db/eraser.js';
 import { openLogFile, type LogFile } from './log-file.js';
 import { interruptedProfiles, profilesWithGenotype, referencedFiles } from './genotype/genotype-store.js';
 import { createApp } from './http/app.js';
@@ -95,6 +96,7 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
     },
     processor,
     diagnostics: startDiagnostics(processor),
+    eraser: createEraser({ dbPath }),
     digester: createUploadDigester({ nice: config.workerNice }),
     // In memory only: reading the data folder never yields it (URLs live minutes, not across restarts).
     uploadKey: randomBytes(32),
@@ -102,13 +104,15 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
   };
 
   sweepStoredFiles(config.dataDir, referencedFiles(db));
-  // A deletion a crash (or another program holding the database) kept from being erased.
-  eraseOwed(db);
+  // A deletion a crash (or another program holding the database) kept from being erased:
+  // finished on the erase thread while the service starts.
+  if (eraseIsOwed(db)) void ctx.eraser.erase();
 
   const server: Server = await new Promise((resolve, reject) => {
     const app = createApp(ctx);
     const s = createHttpServer(app, config).listen(config.port, '127.0.0.1');
-    replyToClientErrors(s, (o) => corsPolicyOf(app).allows(o));
+    const cors = corsPolicyOf(app);
+    replyToClientErrors(s, { allows: cors.allows, listsAny: () => cors.fixed.length + cors.saved().length > 0 });
     s.once('listening', () => resolve(s));
     s.once('error', (err: NodeJS.ErrnoException) => {
       void processor.close().finally(() => db.close());
@@ -164,6 +168,7 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
       });
       await processor.close();
       await ctx.digester.close();
+      await ctx.eraser.close();
       ctx.diagnostics.stop();
       db.close();
       log.write('info', 'service stopped, database closed');

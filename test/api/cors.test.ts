@@ -4,7 +4,8 @@
  * stays. Proven with raw requests and with real cross-origin fetches in Chromium.
  */
 import http, { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
+import net, { type AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium.js';
@@ -113,6 +114,40 @@ describe('errors made before or outside the routes', () => {
     const other = await rawRequest('/api/profiles/', 'GET', { origin: 'http://evil.example', 'x-big': big });
     expect(other.status).toBe(431);
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('431 carries CORS headers for a listed origin also when the Origin arrived chunks before the oversized header', async () => {
+    /** Sends a request head in parts, each read by the service before the next; the raw answer. */
+    const headInParts = async (origin: string): Promise<string> => {
+      const socket = net.connect(server.port, '127.0.0.1');
+      socket.setNoDelay(true);
+      socket.on('error', () => {}); // the service closes the connection after its 431
+      const received: Buffer[] = [];
+      socket.on('data', (d: Buffer) => received.push(d));
+      const closed = once(socket, 'close');
+      await once(socket, 'connect');
+      // Another connection's answer comes after the service read what this one sent before it.
+      const readByService = () => request(`${server.api}/version`);
+      const parts = [
+        `GET /api/profiles/ HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nOrigin: ${origin}\r\n`,
+        ...Array.from({ length: 4 }, (_, i) => `X-Part-${i}: ${'x'.repeat(6000)}\r\n`),
+        '\r\n',
+      ];
+      for (const part of parts) {
+        if (socket.destroyed || !socket.writable) break;
+        socket.write(part);
+        await readByService();
+      }
+      await closed;
+      return Buffer.concat(received).toString('latin1');
+    };
+    const listed = await headInParts(FROM_ENV);
+    expect(listed).toMatch(/^HTTP\/1\.1 431 /);
+    expect(listed).toContain(`\r\nAccess-Control-Allow-Origin: ${FROM_ENV}\r\n`);
+    expect(listed).toContain('"code":"headers_too_large"');
+    const other = await headInParts('http://evil.example');
+    expect(other).toMatch(/^HTTP\/1\.1 431 /);
+    expect(other).not.toMatch(/Access-Control-Allow-Origin/i);
   });
 
   it('413 (body too large) carries CORS headers for a listed origin, on the API and the token endpoint', async () => {

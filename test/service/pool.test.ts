@@ -62,8 +62,12 @@ describe('worker pool', () => {
     const first = p.run<{ threadId: number }>(big);
     p.retireAfter(big);
     const { threadId } = await first;
-    // The task's answer is kept; its thread goes and a new one takes the slot.
+    // The task's answer is kept; its thread goes, and a new one takes the slot once it has
+    // exited (so the new thread reuses what the old one gave back): meanwhile none is idle.
     expect(p.stats()).toMatchObject({ recycled: 1, replaced: 0 });
+    expect(p.idleCount()).toBe(0);
+    await p.whenReady();
+    expect(p.idleCount()).toBe(1);
     const next = await p.run<{ threadId: number }>({ op: 'echo', value: 2 });
     expect(next.threadId).not.toBe(threadId);
     const small = { op: 'echo', value: 3 };

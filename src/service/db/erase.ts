@@ -37,8 +37,6 @@ function freeShare(db: Db): number {
 
 /** Setting written in the transaction that deletes rows: their erase is still to do ('always' or 'when-fragmented' VACUUM). */
 const ERASE_PENDING = 'erase_pending';
-/** How often an erase another connection blocked is tried again. */
-const ERASE_RETRY_MS = 1000;
 
 type VacuumWhen = 'always' | 'when-fragmented';
 
@@ -53,60 +51,47 @@ export function oweErase(db: Db, vacuum: VacuumWhen): void {
 const isBusy = (err: unknown) =>
   err instanceof Error && 'code' in err && /^SQLITE_(BUSY|LOCKED)/.test(String((err as { code: unknown }).code));
 
+/** Whether a deletion's erase is still to do (cheap: one read of the settings). */
+export function eraseIsOwed(db: Db): boolean {
+  return getSetting(db, ERASE_PENDING) !== undefined;
+}
+
+/** How long the erase thread's connection waits for another writer (its VACUUM, its own marker). */
+const WRITER_WAIT_MS = 500;
+
 /**
- * One attempt at the owed erase, without waiting for other connections (busy_timeout 0,
- * so a database browser or a backup tool holding a read transaction never stalls the
- * service): VACUUM if owed, then a TRUNCATE checkpoint. True when nothing of the deleted
- * rows is left in the data folder's database files (or nothing was owed).
+ * One attempt at the owed erase, run by the erase thread (erase-worker.ts) on a connection of
+ * its own. Readers of another program are never waited for: the checkpoint runs with
+ * busy_timeout 0, because a TRUNCATE checkpoint that waits for readers holds the write lock
+ * meanwhile, and every other connection's writes would wait with it. VACUUM if owed, then a
+ * TRUNCATE checkpoint. True when nothing of the deleted rows is left in the data folder's
+ * database files (or nothing was owed); false while another connection is in the way.
  */
-function tryErase(db: Db): boolean {
+export function tryErase(db: Db): boolean {
   const owed = getSetting(db, ERASE_PENDING) as VacuumWhen | undefined;
   if (owed === undefined) return true;
-  const timeout = db.pragma('busy_timeout', { simple: true }) as number;
-  db.pragma('busy_timeout = 0');
   try {
-    if (owed === 'always' || freeShare(db) >= 0.25) db.exec('VACUUM');
+    db.pragma(`busy_timeout = ${WRITER_WAIT_MS}`);
+    if (owed === 'always' || freeShare(db) >= 0.25) {
+      db.exec('VACUUM');
+      // Done: a retry while a reader holds the WAL only has the checkpoint left, not a second rewrite.
+      setSetting(db, ERASE_PENDING, 'when-fragmented');
+    }
+    db.pragma('busy_timeout = 0');
     if (!checkpointTruncate(db)) return false;
     // The marker's own removal leaves a settings page in the WAL (never deleted data); moved too when free.
+    db.pragma(`busy_timeout = ${WRITER_WAIT_MS}`);
     setSetting(db, ERASE_PENDING, null);
+    db.pragma('busy_timeout = 0');
     checkpointTruncate(db);
     return true;
   } catch (err) {
     if (isBusy(err)) return false;
     throw err;
-  } finally {
-    db.pragma(`busy_timeout = ${timeout}`);
   }
 }
 
-const retrying = new WeakSet<Db>();
-
-/**
- * Erases what deleted rows left in the WAL and the database file, now if no other
- * connection is in the way, else as soon as it is (tried again every second while the
- * service runs, and at the next start). Returns whether it is done now.
- */
-export function eraseOwed(db: Db): boolean {
-  if (tryErase(db)) return true;
-  if (!retrying.has(db)) {
-    retrying.add(db);
-    const again = () => {
-      if (!db.open) return void retrying.delete(db);
-      let done: boolean;
-      try {
-        done = tryErase(db);
-      } catch {
-        done = false; // tried again on the next turn; a failure here has no one to tell
-      }
-      if (done) retrying.delete(db);
-      else setTimeout(again, ERASE_RETRY_MS).unref();
-    };
-    setTimeout(again, ERASE_RETRY_MS).unref();
-  }
-  return false;
-}
-
-/** What the answer to a deletion adds when another program kept the erase from finishing. */
+/** What the answer to a deletion adds when another program kept the erase from finishing (eraser.ts 'blocked'). */
 export const ERASE_DELAYED =
   'Another program (a database browser or a backup tool, for example) is reading the Traitscope database, so ' +
   'parts of the deleted data stay in the data folder until it closes; Traitscope finishes erasing them as soon as ' +

@@ -2,6 +2,7 @@
 import type { ServiceConfig } from '../config.js';
 import type { Db } from '../db/db.js';
 import type { Diagnostics } from '../diagnostics.js';
+import type { Eraser } from '../db/eraser.js';
 import type { Processor } from '../processing/processor.js';
 import type { ScienceEngineExt } from '../science/index.js';
 import type { UploadDigester } from '../storage/upload-digests.js';
@@ -14,6 +15,8 @@ export interface ServiceContext {
   processor: Processor;
   /** Event-loop delays, memory and worker pool state (GET /api/app/diagnostics). */
   diagnostics: Diagnostics;
+  /** Erases what deletions leave in the database files, off the event loop. */
+  eraser: Eraser;
   /** MD5 and CRC32C of uploads, computed off the event loop. */
   digester: UploadDigester;
   /** HMAC key of upload URLs (kept in the database, so URLs survive a restart). */

@@ -5,7 +5,7 @@
  * throws HttpError; the handler below renders it.
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { QueueFullError } from '../processing/processor.js';
+import { QueueFullError } from '../processing/admission.js';
 import { allowedMethods } from './allowed-methods.js';
 
 /** The machine-readable `code` of an error body, by status. */

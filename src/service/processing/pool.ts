@@ -60,6 +60,8 @@ interface Slot {
   task: RunningTask | null;
   /** Replace this worker when its task ends. */
   retire: boolean;
+  /** Stopping after its task, to be replaced once its thread has exited: takes no task. */
+  retiring: boolean;
 }
 
 interface RunningTask {
@@ -89,7 +91,7 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
       workerData: options.workerData,
       resourceLimits: options.resourceLimits,
     });
-    const slot: Slot = { worker, ready: false, task: null, retire: false };
+    const slot: Slot = { worker, ready: false, task: null, retire: false, retiring: false };
     worker.on('message', (msg: WorkerMessage) => onMessage(slot, msg));
     // 'error' (an uncaught exception, running out of memory) is followed by 'exit'.
     let lastError: Error | null = null;
@@ -130,10 +132,14 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
     slot.task = null;
     slot.worker.unref();
     if (slot.retire && !closed) {
-      // The new worker takes the slot first, so the old one's exit is not taken for a crash.
-      slots[slots.indexOf(slot)] = start();
+      // Its replacement starts once the thread has exited (onExit): by then its heap and
+      // WebAssembly memory are unmapped, and the new thread reuses the malloc arena the old
+      // one freed its buffers into, instead of growing a fresh one beside it.
+      slot.retiring = true;
+      slot.ready = false;
       recycled++;
       void slot.worker.terminate();
+      return;
     }
     if (!closed) queueMicrotask(options.onIdle);
   }
@@ -141,6 +147,12 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
   function onExit(slot: Slot, code: number, error: Error | null): void {
     const i = slots.indexOf(slot);
     if (i < 0) return; // already replaced (time-out)
+    if (slot.retiring) {
+      if (closed) return;
+      slots[i] = start();
+      queueMicrotask(options.onIdle);
+      return;
+    }
     const task = slot.task;
     if (task) {
       clearTimeout(task.timer);
@@ -187,7 +199,7 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
 
   return {
     size: options.size,
-    idleCount: () => (brokenReason ? 1 : slots.filter((s) => !s.task).length),
+    idleCount: () => (brokenReason ? 1 : slots.filter((s) => !s.task && !s.retiring).length),
     run<T>(
       task: unknown,
       transfer: readonly Transferable[] = [],
@@ -195,7 +207,7 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
     ): Promise<T> {
       if (closed) return Promise.reject(new TaskFailedError('Traitscope is shutting down; the job was not started.'));
       if (brokenReason) return Promise.reject(new TaskFailedError(brokenReason));
-      const slot = slots.find((s) => !s.task);
+      const slot = slots.find((s) => !s.task && !s.retiring);
       if (!slot) throw new Error('No idle worker: check idleCount() before run()');
       return new Promise<T>((resolve, reject) => {
         const running: RunningTask = {

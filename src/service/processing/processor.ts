@@ -22,14 +22,17 @@ import { unpackedModuleUrl } from '../packaged-paths.js';
 import { profileOwner } from '../profiles/profiles.js';
 import { storedFilePath } from '../storage/file-store.js';
 import type { EngineWorkerData } from './engine-worker.js';
-import type { UploadSignal } from './arriving-file.js';
 import type { ImportOutcome, ImportRequest } from './import-job.js';
+import { admission } from './admission.js';
+import { jobEnd, jobFailure, type JobEventFields } from './job-end.js';
 import { eventBus, type EventBus, type JobEvent, type JobKind } from './job-events.js';
+import { nextJob, type Lane } from './job-order.js';
 import { looksCompressed, memoryBudget, parseMemoryEstimate } from './memory-budget.js';
-import { createWorkerPool, TaskFailedError, type WorkerPool } from './pool.js';
+import { createWorkerPool, type WorkerPool } from './pool.js';
 import type { ProcessingOutcome } from './process-job.js';
 import type { ScoringOutcome } from './score-job.js';
 import type { JobFailed, Task, TaskOutcome } from './tasks.js';
+import { uploadFeed, type UploadFeed } from './upload-feed.js';
 import type { JobProgress } from './worker-context.js';
 
 // The bundle's engine-worker.js beside this code (unpacked from app.asar in the desktop
@@ -44,12 +47,6 @@ const WORKER_URL = unpackedModuleUrl(
 const JOB_TIMEOUT_MS = 10 * 60 * 1000;
 /** Each worker's heap: a pathological file fails its own job instead of the service. */
 const WORKER_HEAP_MB = 768;
-
-export class QueueFullError extends Error {
-  constructor(readonly retryAfterSeconds: number) {
-    super(`Traitscope is busy with other jobs. Try again in ${retryAfterSeconds} s.`);
-  }
-}
 
 export interface Processor {
   /** Processes the profile's current file, or joins the processing of it that is queued, running or finished. */
@@ -99,16 +96,6 @@ export interface Processor {
   close: () => Promise<void>;
 }
 
-/** What the upload route tells a processing job that started with its upload. */
-export interface UploadFeed {
-  /** Bytes on the file so far. */
-  written: (bytes: number) => void;
-  /** The upload is complete and recorded as the profile's file: its job may store it (and is seen from now on). */
-  recorded: () => void;
-  /** The upload failed or was refused: its job ends and stores nothing. */
-  abandoned: () => void;
-}
-
 export interface ProcessorOptions {
   db: Db;
   worker: EngineWorkerData;
@@ -121,8 +108,6 @@ export interface ProcessorOptions {
   /** Expected memory of the parses that may run at once (default 1 GiB, memory-budget.ts). */
   memoryBudgetBytes?: number;
 }
-
-type Lane = 'interactive' | 'background';
 
 interface Job {
   id: number;
@@ -163,7 +148,6 @@ export function createProcessor(options: ProcessorOptions): Processor {
   const budget = memoryBudget(options.memoryBudgetBytes);
   let nextId = 1;
   let closed = false;
-  let averageJobMs = 500;
 
   const pool: WorkerPool = createWorkerPool({
     size: options.workers ?? defaultWorkerCount(),
@@ -175,8 +159,15 @@ export function createProcessor(options: ProcessorOptions): Processor {
   });
 
   const queuedInteractive = () => queue.filter((j) => j.lane === 'interactive').length;
+  const admissions = admission(maxQueued, {
+    queued: queuedInteractive,
+    running: () => running.size,
+    idleWorkers: () => pool.idleCount(),
+    workers: pool.size,
+    closed: () => closed,
+  });
 
-  function publish(job: Job, event: Omit<JobEvent, 'job_id' | 'kind' | 'profile_id'>): void {
+  function publish(job: Job, event: JobEventFields): void {
     if (job.kind === 'import' || !job.profileId || !job.clientId || job.unseen) return;
     job.last = { job_id: job.id, kind: job.kind, profile_id: job.profileId, ...event };
     bus.emit({ type: 'job', clientId: job.clientId, data: job.last });
@@ -214,15 +205,6 @@ export function createProcessor(options: ProcessorOptions): Processor {
     return new Promise((resolve) => job.waiters.push(resolve as (o: TaskOutcome) => void));
   }
 
-  /** May this queued job start now? Not while its profile runs a job or has an earlier processing job waiting. */
-  function runnable(job: Job, index: number): boolean {
-    if (!job.profileId) return true;
-    if (busyProfiles.has(job.profileId)) return false;
-    for (let i = 0; i < index; i++)
-      if (queue[i].profileId === job.profileId && queue[i].kind === 'processing') return false;
-    return true;
-  }
-
   /** The expected memory of a queued processing job's parse, from its stored file (0 for other jobs). */
   function parseMemory(job: Job): number {
     if (job.task.kind !== 'process') return 0;
@@ -233,25 +215,10 @@ export function createProcessor(options: ProcessorOptions): Processor {
 
   function dispatch(): void {
     while (!closed && pool.idleCount() > 0) {
-      // Parses start in queue order: once one must wait for memory, later ones wait too (none starves).
-      let parseWaits = false;
-      let memory = 0;
-      const startable = (j: Job, i: number): boolean => {
-        if (!runnable(j, i)) return false;
-        if (j.kind !== 'processing') return true;
-        if (parseWaits) return false;
-        memory = parseMemory(j);
-        parseWaits = !budget.fits(memory);
-        return !parseWaits;
-      };
-      let index = -1;
-      for (const lane of ['interactive', 'background'] as const) {
-        index = queue.findIndex((j, i) => j.lane === lane && startable(j, i));
-        if (index >= 0) break;
-      }
-      if (index < 0) return;
-      const [job] = queue.splice(index, 1);
-      start(job, job.kind === 'processing' ? memory : 0);
+      const next = nextJob(queue, busyProfiles, parseMemory, budget.fits);
+      if (!next) return;
+      const [job] = queue.splice(next.index, 1);
+      start(job, next.memory);
     }
   }
 
@@ -269,16 +236,7 @@ export function createProcessor(options: ProcessorOptions): Processor {
         if (job.unseen) job.unseenProgress.push(progress as JobProgress);
         publish(job, { state: 'running', ...(progress as JobProgress) });
       })
-      .then(
-        (outcome) => outcome,
-        (err: Error): TaskOutcome => ({
-          kind: 'failed',
-          reason:
-            err instanceof TaskFailedError
-              ? err.message
-              : `Traitscope could not finish this job (${err.message}). Please report this.`,
-        }),
-      )
+      .then((outcome) => outcome, jobFailure)
       .then((outcome) => finish(job, outcome));
     // A WebAssembly memory cannot shrink: a worker that parsed a large file is replaced after it.
     if (memory > budget.recycleAbove) pool.retireAfter(job.task);
@@ -298,24 +256,15 @@ export function createProcessor(options: ProcessorOptions): Processor {
     running.delete(job.id);
     budget.give(job.memory);
     if (job.profileId) busyProfiles.delete(job.profileId);
-    if (job.lane === 'interactive') averageJobMs = 0.8 * averageJobMs + 0.2 * (performance.now() - job.startedAt);
-    if (job.kind === 'processing') {
-      // The worker records parse failures itself; this also covers crashes and time-outs.
-      if (outcome.kind === 'failed' && job.task.kind === 'process')
-        setFileStatus(db, job.profileId!, 'failed', outcome.reason, job.task.fileName);
-      if (outcome.kind === 'processed') {
-        publish(job, { state: 'done', snp_count: outcome.snpCount });
-        traitsChanged(job);
-        if (!closed) void fillIn(job.profileId!);
-      } else
-        publish(job, outcome.kind === 'failed' ? { state: 'failed', detail: outcome.reason } : { state: 'superseded' });
-    } else if (job.kind === 'scoring') {
-      if (outcome.kind === 'scored') {
-        publish(job, { state: 'done', computed: outcome.computed, unavailable: outcome.unavailable });
-        if (outcome.computed + outcome.unavailable + (outcome.removed ?? 0) > 0) traitsChanged(job);
-      } else
-        publish(job, outcome.kind === 'failed' ? { state: 'failed', detail: outcome.reason } : { state: 'superseded' });
-    }
+    if (job.lane === 'interactive') admissions.jobTook(performance.now() - job.startedAt);
+    // The worker records parse failures itself; this also covers crashes and time-outs.
+    if (job.kind === 'processing' && outcome.kind === 'failed' && job.task.kind === 'process')
+      setFileStatus(db, job.profileId!, 'failed', outcome.reason, job.task.fileName);
+    const end = jobEnd(job.kind, outcome);
+    if (end.event) publish(job, end.event);
+    if (end.traitsChanged) traitsChanged(job);
+    // A processed file: every other trait is scored in the background.
+    if (job.kind === 'processing' && outcome.kind === 'processed' && !closed) void fillIn(job.profileId!);
     for (const resolve of job.waiters) resolve(outcome);
     dispatch();
   }
@@ -334,22 +283,6 @@ export function createProcessor(options: ProcessorOptions): Processor {
   function findJob(profileId: string, key: string, queuedOnly: boolean): Job | undefined {
     const match = (j: Job) => j.profileId === profileId && j.key === key;
     return queue.find(match) ?? (queuedOnly ? undefined : [...running.values()].find(match));
-  }
-
-  /** Would one more job people wait for have to wait beyond the bound? (An idle worker takes it at once.) */
-  function isFull(): boolean {
-    return closed || queuedInteractive() + admitted + (pool.idleCount() > 0 ? 0 : 1) > maxQueued;
-  }
-  /** Uploads let in by admit() whose job is not queued yet: they hold a place in the queue. */
-  let admitted = 0;
-
-  function refuseWhenFull(): void {
-    if (isFull()) throw new QueueFullError(retryAfterSeconds());
-  }
-
-  function retryAfterSeconds(): number {
-    const ahead = queuedInteractive() + running.size;
-    return Math.max(1, Math.ceil((ahead * averageJobMs) / 1000 / pool.size));
   }
 
   function fillIn(profileId: string): Promise<ScoringOutcome | JobFailed> {
@@ -398,7 +331,7 @@ export function createProcessor(options: ProcessorOptions): Processor {
       );
     },
     score(profileId, codes) {
-      refuseWhenFull();
+      admissions.refuseWhenFull();
       return wait(
         enqueue({
           kind: 'scoring',
@@ -442,26 +375,15 @@ export function createProcessor(options: ProcessorOptions): Processor {
       });
       job.unseen = true;
       start(job, memory);
-      const tell = (message: UploadSignal) => pool.tell(job.task, message);
-      return {
-        written: (bytes) => tell({ written: bytes }),
-        recorded() {
-          tell({ end: 'recorded' });
-          reestimate(job);
-          if (!job.unseen) return;
-          // Announced now, with everything it did so far, as a job queued at this moment would be.
-          job.unseen = false;
-          if (!job.running) return;
-          publish(job, { state: 'queued', queue_position: 0 });
-          publish(job, { state: 'running' });
-          for (const progress of job.unseenProgress.splice(0)) publish(job, { state: 'running', ...progress });
-        },
-        abandoned: () => tell({ end: 'abandoned' }),
-      };
+      return uploadFeed(job, {
+        tell: (signal) => pool.tell(job.task, signal),
+        reestimate: () => reestimate(job),
+        publish: (event) => publish(job, event),
+      });
     },
     fillIn,
     importTrait(request) {
-      refuseWhenFull();
+      admissions.refuseWhenFull();
       // The bytes move to the worker (transferred, not copied); a view into a shared or pooled
       // buffer is copied first, so nothing else loses its memory.
       const whole = request.bytes.byteOffset === 0 && request.bytes.byteLength === request.bytes.buffer.byteLength;
@@ -477,17 +399,9 @@ export function createProcessor(options: ProcessorOptions): Processor {
         }),
       );
     },
-    isFull,
-    admit() {
-      refuseWhenFull();
-      admitted++;
-      let held = true;
-      return () => {
-        if (held) admitted--;
-        held = false;
-      };
-    },
-    retryAfterSeconds,
+    isFull: admissions.isFull,
+    admit: admissions.admit,
+    retryAfterSeconds: admissions.retryAfterSeconds,
     events: bus,
     activeJobs: () =>
       [...running.values(), ...queue].flatMap((j) =>

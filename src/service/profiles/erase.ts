@@ -4,10 +4,12 @@
  * copy of the genotype, the stored files, and then the database's own leftovers (WAL frames
  * and free pages, db/erase.ts). The deletion is committed (and acknowledged) first, with the
  * erase it owes; a crash before the files are gone leaves only unreferenced files, which
- * start-up removes, and an erase not finished is finished at start-up.
+ * start-up removes, and an erase not finished is finished at start-up. The erase itself runs
+ * on the erase thread (db/eraser.ts), never on the event loop.
  */
 import type { Db } from '../db/db.js';
-import { eraseOwed, oweErase } from '../db/erase.js';
+import { oweErase } from '../db/erase.js';
+import type { EraseOutcome, Eraser } from '../db/eraser.js';
 import { namedStatements } from '../db/statements.js';
 import { removeAllStoredFiles, removeProfileFiles } from '../storage/file-store.js';
 import { forgetProfile } from '../traits/profile-traits.js';
@@ -21,16 +23,21 @@ const statements = namedStatements((db: Db) => ({
 }));
 
 /**
- * What a deletion did: `erased` false when another program held the database, so deleted
- * data is still in its files until that program closes (db/erase.ts ERASE_DELAYED).
+ * What a deletion did: `erased` false when another program held the database (or the erase
+ * failed), so deleted data is still in its files until then; `unfinished` says so in words.
  */
-export interface Erasure {
+export interface Erasure extends EraseOutcome {
   count: number;
-  erased: boolean;
 }
 
 /** Deletes one profile of a client; count 0 if the client has no such profile. */
-export async function eraseProfile(db: Db, dataDir: string, clientId: string, profileId: string): Promise<Erasure> {
+export async function eraseProfile(
+  db: Db,
+  eraser: Eraser,
+  dataDir: string,
+  clientId: string,
+  profileId: string,
+): Promise<Erasure> {
   const removed = db
     .transaction(() => {
       if (statements(db).removeOne.run(profileId, clientId).changes === 0) return false;
@@ -39,11 +46,11 @@ export async function eraseProfile(db: Db, dataDir: string, clientId: string, pr
     })
     .immediate();
   if (!removed) return { count: 0, erased: true };
-  return { count: 1, erased: await finish(db, dataDir, [profileId]) };
+  return { count: 1, ...(await finish(eraser, dataDir, [profileId])) };
 }
 
 /** Deletes every profile a client created. */
-export async function eraseClientProfiles(db: Db, dataDir: string, clientId: string): Promise<Erasure> {
+export async function eraseClientProfiles(db: Db, eraser: Eraser, dataDir: string, clientId: string): Promise<Erasure> {
   const st = statements(db);
   const ids = db
     .transaction(() => {
@@ -53,11 +60,11 @@ export async function eraseClientProfiles(db: Db, dataDir: string, clientId: str
       return found;
     })
     .immediate();
-  return { count: ids.length, erased: await finish(db, dataDir, ids) };
+  return { count: ids.length, ...(await finish(eraser, dataDir, ids)) };
 }
 
 /** Deletes every profile of every client ("delete all my data"). */
-export async function eraseAllProfiles(db: Db, dataDir: string): Promise<Erasure> {
+export async function eraseAllProfiles(db: Db, eraser: Eraser, dataDir: string): Promise<Erasure> {
   const st = statements(db);
   const ids = db
     .transaction(() => {
@@ -69,12 +76,12 @@ export async function eraseAllProfiles(db: Db, dataDir: string): Promise<Erasure
     .immediate();
   ids.forEach(forgetProfile);
   await removeAllStoredFiles(dataDir);
-  return { count: ids.length, erased: eraseOwed(db) };
+  return { count: ids.length, ...(await eraser.erase()) };
 }
 
 /** After the rows of some profiles are deleted: what memory holds of them, their files, the database's leftovers. */
-async function finish(db: Db, dataDir: string, ids: string[]): Promise<boolean> {
+async function finish(eraser: Eraser, dataDir: string, ids: string[]): Promise<EraseOutcome> {
   ids.forEach(forgetProfile);
   for (const id of ids) await removeProfileFiles(dataDir, id);
-  return ids.length === 0 || eraseOwed(db);
+  return ids.length === 0 ? { erased: true } : eraser.erase();
 }

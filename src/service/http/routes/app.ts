@@ -7,7 +7,6 @@
 import type { Router } from 'express';
 import { ApiClientInput, type AppInfo } from '../../../shared/api.js';
 import { clientJson, createClient, getClient, listClients, revokeClient } from '../../auth/clients.js';
-import { ERASE_DELAYED } from '../../db/erase.js';
 import { eraseAllProfiles, eraseClientProfiles } from '../../profiles/erase.js';
 import { appVersion } from '../../config.js';
 import { origin, type ServiceContext } from '../context.js';
@@ -87,9 +86,13 @@ export function appRoutes(ctx: ServiceContext): Router {
       });
       return;
     }
-    const { count: deleted, erased } = await eraseClientProfiles(ctx.db, ctx.config.dataDir, id);
+    const {
+      count: deleted,
+      erased,
+      unfinished,
+    } = await eraseClientProfiles(ctx.db, ctx.eraser, ctx.config.dataDir, id);
     res.json({
-      detail: `Client "${client.name}" ${revoked ? 'was revoked; its tokens and upload URLs no longer work' : 'was already revoked'}. ${deleted} profile(s) it created were deleted with all their genetic data${erased ? '.' : ` from Traitscope. ${ERASE_DELAYED}`}`,
+      detail: `Client "${client.name}" ${revoked ? 'was revoked; its tokens and upload URLs no longer work' : 'was already revoked'}. ${deleted} profile(s) it created were deleted with all their genetic data${erased ? '.' : ` from Traitscope. ${unfinished}`}`,
       deleted_profiles: deleted,
     });
   });
@@ -144,11 +147,11 @@ export function appRoutes(ctx: ServiceContext): Router {
   });
 
   on('deleteAllData', async (_req, res) => {
-    const { count: deleted, erased } = await eraseAllProfiles(ctx.db, ctx.config.dataDir);
+    const { count: deleted, erased, unfinished } = await eraseAllProfiles(ctx.db, ctx.eraser, ctx.config.dataDir);
     res.json({
       detail: erased
         ? `Deleted ${deleted} profile(s) with all their genetic data.`
-        : `Deleted ${deleted} profile(s) with all their genetic data from Traitscope. ${ERASE_DELAYED}`,
+        : `Deleted ${deleted} profile(s) with all their genetic data from Traitscope. ${unfinished}`,
     });
   });
 

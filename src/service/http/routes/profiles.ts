@@ -1,7 +1,6 @@
 /** /api/profiles: create, list, read, replace, patch and delete profiles of the calling client. */
 import type { Request, Router } from 'express';
 import { ProfileInput, type Profile } from '../../../shared/api.js';
-import { ERASE_DELAYED } from '../../db/erase.js';
 import { eraseProfile } from '../../profiles/erase.js';
 import {
   createProfile,
@@ -88,11 +87,17 @@ export function profileRoutes(ctx: ServiceContext): Router {
   on('deleteProfile', async (req, res) => {
     const profile = requireProfile(ctx, req, res);
     // Rows, files, and the database's leftovers (unless another program holds the database).
-    const { erased } = await eraseProfile(ctx.db, ctx.config.dataDir, clientOf(res).id, profile.id);
+    const { erased, unfinished } = await eraseProfile(
+      ctx.db,
+      ctx.eraser,
+      ctx.config.dataDir,
+      clientOf(res).id,
+      profile.id,
+    );
     res.json({
       detail: erased
         ? `Profile ${profile.id} and all its genetic data were deleted.`
-        : `Profile ${profile.id} and all its genetic data were deleted from Traitscope. ${ERASE_DELAYED}`,
+        : `Profile ${profile.id} and all its genetic data were deleted from Traitscope. ${unfinished}`,
     });
   });
 
