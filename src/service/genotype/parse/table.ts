@@ -50,6 +50,55 @@ export function eachLine(p: DataLineParser, buf: Uint8Array, start: number, end:
 }
 
 /**
+ * Runs the WebAssembly loop over a chunk in windows of whole lines that fit its input.
+ * `loop(s)` parses from s and returns where it stopped: at the window's end, at a full
+ * collector (which then grows), or at a line it does not take, which the parser's general
+ * path decides (and counts, if skipped) before the loop resumes after it.
+ */
+export function inLoopWindows(
+  p: DataLineParser,
+  out: GenotypeCollector,
+  buf: Uint8Array,
+  start: number,
+  end: number,
+  shortestLine: number,
+  loop: (s: number) => number,
+): void {
+  let s = start;
+  while (s < end) {
+    let e = end;
+    if (e - s > INPUT_BYTES) {
+      e = buf.lastIndexOf(LF, s + INPUT_BYTES - 1) + 1;
+      if (e <= s) {
+        // One line longer than the window (at most MAX_LINE_BYTES): the general path.
+        e = buf.indexOf(LF, s) + 1;
+        eachLine(p, buf, s, e);
+        s = e;
+        continue;
+      }
+    }
+    out.reserve(((e - s) / shortestLine + 1) | 0);
+    out.core.load(buf, s, e);
+    while (s < e) {
+      const stop = loop(s);
+      if (stop >= e) break;
+      if (out.length >= out.limit) {
+        out.reserve(((e - stop) / shortestLine + 1) | 0);
+        s = stop;
+        continue;
+      }
+      let nl = buf.indexOf(LF, stop);
+      if (nl < 0 || nl >= e) nl = e - 1;
+      let le = nl;
+      if (le > stop && buf[le - 1] === CR) le--;
+      if (le > stop) p.line(buf, stop, le);
+      s = nl + 1;
+    }
+    s = e;
+  }
+}
+
+/**
  * Fast path shapes: "rs CHR POS GT" (23andMe, FTDNA, MyHeritage, LivingDNA, …),
  * "rs CHR POS A1 A2" (AncestryDNA), or either one in a headerless spec-rules file.
  */
@@ -103,44 +152,14 @@ export class TableParser implements DataLineParser {
     if (mode === FAST_NONE) return eachLine(this, buf, start, end);
     const out = this.out;
     const core = out.core;
-    let s = start;
-    while (s < end) {
-      // A window of whole lines that fits the core's input.
-      let e = end;
-      if (e - s > INPUT_BYTES) {
-        e = buf.lastIndexOf(LF, s + INPUT_BYTES - 1) + 1;
-        if (e <= s) {
-          // One line longer than the window (at most MAX_LINE_BYTES): the general path.
-          e = buf.indexOf(LF, s) + 1;
-          eachLine(this, buf, s, e);
-          s = e;
-          continue;
-        }
-      }
-      // The shortest line the loop takes ("rs1 1 1 A\n") is 10 bytes.
-      out.reserve(((e - s) / 10 + 1) | 0);
-      core.load(buf, s, e);
-      while (s < e) {
-        const stop = core.parse(s, mode, this.skipInternalIds, out.length, out.limit);
-        out.length += core.written;
-        this.loopMarkers += core.written;
-        if (core.internalIds > 0) this.skips.add(SKIP_NON_RS_ID, core.internalIds);
-        if (stop >= e) break;
-        if (out.length >= out.limit) {
-          out.reserve(((e - stop) / 10 + 1) | 0);
-          s = stop;
-          continue;
-        }
-        // Not the common shape: the general path decides (and counts any skip).
-        let nl = buf.indexOf(LF, stop);
-        if (nl < 0 || nl >= e) nl = e - 1;
-        let le = nl;
-        if (le > stop && buf[le - 1] === CR) le--;
-        if (le > stop) this.line(buf, stop, le);
-        s = nl + 1;
-      }
-      s = e;
-    }
+    // The shortest line the loop takes ("rs1 1 1 A\n") is 10 bytes.
+    inLoopWindows(this, out, buf, start, end, 10, (s) => {
+      const stop = core.parse(s, mode, this.skipInternalIds, out.length, out.limit);
+      out.length += core.written;
+      this.loopMarkers += core.written;
+      if (core.internalIds > 0) this.skips.add(SKIP_NON_RS_ID, core.internalIds);
+      return stop;
+    });
   }
 
   line(buf: Uint8Array, s: number, e: number): void {

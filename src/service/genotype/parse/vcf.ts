@@ -28,18 +28,9 @@ import {
   SKIP_UNSUPPORTED_VARIANT,
   type SkipCounter,
 } from './stats.js';
-import { eachLine, type DataLineParser } from './table.js';
+import { inLoopWindows, type DataLineParser } from './table.js';
 import { Fields, SEP_TAB } from './tokenize.js';
-import {
-  INPUT_BYTES,
-  VCF_HOM_REF,
-  VCF_LINES,
-  VCF_NON_RS,
-  VCF_RECORDS,
-  VCF_SITES,
-  VCF_UNUSED,
-  VCF_VARIANT,
-} from './wasm/core.js';
+import { VCF_HOM_REF, VCF_LINES, VCF_NON_RS, VCF_RECORDS, VCF_SITES, VCF_UNUSED, VCF_VARIANT } from './wasm/core.js';
 
 const HASH = 0x23;
 const COLON = 0x3a;
@@ -52,8 +43,6 @@ const LT = 0x3c;
 const STAR = 0x2a;
 
 const MAX_ALLELES = 16;
-const LF = 0x0a;
-const CR = 0x0d;
 /** The shortest record the WebAssembly loop takes ("1\t1\t.\tA\t.\t.\t.\t.\tGT\t0\n"), for sizing the records. */
 const SHORTEST_LOOP_LINE = 22;
 
@@ -81,43 +70,12 @@ export class VcfParser implements DataLineParser {
    * every record at a marker's position), which line() decides, and then resumes.
    */
   lines(buf: Uint8Array, start: number, end: number): void {
-    const out = this.out;
-    const core = out.core;
-    let s = start;
-    while (s < end) {
-      // A window of whole lines that fits the core's input.
-      let e = end;
-      if (e - s > INPUT_BYTES) {
-        e = buf.lastIndexOf(LF, s + INPUT_BYTES - 1) + 1;
-        if (e <= s) {
-          // One line longer than the window (at most MAX_LINE_BYTES): the general path.
-          e = buf.indexOf(LF, s) + 1;
-          eachLine(this, buf, s, e);
-          s = e;
-          continue;
-        }
-      }
-      out.reserve(((e - s) / SHORTEST_LOOP_LINE + 1) | 0);
-      core.load(buf, s, e);
-      while (s < e) {
-        const stop = core.parseVcf(s, out.length, out.limit);
-        this.takeLoopCounts();
-        if (stop >= e) break;
-        if (out.length >= out.limit) {
-          out.reserve(((e - stop) / SHORTEST_LOOP_LINE + 1) | 0);
-          s = stop;
-          continue;
-        }
-        // Not the common record: the general path decides (and counts any skip).
-        let nl = buf.indexOf(LF, stop);
-        if (nl < 0 || nl >= e) nl = e - 1;
-        let le = nl;
-        if (le > stop && buf[le - 1] === CR) le--;
-        if (le > stop) this.line(buf, stop, le);
-        s = nl + 1;
-      }
-      s = e;
-    }
+    const core = this.out.core;
+    inLoopWindows(this, this.out, buf, start, end, SHORTEST_LOOP_LINE, (s) => {
+      const stop = core.parseVcf(s, this.out.length, this.out.limit);
+      this.takeLoopCounts();
+      return stop;
+    });
   }
 
   private takeLoopCounts(): void {
