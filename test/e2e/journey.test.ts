@@ -362,8 +362,9 @@ describe('drop a DNA file, read the answer', () => {
     });
     await page.emulateMedia({ media: 'screen' });
 
+    // With sensitive results shown, the CSV button also saves the medication card as a second file.
     const [csv] = await Promise.all([
-      page.waitForEvent('download'),
+      page.waitForEvent('download', { predicate: (d) => /(?<!-medications)\.csv$/.test(d.suggestedFilename()) }),
       report.getByRole('button', { name: 'CSV' }).click(),
     ]);
     const lines = readFileSync((await csv.path())!, 'utf8').split('\r\n');
@@ -374,7 +375,7 @@ describe('drop a DNA file, read the answer', () => {
     expect(header).not.toContain('pricing');
     expect(lines[1]).toMatch(/rs\d+:([ACGT]{1,2}|--|\?)/);
     const [json] = await Promise.all([
-      page.waitForEvent('download'),
+      page.waitForEvent('download', { predicate: (d) => d.suggestedFilename().endsWith('.json') }),
       report.getByRole('button', { name: 'JSON' }).click(),
     ]);
     const body = JSON.parse(readFileSync((await json.path())!, 'utf8')) as {
