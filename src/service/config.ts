@@ -91,7 +91,7 @@ function envCount(name: string): number | undefined {
 }
 
 /** Workers yield to the event loop on a shared core (docs/performance.md, "What runs on the event loop"). */
-const DEFAULT_WORKER_NICE = 10;
+const DEFAULT_WORKER_NICE = 5;
 
 function niceValue(value: number | undefined): number | undefined {
   if (value !== undefined && value > 19) throw new Error(`TRAITSCOPE_WORKER_NICE must be from 0 to 19 (got ${value}).`);

@@ -3,7 +3,7 @@ import { setPriority } from 'node:os';
 
 /**
  * Background work yields to the service's event loop: on Linux a thread has its own nice
- * value, so a worker thread drops to `nice` (10 by default, config.ts) and API requests are
+ * value, so a worker thread drops to `nice` (5 by default, config.ts) and API requests are
  * answered first when the two compete for a core. Elsewhere threads share their process's
  * priority; nothing to do.
  */
