@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { GenotypeCollector } from '../../src/service/genotype/parse/collect.js';
 import type { TableLayout } from '../../src/service/genotype/parse/layout.js';
 import { SkipCounter } from '../../src/service/genotype/parse/stats.js';
-import { TableParser } from '../../src/service/genotype/parse/table.js';
+import { eachLine, TableParser } from '../../src/service/genotype/parse/table.js';
 import { SEP_ANY } from '../../src/service/genotype/parse/tokenize.js';
 import { enc } from './helpers.js';
 
@@ -72,15 +72,7 @@ function run(layout: TableLayout, text: string, bulk: boolean) {
   const p = new TableParser(layout, out, skips);
   const buf = enc(text);
   if (bulk) p.lines(buf, 0, buf.length);
-  else {
-    for (let s = 0; s < buf.length;) {
-      const nl = buf.indexOf(10, s);
-      let e = nl;
-      if (e > s && buf[e - 1] === 13) e--;
-      if (e > s) p.line(buf, s, e);
-      s = nl + 1;
-    }
-  }
+  else eachLine(p, buf, 0, buf.length);
   const rows: string[] = [];
   for (let i = 0; i < out.length; i++) rows.push(out.at(i).join(' '));
   // Hands the parse core to the next run, as a parse hands it to the next file (a new

@@ -10,6 +10,7 @@ import { GenotypeCollector } from '../../src/service/genotype/parse/collect.js';
 import { SiteMatcher } from '../../src/service/genotype/parse/sites.js';
 import { SkipCounter } from '../../src/service/genotype/parse/stats.js';
 import { VcfParser } from '../../src/service/genotype/parse/vcf.js';
+import { eachLine } from '../../src/service/genotype/parse/table.js';
 import { INPUT_BYTES } from '../../src/service/genotype/parse/wasm/core.js';
 import { rowOfRsid } from '../../src/service/genotype/positions.js';
 import {
@@ -42,15 +43,7 @@ function decide(text: string, headerBuild: HeaderBuild, gvcf: boolean, bulk: boo
   const p = new VcfParser(out, skips, sites);
   const buf = enc(text);
   if (bulk) p.lines(buf, 0, buf.length);
-  else {
-    for (let s = 0; s < buf.length;) {
-      const nl = buf.indexOf(10, s);
-      let e = nl;
-      if (e > s && buf[e - 1] === 13) e--;
-      if (e > s) p.line(buf, s, e);
-      s = nl + 1;
-    }
-  }
+  else eachLine(p, buf, 0, buf.length);
   const records: string[] = [];
   for (let i = 0; i < out.length; i++) records.push(out.at(i).join(' '));
   const sitesRead = sites.sitesRead;
@@ -80,14 +73,7 @@ function agreeWithoutIndex(text: string): number {
     const p = new VcfParser(out, skips, null);
     const buf = enc(text);
     if (bulk) p.lines(buf, 0, buf.length);
-    else
-      for (let s = 0; s < buf.length;) {
-        const nl = buf.indexOf(10, s);
-        let e = nl;
-        if (e > s && buf[e - 1] === 13) e--;
-        if (e > s) p.line(buf, s, e);
-        s = nl + 1;
-      }
+    else eachLine(p, buf, 0, buf.length);
     const records: string[] = [];
     for (let i = 0; i < out.length; i++) records.push(out.at(i).join(' '));
     out.handBack();
