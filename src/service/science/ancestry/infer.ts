@@ -86,6 +86,17 @@ export const ANCESTRY_THRESHOLDS = {
    */
   mostlyOneMinShare: 0.5,
   mostlyOneMinSeparation: 1,
+  /**
+   * Atypical of the population chosen: a person placed confidently in a population gets a
+   * reference mixed in their proportions instead when their mixture is farther from that
+   * population's reference than this share of its own 1000 Genomes individuals are, and
+   * farther than `atypicalMinSeparation` of the mixture's own standard errors: the
+   * population's reference was then made of people unlike them, and the mixture is the
+   * closer of the two in expected squared frequency error (docs/ancestry.md, "Atypical of
+   * the population chosen").
+   */
+  atypicalShare: 0.95,
+  atypicalMinSeparation: 1,
 } as const;
 
 /**
@@ -210,6 +221,46 @@ function populationPosterior(panel: AncestryPanel, m: UsedMarkers, q: Float64Arr
   return posterior;
 }
 
+/**
+ * Σ_i w_i p_i p_iᵀ / Σ_i w_i over the markers used (K × K): with it, the distance of any
+ * mixture q from population e's reference is √((q − e)ᵀ M (q − e)) — distanceFrom in O(K²),
+ * for every reference individual at once.
+ */
+function frequencyMoments(m: UsedMarkers): Float64Array {
+  const M = new Float64Array(K * K);
+  let weight = 0;
+  for (let i = 0; i < m.n; i++) {
+    const w = m.w[i];
+    weight += w;
+    for (let k = 0; k < K; k++) for (let l = 0; l < K; l++) M[k * K + l] += w * m.p[i * K + k] * m.p[i * K + l];
+  }
+  for (let j = 0; j < K * K; j++) M[j] /= weight;
+  return M;
+}
+
+function momentDistance(M: Float64Array, q: ArrayLike<number>, e: number): number {
+  let sum = 0;
+  for (let k = 0; k < K; k++)
+    for (let l = 0; l < K; l++) sum += (q[k] - (k === e ? 1 : 0)) * M[k * K + l] * (q[l] - (l === e ? 1 : 0));
+  return Math.sqrt(Math.max(0, sum));
+}
+
+/**
+ * The share of population e's 1000 Genomes individuals whose own proportions lie closer to
+ * e's reference (on the person's markers) than `distance`.
+ */
+function shareOfPopulationCloser(panel: AncestryPanel, m: UsedMarkers, e: number, distance: number): number {
+  const M = frequencyMoments(m);
+  let members = 0;
+  let closer = 0;
+  for (let s = 0; s < panel.sampleSuper.length; s++) {
+    if (s === panel.excludedSample || panel.sampleSuper[s] !== e) continue;
+    members++;
+    if (momentDistance(M, panel.sampleQ.subarray(s * K, s * K + K), e) < distance) closer++;
+  }
+  return members ? closer / members : 0;
+}
+
 function noInference(reason: string, notes: string[]): AncestryInference {
   const even = record(new Array(K).fill(1 / K));
   return {
@@ -327,23 +378,30 @@ export function inferAncestry(panel: AncestryPanel, genotype: Genotype): Ancestr
     largest <= T.admixedMaxShare &&
     confidence < T.minConfidence &&
     mostlyDistance >= T.mostlyOneMinSeparation * frequencyError;
+  // Confidently placed, yet unlike the population's own individuals (THRESHOLDS.atypicalShare).
+  const bestDistance = distanceFrom(used, fit.q, best);
+  const atypical =
+    confidence >= T.minConfidence &&
+    fit.q.filter((x) => x >= 0.05).length > 1 &&
+    bestDistance >= T.atypicalMinSeparation * frequencyError &&
+    shareOfPopulationCloser(panel, used, best, bestDistance) >= T.atypicalShare;
   const effective = effectiveCount(used);
   const aisnps = used.aisnp.reduce((a, b) => a + b, 0);
   const bestName = POPULATION_NAMES[POPULATIONS[best]];
 
   let reason: string | null = null;
   let sufficient = true;
-  let mixtureForUncertain = false;
+  let mixtureReference = false;
   if (effective < T.minMarkers) {
     sufficient = false;
     reason = `Only ${count(used.n)} of the markers Traitscope uses to estimate ancestry are usable in your file${used.n > effective + 0.5 ? ` (about ${Math.round(effective)} independent ones)` : ''}, too few to tell your ancestry reliably. Please choose your ancestry.`;
   } else if (admixed) {
     reason = `Your DNA suggests mixed ancestry: ${describeMixture(fit.q)}. A reference mixed in these proportions fits you better than any single population.`;
   } else if (confidence < T.minConfidence && defaultDistance >= T.mixtureMinSeparation * frequencyError) {
-    mixtureForUncertain = true;
+    mixtureReference = true;
     reason = `Your DNA suggests mixed ancestry: ${describeMixtureWithErrors(fit.q, se)}. Your file's ancestry markers cannot tell which single population fits you, but a reference mixed in these proportions fits you measurably better than the ${POPULATION_NAMES[ASSUMED_POPULATION]} default: its allele frequencies are known to within about ±${points(frequencyError)} points and differ from the default's by about ${points(defaultDistance)} points.`;
   } else if (mostlyOne) {
-    mixtureForUncertain = true;
+    mixtureReference = true;
     const mostlyName = POPULATION_NAMES[POPULATIONS[mostly]];
     reason = `Your DNA suggests mixed ancestry: ${describeMixtureWithErrors(fit.q, se)}, mostly ${mostlyName} but not entirely. Your file's ancestry markers cannot tell which single population fits you, but a reference mixed in these proportions is closer to you than the ${mostlyName} reference alone: its allele frequencies are known to within about ±${points(frequencyError)} points and differ from the ${mostlyName} reference's by about ${points(mostlyDistance)} points.`;
   } else if (confidence < T.minConfidence) {
@@ -351,6 +409,9 @@ export function inferAncestry(panel: AncestryPanel, genotype: Genotype): Ancestr
     reason = mixtureShown
       ? `Your DNA suggests mixed ancestry (${describeMixture(fit.q)}), but your file holds too few ancestry markers to measure the mix reliably. Please choose your ancestry.`
       : `Your DNA fits the ${bestName} reference best, but not clearly enough (${percent(confidence)} likely) to choose it for you. Please choose your ancestry.`;
+  } else if (atypical) {
+    mixtureReference = true;
+    reason = `Your DNA fits the ${bestName} reference best (${percent(confidence)} likely), but it suggests ${describeMixtureWithErrors(fit.q, se).replace(/^about /, 'a mixture of about ')}, farther from the ${bestName} reference than ${Math.round(100 * T.atypicalShare)} in 100 of its own reference individuals are. A reference mixed in these proportions is closer to you: its allele frequencies are known to within about ±${points(frequencyError)} points and differ from the ${bestName} reference's by about ${points(bestDistance)} points.`;
   }
 
   return {
@@ -362,7 +423,7 @@ export function inferAncestry(panel: AncestryPanel, genotype: Genotype): Ancestr
     markers_used: used.n,
     aisnps_used: aisnps,
     confidence,
-    admixed: admixed || mixtureForUncertain,
+    admixed: admixed || mixtureReference,
     sufficient,
     reason,
     mixture_frequency_error: Number.isFinite(frequencyError) ? frequencyError : null,
