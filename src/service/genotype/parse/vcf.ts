@@ -3,7 +3,8 @@
  * subfield gives allele indices into REF and ALT. Phased ("|") and unphased ("/") calls
  * are read alike; "." alleles are no-calls; one index (e.g. "1" on X in males) is a
  * haploid call. Indels become 23andMe-style D/I alleles: the shortest allele of the
- * record is D, longer ones I. Multi-base substitutions and symbolic alleles are skipped.
+ * record is D, longer ones I; at an indel marker of the position index, by its own alleles
+ * (sites.ts, indels.ts). Multi-base substitutions and symbolic alleles are skipped.
  *
  * With a position index (sites.ts), every record is also looked up by its site, so lines
  * without an rsID (ID ".") are read by position, and a gVCF's reference blocks (ALT only
@@ -17,7 +18,7 @@
 import { ALLELE_DEL, ALLELE_FROM_BYTE, ALLELE_INS } from '../encoding.js';
 import type { GenotypeCollector } from './collect.js';
 import { RSID_NOT_RS, parseChrom, parseRsid, parseUint } from './fields.js';
-import type { SiteMatcher } from './sites.js';
+import { INDEL_NOT_READ, NOT_AN_INDEL_MARKER, type SiteMatcher } from './sites.js';
 import {
   SKIP_BAD_ALLELES,
   SKIP_BAD_CHROMOSOME,
@@ -197,7 +198,13 @@ export class VcfParser implements DataLineParser {
     if (sites !== null) {
       const nonRef = i1 > 0 || i2 > 0;
       sites.site(chrom, pos, buf, st[3], en[3], this.snvCall(buf, i1, count === 2 ? i2 : -1), rs, nonRef, !nonRef);
+      // At an indel marker the alleles are compared normalised (indels.ts), not by length alone.
+      const indelCall = sites.indelSite(chrom, pos, buf, aS, aE, alleles, i1, count === 2 ? i2 : -1, rs);
       if (rs < 0) return;
+      if (indelCall !== NOT_AN_INDEL_MARKER) {
+        if (indelCall !== INDEL_NOT_READ) this.out.add(rs, indelCall, chrom, pos);
+        return;
+      }
     }
     const c1 = this.alleleCode(buf, i1, alleles);
     if (c1 < 0) return this.skips.add(c1 === -1 ? SKIP_BAD_ALLELES : SKIP_UNSUPPORTED_VARIANT);
