@@ -1,0 +1,171 @@
+/**
+ * VCF indels read at the position index's indel markers by normalised alleles
+ * (docs/file-formats.md, "Indels"), with VCFs built for the purpose at PharmCAT's own
+ * NUDT15 positions: one genotype written the ways callers write it must give one drug–gene
+ * call, and another indel (or a SNV) at the same site must not be read as the marker.
+ */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { callToString, findRsid } from '../../src/service/genotype/encoding.js';
+import { readIndelRecord, trimAlleles } from '../../src/service/genotype/parse/indels.js';
+import { parseGenotypeBytes } from '../../src/service/genotype/parse/index.js';
+import { rowOfRsid } from '../../src/service/genotype/positions.js';
+import type { ParseSuccess } from '../../src/service/genotype/types.js';
+import {
+  genotypeSiteReader,
+  pharmacogeneData,
+  pharmacogenesFor,
+} from '../../src/service/science/pharmacogenes/index.js';
+import { positionIndex } from '../support/genotypes.js';
+import { ROOT } from '../support/server.js';
+import { enc } from './helpers.js';
+
+const data = pharmacogeneData(path.join(ROOT, 'resources'));
+const NUDT15 = data.table.genes.find((g) => g.gene === 'NUDT15')!;
+/** NUDT15 *18: PharmCAT's GRCh38 chr13:48040977 GA>G, the A deleted from a run of five (g.48040982del). */
+const STAR18 = 1457579126;
+const STAR18_SITE = NUDT15.sites.find((s) => s.rsid === STAR18)!;
+
+function vcf(build: 37 | 38, lines: string[]): string {
+  return [
+    '##fileformat=VCFv4.2',
+    `##reference=GRCh${build}`,
+    '##FORMAT=<ID=GT,Number=1,Type=String,Description="Genotype">',
+    '#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\tFORMAT\tS1',
+    ...lines,
+    '',
+  ].join('\n');
+}
+
+const record = (chrom: string, pos: number, id: string, ref: string, alt: string, gt: string) =>
+  `${chrom}\t${pos}\t${id}\t${ref}\t${alt}\t50\tPASS\t.\tGT\t${gt}`;
+
+/**
+ * Every other NUDT15 position as REF/REF in `build`, sorted with the indel record(s) given,
+ * after 400 REF/REF lines on chr12 at no marker: past the parser's 300-line detection sample,
+ * so the NUDT15 lines go through the WebAssembly loop as a real file's do.
+ */
+function nudt15File(build: 37 | 38, indelLines: Array<[number, string]>): string {
+  const filler = Array.from({ length: 400 }, (_, i) => record('chr12', 1_000_003 + i * 7, '.', 'A', '.', '0/0'));
+  const lines: Array<[number, string]> = [...indelLines];
+  for (const site of NUDT15.sites) {
+    if (site.rsid === STAR18) continue;
+    const pos = build === 38 ? site.pos38 : site.pos37!;
+    if (site.minus37 && build === 37) continue;
+    lines.push([pos, record('chr13', pos, '.', site.ref, site.alts[0], '0/0')]);
+  }
+  return vcf(build, [...filler, ...lines.sort((a, b) => a[0] - b[0]).map(([, l]) => l)]);
+}
+
+async function parsed(text: string): Promise<ParseSuccess> {
+  const r = await parseGenotypeBytes(enc(text), { positionIndex: positionIndex() });
+  if (!r.ok) throw new Error(`rejected: ${r.reason}`);
+  return r;
+}
+
+async function nudt15(text: string) {
+  const p = await parsed(text);
+  const result = pharmacogenesFor(data, genotypeSiteReader(p.genotype, p.summary.build, data.table)).find(
+    (r) => r.gene === 'NUDT15',
+  )!;
+  const at = findRsid(p.genotype.rsids, STAR18);
+  return { result, star18: at < 0 ? null : callToString(p.genotype.calls[at]), notes: p.summary.notes };
+}
+
+describe('indel markers in the position index', () => {
+  it('carry PharmCAT’s VCF alleles and the repeat the indel can shift within, in both builds', () => {
+    const index = positionIndex();
+    const star18 = index.indels.get(rowOfRsid(index, STAR18))!;
+    expect([star18.ref, star18.alts]).toEqual(['GA', ['G']]);
+    // GA>G at 48040977 and g.48040982del are one deletion: the A run reaches 48040982.
+    expect(star18.window38).toBe('GAAAAA');
+    expect(star18.window37).toBe('GAAAAA');
+    const ugt1a1 = index.indels.get(rowOfRsid(index, 3064744))!;
+    // UGT1A1 *28's TA repeat: REF CAT at 233760233, seven TA units from 233760235 (g.233760235TA[7]).
+    expect([ugt1a1.ref, ugt1a1.alts, ugt1a1.window38]).toEqual(['CAT', ['C', 'CATAT', 'CATATAT'], 'CATATATATATATATA']);
+  });
+
+  it('match a record shifted right within the repeat, and tell another length apart', () => {
+    const index = positionIndex();
+    const ugt1a1 = index.indels.get(rowOfRsid(index, 3064744))!;
+    const read = (pos: number, alleles: string[], k1: number, k2: number) =>
+      readIndelRecord(233760233, ugt1a1.window38, ugt1a1.ref, ugt1a1.alts, pos, alleles, k1, k2);
+    // *28's TA inserted at the 3' end of the repeat, as a caller that does not left-align writes it.
+    expect(read(233760248, ['A', 'ATA'], 0, 1)).toEqual({ kind: 'alleles', first: 0, second: 2 });
+    // Extra shared bases: REF CATAT ALT CAT deletes one TA, as REF CAT ALT C does.
+    expect(read(233760233, ['CATAT', 'CAT'], 1, 1)).toEqual({ kind: 'alleles', first: 1, second: 1 });
+    expect(read(233760233, ['CATATAT', 'CATAT', 'CAT'], 0, 1)).toEqual({ kind: 'alleles', first: 0, second: 1 });
+    // Two TA units deleted is no allele of the definitions.
+    expect(read(233760233, ['CATATAT', 'CATAT', 'CAT'], 0, 2)).toEqual({ kind: 'other_allele' });
+    // Three bases inserted do not fit a TA repeat: another allele.
+    expect(read(233760248, ['A', 'ATAT'], 0, 1)).toEqual({ kind: 'other_allele' });
+    // A REF that disagrees with the repeat's bases is another variant or build.
+    expect(read(233760240, ['G', 'GT'], 0, 1)).toEqual({ kind: 'ref_differs' });
+    expect(read(233760240, ['A', 'G'], 0, 1)).toEqual({ kind: 'not_indel' });
+    expect(trimAlleles(100, 'CTT', 'CT')).toEqual({ pos: 100, ref: 'CT', alt: 'C' });
+    expect(trimAlleles(100, 'GCAT', 'GAT')).toEqual({ pos: 100, ref: 'GC', alt: 'G' });
+  });
+});
+
+describe('one NUDT15 genotype written as callers write it', () => {
+  it('gives the same drug–gene call from every layout, in GRCh38 and GRCh37', async () => {
+    const p38 = STAR18_SITE.pos38;
+    const p37 = STAR18_SITE.pos37!;
+    expect(STAR18_SITE.minus37).toBe(false);
+    const layouts: Record<string, string> = {
+      minimal: nudt15File(38, [[p38, record('chr13', p38, '.', 'GA', 'G', '0/1')]]),
+      'extra shared bases': nudt15File(38, [[p38, record('chr13', p38, '.', 'GAAA', 'GAA', '0/1')]]),
+      'shifted right in the A run': nudt15File(38, [[p38 + 4, record('chr13', p38 + 4, '.', 'AA', 'A', '0/1')]]),
+      'multi-allelic with a SNV': nudt15File(38, [[p38, record('chr13', p38, '.', 'GA', 'CA,G', '0/2')]]),
+      'multi-allelic with its rsID': nudt15File(38, [
+        [p38, record('chr13', p38, 'rs1457579126', 'GAA', 'CAA,GA', '0|2')],
+      ]),
+      GRCh37: nudt15File(37, [[p37, record('13', p37, '.', 'GAA', 'GA', '0/1')]]),
+    };
+    const results = await Promise.all(Object.values(layouts).map(nudt15));
+    const [first] = results;
+    expect(first.star18).toBe('ID');
+    expect(first.result.positions.read.map((p) => p.rsid)).toContain('rs1457579126');
+    expect(first.result.candidates.length).toBeGreaterThan(0);
+    for (const c of first.result.candidates) expect(c).toMatch(/\*18/);
+    // Everything but the positions' coordinates (GRCh37 differs) must be the same.
+    const callOf = ({ result: r }: (typeof results)[number]) => ({
+      status: r.status,
+      diplotype: r.diplotype,
+      candidates: r.candidates,
+      phenotype: r.phenotype,
+      alleles_not_ruled_out: r.alleles_not_ruled_out,
+      read: r.positions.read.map((p) => [p.rsid, p.genotype]),
+      missing: r.positions.missing.map((p) => p.rsid),
+      no_call: r.positions.no_call.map((p) => p.rsid),
+      summary: r.summary,
+    });
+    Object.keys(layouts).forEach((name, i) => {
+      expect(results[i].star18, name).toBe('ID');
+      expect(callOf(results[i]), name).toEqual(callOf(first));
+    });
+  });
+
+  it('does not read another indel or a SNV at the site as the marker, and says so', async () => {
+    const p38 = STAR18_SITE.pos38;
+    const others = {
+      'two As deleted': record('chr13', p38, '.', 'GAA', 'G', '0/1'),
+      'an A inserted': record('chr13', p38, '.', 'G', 'GA', '0/1'),
+      'two As deleted, with the marker’s rsID': record('chr13', p38, 'rs1457579126', 'GAA', 'G', '0/1'),
+      'two As deleted, shifted right': record('chr13', p38 + 3, '.', 'AAA', 'A', '0/1'),
+    };
+    for (const [name, line] of Object.entries(others)) {
+      const r = await nudt15(nudt15File(38, [[p38, line]]));
+      expect(r.star18, name).toBeNull();
+      expect(
+        r.result.positions.missing.map((p) => p.rsid),
+        name,
+      ).toContain('rs1457579126');
+      expect(r.notes.join(' '), name).toMatch(/1 insertion\/deletion lines sit at an indel marker's GRCh38 site/);
+    }
+    // A SNV at the anchor base says nothing about the deletion: the position stays unread.
+    const snv = await nudt15(nudt15File(38, [[p38, record('chr13', p38, '.', 'G', 'C', '0/1')]]));
+    expect(snv.star18).toBeNull();
+    expect(snv.result.positions.missing.map((p) => p.rsid)).toContain('rs1457579126');
+  });
+});
