@@ -113,7 +113,7 @@ const isIndel = (ref: string, alts: readonly string[]) =>
  * g.X_Ydel / g.X_Ydup: Y; g.X_Yins…: X; g.XUNIT[n]: X + (the reference's count) · |UNIT| − 1,
  * the reference's count being the one cpicToVcfAlleleMap maps to REF.
  */
-export function pharmcatWindow(v: PharmcatVariant): string {
+function pharmcatWindow(v: PharmcatVariant): string {
   let known = v.ref;
   const events = v.alts.map((alt) => {
     const t = trimAlleles(v.position, v.ref, alt);

@@ -4,6 +4,7 @@
  * NUDT15 positions: one genotype written the ways callers write it must give one drug–gene
  * call, and another indel (or a SNV) at the same site must not be read as the marker.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { callToString, findRsid } from '../../src/service/genotype/encoding.js';
@@ -83,6 +84,11 @@ describe('indel markers in the position index', () => {
     const ugt1a1 = index.indels.get(rowOfRsid(index, 3064744))!;
     // UGT1A1 *28's TA repeat: REF CAT at 233760233, seven TA units from 233760235 (g.233760235TA[7]).
     expect([ugt1a1.ref, ugt1a1.alts, ugt1a1.window38]).toEqual(['CAT', ['C', 'CATAT', 'CATATAT'], 'CATATATATATATATA']);
+    const report = JSON.parse(readFileSync(path.join(ROOT, 'resources', 'catalog', 'build-report.json'), 'utf8'))
+      .positions.indels;
+    expect(report.markers).toBe(index.indels.size);
+    expect(report.with_alleles_grch38).toBe([...index.indels.values()].filter((d) => d.window38 !== '').length);
+    expect(report.with_alleles_grch37).toBe([...index.indels.values()].filter((d) => d.window37 !== '').length);
   });
 
   it('match a record shifted right within the repeat, and tell another length apart', () => {
