@@ -46,11 +46,11 @@ const record = (chrom: string, pos: number, id: string, ref: string, alt: string
  * after 400 REF/REF lines on chr12 at no marker: past the parser's 300-line detection sample,
  * so the NUDT15 lines go through the WebAssembly loop as a real file's do.
  */
-function nudt15File(build: 37 | 38, indelLines: Array<[number, string]>): string {
+function nudt15File(build: 37 | 38, indelLines: Array<[number, string]>, replaced = STAR18): string {
   const filler = Array.from({ length: 400 }, (_, i) => record('chr12', 1_000_003 + i * 7, '.', 'A', '.', '0/0'));
   const lines: Array<[number, string]> = [...indelLines];
   for (const site of NUDT15.sites) {
-    if (site.rsid === STAR18) continue;
+    if (site.rsid === replaced) continue;
     const pos = build === 38 ? site.pos38 : site.pos37!;
     if (site.minus37 && build === 37) continue;
     lines.push([pos, record('chr13', pos, '.', site.ref, site.alts[0], '0/0')]);
@@ -64,13 +64,13 @@ async function parsed(text: string): Promise<ParseSuccess> {
   return r;
 }
 
-async function nudt15(text: string) {
+async function nudt15(text: string, marker = STAR18) {
   const p = await parsed(text);
   const result = pharmacogenesFor(data, genotypeSiteReader(p.genotype, p.summary.build, data.table)).find(
     (r) => r.gene === 'NUDT15',
   )!;
-  const at = findRsid(p.genotype.rsids, STAR18);
-  return { result, star18: at < 0 ? null : callToString(p.genotype.calls[at]), notes: p.summary.notes };
+  const at = findRsid(p.genotype.rsids, marker);
+  return { result, markerCall: at < 0 ? null : callToString(p.genotype.calls[at]), notes: p.summary.notes };
 }
 
 describe('indel markers in the position index', () => {
@@ -128,9 +128,9 @@ describe('one NUDT15 genotype written as callers write it', () => {
       ]),
       GRCh37: nudt15File(37, [[p37, record('13', p37, '.', 'GAA', 'GA', '0/1')]]),
     };
-    const results = await Promise.all(Object.values(layouts).map(nudt15));
+    const results = await Promise.all(Object.values(layouts).map((text) => nudt15(text)));
     const [first] = results;
-    expect(first.star18).toBe('ID');
+    expect(first.markerCall).toBe('ID');
     expect(first.result.positions.read.map((p) => p.rsid)).toContain('rs1457579126');
     expect(first.result.candidates.length).toBeGreaterThan(0);
     for (const c of first.result.candidates) expect(c).toMatch(/\*18/);
@@ -147,7 +147,7 @@ describe('one NUDT15 genotype written as callers write it', () => {
       summary: r.summary,
     });
     Object.keys(layouts).forEach((name, i) => {
-      expect(results[i].star18, name).toBe('ID');
+      expect(results[i].markerCall, name).toBe('ID');
       expect(callOf(results[i]), name).toEqual(callOf(first));
     });
   });
@@ -162,7 +162,7 @@ describe('one NUDT15 genotype written as callers write it', () => {
     };
     for (const [name, line] of Object.entries(others)) {
       const r = await nudt15(nudt15File(38, [[p38, line]]));
-      expect(r.star18, name).toBeNull();
+      expect(r.markerCall, name).toBeNull();
       expect(
         r.result.positions.missing.map((p) => p.rsid),
         name,
@@ -171,7 +171,30 @@ describe('one NUDT15 genotype written as callers write it', () => {
     }
     // A SNV at the anchor base says nothing about the deletion: the position stays unread.
     const snv = await nudt15(nudt15File(38, [[p38, record('chr13', p38, '.', 'G', 'C', '0/1')]]));
-    expect(snv.star18).toBeNull();
+    expect(snv.markerCall).toBeNull();
     expect(snv.result.positions.missing.map((p) => p.rsid)).toContain('rs1457579126');
+  });
+
+  it('splits a multi-allelic record holding an indel and a SNV for the SNP marker at its position', async () => {
+    // NUDT15 *3: rs116855232 C>T at 48045719; the next base is rs147390019's reference G.
+    const STAR3 = 116855232;
+    const pos = NUDT15.sites.find((s) => s.rsid === STAR3)!.pos38;
+    const file = (line: string) => nudt15File(38, [[pos, line]], STAR3);
+    const minimal = await nudt15(file(record('chr13', pos, '.', 'C', 'T', '0/1')), STAR3);
+    expect(minimal.markerCall).toBe('CT');
+    for (const [name, line] of Object.entries({
+      'shared trailing base': record('chr13', pos, '.', 'CG', 'TG', '0/1'),
+      'with a deletion, not called': record('chr13', pos, '.', 'CG', 'C,TG', '0/2'),
+    })) {
+      const r = await nudt15(file(line), STAR3);
+      expect(r.markerCall, name).toBe('CT');
+      expect([r.result.candidates, r.result.summary], name).toEqual([
+        minimal.result.candidates,
+        minimal.result.summary,
+      ]);
+    }
+    // The deletion called with the SNV: the chromosome with the deletion says nothing of the SNP.
+    const withDeletion = await nudt15(file(record('chr13', pos, '.', 'CG', 'C,TG', '1/2')), STAR3);
+    expect(withDeletion.markerCall).toBeNull();
   });
 });

@@ -12,7 +12,7 @@
  *
  * Only records at an indel marker (a few per file) come here, so small strings are fine.
  */
-import { ALLELE_DEL, ALLELE_INS } from '../encoding.js';
+import { ALLELE_DEL, ALLELE_FROM_BYTE, ALLELE_INS } from '../encoding.js';
 
 /** Trims the bases REF and ALT share, suffix first, then prefix, keeping one base each (vt/bcftools norm's order). */
 export function trimAlleles(pos: number, ref: string, alt: string): { pos: number; ref: string; alt: string } {
@@ -92,4 +92,23 @@ export function indelLetter(ref: string, alts: readonly string[], allele: number
   if (alts.length !== 1 || ref.length === alts[0].length) return 0;
   const longer = ref.length > alts[0].length ? 0 : 1;
   return allele === longer ? ALLELE_INS : ALLELE_DEL;
+}
+
+/**
+ * The base an allele [start, end) of a record puts at the record's position when, against
+ * REF [refStart, refEnd), it is REF or a SNV there once the bases they share at the end are
+ * trimmed (REF `CT`, ALT `GT` is C>G): how a multi-allelic record holding an indel and a SNV
+ * is split for a SNP marker. 0 for an indel, a change elsewhere or an MNP.
+ */
+export function snvBaseOfAllele(buf: Uint8Array, refStart: number, refEnd: number, start: number, end: number): number {
+  let r = refEnd - refStart;
+  let a = end - start;
+  while (r > 1 && a > 1 && buf[refStart + r - 1] === buf[start + a - 1]) {
+    r--;
+    a--;
+  }
+  if (r !== 1 || a !== 1) return 0;
+  const code = ALLELE_FROM_BYTE[buf[start]];
+  const refCode = ALLELE_FROM_BYTE[buf[refStart]];
+  return code >= 1 && code <= 4 && refCode >= 1 && refCode <= 4 ? code : 0;
 }

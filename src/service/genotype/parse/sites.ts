@@ -128,7 +128,6 @@ export class SiteMatcher {
     this.chromSeen[chrom] = 1;
     if (nonRef) this.variantCalls++;
     else if (homRef) this.homRefCalls++;
-    const refCode = refEnd - refStart === 1 ? ALLELE_FROM_BYTE[buf[refStart]] : UNKNOWN;
     const key = chrom * POS_SCALE + pos;
     let used = false;
     for (const b of this.perBuild) {
@@ -146,8 +145,8 @@ export class SiteMatcher {
         b.listed[row] = 1;
         // An indel marker is read by indelSite(), from indel records only.
         if (this.index.indels.has(row)) continue;
-        // A SNP marker is read from a single-base REF record only (an indel anchored here says nothing of it).
-        if (refCode === UNKNOWN || call === 0 || this.index.rsid[row] === rsid || b.call[row] !== 0) continue;
+        // The call is 0 unless every called allele is REF or a SNV here (vcf.ts snvCall): an indel anchored here says nothing of a SNP.
+        if (call === 0 || this.index.rsid[row] === rsid || b.call[row] !== 0) continue;
         b.call[row] = call;
         b.hits++;
       }

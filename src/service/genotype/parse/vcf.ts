@@ -18,6 +18,7 @@
 import { ALLELE_DEL, ALLELE_FROM_BYTE, ALLELE_INS } from '../encoding.js';
 import type { GenotypeCollector } from './collect.js';
 import { RSID_NOT_RS, parseChrom, parseRsid, parseUint } from './fields.js';
+import { snvBaseOfAllele } from './indels.js';
 import { INDEL_NOT_READ, NOT_AN_INDEL_MARKER, type SiteMatcher } from './sites.js';
 import {
   SKIP_BAD_ALLELES,
@@ -197,7 +198,17 @@ export class VcfParser implements DataLineParser {
     if (i1 >= alleles || i2 >= alleles) return this.skips.add(SKIP_BAD_ALLELES);
     if (sites !== null) {
       const nonRef = i1 > 0 || i2 > 0;
-      sites.site(chrom, pos, buf, st[3], en[3], this.snvCall(buf, i1, count === 2 ? i2 : -1), rs, nonRef, !nonRef);
+      sites.site(
+        chrom,
+        pos,
+        buf,
+        st[3],
+        en[3],
+        this.snvCall(buf, i1, count === 2 ? i2 : -1, alleles),
+        rs,
+        nonRef,
+        !nonRef,
+      );
       // At an indel marker the alleles are compared normalised (indels.ts), not by length alone.
       const indelCall = sites.indelSite(chrom, pos, buf, aS, aE, alleles, i1, count === 2 ? i2 : -1, rs);
       if (rs < 0) return;
@@ -228,13 +239,31 @@ export class VcfParser implements DataLineParser {
    * The call as single-base letters for matching a SNP marker by position (the alleles of a
    * multi-allelic record taken one by one), or 0 when REF or a called allele is not one base.
    */
-  private snvCall(buf: Uint8Array, k1: number, k2: number): number {
-    if (this.alleleEnd[0] - this.alleleStart[0] !== 1) return 0;
+  private snvCall(buf: Uint8Array, k1: number, k2: number, alleles: number): number {
+    if (this.alleleEnd[0] - this.alleleStart[0] !== 1) return this.splitSnvCall(buf, k1, k2, alleles);
     const a1 = this.singleBase(buf, k1);
     if (a1 === 0) return 0;
     if (k2 < 0) return a1 << 4;
     const a2 = this.singleBase(buf, k2);
     return a2 === 0 ? 0 : (a1 << 4) | a2;
+  }
+
+  /**
+   * A record with a longer REF (one that also holds an indel, REF `CT` ALT `C,GT`) split for
+   * a SNP marker (indels.ts snvBaseOfAllele): read when one of its ALTs is a SNV at the
+   * position and every called allele is REF or such a SNV, else 0.
+   */
+  private splitSnvCall(buf: Uint8Array, k1: number, k2: number, alleles: number): number {
+    const aS = this.alleleStart;
+    const aE = this.alleleEnd;
+    const base = (k: number) => snvBaseOfAllele(buf, aS[0], aE[0], aS[k], aE[k]);
+    const refBase = base(0);
+    let snvAlt = false;
+    for (let j = 1; j < alleles && !snvAlt; j++) snvAlt = base(j) !== 0 && base(j) !== refBase;
+    const a1 = base(k1);
+    const a2 = k2 < 0 ? 0 : base(k2);
+    if (!snvAlt || a1 === 0 || (k2 >= 0 && a2 === 0)) return 0;
+    return (a1 << 4) | a2;
   }
 
   private singleBase(buf: Uint8Array, k: number): number {
