@@ -17,7 +17,7 @@ import {
   pharmacogeneData,
   pharmacogenesFor,
 } from '../../src/service/science/pharmacogenes/index.js';
-import { positionIndex } from '../support/genotypes.js';
+import { genotypeOf, positionIndex } from '../support/genotypes.js';
 import { ROOT } from '../support/server.js';
 import { enc } from './helpers.js';
 
@@ -150,6 +150,28 @@ describe('one NUDT15 genotype written as callers write it', () => {
       expect(results[i].markerCall, name).toBe('ID');
       expect(callOf(results[i]), name).toEqual(callOf(first));
     });
+    // A chip export writes the same person's indels as D/I letters, the shorter allele D.
+    const letters = (site: (typeof NUDT15.sites)[number]) => {
+      if (site.rsid === STAR18) return 'DI';
+      if (site.alts.length > 1) return null;
+      const ref =
+        site.ref.length === site.alts[0].length ? site.ref : site.ref.length < site.alts[0].length ? 'D' : 'I';
+      return ref + ref;
+    };
+    const chip = genotypeOf(
+      NUDT15.sites.flatMap((site) => {
+        const genotype = letters(site);
+        return site.rsid === null || genotype === null
+          ? []
+          : [{ rsid: site.rsid, chrom: NUDT15.chrom, pos: site.pos37!, genotype }];
+      }),
+    );
+    const fromChip = pharmacogenesFor(data, genotypeSiteReader(chip, 37, data.table)).find((r) => r.gene === 'NUDT15')!;
+    expect([fromChip.status, fromChip.candidates, fromChip.summary]).toEqual([
+      first.result.status,
+      first.result.candidates,
+      first.result.summary,
+    ]);
   });
 
   it('does not read another indel or a SNV at the site as the marker, and says so', async () => {
