@@ -53,6 +53,8 @@ export class VcfParser implements DataLineParser {
   /** Start/end of REF (index 0) and each ALT allele within the current line. */
   private readonly alleleStart = new Int32Array(MAX_ALLELES);
   private readonly alleleEnd = new Int32Array(MAX_ALLELES);
+  /** How many of them the current line has. */
+  private alleleCount = 0;
 
   /** Lines the WebAssembly loop took (the rest came through line()). */
   loopLines = 0;
@@ -133,6 +135,8 @@ export class VcfParser implements DataLineParser {
       }
     }
 
+    this.alleleCount = alleles;
+
     // GT position inside FORMAT (almost always first).
     let gtIndex = -1;
     let k = 0;
@@ -198,17 +202,7 @@ export class VcfParser implements DataLineParser {
     if (i1 >= alleles || i2 >= alleles) return this.skips.add(SKIP_BAD_ALLELES);
     if (sites !== null) {
       const nonRef = i1 > 0 || i2 > 0;
-      sites.site(
-        chrom,
-        pos,
-        buf,
-        st[3],
-        en[3],
-        this.snvCall(buf, i1, count === 2 ? i2 : -1, alleles),
-        rs,
-        nonRef,
-        !nonRef,
-      );
+      sites.site(chrom, pos, buf, st[3], en[3], this.snvCall(buf, i1, count === 2 ? i2 : -1), rs, nonRef, !nonRef);
       // At an indel marker the alleles are compared normalised (indels.ts), not by length alone.
       const indelCall = sites.indelSite(chrom, pos, buf, aS, aE, alleles, i1, count === 2 ? i2 : -1, rs);
       if (rs < 0) return;
@@ -237,10 +231,11 @@ export class VcfParser implements DataLineParser {
 
   /**
    * The call as single-base letters for matching a SNP marker by position (the alleles of a
-   * multi-allelic record taken one by one), or 0 when REF or a called allele is not one base.
+   * multi-allelic record taken one by one; a longer REF is split by splitSnvCall), or 0
+   * when a called allele is not one base there.
    */
-  private snvCall(buf: Uint8Array, k1: number, k2: number, alleles: number): number {
-    if (this.alleleEnd[0] - this.alleleStart[0] !== 1) return this.splitSnvCall(buf, k1, k2, alleles);
+  private snvCall(buf: Uint8Array, k1: number, k2: number): number {
+    if (this.alleleEnd[0] - this.alleleStart[0] !== 1) return this.splitSnvCall(buf, k1, k2);
     const a1 = this.singleBase(buf, k1);
     if (a1 === 0) return 0;
     if (k2 < 0) return a1 << 4;
@@ -253,13 +248,13 @@ export class VcfParser implements DataLineParser {
    * a SNP marker (indels.ts snvBaseOfAllele): read when one of its ALTs is a SNV at the
    * position and every called allele is REF or such a SNV, else 0.
    */
-  private splitSnvCall(buf: Uint8Array, k1: number, k2: number, alleles: number): number {
+  private splitSnvCall(buf: Uint8Array, k1: number, k2: number): number {
     const aS = this.alleleStart;
     const aE = this.alleleEnd;
     const base = (k: number) => snvBaseOfAllele(buf, aS[0], aE[0], aS[k], aE[k]);
     const refBase = base(0);
     let snvAlt = false;
-    for (let j = 1; j < alleles && !snvAlt; j++) snvAlt = base(j) !== 0 && base(j) !== refBase;
+    for (let j = 1; j < this.alleleCount && !snvAlt; j++) snvAlt = base(j) !== 0 && base(j) !== refBase;
     const a1 = base(k1);
     const a2 = k2 < 0 ? 0 : base(k2);
     if (!snvAlt || a1 === 0 || (k2 >= 0 && a2 === 0)) return 0;
