@@ -86,6 +86,8 @@ export class SiteMatcher {
   private variantCalls = 0;
   private blocks = 0;
   private unusedSites = 0;
+  /** site() counted the record just read as unused (indelSite() may still use it). */
+  private lastSiteUnused = false;
   /** VCF records read as sites (used or not). */
   sitesRead = 0;
 
@@ -151,7 +153,8 @@ export class SiteMatcher {
         b.hits++;
       }
     }
-    if (!used && rsid < 0) this.unusedSites++;
+    this.lastSiteUnused = !used && rsid < 0;
+    if (this.lastSiteUnused) this.unusedSites++;
   }
 
   /**
@@ -194,6 +197,11 @@ export class SiteMatcher {
         }
         if (r.kind === 'ref_differs') continue;
         b.listed[row] = 1;
+        if (this.lastSiteUnused) {
+          // A record shifted into the window is at no marker's position, but it is used.
+          this.unusedSites--;
+          this.lastSiteUnused = false;
+        }
         let call = INDEL_NOT_READ;
         if (r.kind === 'other_allele') b.indelMismatches++;
         else {
