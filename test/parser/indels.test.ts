@@ -220,3 +220,26 @@ describe('one NUDT15 genotype written as callers write it', () => {
     expect(withDeletion.markerCall).toBeNull();
   });
 });
+
+describe('an indel marker with several ALTs', () => {
+  it('is compared with the record, but a match cannot be written as D/I', async () => {
+    // UGT1A1's TA repeat (rs3064744, REF CAT, ALT C, CATAT, CATATAT at GRCh38 chr2:233760233).
+    const filler = Array.from({ length: 400 }, (_, i) => record('chr1', 1_000_003 + i * 7, '.', 'A', '.', '0/0'));
+    // UGT1A1 *80 (rs887829), REF/REF, so that the file has a marker besides the repeat.
+    const star80 = data.table.genes.find((g) => g.gene === 'UGT1A1')!.sites.find((s) => s.rsid === 887829)!;
+    expect(star80.pos38).toBeLessThan(233760233);
+    const other = record('chr2', star80.pos38, '.', star80.ref, star80.alts[0], '0/0');
+    const read = async (line: string) => {
+      const p = await parsed(vcf(38, [...filler, other, line]));
+      const at = findRsid(p.genotype.rsids, 3064744);
+      return { call: at < 0 ? null : callToString(p.genotype.calls[at]), notes: p.summary.notes.join(' ') };
+    };
+    // *28 matches, but D/I would not say which of four alleles: unread by position, read the old way by rsID.
+    expect((await read(record('chr2', 233760233, '.', 'CAT', 'CATAT', '0/1'))).call).toBeNull();
+    expect((await read(record('chr2', 233760233, 'rs3064744', 'CAT', 'CATAT', '0/1'))).call).toBe('DI');
+    // Ten TA units is none of the definitions' alleles: not read even with the rsID, and counted.
+    const ten = await read(record('chr2', 233760233, 'rs3064744', 'CAT', 'CATATATAT', '0/1'));
+    expect(ten.call).toBeNull();
+    expect(ten.notes).toMatch(/1 insertion\/deletion lines sit at an indel marker's GRCh38 site/);
+  });
+});
