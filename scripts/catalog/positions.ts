@@ -16,6 +16,13 @@
  * The other build comes from the UCSC chain files (liftover.ts). A marker with no source
  * position, or whose position does not lift, is counted in the report.
  *
+ * Indel markers keep their VCF-style REF/ALT and a window of known reference bases
+ * (positions.ts; parse/indels.ts reads records against it): PharmCAT's first, whose HGVS
+ * names give the 3'-most place of each indel, so the repeat it can shift within is known
+ * (the bases from the left-aligned anchor to there repeat the inserted or deleted unit);
+ * else the 1000 Genomes table's, whose window is REF alone. The other build gets the window
+ * where its whole span lifts on the same strand, unbroken.
+ *
  * Also writes the chains themselves, main chromosomes only, as resources/catalog/liftover.bin
  * (src/service/genotype/liftover.ts): a position-only scoring file is lifted with them to the
  * build of the person's file it is matched against.
@@ -25,9 +32,11 @@ import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { alleleFromLetter } from '../../src/service/genotype/encoding.js';
 import { encodeLiftover, LIFTOVER_FILE } from '../../src/service/genotype/liftover.js';
+import { trimAlleles } from '../../src/service/genotype/parse/indels.js';
 import {
   encodePositionIndex,
   POSITION_INDEX_FILE,
+  type IndelAlleles,
   type PositionColumns,
 } from '../../src/service/genotype/positions.js';
 import { loadAncestryPanel } from '../../src/service/science/ancestry/index.js';
@@ -48,7 +57,30 @@ export interface PositionReport {
   grch38_source_disagrees_with_lift: number;
   /** Markers with no position in one build or both, by why. */
   unplaced: { no_source_position: number; did_not_lift_to_grch38: number; did_not_lift_to_grch37: number };
+  /** Indel markers with expected REF/ALT sequences, by source and build. */
+  indels: {
+    markers: number;
+    from_pharmcat: number;
+    from_1000_genomes: number;
+    with_alleles_grch37: number;
+    with_alleles_grch38: number;
+    /** Whose window reaches past REF over a repeat the alleles can shift within. */
+    with_repeat_window: number;
+    /** PharmCAT indel positions without an rsID: not markers of the index. */
+    pharmcat_without_rsid: number;
+  };
   sources: string[];
+}
+
+/** An indel as a source gives it: its build, VCF-style alleles and known reference window. */
+interface IndelSource {
+  build: 37 | 38;
+  chrom: string;
+  pos: number;
+  ref: string;
+  alts: string[];
+  window: string;
+  source: 'pharmcat' | '1000_genomes';
 }
 
 interface Placed {
@@ -60,6 +92,64 @@ interface Placed {
 
 const CHROM_CODE: Record<string, number> = { X: 23, Y: 24 };
 const chromCode = (c: string) => CHROM_CODE[c] ?? Number(c);
+
+interface PharmcatVariant {
+  chromosome: string;
+  position: number;
+  rsid?: string | null;
+  ref: string;
+  alts: string[];
+  chromosomeHgvsName: string;
+  cpicToVcfAlleleMap?: Record<string, string>;
+}
+
+const isIndel = (ref: string, alts: readonly string[]) =>
+  [ref, ...alts].every((a) => /^[ACGT]+$/.test(a)) && alts.some((a) => a.length !== ref.length);
+
+/**
+ * The reference bases known from a PharmCAT indel's (left-aligned) position on: REF, then as
+ * far as its HGVS names place the indel 3'-most (HGVS shifts 3', VCF left), the unit it
+ * inserts or deletes repeated. Each name gives the unit's length and the stretch's last base:
+ * g.X_Ydel / g.X_Ydup: Y; g.X_Yins…: X; g.XUNIT[n]: X + (the reference's count) · |UNIT| − 1,
+ * the reference's count being the one cpicToVcfAlleleMap maps to REF.
+ */
+function pharmcatWindow(v: PharmcatVariant): string {
+  let known = v.ref;
+  const events = v.alts.map((alt) => {
+    const t = trimAlleles(v.position, v.ref, alt);
+    const longer = t.ref.length > t.alt.length ? t.ref : t.alt;
+    const shorter = t.ref.length > t.alt.length ? t.alt : t.ref;
+    return t.pos === v.position && shorter.length === 1 && longer[0] === shorter ? longer.slice(1) : '';
+  });
+  for (const name of v.chromosomeHgvsName.split(/;\s*/)) {
+    let unit: number;
+    let last: number;
+    let m: RegExpExecArray | null;
+    if ((m = /^g\.(\d+)(?:_(\d+))?(?:del|dup)$/.exec(name))) {
+      last = Number(m[2] ?? m[1]);
+      unit = last - Number(m[1]) + 1;
+    } else if ((m = /^g\.(\d+)_\d+ins([ACGT]+)$/.exec(name))) {
+      last = Number(m[1]);
+      unit = m[2].length;
+    } else if ((m = /^g\.(\d+)([ACGT]+)\[\d+\]$/.exec(name))) {
+      const repeat = m[2];
+      const refCount = Object.entries(v.cpicToVcfAlleleMap ?? {}).find(([, vcf]) => vcf === v.ref)?.[0];
+      const n = refCount ? /^([ACGT]+)\((\d+)\)$/.exec(refCount) : null;
+      if (!n || n[1] !== repeat) continue;
+      unit = repeat.length;
+      last = Number(m[1]) + Number(n[2]) * unit - 1;
+    } else continue;
+    const event = events.find((e) => e.length > 0 && e.length % unit === 0 && (unit === e.length || /\[/.test(name)));
+    if (!event || last <= v.position) continue;
+    let w = v.ref[0];
+    for (let p = v.position + 1; p <= last; p++) w += event[(p - v.position - 1) % unit];
+    const shared = Math.min(w.length, known.length);
+    // A stretch that contradicts REF (or another name's stretch) is not trusted: REF alone.
+    if (w.slice(0, shared) !== known.slice(0, shared)) return v.ref;
+    if (w.length > known.length) known = w;
+  }
+  return known;
+}
 
 /** Drug–gene defining positions with an rsID: PharmCAT's GRCh38 position and REF/ALT. */
 function pharmcatVariants(data: string): Array<{ rsid: string; chrom: string; pos: string; ref: string; alt: string }> {
@@ -82,6 +172,72 @@ function pharmcatVariants(data: string): Array<{ rsid: string; chrom: string; po
         });
   }
   return rows;
+}
+
+/** PharmCAT's indel positions with an rsID (GRCh38), and how many have none. */
+function pharmcatIndels(data: string): { indels: Map<number, IndelSource>; withoutRsid: number } {
+  const dir = join(data, 'pharmcat', 'alleles');
+  const indels = new Map<number, IndelSource>();
+  let withoutRsid = 0;
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('_translation.json.gz'))
+    .sort()) {
+    const gene = JSON.parse(gunzipSync(readFileSync(join(dir, file))).toString('utf8')) as {
+      variants: PharmcatVariant[];
+    };
+    for (const v of gene.variants) {
+      if (!isIndel(v.ref, v.alts)) continue;
+      const rs = v.rsid ? rsNumber(v.rsid) : null;
+      const chrom = mainChromosome(v.chromosome);
+      if (rs === null || chrom === null) {
+        withoutRsid++;
+        continue;
+      }
+      if (!indels.has(rs))
+        indels.set(rs, {
+          build: 38,
+          chrom,
+          pos: v.position,
+          ref: v.ref,
+          alts: v.alts,
+          window: pharmcatWindow(v),
+          source: 'pharmcat',
+        });
+    }
+  }
+  return { indels, withoutRsid };
+}
+
+/** The 1000 Genomes table's indels (GRCh37, left-aligned as the phase 3 release is): REF is the whole window. */
+function kgIndel(
+  rows: Map<number, IndelSource>,
+  id: string,
+  chrom: string,
+  pos: string,
+  ref: string,
+  alt: string,
+): void {
+  const rs = rsNumber(id);
+  const c = mainChromosome(chrom.trim());
+  const alts = alt.split(',');
+  if (rs === null || c === null || rows.has(rs) || !isIndel(ref, alts)) return;
+  rows.set(rs, { build: 37, chrom: c, pos: Number(pos), ref, alts, window: ref, source: '1000_genomes' });
+}
+
+/** An indel source's window in `build` for a marker placed at `placedAt` there ("" when it does not carry over). */
+function windowIn(build: 37 | 38, d: IndelSource, placedAt: number, chain: Chain): string {
+  if (placedAt === 0) return '';
+  if (d.build === build) return d.pos === placedAt ? d.window : '';
+  const first = liftPosition(chain, d.chrom, d.pos);
+  const last = liftPosition(chain, d.chrom, d.pos + d.window.length - 1);
+  const unbroken =
+    first &&
+    last &&
+    !first.reverse &&
+    !last.reverse &&
+    first.pos === placedAt &&
+    last.pos - first.pos === d.window.length - 1;
+  return unbroken ? d.window : '';
 }
 
 /** The rsIDs of every marker the app reads (from the resources just written) and the drug–gene positions. */
@@ -127,6 +283,9 @@ export function writePositionIndex(data: string, out: string): PositionReport {
     addPlaced(grch37, r.rsid, r.chrom, r.pos_grch37, r.ref, r.alt);
   for (const r of readTsv(join(data, 'derived_1kg_freqs', 'aisnp_kidd_seldin_superpop_allele_freqs.tsv')))
     addPlaced(grch37, r.rsid, r.chrom, r.pos_grch37);
+  const kgIndels = new Map<number, IndelSource>();
+  for (const r of readTsv(im('DERIVED_1kg_phase3_superpop_ALT_AF_merged.tsv.gz')))
+    kgIndel(kgIndels, r.rsid, r.chrom, r.pos_grch37, r.ref, r.alt);
   const grch38 = new Map<number, Placed>();
   const drugGene = pharmcatVariants(data);
   for (const v of drugGene) addPlaced(grch38, v.rsid, v.chrom, v.pos, v.ref, v.alt);
@@ -154,13 +313,26 @@ export function writePositionIndex(data: string, out: string): PositionReport {
     with_ref_alt: 0,
     grch38_source_disagrees_with_lift: 0,
     unplaced: { no_source_position: 0, did_not_lift_to_grch38: 0, did_not_lift_to_grch37: 0 },
+    indels: {
+      markers: 0,
+      from_pharmcat: 0,
+      from_1000_genomes: 0,
+      with_alleles_grch37: 0,
+      with_alleles_grch38: 0,
+      with_repeat_window: 0,
+      pharmcat_without_rsid: 0,
+    },
     sources: [
       'GRCh37 position and REF/ALT: 1000 Genomes phase 3 extracts (impute.me DERIVED_1kg_phase3_superpop_ALT_AF_merged, UK Biobank semi-curated table, ethnicity PCA loadings; derived_1kg_freqs)',
       'GRCh38 position and REF/ALT: PharmCAT drug–gene definitions (alleles/*_translation.json)',
       'GRCh38 position: NHGRI-EBI GWAS Catalog associations e87 (r2017-02-06)',
       'Other build: UCSC liftOver chains hg19ToHg38 / hg38ToHg19',
+      'Indel REF/ALT and repeat windows: PharmCAT definitions (VCF alleles, HGVS names), else the 1000 Genomes table',
     ],
   };
+  const pharmcat = pharmcatIndels(data);
+  report.indels.pharmcat_without_rsid = pharmcat.withoutRsid;
+  const indels: IndelAlleles[] = [];
   for (let i = 0; i < n; i++) {
     const a = grch37.get(rsids[i]);
     const b = grch38.get(rsids[i]);
@@ -204,8 +376,22 @@ export function writePositionIndex(data: string, out: string): PositionReport {
     }
     if (cols.pos37[i] > 0) report.placed_grch37++;
     if (cols.pos38[i] > 0) report.placed_grch38++;
+    const d = pharmcat.indels.get(rsids[i]) ?? kgIndels.get(rsids[i]);
+    if (d && d.chrom === chrom) {
+      const window37 = windowIn(37, d, cols.pos37[i], to37);
+      const window38 = windowIn(38, d, cols.pos38[i], to38);
+      if (window37 || window38) {
+        indels.push({ row: i, ref: d.ref, alts: d.alts, window37, window38 });
+        report.indels.markers++;
+        if (d.source === 'pharmcat') report.indels.from_pharmcat++;
+        else report.indels.from_1000_genomes++;
+        if (window37) report.indels.with_alleles_grch37++;
+        if (window38) report.indels.with_alleles_grch38++;
+        if (d.window.length > d.ref.length) report.indels.with_repeat_window++;
+      }
+    }
   }
-  writeFileSync(join(out, POSITION_INDEX_FILE), encodePositionIndex(cols));
+  writeFileSync(join(out, POSITION_INDEX_FILE), encodePositionIndex(cols, indels));
   writeFileSync(join(out, LIFTOVER_FILE), encodeLiftover(to38, to37));
   return report;
 }

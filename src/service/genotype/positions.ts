@@ -7,13 +7,19 @@
  *
  * File layout (little-endian): "TSPI", u32 format, u32 n, then u32 rsid[n] ascending,
  * u32 pos37[n], u32 pos38[n] (0 = not placed in that build), u8 chrom[n] (encoding.ts
- * codes), u8 ref[n], u8 alt[n] (allele codes, 0 = not known).
+ * codes), u8 ref[n], u8 alt[n] (allele codes, 0 = not known; an indel's REF/ALT are not one
+ * letter, so they are 0 here), then the indel markers' alleles: u32 byte length, then UTF-8
+ * lines "row<TAB>REF<TAB>ALT[,ALT…]<TAB>window37<TAB>window38", one per indel marker by
+ * ascending row. REF/ALT are VCF-style and left-aligned (the first base is the anchor at the
+ * marker's position); a window is the reference bases known from that position on in that
+ * build (REF, extended over the repeat the alleles shift within), empty where the alleles are
+ * not known in that build (parse/indels.ts reads records against it).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const POSITION_INDEX_FILE = 'catalog/positions.bin';
-const POSITION_INDEX_FORMAT = 1;
+const POSITION_INDEX_FORMAT = 2;
 const MAGIC = 0x49505354; // "TSPI"
 
 export type IndexedBuild = 37 | 38;
@@ -27,8 +33,20 @@ export interface PositionColumns {
   alt: Uint8Array;
 }
 
+/** An indel marker's expected alleles (layout above). */
+export interface IndelAlleles {
+  row: number;
+  ref: string;
+  alts: string[];
+  /** Reference bases from the marker's position on, in each build; "" when not known there. */
+  window37: string;
+  window38: string;
+}
+
 export interface PositionIndex extends PositionColumns {
   size: number;
+  /** The indel markers' expected alleles, by row. */
+  indels: Map<number, IndelAlleles>;
   /** Marker rows sorted by (chrom, position) in each build; unplaced rows left out. */
   order37: Uint32Array;
   order38: Uint32Array;
@@ -39,9 +57,16 @@ export interface PositionIndex extends PositionColumns {
 
 const POS_SCALE = 2 ** 32;
 
-export function encodePositionIndex(c: PositionColumns): Uint8Array {
+export function encodePositionIndex(c: PositionColumns, indels: readonly IndelAlleles[]): Uint8Array {
   const n = c.rsid.length;
-  const out = new Uint8Array(12 + n * 15);
+  const text = Buffer.from(
+    [...indels]
+      .sort((a, b) => a.row - b.row)
+      .map((d) => `${d.row}\t${d.ref}\t${d.alts.join(',')}\t${d.window37}\t${d.window38}\n`)
+      .join(''),
+    'utf8',
+  );
+  const out = new Uint8Array(12 + n * 15 + 4 + text.length);
   const view = new DataView(out.buffer);
   view.setUint32(0, MAGIC, true);
   view.setUint32(4, POSITION_INDEX_FORMAT, true);
@@ -55,6 +80,8 @@ export function encodePositionIndex(c: PositionColumns): Uint8Array {
     out.set(col, at);
     at += n;
   }
+  view.setUint32(at, text.length, true);
+  out.set(text, at + 4);
   return out;
 }
 
@@ -65,7 +92,9 @@ function decodePositionIndex(bytes: Uint8Array): PositionIndex {
   if (view.getUint32(4, true) !== POSITION_INDEX_FORMAT)
     throw new Error(`positions.bin has format ${view.getUint32(4, true)}, this build reads ${POSITION_INDEX_FORMAT}.`);
   const n = view.getUint32(8, true);
-  if (bytes.length !== 12 + n * 15) throw new Error('positions.bin is truncated: rebuild the catalog.');
+  const textAt = 12 + n * 15 + 4;
+  if (bytes.length < textAt || bytes.length !== textAt + view.getUint32(textAt - 4, true))
+    throw new Error('positions.bin is truncated: rebuild the catalog.');
   let at = 12;
   const u32 = () => {
     const a = new Uint32Array(n);
@@ -84,9 +113,17 @@ function decodePositionIndex(bytes: Uint8Array): PositionIndex {
   const chrom = u8();
   const ref = u8();
   const alt = u8();
+  const indels = new Map<number, IndelAlleles>();
+  for (const line of Buffer.from(bytes.buffer, bytes.byteOffset + textAt, bytes.length - textAt)
+    .toString('utf8')
+    .split('\n')) {
+    if (line === '') continue;
+    const [row, ref, alts, window37, window38] = line.split('\t');
+    indels.set(Number(row), { row: Number(row), ref, alts: alts.split(','), window37, window38 });
+  }
   const [order37, key37] = sortedBy(chrom, pos37);
   const [order38, key38] = sortedBy(chrom, pos38);
-  return { size: n, rsid, pos37, pos38, chrom, ref, alt, order37, order38, key37, key38 };
+  return { size: n, rsid, pos37, pos38, chrom, ref, alt, indels, order37, order38, key37, key38 };
 }
 
 function sortedBy(chrom: Uint8Array, pos: Uint32Array): [Uint32Array, Float64Array] {

@@ -260,6 +260,10 @@ function siteNotes(sites: SiteOutcome, source: string | null): string[] {
     notes.push(
       `${n(sites.refMismatches)} lines sit at a marker's GRCh${sites.build} position but name another reference allele; they were not used for that marker.`,
     );
+  if (sites.indelMismatches > 0)
+    notes.push(
+      `${n(sites.indelMismatches)} insertion/deletion lines sit at an indel marker's GRCh${sites.build} site but carry another allele than the marker's (compared after trimming shared bases and shifting within the repeat); they were not read as that marker.`,
+    );
   if (sites.build === null && sites.unusedSites > 0)
     notes.push(
       'The build of this VCF could not be told (no build in its header, too few known markers), so lines without an rsID were not read. Export it with its full header.',

@@ -11,11 +11,16 @@
  *
  * Memory is bounded by the index, not the file: at most one hit per marker per build is
  * kept (the first with a call), and the listed flags are a byte per marker.
+ *
+ * Indel markers are read only from indel records, compared by normalised alleles over the
+ * reference bases the index knows for them (indels.ts); every position of their windows is
+ * a key of the WebAssembly loop, so a record shifted right within the repeat comes here too.
  */
 import { ALLELE_FROM_BYTE, CHROM_MT, CHROM_Y, makeCall } from '../encoding.js';
 import { lowerBoundAt, type IndexedBuild, type PositionIndex } from '../positions.js';
 import type { Build } from './build.js';
 import type { GenotypeCollector } from './collect.js';
+import { indelLetter, readIndelRecord } from './indels.js';
 
 /**
  * How the sites of a file were read:
@@ -43,7 +48,16 @@ interface BuildHits {
   refAgrees: number;
   refDisagrees: number;
   hits: number;
+  /** Indel markers whose window covers a position: key (chrom · 2³² + position) → rows. */
+  indelAt: Map<number, number[]>;
+  /** Indel records at an indel marker that carry another allele than the marker's. */
+  indelMismatches: number;
 }
+
+/** indelSite()'s answer for a record whose rsID is not an indel marker with known alleles here. */
+export const NOT_AN_INDEL_MARKER = -1;
+/** indelSite()'s answer for a record of the marker's rsID whose alleles are not the marker's: not read. */
+export const INDEL_NOT_READ = -2;
 
 export interface SiteOutcome {
   build: IndexedBuild | null;
@@ -58,6 +72,8 @@ export interface SiteOutcome {
   unusedSites: number;
   /** Lines at an indexed position whose REF is not the expected one (another build or allele). */
   refMismatches: number;
+  /** Indel lines at an indel marker carrying an allele other than the marker's: not read as it. */
+  indelMismatches: number;
   /** Counted calls, for the notes: REF/REF, and with a non-reference allele. */
   homRefCalls: number;
   variantCalls: number;
@@ -70,6 +86,8 @@ export class SiteMatcher {
   private variantCalls = 0;
   private blocks = 0;
   private unusedSites = 0;
+  /** site() counted the record just read as unused (indelSite() may still use it). */
+  private lastSiteUnused = false;
   /** VCF records read as sites (used or not). */
   sitesRead = 0;
 
@@ -88,6 +106,8 @@ export class SiteMatcher {
       refAgrees: 0,
       refDisagrees: 0,
       hits: 0,
+      indelAt: indelWindows(index, build),
+      indelMismatches: 0,
     }));
   }
 
@@ -110,7 +130,6 @@ export class SiteMatcher {
     this.chromSeen[chrom] = 1;
     if (nonRef) this.variantCalls++;
     else if (homRef) this.homRefCalls++;
-    const refCode = refEnd - refStart === 1 ? ALLELE_FROM_BYTE[buf[refStart]] : UNKNOWN;
     const key = chrom * POS_SCALE + pos;
     let used = false;
     for (const b of this.perBuild) {
@@ -126,18 +145,101 @@ export class SiteMatcher {
         if (expected !== UNKNOWN) b.refAgrees++;
         used = true;
         b.listed[row] = 1;
-        // A SNP marker is read from a single-base REF record only (an indel anchored here says nothing of it).
-        if (refCode === UNKNOWN || call === 0 || this.index.rsid[row] === rsid || b.call[row] !== 0) continue;
+        // An indel marker is read by indelSite(), from indel records only.
+        if (this.index.indels.has(row)) continue;
+        // The call is 0 unless every called allele is REF or a SNV here (vcf.ts snvCall): an indel anchored here says nothing of a SNP.
+        if (call === 0 || this.index.rsid[row] === rsid || b.call[row] !== 0) continue;
         b.call[row] = call;
         b.hits++;
       }
     }
-    if (!used && rsid < 0) this.unusedSites++;
+    this.lastSiteUnused = !used && rsid < 0;
+    if (this.lastSiteUnused) this.unusedSites++;
   }
 
-  /** The index's keys of each build the file may be in, for the WebAssembly loop's cursors (wasm/core.c). */
+  /**
+   * A VCF record read at the indel markers whose windows cover its site (indels.ts): alleles
+   * [starts[k], ends[k]) of buf, REF first, and the called allele indices k1, k2 (k2 -1 when
+   * haploid). A marker taken by position gets the record's D/I letters when every called
+   * allele is one of its own; another allele is counted and never read as the marker. For
+   * the record's own rsID the answer is returned instead: the call to store, INDEL_NOT_READ,
+   * or NOT_AN_INDEL_MARKER (the record is read as before).
+   */
+  indelSite(
+    chrom: number,
+    pos: number,
+    buf: Uint8Array,
+    starts: Int32Array,
+    ends: Int32Array,
+    alleles: number,
+    k1: number,
+    k2: number,
+    rsid: number,
+  ): number {
+    const key = chrom * POS_SCALE + pos;
+    let own = NOT_AN_INDEL_MARKER;
+    let recordAlleles: string[] | null = null;
+    for (const b of this.perBuild) {
+      const rows = b.indelAt.get(key);
+      if (!rows) continue;
+      recordAlleles ??= Array.from({ length: alleles }, (_, k) =>
+        String.fromCharCode(...buf.subarray(starts[k], ends[k])),
+      );
+      for (const row of rows) {
+        const d = this.index.indels.get(row)!;
+        const markerPos = b.build === 37 ? this.index.pos37[row] : this.index.pos38[row];
+        const window = b.build === 37 ? d.window37 : d.window38;
+        const r = readIndelRecord(markerPos, window, d.ref, d.alts, pos, recordAlleles, k1, k2);
+        if (r.kind === 'not_indel') continue;
+        if (pos === markerPos) {
+          if (r.kind === 'ref_differs') b.refDisagrees++;
+          else b.refAgrees++;
+        }
+        if (r.kind === 'ref_differs') continue;
+        b.listed[row] = 1;
+        if (this.lastSiteUnused) {
+          // A record shifted into the window is at no marker's position, but it is used.
+          this.unusedSites--;
+          this.lastSiteUnused = false;
+        }
+        let call = INDEL_NOT_READ;
+        if (r.kind === 'other_allele') b.indelMismatches++;
+        else {
+          const first = indelLetter(d.ref, d.alts, r.first);
+          const second = r.second < 0 ? 0 : indelLetter(d.ref, d.alts, r.second);
+          // A marker with several ALTs cannot be written as D/I: its rsID record is read as before.
+          call = first === 0 ? NOT_AN_INDEL_MARKER : (first << 4) | second;
+        }
+        if (this.index.rsid[row] === rsid) {
+          own = call;
+          continue;
+        }
+        if (call < 0 || b.call[row] !== 0) continue;
+        b.call[row] = call;
+        b.hits++;
+      }
+    }
+    return own;
+  }
+
+  /**
+   * The index's keys of each build the file may be in, for the WebAssembly loop's cursors
+   * (wasm/core.c), with every position of the indel markers' windows: the loop hands the
+   * records there to the TypeScript reader.
+   */
   buildKeys(): Float64Array[] {
-    return this.perBuild.map((b) => (b.build === 37 ? this.index.key37 : this.index.key38));
+    return this.perBuild.map((b) => {
+      const keys = b.build === 37 ? this.index.key37 : this.index.key38;
+      if (b.indelAt.size === 0) return keys;
+      const all = new Float64Array(keys.length + b.indelAt.size);
+      all.set(keys);
+      let n = keys.length;
+      for (const key of b.indelAt.keys()) all[n++] = key;
+      all.sort();
+      let unique = 0;
+      for (let j = 0; j < all.length; j++) if (j === 0 || all[j] !== all[j - 1]) all[unique++] = all[j];
+      return all.slice(0, unique);
+    });
   }
 
   /**
@@ -244,6 +346,7 @@ export class SiteMatcher {
       }
     }
     const refMismatches = chosen ? chosen.refDisagrees : 0;
+    const indelMismatches = chosen ? chosen.indelMismatches : 0;
     return {
       build: chosen?.build ?? null,
       reading,
@@ -252,10 +355,28 @@ export class SiteMatcher {
       readAsReference,
       unusedSites: this.unusedSites,
       refMismatches,
+      indelMismatches,
       homRefCalls: this.homRefCalls,
       variantCalls: this.variantCalls,
     };
   }
+}
+
+/** Every position of each indel marker's window in a build → the markers' rows. */
+function indelWindows(index: PositionIndex, build: IndexedBuild): Map<number, number[]> {
+  const at = new Map<number, number[]>();
+  for (const d of index.indels.values()) {
+    const pos = build === 37 ? index.pos37[d.row] : index.pos38[d.row];
+    const window = build === 37 ? d.window37 : d.window38;
+    if (pos === 0) continue;
+    for (let p = pos; p < pos + window.length; p++) {
+      const key = index.chrom[d.row] * POS_SCALE + p;
+      const rows = at.get(key);
+      if (rows) rows.push(d.row);
+      else at.set(key, [d.row]);
+    }
+  }
+  return at;
 }
 
 /** REF/REF, haploid on Y and MT (as chip exports write them). */

@@ -3,7 +3,8 @@
  * subfield gives allele indices into REF and ALT. Phased ("|") and unphased ("/") calls
  * are read alike; "." alleles are no-calls; one index (e.g. "1" on X in males) is a
  * haploid call. Indels become 23andMe-style D/I alleles: the shortest allele of the
- * record is D, longer ones I. Multi-base substitutions and symbolic alleles are skipped.
+ * record is D, longer ones I; at an indel marker of the position index, by its own alleles
+ * (sites.ts, indels.ts). Multi-base substitutions and symbolic alleles are skipped.
  *
  * With a position index (sites.ts), every record is also looked up by its site, so lines
  * without an rsID (ID ".") are read by position, and a gVCF's reference blocks (ALT only
@@ -17,7 +18,8 @@
 import { ALLELE_DEL, ALLELE_FROM_BYTE, ALLELE_INS } from '../encoding.js';
 import type { GenotypeCollector } from './collect.js';
 import { RSID_NOT_RS, parseChrom, parseRsid, parseUint } from './fields.js';
-import type { SiteMatcher } from './sites.js';
+import { snvBaseOfAllele } from './indels.js';
+import { INDEL_NOT_READ, NOT_AN_INDEL_MARKER, type SiteMatcher } from './sites.js';
 import {
   SKIP_BAD_ALLELES,
   SKIP_BAD_CHROMOSOME,
@@ -51,6 +53,8 @@ export class VcfParser implements DataLineParser {
   /** Start/end of REF (index 0) and each ALT allele within the current line. */
   private readonly alleleStart = new Int32Array(MAX_ALLELES);
   private readonly alleleEnd = new Int32Array(MAX_ALLELES);
+  /** How many of them the current line has. */
+  private alleleCount = 0;
 
   /** Lines the WebAssembly loop took (the rest came through line()). */
   loopLines = 0;
@@ -131,6 +135,8 @@ export class VcfParser implements DataLineParser {
       }
     }
 
+    this.alleleCount = alleles;
+
     // GT position inside FORMAT (almost always first).
     let gtIndex = -1;
     let k = 0;
@@ -197,7 +203,13 @@ export class VcfParser implements DataLineParser {
     if (sites !== null) {
       const nonRef = i1 > 0 || i2 > 0;
       sites.site(chrom, pos, buf, st[3], en[3], this.snvCall(buf, i1, count === 2 ? i2 : -1), rs, nonRef, !nonRef);
+      // At an indel marker the alleles are compared normalised (indels.ts), not by length alone.
+      const indelCall = sites.indelSite(chrom, pos, buf, aS, aE, alleles, i1, count === 2 ? i2 : -1, rs);
       if (rs < 0) return;
+      if (indelCall !== NOT_AN_INDEL_MARKER) {
+        if (indelCall !== INDEL_NOT_READ) this.out.add(rs, indelCall, chrom, pos);
+        return;
+      }
     }
     const c1 = this.alleleCode(buf, i1, alleles);
     if (c1 < 0) return this.skips.add(c1 === -1 ? SKIP_BAD_ALLELES : SKIP_UNSUPPORTED_VARIANT);
@@ -219,15 +231,34 @@ export class VcfParser implements DataLineParser {
 
   /**
    * The call as single-base letters for matching a SNP marker by position (the alleles of a
-   * multi-allelic record taken one by one), or 0 when REF or a called allele is not one base.
+   * multi-allelic record taken one by one; a longer REF is split by splitSnvCall), or 0
+   * when a called allele is not one base there.
    */
   private snvCall(buf: Uint8Array, k1: number, k2: number): number {
-    if (this.alleleEnd[0] - this.alleleStart[0] !== 1) return 0;
+    if (this.alleleEnd[0] - this.alleleStart[0] !== 1) return this.splitSnvCall(buf, k1, k2);
     const a1 = this.singleBase(buf, k1);
     if (a1 === 0) return 0;
     if (k2 < 0) return a1 << 4;
     const a2 = this.singleBase(buf, k2);
     return a2 === 0 ? 0 : (a1 << 4) | a2;
+  }
+
+  /**
+   * A record with a longer REF (one that also holds an indel, REF `CT` ALT `C,GT`) split for
+   * a SNP marker (indels.ts snvBaseOfAllele): read when one of its ALTs is a SNV at the
+   * position and every called allele is REF or such a SNV, else 0.
+   */
+  private splitSnvCall(buf: Uint8Array, k1: number, k2: number): number {
+    const aS = this.alleleStart;
+    const aE = this.alleleEnd;
+    const base = (k: number) => snvBaseOfAllele(buf, aS[0], aE[0], aS[k], aE[k]);
+    const refBase = base(0);
+    let snvAlt = false;
+    for (let j = 1; j < this.alleleCount && !snvAlt; j++) snvAlt = base(j) !== 0 && base(j) !== refBase;
+    const a1 = base(k1);
+    const a2 = k2 < 0 ? 0 : base(k2);
+    if (!snvAlt || a1 === 0 || (k2 >= 0 && a2 === 0)) return 0;
+    return (a1 << 4) | a2;
   }
 
   private singleBase(buf: Uint8Array, k: number): number {

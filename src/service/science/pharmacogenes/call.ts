@@ -5,6 +5,7 @@
  * pair of named alleles that fits what the file shows is a candidate; a result is `called`
  * only when exactly one fits.
  */
+import { ALLELE_DEL, ALLELE_INS } from '../../genotype/encoding.js';
 import type { PharmacogeneDefinition, PharmacogeneSite } from './table.js';
 
 /** The call byte (encoding.ts) the file holds for a site, or undefined when the file lacks it. */
@@ -81,6 +82,29 @@ function baseBits(base: string): number {
   return base.length === 1 ? (BASE_BITS[base] ?? 0) : 0;
 }
 
+/**
+ * An insertion or deletion with one ALT is read from D/I letters, the shorter allele being D
+ * (23andMe's convention, and how a VCF indel is read: docs/file-formats.md). Its REF has bit 1,
+ * its ALT bit 2.
+ */
+const isTwoAlleleIndel = (site: PharmacogeneSite) => site.alts.length === 1 && site.ref.length !== site.alts[0].length;
+const INDEL_REF_BIT = 1;
+const INDEL_ALT_BIT = 2;
+
+/** The bits of an allele's sequence at a site. */
+function siteBits(site: PharmacogeneSite, base: string): number {
+  if (!isTwoAlleleIndel(site)) return baseBits(base);
+  return base === site.ref ? INDEL_REF_BIT : base === site.alts[0] ? INDEL_ALT_BIT : 0;
+}
+
+/** The bits D or I stand for at a two-allele indel site; 0 for a base letter. */
+function indelLetterBits(site: PharmacogeneSite, code: number): number {
+  const refIsShorter = site.ref.length < site.alts[0].length;
+  if (code === ALLELE_DEL) return refIsShorter ? INDEL_REF_BIT : INDEL_ALT_BIT;
+  if (code === ALLELE_INS) return refIsShorter ? INDEL_ALT_BIT : INDEL_REF_BIT;
+  return 0;
+}
+
 interface Observation {
   /** The two bases as bits, on the definitions' strand. */
   first: number;
@@ -93,12 +117,25 @@ function readSite(
 ): { obs: Observation | null; flipped: boolean; problem: string | null } {
   if (call === undefined) return { obs: null, flipped: false, problem: null };
   if (call === 0) return { obs: null, flipped: false, problem: 'The file has no call here.' };
+  if (isTwoAlleleIndel(site)) {
+    if ((call & 0xf) === 0)
+      return { obs: null, flipped: false, problem: 'A single letter where two are expected on this chromosome.' };
+    const first = indelLetterBits(site, call >> 4);
+    const second = indelLetterBits(site, call & 0xf);
+    if (!first || !second)
+      return {
+        obs: null,
+        flipped: false,
+        problem: 'Base letters where the definitions expect an insertion or deletion.',
+      };
+    return { obs: { first, second }, flipped: false, problem: null };
+  }
   const allowed = [site.ref, ...site.alts].reduce((bits, b) => bits | baseBits(b), 0);
   if ([site.ref, ...site.alts].some((b) => baseBits(b) === 0))
     return {
       obs: null,
       flipped: false,
-      problem: 'An insertion, deletion or repeat: single letters from a chip cannot say which allele is there.',
+      problem: 'A repeat or indel with several ALT alleles: D/I letters cannot say which allele is there.',
     };
   const a1 = call >> 4;
   const a2 = call & 0xf;
@@ -180,7 +217,7 @@ export function callPharmacogene(def: PharmacogeneDefinition, read: SiteReader, 
       variants: [],
       summary: def.notDeterminableReason,
     };
-  const alleleBits = def.alleles.map((a) => a.bases.map(baseBits));
+  const alleleBits = def.alleles.map((a) => a.bases.map((b, s) => siteBits(def.sites[s], b)));
   const refIndex = def.alleles.findIndex((a) => a.reference);
   const unseen = new Set<string>();
   def.alleles.forEach((a, i) => {
@@ -289,7 +326,7 @@ function variantsRead(def: PharmacogeneDefinition, observations: (Observation | 
     if (own.length !== 1) continue;
     const s = own[0];
     const obs = observations[s];
-    const bits = baseBits(allele.bases[s]);
+    const bits = siteBits(def.sites[s], allele.bases[s]);
     if (!obs || !bits) continue;
     const copies = ((obs.first & bits) !== 0 ? 1 : 0) + ((obs.second & bits) !== 0 ? 1 : 0);
     if (copies === 0) continue;
