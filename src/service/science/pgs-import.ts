@@ -12,9 +12,15 @@ import { loadPositionIndex, type IndexedBuild, type PositionIndex } from '../gen
 import type { Genotype } from '../genotype/types.js';
 import type { Connotation } from './types.js';
 import { decodeScoringFile } from './pgs-import/read.js';
-import { parseScoringHeader } from './pgs-import/header.js';
-import { parseScoringRows } from './pgs-import/rows.js';
-import { matchScoringRows, type LiftPosition } from './pgs-import/match.js';
+import { parseScoringHeader, type ScoringHeader } from './pgs-import/header.js';
+import { parseScoringRows, type ScoringRow } from './pgs-import/rows.js';
+import {
+  matchScoringRows,
+  sitesMissingFromGenotype,
+  type LiftPosition,
+  type MatchReferences,
+} from './pgs-import/match.js';
+import { readFileSites, type FileSites, type SiteReading } from './pgs-import/file-sites.js';
 import { importReport, type PgsImportResult } from './pgs-import/report.js';
 
 export type { PgsImportReport, PgsImportResult } from './pgs-import/report.js';
@@ -44,6 +50,57 @@ export interface PgsImportOptions {
 }
 
 export function importPgsScoringFile(bytes: Uint8Array, options: PgsImportOptions): PgsImportResult {
+  const prepared = prepareImport(bytes, options);
+  return 'rows' in prepared ? finishImport(prepared, options) : prepared;
+}
+
+export interface PersonFile {
+  /** Where the person's stored genotype file (a VCF) is. */
+  path: string;
+  /** How its parse read the unlisted sites (ParseSummary.site_reading; as_listed when not recorded). */
+  reading: SiteReading;
+}
+
+/**
+ * A position-only score imported for a profile whose file is a VCF: the sites its parsed
+ * genotype lacks are read from the stored file itself (file-sites.ts) before matching. The
+ * result's `fileGenotype` holds the person's calls at the markers found that way, under
+ * the ids the trait names them by.
+ */
+export async function importPgsScoringFileWithPersonFile(
+  bytes: Uint8Array,
+  options: PgsImportOptions & { genotype: NonNullable<PgsImportOptions['genotype']> },
+  file: PersonFile,
+): Promise<PgsImportResult & { fileGenotype?: Genotype }> {
+  const prepared = prepareImport(bytes, options);
+  if (!('rows' in prepared)) return prepared;
+  const person = options.genotype;
+  const wanted = sitesMissingFromGenotype(prepared.rows, person.genotype, person.build, person.lift);
+  if (wanted.size === 0) return finishImport(prepared, options);
+  let sites: FileSites;
+  try {
+    sites = await readFileSites(file.path, person.build, wanted);
+  } catch (err) {
+    return {
+      ok: false,
+      error: `${(err as Error).message} Import the score without a profile, or upload the file again.`,
+    };
+  }
+  const result = finishImport(prepared, options, { sites, reading: file.reading });
+  return result.ok ? { ...result, fileGenotype: fileGenotypeOf(sites, result.trait.markers.rsid) } : result;
+}
+
+interface PreparedImport {
+  header: ScoringHeader;
+  rows: ScoringRow[];
+  variants: number;
+  dropped: Record<string, number>;
+  kg: KgTable;
+  positions: PositionIndex;
+}
+
+/** Read, header and rows: the stages before matching, or the refusal. */
+function prepareImport(bytes: Uint8Array, options: PgsImportOptions): PreparedImport | { ok: false; error: string } {
   let text: string;
   try {
     text = decodeScoringFile(bytes);
@@ -65,21 +122,31 @@ export function importPgsScoringFile(bytes: Uint8Array, options: PgsImportOption
   }
   const parsed = parseScoringRows(head.header);
   if (!parsed.ok) return parsed;
+  return { header: head.header, rows: parsed.rows, variants: parsed.variants, dropped: parsed.dropped, kg, positions };
+}
+
+/** Match and report. */
+function finishImport(
+  prepared: PreparedImport,
+  options: PgsImportOptions,
+  file?: MatchReferences['file'],
+): PgsImportResult {
   const person = options.genotype;
   const matched = matchScoringRows(
-    parsed.rows,
+    prepared.rows,
     {
-      kg,
-      positions,
+      kg: prepared.kg,
+      positions: prepared.positions,
       genotype: person ? { genotype: person.genotype, build: person.build } : undefined,
       lift: person?.lift,
+      file,
     },
-    parsed.dropped,
+    prepared.dropped,
   );
   return importReport(
     {
-      header: head.header,
-      variants: parsed.variants,
+      header: prepared.header,
+      variants: prepared.variants,
       matched: matched.variants,
       counts: {
         matched_by: matched.matched_by,
@@ -87,9 +154,24 @@ export function importPgsScoringFile(bytes: Uint8Array, options: PgsImportOption
         strand_flipped_to_forward: matched.strand_flipped_to_forward,
       },
       dropped: matched.dropped,
-      knownPositions: positions.size,
+      knownPositions: prepared.positions.size,
       genotypeLabel: person?.label ?? null,
+      siteReading: file?.reading ?? null,
     },
     options,
   );
+}
+
+/** The person's calls at the trait's markers that were read from the file (ascending ids). */
+function fileGenotypeOf(sites: FileSites, markers: readonly number[]): Genotype {
+  const kept = new Set(markers);
+  const rows: number[] = [];
+  for (let i = 0; i < sites.rsids.length; i++) if (kept.has(sites.rsids[i])) rows.push(i);
+  rows.sort((a, b) => sites.rsids[a] - sites.rsids[b]);
+  return {
+    rsids: Uint32Array.from(rows, (i) => sites.rsids[i]),
+    calls: Uint8Array.from(rows, (i) => sites.calls[i]),
+    chroms: Uint8Array.from(rows, (i) => sites.chroms[i]),
+    positions: Uint32Array.from(rows, (i) => sites.positions[i]),
+  };
 }

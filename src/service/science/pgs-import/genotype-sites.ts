@@ -54,7 +54,12 @@ export type GenotypeSiteMatch =
   | { found: true; rsid: number; effect: string; other: string; flipped: boolean }
   | {
       found: false;
-      reason: 'position_not_in_genotype' | 'position_not_called_in_genotype' | 'alleles_differ_from_genotype';
+      reason:
+        | 'position_not_in_genotype'
+        | 'position_not_called_in_genotype'
+        | 'alleles_differ_from_genotype'
+        /** A variants-only file does not list the site, and which of the score's letters is the reference is not known. */
+        | 'unlisted_reference_unknown';
     };
 
 /**

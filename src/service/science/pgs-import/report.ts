@@ -11,6 +11,7 @@ import { traitRevision } from '../revision.js';
 import type { Connotation } from '../types.js';
 import type { ScoringHeader } from './header.js';
 import type { MatchCounts, MatchedVariant } from './match.js';
+import type { SiteReading } from './file-sites.js';
 
 export interface PgsImportReport extends MatchCounts {
   pgs_id: string | null;
@@ -49,6 +50,8 @@ export interface ReportInput {
   knownPositions: number;
   /** Whose genotype file positions were matched against, for the notes (null when none). */
   genotypeLabel: string | null;
+  /** How the person's VCF was read where its lines were read again (null: it was not). */
+  siteReading: SiteReading | null;
 }
 
 export interface TraitOptions {
@@ -102,15 +105,30 @@ export function importReport(input: ReportInput, options: TraitOptions): PgsImpo
   };
   if (header.weightsAreRatios)
     report.notes.push(`weight_type is "${meta.weight_type}": weights were converted to their natural logarithm.`);
-  const inGenotype = counts.matched_by.position_genotype;
+  const inFile = counts.matched_by.position_file;
+  const inGenotype = counts.matched_by.position_genotype + inFile;
   if (inGenotype > 0 && input.genotypeLabel !== null)
     report.notes.push(
       `${inGenotype} variants were found by position in ${input.genotypeLabel}` +
         (counts.matched_by.position_lifted > 0
           ? ` (${counts.matched_by.position_lifted} after lifting the scoring file's positions to that file's genome build with the UCSC chain)`
           : '') +
-        ', their alleles checked against its calls; other profiles are scored on them by rsID.',
+        ', their alleles checked against its calls' +
+        (inFile > 0
+          ? `; ${inFile} of them were read from the file's own lines without rsIDs, and enter the trait under position ids that name no other person's marker, so only this profile is scored on them.`
+          : '; other profiles are scored on them by rsID.'),
     );
+  if (input.siteReading !== null && input.genotypeLabel !== null) {
+    const unlisted = dropped.unlisted_reference_unknown ?? 0;
+    report.notes.push(
+      input.siteReading === 'as_listed'
+        ? `The score's positions were read from ${input.genotypeLabel} as it lists them: a position it does not list is not in it.`
+        : `${input.genotypeLabel} is read as listing only the sites where the person differs from the reference (${input.siteReading === 'variants_only' ? 'variants only' : 'a gVCF'}), the reading chosen for it` +
+            (unlisted > 0
+              ? `: ${unlisted} of the score's positions it does not list are homozygous for the reference allele, but which of the score's two letters is the reference is not known there, so they are left out.`
+              : '.'),
+    );
+  }
 
   // A percentile needs reference frequencies: without enough of them, keep the raw score only.
   const withFreq = [...rows.values()].filter((r) => r.freq !== null).length;
