@@ -50,8 +50,8 @@ export interface ReportInput {
   knownPositions: number;
   /** Whose genotype file positions were matched against, for the notes (null when none). */
   genotypeLabel: string | null;
-  /** How the person's VCF was read where its lines were read again (null: it was not). */
-  siteReading: SiteReading | null;
+  /** How the person's VCF was read where its lines were read again (absent: they were not). */
+  siteReading?: SiteReading | null;
 }
 
 export interface TraitOptions {
@@ -118,7 +118,7 @@ export function importReport(input: ReportInput, options: TraitOptions): PgsImpo
           ? `; ${inFile} of them were read from the file's own lines without rsIDs, and enter the trait under position ids that name no other person's marker, so only this profile is scored on them.`
           : '; other profiles are scored on them by rsID.'),
     );
-  if (input.siteReading !== null && input.genotypeLabel !== null) {
+  if (input.siteReading && input.genotypeLabel !== null) {
     const unlisted = dropped.unlisted_reference_unknown ?? 0;
     report.notes.push(
       input.siteReading === 'as_listed'
