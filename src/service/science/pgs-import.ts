@@ -20,7 +20,9 @@ import {
   type LiftPosition,
   type MatchReferences,
 } from './pgs-import/match.js';
-import { readFileSites, type FileSites, type SiteReading } from './pgs-import/file-sites.js';
+import { FILE_SITE_ID_BASE, readFileSites, type FileSites, type SiteReading } from './pgs-import/file-sites.js';
+import type { CatalogTrait } from './format.js';
+import { traitRevision } from './revision.js';
 import { importReport, type PgsImportResult } from './pgs-import/report.js';
 
 export type { PgsImportReport, PgsImportResult } from './pgs-import/report.js';
@@ -64,8 +66,9 @@ export interface PersonFile {
 /**
  * A position-only score imported for a profile whose file is a VCF: the sites its parsed
  * genotype lacks are read from the stored file itself (file-sites.ts) before matching. The
- * result's `fileGenotype` holds the person's calls at the markers found that way, under
- * the ids the trait names them by.
+ * result's `fileGenotype` holds the person's calls at the markers found that way (lines
+ * without an rsID), under ids above every id of the person's genotype; renumberFileSites
+ * gives them their lasting ids.
  */
 export async function importPgsScoringFileWithPersonFile(
   bytes: Uint8Array,
@@ -77,9 +80,11 @@ export async function importPgsScoringFileWithPersonFile(
   const person = options.genotype;
   const wanted = sitesMissingFromGenotype(prepared.rows, person.genotype, person.build, person.lift);
   if (wanted.size === 0) return finishImport(prepared, options);
+  const ids = person.genotype.rsids;
+  const firstId = Math.max(FILE_SITE_ID_BASE, ids.length > 0 ? ids[ids.length - 1] + 1 : 0);
   let sites: FileSites;
   try {
-    sites = await readFileSites(file.path, person.build, wanted);
+    sites = await readFileSites(file.path, person.build, wanted, firstId);
   } catch (err) {
     return {
       ok: false,
@@ -87,7 +92,7 @@ export async function importPgsScoringFileWithPersonFile(
     };
   }
   const result = finishImport(prepared, options, { sites, reading: file.reading });
-  return result.ok ? { ...result, fileGenotype: fileGenotypeOf(sites, result.trait.markers.rsid) } : result;
+  return result.ok ? { ...result, fileGenotype: fileGenotypeOf(sites, result.trait.markers.rsid, firstId) } : result;
 }
 
 interface PreparedImport {
@@ -162,16 +167,46 @@ function finishImport(
   );
 }
 
-/** The person's calls at the trait's markers that were read from the file (ascending ids). */
-function fileGenotypeOf(sites: FileSites, markers: readonly number[]): Genotype {
+/** The person's calls at the trait's markers read from file lines without an rsID (ids from firstId on, ascending). */
+function fileGenotypeOf(sites: FileSites, markers: readonly number[], firstId: number): Genotype {
   const kept = new Set(markers);
   const rows: number[] = [];
-  for (let i = 0; i < sites.rsids.length; i++) if (kept.has(sites.rsids[i])) rows.push(i);
+  for (let i = 0; i < sites.rsids.length; i++) if (sites.rsids[i] >= firstId && kept.has(sites.rsids[i])) rows.push(i);
   rows.sort((a, b) => sites.rsids[a] - sites.rsids[b]);
   return {
     rsids: Uint32Array.from(rows, (i) => sites.rsids[i]),
     calls: Uint8Array.from(rows, (i) => sites.calls[i]),
     chroms: Uint8Array.from(rows, (i) => sites.chroms[i]),
     positions: Uint32Array.from(rows, (i) => sites.positions[i]),
+  };
+}
+
+/**
+ * An import's markers read from the person's file (the ids of `fileGenotype`) given ids from
+ * `firstId` on, in the trait and in the calls alike: each site read keeps an id no stored
+ * genotype or other trait uses, so no other person is ever scored on it by mistake. The
+ * order of the ids, and so of the trait's markers, is kept.
+ */
+export function renumberFileSites(
+  trait: CatalogTrait,
+  fileGenotype: Genotype,
+  firstId: number,
+): { trait: CatalogTrait; fileGenotype: Genotype } {
+  const n = fileGenotype.rsids.length;
+  if (firstId < FILE_SITE_ID_BASE || firstId + n - 1 > 0xffff_ffff)
+    throw new Error(
+      'No marker ids are left for the sites read from the file: remove imported traits no longer needed.',
+    );
+  const renamed = new Map<number, number>();
+  fileGenotype.rsids.forEach((id, k) => renamed.set(id, firstId + k));
+  const rsid = trait.markers.rsid.map((id) => renamed.get(id) ?? id);
+  // The read ids were above every other id of the trait, and the new ones are: the order holds.
+  for (let i = 1; i < rsid.length; i++)
+    if (rsid[i] <= rsid[i - 1]) throw new Error('Renumbering the sites read from the file broke the markers’ order.');
+  const trait2: CatalogTrait = { ...trait, markers: { ...trait.markers, rsid } };
+  trait2.revision = traitRevision(trait2);
+  return {
+    trait: trait2,
+    fileGenotype: { ...fileGenotype, rsids: Uint32Array.from(fileGenotype.rsids, (id) => renamed.get(id)!) },
   };
 }

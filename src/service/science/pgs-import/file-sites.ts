@@ -26,16 +26,15 @@ import { DEFAULT_MAX_DECOMPRESSED_BYTES } from '../../genotype/parse/index.js';
 import { matchAtGenotypeSite, siteKey, type GenotypeSiteMatch } from './genotype-sites.js';
 
 /**
- * Marker ids given to sites read from a file line without an rsID: a trait's markers are
- * numbered like rsIDs, and these sit above the rs numbers dbSNP issues, so they never
- * name another person's marker. Site i of a read (ascending by chromosome and position)
- * is FILE_SITE_ID_BASE + i.
+ * The least marker id of a site read from a file line without an rsID: a trait's markers
+ * are numbered like rsIDs, and these sit above the rs numbers dbSNP issues, so they never
+ * name a marker of another person's file.
  */
 export const FILE_SITE_ID_BASE = 0xf000_0000;
 
 export interface FileSites {
   build: IndexedBuild;
-  /** Per record read at a wanted site: its marker id (the line's rsID, else FILE_SITE_ID_BASE + i), its call, and its letters. */
+  /** Per record read at a wanted site: its marker id (the line's rsID, else firstId + i), its call, and its letters. */
   rsids: Uint32Array;
   calls: Uint8Array;
   chroms: Uint8Array;
@@ -57,10 +56,16 @@ const CR = 0x0d;
 
 /**
  * Reads the records at `wanted` sites (siteKey(chrom, pos) in the file's build `build`) from
- * the stored file at `path`. Throws an Error saying what was wrong when the file cannot be
+ * the stored file at `path`; record i (ascending by chromosome and position) without an rsID
+ * gets the id firstId + i. Throws an Error saying what was wrong when the file cannot be
  * read (gone, damaged, not a VCF).
  */
-export async function readFileSites(path: string, build: IndexedBuild, wanted: Set<number>): Promise<FileSites> {
+export async function readFileSites(
+  path: string,
+  build: IndexedBuild,
+  wanted: Set<number>,
+  firstId = FILE_SITE_ID_BASE,
+): Promise<FileSites> {
   let src;
   try {
     src = await openFileSource(path);
@@ -94,7 +99,7 @@ export async function readFileSites(path: string, build: IndexedBuild, wanted: S
     throw new Error(
       "The person's genotype file has no #CHROM line: it is not a VCF, so the score's positions cannot be read from it.",
     );
-  return reader.result(build);
+  return reader.result(build, firstId);
 }
 
 interface FileRecord {
@@ -151,7 +156,7 @@ class SiteReader implements LineSink {
     // A line over 1 MiB is no record of a site a score names (the parser skips it too).
   }
 
-  result(build: IndexedBuild): FileSites {
+  result(build: IndexedBuild, firstId: number): FileSites {
     const records = this.records.sort((a, b) => a.chrom - b.chrom || a.pos - b.pos);
     const n = records.length;
     const sites: FileSites = {
@@ -166,7 +171,7 @@ class SiteReader implements LineSink {
       lines: this.lineCount,
     };
     records.forEach((r, i) => {
-      sites.rsids[i] = r.rsid > 0 ? r.rsid : FILE_SITE_ID_BASE + i;
+      sites.rsids[i] = r.rsid > 0 ? r.rsid : firstId + i;
       sites.calls[i] = r.call;
       sites.chroms[i] = r.chrom;
       sites.positions[i] = r.pos;
