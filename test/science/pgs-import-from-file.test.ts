@@ -165,7 +165,7 @@ describe('a position-only score against a GRCh38 whole-genome VCF without rsIDs'
       expect(a.coverage).toBe(1);
     });
 
-  it('variants only: reads the listed sites, and says which reading was used for the unlisted ones', async () => {
+  it('variants only: reads the listed sites, and says why the unlisted ones cannot be scored', async () => {
     const { file, parsed } = await storedVcf(
       positionScoreVcf(rows, { position: at38, sites: 'variants_only' }),
       'variants.vcf.gz',
@@ -177,7 +177,46 @@ describe('a position-only score against a GRCh38 whole-genome VCF without rsIDs'
       { resourcesDir, code: 'custom_vcf_variants', genotype: personOf(parsed) },
       { path: file, reading: 'variants_only' },
     );
-    console.log(r.ok ? { ...r.report, notes: r.report.notes } : r.error);
+    // The person is REF/REF at a quarter of the score's sites (calls drawn from the row's two
+    // letters), and the file leaves out some: no marker Traitscope knows sits at those, so no
+    // source says which letter is the reference, and too few variants are left.
+    const unlisted = rows.filter(
+      (x) => x.snv && !x.known && at38(x) !== null && (x.call === null || x.call === x.other + x.other),
+    ).length;
+    expect(unlisted).toBeGreaterThan(0.2 * variants);
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error).toMatch(
+        new RegExp(`^Only \\d+ of ${variants} variants could be matched \\(.*${unlisted} unlisted reference unknown`),
+      );
+      expect(r.error).toMatch(
+        new RegExp(
+          `${unlisted} of the positions are not listed in the test person's GRCh38 VCF, which is read as listing only the sites where the person differs`,
+        ),
+      );
+      expect(r.error).toMatch(
+        /A VCF that lists every called site, reference calls included, names the reference there/,
+      );
+    }
+    // Read as listed instead (the person's other answer), the same file leaves those sites out as not in it.
+    const asListed = await importPgsScoringFileWithPersonFile(
+      scoreFile,
+      { resourcesDir, code: 'custom_vcf_as_listed', genotype: personOf(parsed), minUsableShare: 0.5 },
+      { path: file, reading: 'as_listed' },
+    );
+    if (!asListed.ok) throw new Error(asListed.error);
+    expect(asListed.report.dropped.unlisted_reference_unknown).toBeUndefined();
+    expect(asListed.report.notes.join(' ')).toMatch(/as it lists them: a position it does not list is not in it/);
+    // The listed sites score as the chip file's do.
+    const { report, fileGenotype } = asListed;
+    expect(report.matched_by.position_file).toBeGreaterThan(0);
+    const a = engine.assessCustom(asListed.trait, withFileCalls(parsed.genotype, fileGenotype), contextOf(1))!;
+    const pos38to37 = new Map(rows.flatMap((x) => (at38(x) === null ? [] : [[at38(x)!, x.pos37] as const])));
+    const readAt = new Map([...fileGenotype!.rsids].map((id, i) => [id, pos38to37.get(fileGenotype!.positions[i])]));
+    const kept = new Set(asListed.trait.markers.rsid.map((rs) => readAt.get(rs) ?? pos37ByRsid.get(rs)));
+    const expected = rows.filter((x) => kept.has(x.pos37)).reduce((s, x) => s + x.weight * effectCount(x), 0);
+    expect(a.score).toBeCloseTo(expected, 10);
+    expect(a.coverage).toBe(1);
   });
 });
 

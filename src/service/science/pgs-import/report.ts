@@ -81,7 +81,8 @@ export function importReport(input: ReportInput, options: TraitOptions): PgsImpo
       error:
         `Only ${rows.size} of ${variants} variants could be matched (${reasonsText(dropped) || 'no usable rows'}); at least ${Math.round(100 * minShare)} % are needed. ` +
         `Traitscope matches a variant by its rsID, or by its GRCh37 or GRCh38 position (the file's genome_build or HmPOS_build must say which) ${where}, ` +
-        'and needs single-letter alleles and a weight.',
+        'and needs single-letter alleles and a weight.' +
+        unlistedText(dropped.unlisted_reference_unknown ?? 0, input.genotypeLabel),
     };
   }
   const meta = header.meta;
@@ -118,18 +119,13 @@ export function importReport(input: ReportInput, options: TraitOptions): PgsImpo
           ? `; ${inFile} of them were read from the file's own lines without rsIDs, and enter the trait under position ids that name no other person's marker, so only this profile is scored on them.`
           : '; other profiles are scored on them by rsID.'),
     );
-  if (input.siteReading && input.genotypeLabel !== null) {
-    const unlisted = dropped.unlisted_reference_unknown ?? 0;
+  if (input.siteReading && input.genotypeLabel !== null)
     report.notes.push(
       input.siteReading === 'as_listed'
         ? `The score's positions were read from ${input.genotypeLabel} as it lists them: a position it does not list is not in it.`
-        : `${input.genotypeLabel} is read as listing only the sites where the person differs from the reference (${input.siteReading === 'variants_only' ? 'variants only' : 'a gVCF'}), the reading chosen for it` +
-            (unlisted > 0
-              ? `: ${unlisted} of the score's positions it does not list are homozygous for the reference allele, but which of the score's two letters is the reference is not known there, so they are left out.`
-              : '.'),
+        : `The score's positions were read from ${input.genotypeLabel} as ${input.siteReading === 'variants_only' ? 'a variants-only file' : 'a gVCF'}, the reading chosen for it.` +
+            unlistedText(dropped.unlisted_reference_unknown ?? 0, input.genotypeLabel),
     );
-  }
-
   // A percentile needs reference frequencies: without enough of them, keep the raw score only.
   const withFreq = [...rows.values()].filter((r) => r.freq !== null).length;
   if (withFreq >= MIN_FREQUENCY_SHARE * rows.size) {
@@ -155,6 +151,20 @@ export function importReport(input: ReportInput, options: TraitOptions): PgsImpo
       `${lost} of the score's ${variants} variants are left out (${reasonsText(dropped)}): this is not the published score as it stands.`,
     );
   return { ok: true, trait: importedTrait(header, report, [...rows.values()], options), report };
+}
+
+/**
+ * Why the positions a variants-only file does not list are left out, and what to do: the
+ * person is homozygous for the reference allele there, but a scoring file's letters do not
+ * say which is the reference, and no marker of Traitscope's sits there to tell.
+ */
+function unlistedText(unlisted: number, label: string | null): string {
+  if (unlisted === 0 || label === null) return '';
+  return (
+    ` ${unlisted} of the positions are not listed in ${label}, which is read as listing only the sites where the person differs from the reference: ` +
+    'the person is homozygous for the reference allele there, but which of the score’s two letters is the reference is not known at those positions, so they are left out. ' +
+    'A VCF that lists every called site, reference calls included, names the reference there.'
+  );
 }
 
 /** The custom trait of an import: the catalog's trait format, its markers sorted by rsID. */
