@@ -113,14 +113,20 @@ describe('a position-only score against a GRCh38 whole-genome VCF without rsIDs'
     if (!r.ok) expect(r.error).toMatch(new RegExp(`^Only \\d+ of ${variants} variants could be matched`));
   });
 
-  for (const gzip of [false, true])
-    it(`all sites${gzip ? ', gzipped' : ''}: reads the score's sites from the file, ≥ 75 % matched, the chip file's markers and score`, async () => {
+  for (const [build, gzip] of [
+    [38, false],
+    [38, true],
+    [37, true],
+  ] as const)
+    it(`all sites, GRCh${build}${gzip ? ', gzipped' : ''}: reads the score's sites from the file, ≥ 75 % matched, the chip file's markers and score`, async () => {
+      // The file's positions in its build, and back to the score's GRCh37 ones.
+      const at = build === 38 ? at38 : (x: ScoreRow) => x.pos37;
       const { file, parsed } = await storedVcf(
-        positionScoreVcf(rows, { position: at38, sites: 'all' }),
-        `all${gzip ? '.vcf.gz' : '.vcf'}`,
+        positionScoreVcf(rows, { build, position: at, sites: 'all' }),
+        `all${build}${gzip ? '.vcf.gz' : '.vcf'}`,
         gzip,
       );
-      expect(parsed.summary.build).toBe(38);
+      expect(parsed.summary.build).toBe(build);
       expect(parsed.summary.site_reading ?? 'as_listed').toBe('as_listed');
       const r = await importPgsScoringFileWithPersonFile(
         scoreFile,
@@ -133,7 +139,7 @@ describe('a position-only score against a GRCh38 whole-genome VCF without rsIDs'
       // Most matches come from the file's own lines; the rest are markers Traitscope knows.
       expect(report.matched_by.position_file).toBeGreaterThan(0.75 * variants - rows.filter((x) => x.known).length);
       expect(report.matched_by.position_lifted).toBe(
-        report.matched_by.position_file + report.matched_by.position_genotype,
+        build === 38 ? report.matched_by.position_file + report.matched_by.position_genotype : 0,
       );
       expect(report.dropped).toMatchObject({
         position_not_in_genotype: expect.any(Number),
@@ -147,10 +153,11 @@ describe('a position-only score against a GRCh38 whole-genome VCF without rsIDs'
       // The same markers as from the chip file, but for the few GRCh37 positions that do not lift.
       const fileIds = r.fileGenotype!;
       expect(fileIds.rsids.every((id) => id >= FILE_SITE_ID_BASE)).toBe(true);
-      const pos38to37 = new Map(rows.flatMap((x) => (at38(x) === null ? [] : [[at38(x)!, x.pos37] as const])));
-      const fileRow = new Map([...fileIds.rsids].map((id, i) => [id, pos38to37.get(fileIds.positions[i])]));
+      const toPos37 = new Map(rows.flatMap((x) => (at(x) === null ? [] : [[at(x)!, x.pos37] as const])));
+      const fileRow = new Map([...fileIds.rsids].map((id, i) => [id, toPos37.get(fileIds.positions[i])]));
       const vcfPositionOf = (rs: number) => fileRow.get(rs) ?? pos37ByRsid.get(rs);
-      const unlifted = new Set(rows.filter((x) => at38(x) === null).map((x) => x.pos37));
+      const unlifted = new Set(rows.filter((x) => at(x) === null).map((x) => x.pos37));
+      expect(unlifted.size).toBe(build === 38 ? 4 : 0);
       const fromChip = markersByPosition(chipImport.trait, (rs) => pos37ByRsid.get(rs)).filter(
         (m) => !unlifted.has(m[0]!),
       );
