@@ -4,8 +4,10 @@
  * or a clear error. docs/science.md ("Imported scores") states the rules. The import runs
  * in named stages, each in its own module under pgs-import/:
  *   read (decompress with an output cap) → header (metadata and columns) → rows (weights,
- *   alleles, identifiers) → match (rsID or position, strand, frequencies) → report (the
- *   import report and the trait, or a refusal with the reasons).
+ *   alleles, identifiers) → [file-sites: for a profile whose file is a VCF, the score's
+ *   sites its parsed genotype lacks, read from the stored file] → match (rsID or position,
+ *   strand, frequencies) → report (the import report and the trait, or a refusal with the
+ *   reasons).
  */
 import { loadKgTable, type KgTable } from './kg-table.js';
 import { loadPositionIndex, type IndexedBuild, type PositionIndex } from '../genotype/positions.js';

@@ -27,7 +27,7 @@ import { matchAtGenotypeSite, siteKey, type GenotypeSiteMatch } from './genotype
 
 /**
  * The least marker id of a site read from a file line without an rsID: a trait's markers
- * are numbered like rsIDs, and these sit above the rs numbers dbSNP issues, so they never
+ * are numbered like rsIDs, and these sit above the rs numbers dbSNP has issued so far, so they never
  * name a marker of another person's file.
  */
 export const FILE_SITE_ID_BASE = 0xf000_0000;

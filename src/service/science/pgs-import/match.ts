@@ -7,7 +7,8 @@
  *   chr_name/chr_position in genome_build — looked up in the shipped 1000 Genomes table
  *   (GRCh37), in the position index of every marker Traitscope knows in both builds, and
  *   then, when a person's genotype is given, in that person's own file (lifted to the
- *   file's build when the builds differ), the alleles checked against what is found there;
+ *   file's build when the builds differ): its parsed genotype, then for a VCF the lines its
+ *   parse did not keep (file-sites.ts), the alleles checked against what is found there;
  * - letters aligned to the 1000 Genomes forward strand when the variant is in the table;
  *   palindromic variants with minor-allele frequency ≥ PALINDROME_MAF_LIMIT are dropped
  *   (strand cannot be told), as in the catalog;
