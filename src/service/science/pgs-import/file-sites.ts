@@ -23,7 +23,7 @@ import { TextDecoderStage } from '../../genotype/parse/text.js';
 import { MAX_LINE_BYTES } from '../../genotype/parse/textparser.js';
 import { chooseMember, listZip, zipMember } from '../../genotype/parse/zip.js';
 import { DEFAULT_MAX_DECOMPRESSED_BYTES } from '../../genotype/parse/index.js';
-import { matchAtGenotypeSite, siteKey, type GenotypeSiteMatch } from './genotype-sites.js';
+import { matchAtGenotypeSite, siteKey, siteOfKey, type GenotypeSiteMatch } from './genotype-sites.js';
 
 /**
  * The least marker id of a site read from a file line without an rsID: a trait's markers
@@ -114,10 +114,20 @@ interface FileRecord {
 class SiteReader implements LineSink {
   sawColumns = false;
   private records: FileRecord[] = [];
-  private chromosomes = new Set<number>();
+  /** 1 for each chromosome code with a record (a byte per code: set on every line). */
+  private chromosomes = new Uint8Array(256);
   private lineCount = 0;
+  private readonly decoder = new TextDecoder('latin1');
 
-  constructor(private readonly wanted: Set<number>) {}
+  /** The wanted positions per chromosome code: positions fit a small integer, so a lookup allocates nothing. */
+  private readonly wantedAt: Array<Set<number> | undefined> = [];
+
+  constructor(wanted: Set<number>) {
+    for (const key of wanted) {
+      const [chrom, pos] = siteOfKey(key);
+      (this.wantedAt[chrom] ??= new Set()).add(pos);
+    }
+  }
 
   lines(buf: Uint8Array, start: number, end: number): void {
     let s = start;
@@ -146,9 +156,9 @@ class SiteReader implements LineSink {
     const chrom = parseChrom(buf, start, t1);
     const pos = parseUint(buf, t1 + 1, t2);
     if (chrom <= 0 || pos <= 0) return;
-    this.chromosomes.add(chrom);
-    if (!this.wanted.has(siteKey(chrom, pos))) return;
-    const record = parseRecord(new TextDecoder('latin1').decode(buf.subarray(start, end)), chrom, pos);
+    this.chromosomes[chrom] = 1;
+    if (this.wantedAt[chrom]?.has(pos) !== true) return;
+    const record = parseRecord(this.decoder.decode(buf.subarray(start, end)), chrom, pos);
     if (record) this.records.push(record);
   }
 
@@ -167,7 +177,7 @@ class SiteReader implements LineSink {
       positions: new Uint32Array(n),
       letters: new Uint8Array(n),
       rowsAt: new Map(),
-      chromosomes: this.chromosomes,
+      chromosomes: new Set([...this.chromosomes.keys()].filter((c) => this.chromosomes[c] === 1)),
       lines: this.lineCount,
     };
     records.forEach((r, i) => {

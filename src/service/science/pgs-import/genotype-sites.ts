@@ -22,6 +22,11 @@ const POS_SCALE = 2 ** 32;
 
 /** The key of a site in GenotypeSites.rowsAt. */
 export const siteKey = (chrom: number, pos: number) => chrom * POS_SCALE + pos;
+/** The chromosome and position of a site key. */
+export const siteOfKey = (key: number): [chrom: number, pos: number] => {
+  const chrom = Math.floor(key / POS_SCALE);
+  return [chrom, key - chrom * POS_SCALE];
+};
 
 /**
  * The rows of a stored genotype at the sites a score asks for, in one pass over its
