@@ -124,7 +124,7 @@ export async function importCustomTrait(
       trait = renumbered.trait;
       if (!addGenotypeRows(db, options.profileId!, person.parsedAt, renumbered.fileGenotype))
         throw new CustomTraitError(
-          `The genotype of profile "${options.profileId}" was replaced while the score was imported. Import the score again.`,
+          `The genotype of profile "${options.profileId}" changed while the score was imported (a new file, or another import for the profile). Import the score again.`,
           'invalid',
         );
     }
