@@ -27,8 +27,8 @@ import { matchAtGenotypeSite, siteKey, siteOfKey, type GenotypeSiteMatch } from 
 
 /**
  * The least marker id of a site read from a file line without an rsID: a trait's markers
- * are numbered like rsIDs, and these sit above the rs numbers dbSNP has issued so far, so they never
- * name a marker of another person's file.
+ * are numbered like rsIDs, and these sit above the rs numbers dbSNP has issued so far, so
+ * they never name a marker of another person's file.
  */
 export const FILE_SITE_ID_BASE = 0xf000_0000;
 
@@ -110,7 +110,10 @@ interface FileRecord {
   letters: number;
 }
 
-/** The line sink of the read: a wanted site's line is split into fields, every other line only has its chromosome and position read. */
+/**
+ * The line sink of the read: a wanted site's line is split into fields, every other line
+ * only has its chromosome and position read.
+ */
 class SiteReader implements LineSink {
   sawColumns = false;
   private records: FileRecord[] = [];
