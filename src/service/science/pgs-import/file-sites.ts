@@ -70,10 +70,9 @@ export async function readFileSites(
   try {
     src = await openFileSource(path);
   } catch (err) {
-    throw new Error(
-      "The person's genotype file could not be opened again to read the score's positions from it; upload the file again.",
-      { cause: err },
-    );
+    throw new Error("The person's genotype file could not be opened again to read the score's positions from it.", {
+      cause: err,
+    });
   }
   const reader = new SiteReader(wanted);
   try {
