@@ -19,7 +19,7 @@ import {
   importPgsScoringFileWithPersonFile,
   type PgsImportOptions,
 } from '../../src/service/science/pgs-import.js';
-import { FILE_SITE_ID_BASE, readFileSites } from '../../src/service/science/pgs-import/file-sites.js';
+import { FILE_SITE_ID_BASE, matchAtFileSite, readFileSites } from '../../src/service/science/pgs-import/file-sites.js';
 import { siteKey } from '../../src/service/science/pgs-import/genotype-sites.js';
 import { createScienceEngine } from '../../src/service/science/index.js';
 import { positionIndex, twentyThreeAndMe } from '../support/genotypes.js';
@@ -265,6 +265,35 @@ describe('reading the wanted sites from a stored VCF', () => {
       expect([...sites.calls]).toEqual([0x23, 0, 0x11, 0, 0x10]);
       expect([...sites.chromosomes]).toEqual([22]);
     });
+
+  it('finds the wanted sites inside gVCF reference blocks, and reads a block’s first base as REF/REF', async () => {
+    const gvcf = [
+      '##fileformat=VCFv4.2',
+      '##ALT=<ID=NON_REF,Description="Represents any possible alternative allele">',
+      '#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\tFORMAT\tS1',
+      'chr22\t1000\t.\tC\t<NON_REF>\t.\t.\tEND=2000\tGT:DP\t0/0:30',
+      'chr22\t2001\t.\tT\tG,<NON_REF>\t50\tPASS\t.\tGT:DP\t0/1:30',
+      'chr22\t3000\t.\tA\t<*>\t.\t.\tDP=3;END=3500\tGT\t0/0',
+    ].join('\n');
+    const file = path.join(dir, 'small.g.vcf');
+    writeFileSync(file, gvcf);
+    const at = [1000, 1500, 2000, 2001, 2500, 3200, 3600];
+    const sites = await readFileSites(file, 38, new Set(at.map((p) => siteKey(22, p))), FILE_SITE_ID_BASE, true);
+    expect([...sites.positions]).toEqual([1000, 2001]);
+    expect([...sites.inReferenceBlock].map((k) => k - siteKey(22, 0)).sort((a, b) => a - b)).toEqual([
+      1500, 2000, 3200,
+    ]);
+    const reason = (pos: number, reading: 'reference_blocks' | 'as_listed' | 'variants_only') => {
+      const m = matchAtFileSite(sites, reading, 22, pos, 'C', 'G');
+      return m.found ? `${m.effect}${m.other}` : m.reason;
+    };
+    expect(reason(1000, 'reference_blocks')).toBe('CG'); // the block's first base: C/C
+    expect(reason(1500, 'reference_blocks')).toBe('unlisted_reference_unknown');
+    expect(reason(2500, 'reference_blocks')).toBe('position_not_in_genotype');
+    expect(reason(1500, 'as_listed')).toBe('position_not_in_genotype');
+    expect(reason(2500, 'variants_only')).toBe('unlisted_reference_unknown');
+    expect(reason(2001, 'reference_blocks')).toBe('alleles_differ_from_genotype'); // T/G is not C/G
+  });
 
   it('refuses a file that is not a VCF, saying so', async () => {
     const file = path.join(dir, 'chip.txt');

@@ -86,7 +86,7 @@ export async function importPgsScoringFileWithPersonFile(
   const firstId = Math.max(FILE_SITE_ID_BASE, ids.length > 0 ? ids[ids.length - 1] + 1 : 0);
   let sites: FileSites;
   try {
-    sites = await readFileSites(file.path, person.build, wanted, firstId);
+    sites = await readFileSites(file.path, person.build, wanted, firstId, file.reading === 'reference_blocks');
   } catch (err) {
     return {
       ok: false,

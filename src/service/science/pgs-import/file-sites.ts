@@ -45,6 +45,8 @@ export interface FileSites {
   rowsAt: Map<number, number[]>;
   /** Chromosomes the file has records for (a variants-only file says nothing of the others). */
   chromosomes: Set<number>;
+  /** Wanted sites inside a gVCF reference block (past its first base), when blocks were looked for. */
+  inReferenceBlock: Set<number>;
   /** Data lines read. */
   lines: number;
 }
@@ -65,6 +67,7 @@ export async function readFileSites(
   build: IndexedBuild,
   wanted: Set<number>,
   firstId = FILE_SITE_ID_BASE,
+  referenceBlocks = false,
 ): Promise<FileSites> {
   let src;
   try {
@@ -74,7 +77,7 @@ export async function readFileSites(
       cause: err,
     });
   }
-  const reader = new SiteReader(wanted);
+  const reader = new SiteReader(wanted, referenceBlocks);
   try {
     const text = new TextDecoderStage(new LineSplitter(reader, MAX_LINE_BYTES));
     const ctx: ContainerContext = {
@@ -123,12 +126,22 @@ class SiteReader implements LineSink {
 
   /** The wanted positions per chromosome code: positions fit a small integer, so a lookup allocates nothing. */
   private readonly wantedAt: Array<Set<number> | undefined> = [];
+  /** The same positions sorted, for the ranges of gVCF reference blocks (only when blocks are looked for). */
+  private readonly sortedAt: Array<Uint32Array | undefined> = [];
+  private readonly inBlock = new Set<number>();
 
-  constructor(wanted: Set<number>) {
+  constructor(
+    wanted: Set<number>,
+    private readonly referenceBlocks: boolean,
+  ) {
     for (const key of wanted) {
       const [chrom, pos] = siteOfKey(key);
       (this.wantedAt[chrom] ??= new Set()).add(pos);
     }
+    if (referenceBlocks)
+      this.wantedAt.forEach((set, chrom) => {
+        if (set) this.sortedAt[chrom] = Uint32Array.from(set).sort();
+      });
   }
 
   lines(buf: Uint8Array, start: number, end: number): void {
@@ -159,9 +172,36 @@ class SiteReader implements LineSink {
     const pos = parseUint(buf, t1 + 1, t2);
     if (chrom <= 0 || pos <= 0) return;
     this.chromosomes[chrom] = 1;
+    if (this.referenceBlocks && this.sortedAt[chrom]) this.blockAt(buf, t2, end, chrom, pos);
     if (this.wantedAt[chrom]?.has(pos) !== true) return;
     const record = parseRecord(this.decoder.decode(buf.subarray(start, end)), chrom, pos);
     if (record) this.records.push(record);
+  }
+
+  /**
+   * A gVCF reference block (ALT only `<NON_REF>` or `<*>`, INFO `END=`) from `pos` to END:
+   * the wanted sites past its first base (the first is read as a record) are REF/REF, with
+   * a REF the block does not give.
+   */
+  private blockAt(buf: Uint8Array, t2: number, end: number, chrom: number, pos: number): void {
+    // Fields 3-8 (ID REF ALT QUAL FILTER INFO) as text, for the few lines whose ALT is symbolic.
+    const t3 = buf.indexOf(TAB, t2 + 1);
+    const t4 = t3 < 0 || t3 >= end ? -1 : buf.indexOf(TAB, t3 + 1);
+    if (t4 < 0 || t4 >= end || buf[t4 + 1] !== 0x3c) return; // ALT does not start with "<"
+    const fields = this.decoder.decode(buf.subarray(t4 + 1, end)).split('\t');
+    if (fields[0] !== '<NON_REF>' && fields[0] !== '<*>') return;
+    const m = /(?:^|;)END=(\d+)/.exec(fields[3] ?? '');
+    if (!m) return;
+    const last = Number(m[1]);
+    const sorted = this.sortedAt[chrom]!;
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid] <= pos) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < sorted.length && sorted[i] <= last; i++) this.inBlock.add(siteKey(chrom, sorted[i]));
   }
 
   longLine(): void {
@@ -180,6 +220,7 @@ class SiteReader implements LineSink {
       letters: new Uint8Array(n),
       rowsAt: new Map(),
       chromosomes: new Set([...this.chromosomes.keys()].filter((c) => this.chromosomes[c] === 1)),
+      inReferenceBlock: this.inBlock,
       lines: this.lineCount,
     };
     records.forEach((r, i) => {
@@ -237,9 +278,10 @@ export type SiteReading = 'as_listed' | 'variants_only' | 'reference_blocks';
  * The record of the person's file at (chrom, pos) whose letters are the score's alleles, on
  * either strand, matched as in the parsed genotype (genotype-sites.ts). A record naming
  * other letters (another variant at that position) is not used. A site the file does not
- * list is, under the variants-only reading of a chromosome it has records for, homozygous
- * for the reference allele: but a score's letters do not say which of them is the reference,
- * and a site no marker of Traitscope's has no known REF, so it is left out with that reason.
+ * list is homozygous for the reference allele under the variants-only reading (on a
+ * chromosome the file has records for) and inside a gVCF reference block: but a score's
+ * letters do not say which of them is the reference, and a site no marker of Traitscope's
+ * has no known REF, so it is left out with that reason.
  */
 export function matchAtFileSite(
   sites: FileSites,
@@ -251,14 +293,13 @@ export function matchAtFileSite(
 ): GenotypeSiteMatch {
   const key = siteKey(chrom, pos);
   const rows = sites.rowsAt.get(key);
-  if (!rows)
-    return {
-      found: false,
-      reason:
-        reading !== 'as_listed' && sites.chromosomes.has(chrom)
-          ? 'unlisted_reference_unknown'
-          : 'position_not_in_genotype',
-    };
+  if (!rows) {
+    const reference =
+      reading === 'variants_only'
+        ? sites.chromosomes.has(chrom)
+        : reading === 'reference_blocks' && sites.inReferenceBlock.has(key);
+    return { found: false, reason: reference ? 'unlisted_reference_unknown' : 'position_not_in_genotype' };
+  }
   const usable = rows.filter((row) => namesAlleles(sites.letters[row], effect, other));
   if (usable.length === 0) return { found: false, reason: 'alleles_differ_from_genotype' };
   return matchAtGenotypeSite(
