@@ -40,11 +40,12 @@ export async function traitsCommand(args: string[]): Promise<number> {
           return 1;
         }
         const engine = engineWithCustomTraits(db, resourcesDir, 'on-first-use')();
-        const record = importCustomTrait(db, engine, resourcesDir, bytes, {
+        const record = await importCustomTrait(db, engine, resourcesDir, bytes, {
           fileName: path.basename(target),
           name: values.name,
           code: values.code,
           profileId: values.profile,
+          dataDir: values['data-dir'] ?? defaultDataDir(),
         });
         const r = record.report;
         console.log(

@@ -7,7 +7,11 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { twentyThreeAndMe } from '../support/genotypes.js';
+import { gzipSync } from 'node:zlib';
+import { positionIndex, twentyThreeAndMe } from '../support/genotypes.js';
+import { parseGenotypeBytes } from '../../src/service/genotype/parse/index.js';
+import { liftoverOf } from '../../src/service/genotype/liftover.js';
+import { importPgsScoringFile } from '../../src/service/science/pgs-import.js';
 import {
   effectCount,
   LEFT_OUT,
@@ -16,6 +20,8 @@ import {
   personMarkers,
   positionScoreFile,
   positionScoreRows,
+  positionScoreVcf,
+  type ScoreRow,
 } from '../support/position-score.js';
 import {
   clientWithToken,
@@ -218,6 +224,74 @@ describe('custom traits', () => {
       expect(
         (await request(`${server.api}/app/traits/${code}/`, { method: 'DELETE', token: server.appToken })).status,
       ).toBe(200);
+    },
+  );
+  it(
+    'a position-only score is read from a profile’s GRCh38 VCF without rsIDs, and scores that person as the chip file does',
+    { timeout: 180_000 },
+    async () => {
+      const rows = positionScoreRows();
+      const lift = liftoverOf(path.join(ROOT, 'resources'));
+      const at38 = (x: ScoreRow) => lift('22', x.pos37, 37, 38);
+      const id = await newProfile(server, token, { ethnicity: 1 });
+      const importAs = (code: string) =>
+        request(`${server.api}/app/traits/?file_name=by-position.txt&code=${code}&profile_id=${id}`, {
+          method: 'POST',
+          token: server.appToken,
+          body: positionScoreFile(rows),
+          headers: { 'content-type': 'application/octet-stream' },
+        });
+      const vcf = gzipSync(positionScoreVcf(rows, { position: at38, sites: 'all' }));
+      await upload(server, token, id, vcf);
+      await waitProcessed(server, token, id);
+      const created = await importAs('custom_from_vcf');
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const report = created.body.report;
+      expect(report.match_rate).toBeGreaterThanOrEqual(0.75);
+      expect(report.matched_by.position_file).toBeGreaterThan(0.75 * rows.length - rows.filter((x) => x.known).length);
+
+      // The chip file's markers, but for the positions that do not lift to GRCh38: the same score.
+      const chip = await parseGenotypeBytes(Buffer.from(twentyThreeAndMe(personMarkers(rows), 'full')), {
+        positionIndex: positionIndex(),
+      });
+      if (!chip.ok) throw new Error(chip.reason);
+      const fromChip = importPgsScoringFile(Buffer.from(positionScoreFile(rows)), {
+        resourcesDir: path.join(ROOT, 'resources'),
+        genotype: { genotype: chip.genotype, build: 37, label: 'the chip file', lift },
+      });
+      if (!fromChip.ok) throw new Error(fromChip.error);
+      const kept = new Set(fromChip.trait.markers.rsid);
+      const shared = rows.filter((x) => kept.has(x.rsid) && at38(x) !== null);
+      expect(report.usable).toBe(shared.length);
+      const computed = (await request(`${server.api}/profiles/${id}/traits/custom_from_vcf/`, { method: 'PUT', token }))
+        .body;
+      expect(computed).toMatchObject({ status: 'computed', coverage: 1, percentile: null });
+      expect(computed.score).toBeCloseTo(
+        shared.reduce((sum, x) => sum + x.weight * effectCount(x), 0),
+        8,
+      );
+
+      // The calls of the markers read joined the profile's genotype: a second import finds them
+      // there (the palindromes left out for want of a frequency are read from the file again).
+      const again = await importAs('custom_from_vcf_again');
+      expect(again.status, JSON.stringify(again.body)).toBe(201);
+      const first = report.matched_by;
+      const second = again.body.report.matched_by;
+      expect(second.position).toBe(first.position);
+      expect(second.position_genotype).toBeGreaterThan(first.position_genotype + 0.75 * first.position_file);
+      expect(second.position_genotype + second.position_file).toBe(first.position_genotype + first.position_file);
+      const db = new Database(path.join(server.dataDir, 'traitscope.db'), { readonly: true });
+      const markers = (code: string) =>
+        JSON.parse(
+          (db.prepare('SELECT definition FROM custom_traits WHERE code = ?').get(code) as { definition: string })
+            .definition,
+        ).markers.rsid;
+      expect(markers('custom_from_vcf_again')).toEqual(markers('custom_from_vcf'));
+      db.close();
+      for (const code of ['custom_from_vcf', 'custom_from_vcf_again'])
+        expect(
+          (await request(`${server.api}/app/traits/${code}/`, { method: 'DELETE', token: server.appToken })).status,
+        ).toBe(200);
     },
   );
 });

@@ -324,6 +324,7 @@ describe('report stage', () => {
       position_grch38: 0,
       position_genotype: 0,
       position_lifted: 0,
+      position_file: 0,
     },
     frequency_source: { file_population: 0, thousand_genomes: 0, file_overall: 0 },
     strand_flipped_to_forward: 0,

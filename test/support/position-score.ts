@@ -13,7 +13,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { rowsAt } from '../../src/service/genotype/positions.js';
-import { chipMarkers, combine, positionIndex, type Marker } from './genotypes.js';
+import { ALLELE_LETTERS } from '../../src/service/genotype/encoding.js';
+import { chipMarkers, combine, positionIndex, sequencingVcf, type Marker } from './genotypes.js';
 import { rng } from './prng.js';
 
 export interface ScoreRow {
@@ -115,6 +116,9 @@ export function positionScoreFile(
   return lines.join('\n') + '\n';
 }
 
+/** The chip markers among which the person's file holds the score's rows. */
+const CHIP_FILLER = () => chipMarkers(4000, 586, { internalIds: false });
+
 /**
  * The person's markers: the score's rows the file has, at their GRCh37 positions or those
  * `position` gives (null: not in the file), among chip filler.
@@ -124,7 +128,60 @@ export function personMarkers(rows: ScoreRow[], position: (r: ScoreRow) => numbe
     const pos = position(r);
     return r.call === null || pos === null ? [] : [{ rsid: r.rsid, chrom: 22, pos, genotype: r.call }];
   });
-  return combine([scored, chipMarkers(4000, 586, { internalIds: false })]);
+  return combine([scored, CHIP_FILLER()]);
+}
+
+/**
+ * The same person as a whole-genome VCF in `build` (positions from `position`, null: not in
+ * the file), without rsIDs by default, listing all sites or only those with a non-reference
+ * allele. The chip filler's markers Traitscope knows are written as sequencingVcf writes
+ * them. Each score row is a line at its position: REF is the index's where a known marker
+ * sits there, else the row's other letter (the source gives no reference bases; any choice
+ * of REF among the row's letters makes the same genotypes), ALT the row's effect letter plus
+ * any other letter the call holds (a multi-allelic line). A no-call is listed as `./.`.
+ */
+export function positionScoreVcf(
+  rows: ScoreRow[],
+  options: {
+    build?: 37 | 38;
+    position?: (r: ScoreRow) => number | null;
+    ids?: 'rsid' | 'none';
+    sites: 'all' | 'variants_only';
+  },
+): string {
+  const build = options.build ?? 38;
+  const position = options.position ?? ((r: ScoreRow) => r.pos37);
+  const ids = options.ids ?? 'none';
+  const filler = sequencingVcf(CHIP_FILLER(), { build, ids, sites: options.sites }).split('\n');
+  const header = filler.filter((l) => l.startsWith('#'));
+  const index = positionIndex();
+  const contig = build === 38 ? 'chr22' : '22';
+  const lines = new Map<string, string>();
+  for (const l of filler) if (l !== '' && !l.startsWith('#')) lines.set(l.split('\t', 2).join(':'), l);
+  for (const r of rows) {
+    const pos = position(r);
+    if (r.call === null || pos === null) continue;
+    const known = rowsAt(index, build, 22, pos).find((i) => index.ref[i] !== 0);
+    const indexRef = known === undefined ? '' : ALLELE_LETTERS[index.ref[known]];
+    const ref = indexRef === r.effect || indexRef === r.other ? indexRef : r.other;
+    const letters = r.call === '--' ? [] : [...r.call];
+    const alts = [ref === r.effect ? r.other : r.effect];
+    for (const l of letters) if (l !== ref && !alts.includes(l)) alts.push(l);
+    const gt = r.call === '--' ? './.' : letters.map((l) => (l === ref ? 0 : alts.indexOf(l) + 1)).join('/');
+    if (options.sites === 'variants_only' && gt === '0/0') continue;
+    const id = ids === 'rsid' ? `rs${r.rsid}` : '.';
+    lines.set(`${contig}:${pos}`, `${contig}\t${pos}\t${id}\t${ref}\t${alts.join(',')}\t50\tPASS\t.\tGT:DP\t${gt}:30`);
+  }
+  const chromOrder = (c: string) => {
+    const name = c.replace(/^chr/, '');
+    return /^\d+$/.test(name) ? Number(name) : 22 + ['X', 'Y', 'XY', 'M', 'MT'].indexOf(name) + 1;
+  };
+  const sorted = [...lines.values()].sort((a, b) => {
+    const [ca, pa] = a.split('\t', 2);
+    const [cb, pb] = b.split('\t', 2);
+    return chromOrder(ca) - chromOrder(cb) || Number(pa) - Number(pb);
+  });
+  return [...header, ...sorted].join('\n') + '\n';
 }
 
 /** The raw score of a call for a row's forward-strand effect letter. */

@@ -123,6 +123,20 @@ const statements = namedStatements((db: Db) => ({
     "SELECT profile_id FROM genotype_files WHERE status IN ('uploaded', 'processing')",
   ),
   withGenotype: db.prepare<[], { profile_id: string }>('SELECT profile_id FROM genotypes'),
+  // Ids are sorted ascending: the last four bytes of each rsids blob are its largest.
+  largestIds: db.prepare<[], { last: Buffer | null }>('SELECT substr(rsids, -4) AS last FROM genotypes'),
+  extendGenotype: db.prepare<{
+    profile_id: string;
+    was: string;
+    parsed_at: string;
+    rsids: Buffer;
+    calls: Buffer;
+    chroms: Buffer;
+    positions: Buffer;
+  }>(
+    `UPDATE genotypes SET rsids = @rsids, calls = @calls, chroms = @chroms, positions = @positions, parsed_at = @parsed_at
+     WHERE profile_id = @profile_id AND parsed_at = @was`,
+  ),
 }));
 
 export function getGenotypeFile(db: Db, profileId: string): GenotypeFileRecord | undefined {
@@ -268,6 +282,54 @@ export function loadGenotype(db: Db, profileId: string): StoredGenotype | undefi
     sourceMd5: row.source_md5,
     parsedAt: row.parsed_at,
   };
+}
+
+/** The stored file the genotype in use was parsed from (in the file store), or null. */
+export function genotypeSourceFile(db: Db, profileId: string): string | null {
+  return statements(db).sourceFile.get(profileId)?.source_file ?? null;
+}
+
+/** The largest marker id any stored genotype holds (0 when none). */
+export function largestGenotypeMarkerId(db: Db): number {
+  let largest = 0;
+  for (const { last } of statements(db).largestIds.all())
+    if (last && last.length === 4) largest = Math.max(largest, last.readUInt32LE(0));
+  return largest;
+}
+
+/**
+ * Adds rows to the genotype in use, when it is still the version `parsedAt`: calls a PGS
+ * import read from the person's file at sites its parse did not keep (their ids, above every
+ * id stored, sort after its rows). The version changes, so what holds the old one in memory
+ * reads it again. Returns false, changing nothing, when another genotype replaced it meanwhile.
+ */
+export function addGenotypeRows(db: Db, profileId: string, parsedAt: string, rows: Genotype): boolean {
+  const stored = loadGenotype(db, profileId);
+  if (!stored || stored.parsedAt !== parsedAt) return false;
+  const g = stored.genotype;
+  const n = g.rsids.length;
+  if (rows.rsids.length > 0 && n > 0 && rows.rsids[0] <= g.rsids[n - 1])
+    throw new Error('Rows added to a genotype must have ids above its own.');
+  const joined = <T extends Uint8Array | Uint32Array>(a: T, b: T, Kind: { new (length: number): T }): Buffer => {
+    const out = new Kind(a.length + b.length);
+    out.set(a);
+    out.set(b, a.length);
+    return blob(out);
+  };
+  // A new stamp even within the same millisecond as the old one.
+  let next = new Date().toISOString();
+  if (next <= parsedAt) next = new Date(Date.parse(parsedAt) + 1).toISOString();
+  return (
+    statements(db).extendGenotype.run({
+      profile_id: profileId,
+      was: parsedAt,
+      parsed_at: next,
+      rsids: joined(g.rsids, rows.rsids, Uint32Array),
+      calls: joined(g.calls, rows.calls, Uint8Array),
+      chroms: joined(g.chroms, rows.chroms, Uint8Array),
+      positions: joined(g.positions, rows.positions, Uint32Array),
+    }).changes === 1
+  );
 }
 
 /** The parsed_at stamp of the genotype in use: changes whenever a new genotype is stored. */

@@ -20,13 +20,14 @@ export type ImportOutcome =
   /** The file cannot be used (`invalid`) or its code is taken (`conflict`), with the reason. */
   | { kind: 'refused'; reason: string; problem: 'invalid' | 'conflict' };
 
-export function importScore(ctx: WorkerContext, request: ImportRequest): ImportOutcome {
+export async function importScore(ctx: WorkerContext, request: ImportRequest): Promise<ImportOutcome> {
   try {
-    const record = importCustomTrait(ctx.db, ctx.engine(), ctx.resourcesDir, request.bytes, {
+    const record = await importCustomTrait(ctx.db, ctx.engine(), ctx.resourcesDir, request.bytes, {
       fileName: request.fileName,
       name: request.name,
       code: request.code,
       profileId: request.profileId,
+      dataDir: ctx.dataDir,
     });
     return { kind: 'imported', record };
   } catch (err) {

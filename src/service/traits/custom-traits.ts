@@ -10,8 +10,24 @@ import {
   type EngineOptions,
   type ScienceEngineExt,
 } from '../science/index.js';
-import { importPgsScoringFile, type PgsImportOptions, type PgsImportReport } from '../science/pgs-import.js';
-import { loadGenotype } from '../genotype/genotype-store.js';
+import {
+  importPgsScoringFile,
+  importPgsScoringFileWithPersonFile,
+  renumberFileSites,
+  type PersonFile,
+  type PgsImportOptions,
+  type PgsImportReport,
+  type PgsImportResult,
+} from '../science/pgs-import.js';
+import type { Genotype } from '../genotype/types.js';
+import { FILE_SITE_ID_BASE } from '../science/pgs-import/file-sites.js';
+import {
+  addGenotypeRows,
+  genotypeSourceFile,
+  largestGenotypeMarkerId,
+  loadGenotype,
+} from '../genotype/genotype-store.js';
+import { storedFilePath } from '../storage/file-store.js';
 import { liftoverOf } from '../genotype/liftover.js';
 import { profileOwner } from '../profiles/profiles.js';
 import { removeTraitEverywhere } from './assessment-store.js';
@@ -66,34 +82,79 @@ export function listCustomTraits(db: Db): CustomTraitRecord[] {
 
 /**
  * Turns a scoring file into a stored custom trait, or explains why it cannot be used. With a
- * profile, positions no known marker has are also looked up in that profile's genotype file.
+ * profile, positions no known marker has are also looked up in that profile's genotype file;
+ * when that is a VCF (whose parse keeps only the markers Traitscope knows), in the stored file
+ * itself (`dataDir` says where the file store is), and the calls read there join the
+ * profile's genotype in the transaction that stores the trait.
  */
-export function importCustomTrait(
+export async function importCustomTrait(
   db: Db,
   engine: ScienceEngineExt,
   resourcesDir: string,
   bytes: Uint8Array,
-  options: { fileName: string; name?: string; code?: string; profileId?: string },
-): CustomTraitRecord {
+  options: { fileName: string; name?: string; code?: string; profileId?: string; dataDir?: string },
+): Promise<CustomTraitRecord> {
   if (bytes.length === 0)
     throw new CustomTraitError('The scoring file is empty. Download it again from the PGS Catalog.', 'invalid');
-  const genotype = options.profileId ? profileGenotype(db, resourcesDir, options.profileId) : undefined;
-  const result = importPgsScoringFile(bytes, { resourcesDir, name: options.name, code: options.code, genotype });
+  const person = options.profileId ? profileGenotype(db, resourcesDir, options.profileId) : undefined;
+  const importOptions = { resourcesDir, name: options.name, code: options.code, genotype: person?.genotype };
+  const file = person?.sourceFile && options.dataDir ? storedFilePath(options.dataDir, person.sourceFile) : null;
+  const result: PgsImportResult & { fileGenotype?: Genotype } =
+    person && file && person.isVcf
+      ? await importPgsScoringFileWithPersonFile(
+          bytes,
+          { ...importOptions, genotype: person.genotype },
+          { path: file, reading: person.reading },
+        )
+      : importPgsScoringFile(bytes, importOptions);
   if (!result.ok) throw new CustomTraitError(result.error, 'invalid');
-  const { trait, report } = result;
-  if (engine.trait(trait.code) || statements(db).exists.get(trait.code)) {
-    throw new CustomTraitError(
-      `A trait with code "${trait.code}" already exists. Remove the earlier import first, or choose another code.`,
-      'conflict',
-    );
-  }
+  const { report } = result;
+  let { trait } = result;
   const importedAt = new Date().toISOString();
-  statements(db).insert.run(trait.code, JSON.stringify(trait), JSON.stringify(report), options.fileName, importedAt);
+  db.transaction(() => {
+    if (engine.trait(trait.code) || statements(db).exists.get(trait.code)) {
+      throw new CustomTraitError(
+        `A trait with code "${trait.code}" already exists. Remove the earlier import first, or choose another code.`,
+        'conflict',
+      );
+    }
+    const read = result.fileGenotype;
+    if (person && read && read.rsids.length > 0) {
+      const renumbered = renumberFileSites(trait, read, nextFileSiteId(db));
+      trait = renumbered.trait;
+      if (!addGenotypeRows(db, options.profileId!, person.parsedAt, renumbered.fileGenotype))
+        throw new CustomTraitError(
+          `The genotype of profile "${options.profileId}" changed while the score was imported (a new file, or another import for the profile). Import the score again.`,
+          'invalid',
+        );
+    }
+    statements(db).insert.run(trait.code, JSON.stringify(trait), JSON.stringify(report), options.fileName, importedAt);
+  }).immediate();
   return { trait, report, fileName: options.fileName, importedAt };
 }
 
+/** The first id for sites read from a file: above every id a stored genotype or an imported trait holds. */
+function nextFileSiteId(db: Db): number {
+  let largest = largestGenotypeMarkerId(db);
+  for (const { trait } of listCustomTraits(db)) {
+    const ids = trait.markers.rsid;
+    if (ids.length > 0) largest = Math.max(largest, ids[ids.length - 1]);
+  }
+  return Math.max(FILE_SITE_ID_BASE, largest + 1);
+}
+
 /** A profile's stored genotype as the import matches positions against, or why it cannot be. */
-function profileGenotype(db: Db, resourcesDir: string, profileId: string): PgsImportOptions['genotype'] {
+function profileGenotype(
+  db: Db,
+  resourcesDir: string,
+  profileId: string,
+): {
+  genotype: NonNullable<PgsImportOptions['genotype']>;
+  parsedAt: string;
+  isVcf: boolean;
+  sourceFile: string | null;
+  reading: PersonFile['reading'];
+} {
   if (!profileOwner(db, profileId))
     throw new CustomTraitError(
       `There is no profile "${profileId}". Give the id of the profile whose genotype file the positions should be matched against, or import without a profile.`,
@@ -113,10 +174,16 @@ function profileGenotype(db: Db, resourcesDir: string, profileId: string): PgsIm
       'invalid',
     );
   return {
-    genotype: stored.genotype,
-    build,
-    label: `the genotype file of profile "${profileId}" (GRCh${build})`,
-    lift: liftoverOf(resourcesDir),
+    genotype: {
+      genotype: stored.genotype,
+      build,
+      label: `the genotype file of profile "${profileId}" (GRCh${build})`,
+      lift: liftoverOf(resourcesDir),
+    },
+    parsedAt: stored.parsedAt,
+    isVcf: stored.summary.format === 'vcf',
+    sourceFile: genotypeSourceFile(db, profileId),
+    reading: stored.summary.site_reading ?? 'as_listed',
   };
 }
 

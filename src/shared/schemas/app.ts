@@ -93,6 +93,12 @@ export const PgsImportReport = z
         .int()
         .optional()
         .describe("Of those in the profile's file, found after lifting the position to that file's genome build."),
+      position_file: z
+        .int()
+        .optional()
+        .describe(
+          "Of those by position, read from the lines of the profile's VCF that its parse does not keep (no rsID, no marker Traitscope knows); not counted in position_genotype.",
+        ),
     }),
     frequency_source: z.object({ file_population: z.int(), thousand_genomes: z.int(), file_overall: z.int() }),
     strand_flipped_to_forward: z.int(),

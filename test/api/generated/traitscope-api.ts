@@ -1132,6 +1132,8 @@ export interface components {
                 position_genotype?: number;
                 /** @description Of those in the profile's file, found after lifting the position to that file's genome build. */
                 position_lifted?: number;
+                /** @description Of those by position, read from the lines of the profile's VCF that its parse does not keep (no rsID, no marker Traitscope knows); not counted in position_genotype. */
+                position_file?: number;
             };
             frequency_source: {
                 file_population: number;

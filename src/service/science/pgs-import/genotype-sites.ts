@@ -22,6 +22,11 @@ const POS_SCALE = 2 ** 32;
 
 /** The key of a site in GenotypeSites.rowsAt. */
 export const siteKey = (chrom: number, pos: number) => chrom * POS_SCALE + pos;
+/** The chromosome and position of a site key. */
+export const siteOfKey = (key: number): [chrom: number, pos: number] => {
+  const chrom = Math.floor(key / POS_SCALE);
+  return [chrom, key - chrom * POS_SCALE];
+};
 
 /**
  * The rows of a stored genotype at the sites a score asks for, in one pass over its
@@ -54,7 +59,12 @@ export type GenotypeSiteMatch =
   | { found: true; rsid: number; effect: string; other: string; flipped: boolean }
   | {
       found: false;
-      reason: 'position_not_in_genotype' | 'position_not_called_in_genotype' | 'alleles_differ_from_genotype';
+      reason:
+        | 'position_not_in_genotype'
+        | 'position_not_called_in_genotype'
+        | 'alleles_differ_from_genotype'
+        /** A variants-only file does not list the site, and which of the score's letters is the reference is not known. */
+        | 'unlisted_reference_unknown';
     };
 
 /**

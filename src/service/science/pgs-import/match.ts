@@ -7,7 +7,8 @@
  *   chr_name/chr_position in genome_build — looked up in the shipped 1000 Genomes table
  *   (GRCh37), in the position index of every marker Traitscope knows in both builds, and
  *   then, when a person's genotype is given, in that person's own file (lifted to the
- *   file's build when the builds differ), the alleles checked against what is found there;
+ *   file's build when the builds differ): its parsed genotype, then for a VCF the lines its
+ *   parse did not keep (file-sites.ts), the alleles checked against what is found there;
  * - letters aligned to the 1000 Genomes forward strand when the variant is in the table;
  *   palindromic variants with minor-allele frequency ≥ PALINDROME_MAF_LIMIT are dropped
  *   (strand cannot be told), as in the catalog;
@@ -21,6 +22,7 @@ import type { KgTable, KgVariant } from '../kg-table.js';
 import { PALINDROME_MAF_LIMIT } from '../match.js';
 import type { Genotype } from '../../genotype/types.js';
 import { chromCode, genotypeSites, matchAtGenotypeSite, siteKey, type GenotypeSites } from './genotype-sites.js';
+import { matchAtFileSite, type FileSites, type SiteReading } from './file-sites.js';
 import type { ScoringRow, ScoringSite } from './rows.js';
 
 /** Lifts a 1-based position to the other build; null when it does not lift. */
@@ -33,6 +35,11 @@ export interface MatchReferences {
   genotype?: { genotype: Genotype; build: IndexedBuild };
   /** Needed when the person's file is in another build than the scoring file's positions. */
   lift?: LiftPosition;
+  /**
+   * The person's VCF read again at the sites its parsed genotype lacks (file-sites.ts), and
+   * how its unlisted sites are read (the reading its parse used, ParseSummary.site_reading).
+   */
+  file?: { sites: FileSites; reading: SiteReading };
 }
 
 export interface MatchedVariant {
@@ -55,6 +62,8 @@ export interface MatchCounts {
     position_grch38: number;
     position_genotype: number;
     position_lifted: number;
+    /** Of those by position, read from the person's file itself (lines its parsed genotype does not keep). */
+    position_file: number;
   };
   frequency_source: { file_population: number; thousand_genomes: number; file_overall: number };
   strand_flipped_to_forward: number;
@@ -85,6 +94,7 @@ export function matchScoringRows(
       position_grch38: 0,
       position_genotype: 0,
       position_lifted: 0,
+      position_file: 0,
     },
     frequency_source: { file_population: 0, thousand_genomes: 0, file_overall: 0 },
     strand_flipped_to_forward: 0,
@@ -113,8 +123,9 @@ export function matchScoringRows(
       counts.position++;
       if (found.site.build === 37) counts.position_grch37++;
       else counts.position_grch38++;
-      if (found.inGenotype) {
-        counts.position_genotype++;
+      if (found.inGenotype || found.inFile) {
+        if (found.inFile) counts.position_file++;
+        else counts.position_genotype++;
         if (found.lifted) counts.position_lifted++;
         // The person's file may name the other allele or the strand the score's letters are on.
         effect = found.effect;
@@ -179,6 +190,8 @@ type PositionMatch =
       site: ScoringSite;
       via?: KgVariant;
       inGenotype: boolean;
+      /** Read from the person's file itself, not its parsed genotype. */
+      inFile: boolean;
       lifted: boolean;
       effect: string;
       other: string;
@@ -193,6 +206,20 @@ function positionIn(build: IndexedBuild, site: ScoringSite, lift: LiftPosition |
   return pos !== null && pos > 0 ? pos : null;
 }
 
+/** Every site of the rows matched by position, in the person's build (siteKey). */
+function wantedSites(rows: ScoringRow[], build: IndexedBuild, lift: LiftPosition | undefined): Set<number> {
+  const wanted = new Set<number>();
+  for (const row of rows) {
+    if (row.rsid !== null || row.hmRsid !== null) continue;
+    for (const site of row.sites) {
+      const chrom = chromCode(site.chrom);
+      const pos = positionIn(build, site, lift);
+      if (chrom !== 0 && pos !== null) wanted.add(siteKey(chrom, pos));
+    }
+  }
+  return wanted;
+}
+
 /** The person's rows at every site of the rows matched by position. */
 function personSites(
   rows: ScoringRow[],
@@ -200,15 +227,22 @@ function personSites(
   build: IndexedBuild,
   lift: LiftPosition | undefined,
 ): GenotypeSites {
-  const wanted = new Set<number>();
-  for (const row of rows) {
-    if (row.rsid !== null || row.hmRsid !== null) continue;
-    for (const site of row.sites) {
-      const pos = positionIn(build, site, lift);
-      if (pos !== null) wanted.add(siteKey(chromCode(site.chrom), pos));
-    }
-  }
-  return genotypeSites(genotype, build, wanted);
+  return genotypeSites(genotype, build, wantedSites(rows, build, lift));
+}
+
+/**
+ * The sites of the rows matched by position that the person's parsed genotype has no line
+ * at (siteKey, in its build): what is left to read from the person's file itself.
+ */
+export function sitesMissingFromGenotype(
+  rows: ScoringRow[],
+  genotype: Genotype,
+  build: IndexedBuild,
+  lift: LiftPosition | undefined,
+): Set<number> {
+  const wanted = wantedSites(rows, build, lift);
+  for (const key of genotypeSites(genotype, build, wanted).rowsAt.keys()) wanted.delete(key);
+  return wanted;
 }
 
 /**
@@ -227,7 +261,18 @@ function findByPosition(row: ScoringRow, refs: MatchReferences, person: Genotype
         : undefined;
     const rsid = via?.rsid ?? markerAt(refs.positions, site.build, chrom, site.pos, effect, other);
     if (rsid !== null)
-      return { ok: true, rsid, site, via, inGenotype: false, lifted: false, effect, other, flipped: false };
+      return {
+        ok: true,
+        rsid,
+        site,
+        via,
+        inGenotype: false,
+        inFile: false,
+        lifted: false,
+        effect,
+        other,
+        flipped: false,
+      };
   }
   if (!person) return { ok: false, reason: 'position_not_a_known_marker' };
   // The most telling reason over the row's sites: a lift failure, then nothing there, no call, other alleles.
@@ -235,6 +280,7 @@ function findByPosition(row: ScoringRow, refs: MatchReferences, person: Genotype
   const rank = [
     'position_not_lifted',
     'position_not_in_genotype',
+    'unlisted_reference_unknown',
     'position_not_called_in_genotype',
     'alleles_differ_from_genotype',
   ];
@@ -242,13 +288,19 @@ function findByPosition(row: ScoringRow, refs: MatchReferences, person: Genotype
     const chrom = chromCode(site.chrom);
     const pos = positionIn(person.build, site, refs.lift);
     if (chrom === 0 || pos === null) continue;
-    const m = matchAtGenotypeSite(person, chrom, pos, effect, other);
+    const inParsed = matchAtGenotypeSite(person, chrom, pos, effect, other);
+    // The file itself where its parsed genotype has no line there.
+    const m =
+      refs.file && !inParsed.found && inParsed.reason === 'position_not_in_genotype'
+        ? matchAtFileSite(refs.file.sites, refs.file.reading, chrom, pos, effect, other)
+        : inParsed;
     if (m.found)
       return {
         ok: true,
         rsid: m.rsid,
         site,
-        inGenotype: true,
+        inGenotype: m === inParsed,
+        inFile: m !== inParsed,
         lifted: site.build !== person.build,
         effect: m.effect,
         other: m.other,

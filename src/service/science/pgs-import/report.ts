@@ -11,6 +11,7 @@ import { traitRevision } from '../revision.js';
 import type { Connotation } from '../types.js';
 import type { ScoringHeader } from './header.js';
 import type { MatchCounts, MatchedVariant } from './match.js';
+import type { SiteReading } from './file-sites.js';
 
 export interface PgsImportReport extends MatchCounts {
   pgs_id: string | null;
@@ -49,6 +50,8 @@ export interface ReportInput {
   knownPositions: number;
   /** Whose genotype file positions were matched against, for the notes (null when none). */
   genotypeLabel: string | null;
+  /** How the person's VCF was read where its lines were read again (absent: they were not). */
+  siteReading?: SiteReading | null;
 }
 
 export interface TraitOptions {
@@ -78,7 +81,8 @@ export function importReport(input: ReportInput, options: TraitOptions): PgsImpo
       error:
         `Only ${rows.size} of ${variants} variants could be matched (${reasonsText(dropped) || 'no usable rows'}); at least ${Math.round(100 * minShare)} % are needed. ` +
         `Traitscope matches a variant by its rsID, or by its GRCh37 or GRCh38 position (the file's genome_build or HmPOS_build must say which) ${where}, ` +
-        'and needs single-letter alleles and a weight.',
+        'and needs single-letter alleles and a weight.' +
+        unlistedText(dropped.unlisted_reference_unknown ?? 0, input.genotypeLabel, input.siteReading),
     };
   }
   const meta = header.meta;
@@ -102,16 +106,26 @@ export function importReport(input: ReportInput, options: TraitOptions): PgsImpo
   };
   if (header.weightsAreRatios)
     report.notes.push(`weight_type is "${meta.weight_type}": weights were converted to their natural logarithm.`);
-  const inGenotype = counts.matched_by.position_genotype;
+  const inFile = counts.matched_by.position_file;
+  const inGenotype = counts.matched_by.position_genotype + inFile;
   if (inGenotype > 0 && input.genotypeLabel !== null)
     report.notes.push(
       `${inGenotype} variants were found by position in ${input.genotypeLabel}` +
         (counts.matched_by.position_lifted > 0
           ? ` (${counts.matched_by.position_lifted} after lifting the scoring file's positions to that file's genome build with the UCSC chain)`
           : '') +
-        ', their alleles checked against its calls; other profiles are scored on them by rsID.',
+        ', their alleles checked against its calls' +
+        (inFile > 0
+          ? `; ${inFile} of them were read from the file's own lines without rsIDs, and enter the trait under position ids that name no other person's marker, so only this profile is scored on them.`
+          : '; other profiles are scored on them by rsID.'),
     );
-
+  if (input.siteReading && input.genotypeLabel !== null)
+    report.notes.push(
+      input.siteReading === 'as_listed'
+        ? `The score's positions were read from ${input.genotypeLabel} as it lists them: a position it does not list is not in it.`
+        : `The score's positions were read from ${input.genotypeLabel} as ${input.siteReading === 'variants_only' ? 'a variants-only file' : 'a gVCF'}, the reading chosen for it.` +
+            unlistedText(dropped.unlisted_reference_unknown ?? 0, input.genotypeLabel, input.siteReading),
+    );
   // A percentile needs reference frequencies: without enough of them, keep the raw score only.
   const withFreq = [...rows.values()].filter((r) => r.freq !== null).length;
   if (withFreq >= MIN_FREQUENCY_SHARE * rows.size) {
@@ -137,6 +151,22 @@ export function importReport(input: ReportInput, options: TraitOptions): PgsImpo
       `${lost} of the score's ${variants} variants are left out (${reasonsText(dropped)}): this is not the published score as it stands.`,
     );
   return { ok: true, trait: importedTrait(header, report, [...rows.values()], options), report };
+}
+
+/**
+ * Why the positions a variants-only file does not list are left out, and what to do: the
+ * person is homozygous for the reference allele there, but a scoring file's letters do not
+ * say which is the reference, and no marker of Traitscope's sits there to tell.
+ */
+function unlistedText(unlisted: number, label: string | null, reading: SiteReading | null | undefined): string {
+  if (unlisted === 0 || label === null) return '';
+  return (
+    (reading === 'reference_blocks'
+      ? ` ${unlisted} of the positions lie inside reference blocks of ${label} (a gVCF): `
+      : ` ${unlisted} of the positions are not listed in ${label}, which is read as listing only the sites where the person differs from the reference: `) +
+    'the person is homozygous for the reference allele there, but which of the score’s two letters is the reference is not known at those positions, so they are left out. ' +
+    'A VCF that lists every called site, reference calls included, names the reference there.'
+  );
 }
 
 /** The custom trait of an import: the catalog's trait format, its markers sorted by rsID. */
