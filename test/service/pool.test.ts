@@ -129,13 +129,20 @@ describe('worker pool', () => {
       { ownProcess: true },
     );
     p.retireAfter(task, false); // a process is never kept
-    const result = await ran;
+    let same: Promise<{ pid: number }> | undefined;
+    const result = await ran.then((r) => {
+      // Queued as the task ends (as the processor queues the scoring after a parse).
+      same = p.run<{ pid: number }>({ op: 'echo', value: 11 }, [], undefined, { ownProcess: true });
+      return r;
+    });
     expect(result).toMatchObject({ value: 8, threadId: 0, bytes: 1024 });
     expect(result.pid).not.toBe(process.pid);
     expect(bytes.byteLength).toBe(1024); // copied to the process, not moved
     expect(progress).toEqual([{ stage: 'scoring', done: 1, total: 2 }]);
     expect(p.stats()).toMatchObject({ processes: 1, recycled: 0, replaced: 0 });
-    // The process leaves; a thread takes the slot.
+    // That task ran in the same process.
+    expect((await same!).pid).toBe(result.pid);
+    // Then the process leaves; a thread takes the slot.
     await pollUntil('the process gone', async () => (alive(result.pid) ? undefined : true), 10_000, 50);
     await p.whenReady();
     const next = await p.run<{ pid: number; threadId: number }>({ op: 'echo', value: 9 });

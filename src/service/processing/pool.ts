@@ -8,7 +8,8 @@
  * the memory that task grew (a WebAssembly memory cannot shrink) goes back to the system.
  * A task run with `ownProcess` runs in a child process of its own instead of the slot's
  * thread (engine-process.ts): everything it took goes back when that process exits, and a
- * new thread takes the slot after it.
+ * new thread takes the slot after it. A task for a process that the end of the previous one
+ * queued at once (the scoring after a parse) runs in the same process before it goes.
  *
  * The pool only executes: which task runs next (per-profile order, priorities, the queue
  * bound) is decided by the processor, which hands a task over when a worker is idle.
@@ -61,7 +62,7 @@ export interface WorkerPool {
   retireAfter: (task: unknown, retire?: boolean) => void;
   /**
    * Workers that have started and said they are ready, how many were replaced after a crash,
-   * how many were retired, and how many tasks ran in a process of their own.
+   * how many were retired, and how many processes were started for tasks (ownProcess).
    */
   stats: () => { size: number; ready: number; busy: number; replaced: number; recycled: number; processes: number };
   /** Resolves when every worker has said it is ready (for start-up measurements and tests). */
@@ -152,18 +153,30 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
     clearTimeout(task.timer);
     slot.task = null;
     slot.worker.unref();
-    if (slot.retire && !closed) {
-      // Its replacement starts once the thread has exited (onExit): by then its heap and
-      // WebAssembly memory are unmapped, and the new thread reuses the malloc arena the old
-      // one freed its buffers into, instead of growing a fresh one beside it. A process's
-      // replacement is a thread again.
-      slot.retiring = true;
-      slot.ready = false;
-      if (!slot.process) recycled++;
-      void slot.worker.terminate();
+    if (closed) return;
+    if (slot.process) {
+      // Kept until the jobs that this task's end queues have been handed out (microtasks,
+      // before the check): the scoring that follows a parse runs in the same process, on the
+      // genotype it holds, instead of loading it in a new one. Then it goes.
+      queueMicrotask(options.onIdle);
+      setImmediate(() => {
+        if (!slot.task && !slot.retiring && slots.includes(slot)) retire(slot);
+      });
       return;
     }
-    if (!closed) queueMicrotask(options.onIdle);
+    if (slot.retire) retire(slot);
+    else queueMicrotask(options.onIdle);
+  }
+
+  function retire(slot: Slot): void {
+    // Its replacement starts once the thread has exited (onExit): by then its heap and
+    // WebAssembly memory are unmapped, and the new thread reuses the malloc arena the old
+    // one freed its buffers into, instead of growing a fresh one beside it. A process's
+    // replacement is a thread again.
+    slot.retiring = true;
+    slot.ready = false;
+    if (!slot.process) recycled++;
+    void slot.worker.terminate();
   }
 
   function onExit(slot: Slot, code: number, error: Error | null): void {
@@ -231,9 +244,12 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
     ): Promise<T> {
       if (closed) return Promise.reject(new TaskFailedError('Traitscope is shutting down; the job was not started.'));
       if (brokenReason) return Promise.reject(new TaskFailedError(brokenReason));
-      let slot = slots.find((s) => !s.task && !s.retiring);
+      // A task for a process of its own takes an idle one if there is one (it holds the genotype
+      // it just parsed); other tasks take a thread first.
+      const idle = slots.filter((s) => !s.task && !s.retiring);
+      let slot = idle.find((s) => s.process === !!runOptions.ownProcess) ?? idle[0];
       if (!slot) throw new Error('No idle worker: check idleCount() before run()');
-      if (runOptions.ownProcess) {
+      if (runOptions.ownProcess && !slot.process) {
         // The idle thread goes now (its exit is not a crash: the slot is no longer listed),
         // so its engine is not held beside the process's.
         const thread = slot;
