@@ -12,7 +12,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import type { MessageToWorker, WorkerMessage } from './pool.js';
+import type { MessageToWorker, WorkerMessage } from './worker-protocol.js';
 
 /** The environment variable through which the child receives its workerData (JSON). */
 export const ENGINE_PROCESS_DATA = 'TRAITSCOPE_ENGINE_PROCESS_DATA';
@@ -34,8 +34,9 @@ export function startEngineProcess(entry: URL, workerData: unknown, options: { h
   const events = new EventEmitter();
   const child: ChildProcess = fork(fileURLToPath(entry), [], {
     env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', [ENGINE_PROCESS_DATA]: JSON.stringify(workerData) },
-    // Not the service's own flags (Electron's, a debugger's): only the heap limit a worker thread has.
-    execArgv: options.heapMb ? [`--max-old-space-size=${options.heapMb}`] : [],
+    // Not the service's own flags (Electron's, a debugger's): the heap limit a worker thread
+    // has, and the collector, which a large parse calls once done (process-job.ts).
+    execArgv: [...(options.heapMb ? [`--max-old-space-size=${options.heapMb}`] : []), '--expose-gc'],
     // Typed arrays and errors cross as they do between threads (structured clone), not as JSON.
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

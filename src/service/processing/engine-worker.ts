@@ -16,7 +16,7 @@ import { engineWithCustomTraits } from '../traits/custom-traits.js';
 import { storedFilePath } from '../storage/file-store.js';
 import { arrivingFile, type ArrivingFile, type UploadSignal } from './arriving-file.js';
 import { ENGINE_PROCESS_DATA } from './engine-process.js';
-import type { MessageToWorker, WorkerMessage } from './pool.js';
+import type { MessageToWorker, WorkerMessage } from './worker-protocol.js';
 import { runTask, type Task } from './tasks.js';
 import { lowerThisProcessPriority, lowerThisThreadsPriority } from './thread-priority.js';
 import { genotypeMemo, type JobProgress, type WorkerContext } from './worker-context.js';

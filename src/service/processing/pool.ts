@@ -16,16 +16,7 @@
  */
 import { Worker, type ResourceLimits, type Transferable } from 'node:worker_threads';
 import { startEngineProcess, type EngineRunner } from './engine-process.js';
-
-/** Messages from a worker (see engine-worker.ts). */
-export type WorkerMessage =
-  | { type: 'ready' }
-  | { type: 'progress'; id: number; progress: unknown }
-  | { type: 'result'; id: number; result: unknown }
-  | { type: 'error'; id: number; message: string };
-
-/** Messages to a worker: a task to run, or a message for the task it is running. */
-export type MessageToWorker = { id: number; task: unknown } | { id: number; message: unknown };
+import type { MessageToWorker, WorkerMessage } from './worker-protocol.js';
 
 export class TaskFailedError extends Error {}
 

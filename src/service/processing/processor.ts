@@ -13,7 +13,9 @@
  * - After a file is processed, every other trait is scored in the background.
  * - Parses run side by side only while their expected memory fits the service's memory
  *   budget (memory-budget.ts); parses start in queue order, and one larger than the whole
- *   budget runs alone. A worker whose parse was large is replaced afterwards.
+ *   budget runs alone. A large parse, and then the scoring of what it stored, run in a process
+ *   of their own, which gives all their memory back when it exits (engine-process.ts); a
+ *   thread whose parse turned out large (a compressed upload) is replaced afterwards.
  */
 import { availableParallelism } from 'node:os';
 import type { Db } from '../db/db.js';
