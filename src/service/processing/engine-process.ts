@@ -6,8 +6,9 @@
  * threads (engine-worker.js) runs it; it speaks the same messages over the IPC channel.
  *
  * It has the part of a Worker's interface the pool uses (pool.ts), so a slot can hold
- * either. In the desktop app the child is Electron's own executable run as plain Node
- * (ELECTRON_RUN_AS_NODE), so nothing else is shipped or started.
+ * either. The child is the executable running the service: Node for `serve` and the CLI.
+ * The desktop app does not use it (processor.ts): its packaged Electron refuses to run as
+ * Node (the runAsNode fuse), and Electron's utilityProcess would need the host to start it.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
@@ -33,8 +34,8 @@ export interface EngineRunner {
 export function startEngineProcess(entry: URL, workerData: unknown, options: { heapMb?: number } = {}): EngineRunner {
   const events = new EventEmitter();
   const child: ChildProcess = fork(fileURLToPath(entry), [], {
-    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', [ENGINE_PROCESS_DATA]: JSON.stringify(workerData) },
-    // Not the service's own flags (Electron's, a debugger's): the heap limit a worker thread
+    env: { ...process.env, [ENGINE_PROCESS_DATA]: JSON.stringify(workerData) },
+    // Not the service's own flags (a debugger's, tsx's): the heap limit a worker thread
     // has, and the collector, which a large parse calls once done (process-job.ts).
     execArgv: [...(options.heapMb ? [`--max-old-space-size=${options.heapMb}`] : []), '--expose-gc'],
     // Typed arrays and errors cross as they do between threads (structured clone), not as JSON.

@@ -111,6 +111,12 @@ export interface ProcessorOptions {
   parseWhileReceiving?: boolean;
   /** Expected memory of the parses that may run at once (default 1 GiB, memory-budget.ts). */
   memoryBudgetBytes?: number;
+  /**
+   * Whether large jobs may run in a process of their own (engine-process.ts). Default: not
+   * inside Electron, whose packaged build disables running its executable as Node (the
+   * runAsNode fuse, electron-builder.yml); there a large parse's thread is replaced instead.
+   */
+  ownProcesses?: boolean;
 }
 
 interface Job {
@@ -150,6 +156,7 @@ export function createProcessor(options: ProcessorOptions): Processor {
   const running = new Map<number, Job>();
   const busyProfiles = new Set<string>();
   const budget = memoryBudget(options.memoryBudgetBytes);
+  const ownProcesses = options.ownProcesses ?? !process.versions.electron;
   let nextId = 1;
   let closed = false;
 
@@ -261,7 +268,7 @@ export function createProcessor(options: ProcessorOptions): Processor {
           if (job.unseen) job.unseenProgress.push(progress as JobProgress);
           publish(job, { state: 'running', ...(progress as JobProgress) });
         },
-        { ownProcess },
+        { ownProcess: ownProcess && ownProcesses },
       )
       .then((outcome) => outcome, jobFailure)
       .then((outcome) => finish(job, outcome));
