@@ -27,7 +27,7 @@ import {
 
 /**
  * How far above its RSS after a small file the service may stay once a large file has been
- * processed (docs/performance.md): -6 to +22 MiB measured; +49 MiB with the large parse and
+ * processed (docs/performance.md): +11 to +20 MiB measured; +49 MiB with the large parse and
  * its scoring on threads (the parsing one replaced afterwards), what glibc kept of their freed buffers.
  */
 const RETURNED_WITHIN_MIB = 32;
