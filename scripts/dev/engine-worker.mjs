@@ -8,5 +8,6 @@ import { tsImport } from 'tsx/esm/api';
 
 const processing = new URL('../../src/service/processing/', import.meta.url).href;
 const { lowerThisThreadsPriority } = await tsImport('./thread-priority.ts', processing);
-lowerThisThreadsPriority(workerData.nice);
+// A worker thread; a worker in a process of its own (engine-process.ts) lowers its priority itself.
+if (workerData) lowerThisThreadsPriority(workerData.nice);
 await tsImport('./engine-worker.ts', processing);

@@ -1,8 +1,8 @@
 /**
  * The service-wide memory budget for parses (processing/memory-budget.ts): with a budget
  * smaller than two parses, a second upload waits until the first parse has ended, both
- * finish, and each worker that parsed a file larger than an eighth of the budget is replaced
- * afterwards (its memory goes back to the system).
+ * finish, and each parse of a file larger than an eighth of the budget runs in a process of
+ * its own (its memory goes back to the system when it exits), a thread taking its place after.
  */
 import http from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -49,7 +49,7 @@ const firstIndex = (id: string, state: string) =>
     (e) => e.event === 'job' && e.data.profile_id === id && e.data.kind === 'processing' && e.data.state === state,
   );
 
-it('runs a second large parse only after the first, finishes both, and replaces the workers that parsed them', async () => {
+it('runs a second large parse only after the first, finishes both, each in a process of its own', async () => {
   await pollUntil('both workers ready', async () => ((await workers()).ready === 2 ? true : undefined), 60_000);
   const before = await workers();
   expect(before).toMatchObject({ memory_budget_mib: 60, parse_memory_mib: 0 });
@@ -87,12 +87,12 @@ it('runs a second large parse only after the first, finishes both, and replaces 
   // The second parse started after the first had ended.
   expect(firstIndex(second, 'running')).toBeGreaterThan(firstIndex(first, 'done'));
 
-  // Both workers were replaced after their parse (not after a crash), and the new ones start.
+  // Both ran in processes (not after a crash), and threads are back in their places.
   const after = await pollUntil(
-    'the workers replaced and ready',
+    'the processes gone and the threads ready',
     async () => {
       const w = await workers();
-      return w.recycled >= before.recycled + 2 && w.ready === 2 && w.busy === 0 ? w : undefined;
+      return w.processes >= before.processes + 2 && w.ready === 2 && w.busy === 0 ? w : undefined;
     },
     120_000,
   );

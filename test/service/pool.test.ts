@@ -1,9 +1,11 @@
 /**
  * The worker pool on real threads: tasks in and out (buffers transferred), progress,
  * messages to a running task, a crashed or hung worker replaced while only its own task
- * fails, with a sentence saying so, and a worker retired after a task marked so.
+ * fails, with a sentence saying so, and a worker retired after a task marked so; a task run
+ * in a child process of its own, with a thread back in its place once the process has gone.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { pollUntil } from '../support/server.js';
 import { createWorkerPool, TaskFailedError, type WorkerPool } from '../../src/service/processing/pool.js';
 
 const WORKER = new URL('./fixtures/pool-worker.mjs', import.meta.url);
@@ -113,4 +115,67 @@ describe('worker pool', () => {
     expect(p.stats().replaced).toBe(1);
     await expect(p.run({ op: 'echo', value: 6 })).resolves.toMatchObject({ value: 6 });
   });
+
+  it('runs a task marked ownProcess in a child process, and a thread takes the slot once it has exited', async () => {
+    const p = makePool(1);
+    await p.whenReady();
+    const bytes = new Uint8Array(1024);
+    const progress: unknown[] = [];
+    const task = { op: 'echo', value: 8, bytes };
+    const ran = p.run<{ value: number; pid: number; threadId: number; bytes: number }>(
+      task,
+      [bytes.buffer],
+      (x) => progress.push(x),
+      { ownProcess: true },
+    );
+    p.retireAfter(task, false); // a process is never kept
+    let same: Promise<{ pid: number }> | undefined;
+    const result = await ran.then((r) => {
+      // Queued as the task ends (as the processor queues the scoring after a parse).
+      same = p.run<{ pid: number }>({ op: 'echo', value: 11 }, [], undefined, { ownProcess: true });
+      return r;
+    });
+    expect(result).toMatchObject({ value: 8, threadId: 0, bytes: 1024 });
+    expect(result.pid).not.toBe(process.pid);
+    expect(bytes.byteLength).toBe(1024); // copied to the process, not moved
+    expect(progress).toEqual([{ stage: 'scoring', done: 1, total: 2 }]);
+    expect(p.stats()).toMatchObject({ processes: 1, recycled: 0, replaced: 0 });
+    // That task ran in the same process.
+    expect((await same!).pid).toBe(result.pid);
+    // Then the process leaves; a thread takes the slot.
+    await pollUntil('the process gone', async () => (alive(result.pid) ? undefined : true), 10_000, 50);
+    await p.whenReady();
+    const next = await p.run<{ pid: number; threadId: number }>({ op: 'echo', value: 9 });
+    expect(next.pid).toBe(process.pid);
+    expect(next.threadId).toBeGreaterThan(0);
+    // Messages sent before the process has started reach its task.
+    const sum = { op: 'sum-messages' };
+    const summed = p.run<{ sum: number }>(sum, [], undefined, { ownProcess: true });
+    p.tell(sum, 20);
+    p.tell(sum, 22);
+    p.tell(sum, 'end');
+    await expect(summed).resolves.toEqual({ sum: 42 });
+    expect(p.stats()).toMatchObject({ processes: 2, replaced: 0 });
+  });
+
+  it('fails only the task of a process that crashed or hung, and a thread takes its place', async () => {
+    const p = makePool(1, 5_000);
+    await p.whenReady();
+    await expect(p.run({ op: 'crash' }, [], undefined, { ownProcess: true })).rejects.toThrow(
+      /stopped unexpectedly \(exit code 1\); it has been restarted/,
+    );
+    await p.whenReady();
+    await expect(p.run({ op: 'hang' }, [], undefined, { ownProcess: true })).rejects.toThrow(/took longer than/);
+    expect(p.stats()).toMatchObject({ processes: 2, replaced: 2 });
+    await expect(p.run<{ pid: number }>({ op: 'echo', value: 10 })).resolves.toMatchObject({ pid: process.pid });
+  });
 });
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -5,15 +5,20 @@
  * ancestry model, ~0.5 s of CPU) loads once, right after the worker said it is ready: the
  * service's start-up does not wait for it, and the first file does not either (the person
  * is still choosing it).
+ *
+ * The same entry runs as a child process of its own (engine-process.ts) for a parse too
+ * large to leave in the service's process: the messages then travel over the IPC channel,
+ * and the process closes its database and exits when the service disconnects.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../db/database.js';
 import { engineWithCustomTraits } from '../traits/custom-traits.js';
 import { storedFilePath } from '../storage/file-store.js';
 import { arrivingFile, type ArrivingFile, type UploadSignal } from './arriving-file.js';
-import type { MessageToWorker, WorkerMessage } from './pool.js';
+import { ENGINE_PROCESS_DATA } from './engine-process.js';
+import type { MessageToWorker, WorkerMessage } from './worker-protocol.js';
 import { runTask, type Task } from './tasks.js';
-import { lowerThisThreadsPriority } from './thread-priority.js';
+import { lowerThisProcessPriority, lowerThisThreadsPriority } from './thread-priority.js';
 import { genotypeMemo, type JobProgress, type WorkerContext } from './worker-context.js';
 
 export interface EngineWorkerData {
@@ -24,9 +29,25 @@ export interface EngineWorkerData {
   nice: number;
 }
 
-const { dbPath, dataDir, resourcesDir, nice } = workerData as EngineWorkerData;
-lowerThisThreadsPriority(nice);
-const port = parentPort!;
+/** The service's end: the worker thread's port, or the child process's IPC channel. */
+interface ServicePort {
+  postMessage: (message: WorkerMessage) => void;
+  on: (event: 'message', listener: (message: MessageToWorker) => void) => unknown;
+}
+
+function processPort(): ServicePort {
+  const send = process.send?.bind(process);
+  const data = process.env[ENGINE_PROCESS_DATA];
+  if (!send || !data) throw new Error('engine-worker.js runs as a worker of the Traitscope service, not on its own.');
+  return { postMessage: (message) => void send(message), on: (event, listener) => process.on(event, listener) };
+}
+
+const port: ServicePort = parentPort ?? processPort();
+const { dbPath, dataDir, resourcesDir, nice } = (
+  parentPort ? workerData : JSON.parse(process.env[ENGINE_PROCESS_DATA]!)
+) as EngineWorkerData;
+if (parentPort) lowerThisThreadsPriority(nice);
+else lowerThisProcessPriority(nice);
 const db = openDatabase(dbPath);
 // The write-ahead log is copied into the database file after a task has answered, not in
 // the commit that stores a genotype (a processing call would wait for ~10 MB of copying).
@@ -79,6 +100,15 @@ port.on('message', (msg: MessageToWorker) => {
     )
     .finally(checkpoint);
 });
+if (!parentPort) {
+  // The service stopped with this process or let it go: the write-ahead log is copied in and
+  // the database closed, so nothing is left for the next start to recover.
+  process.once('disconnect', () => {
+    checkpoint();
+    db.close();
+    process.exit(0);
+  });
+}
 send({ type: 'ready' });
 setImmediate(() => {
   try {

@@ -28,6 +28,14 @@ export function parseMemoryEstimate(size: number, compressed: boolean): number {
   return Math.min(parseMemoryBound(), parseMemoryBound(markers));
 }
 
+/**
+ * A stored genotype of `markers` markers counts as large as the parse that read it: scoring
+ * it loads it from the database and decodes it, in buffers of the same order of size.
+ */
+export function storedGenotypeEstimate(markers: number): number {
+  return Math.min(parseMemoryBound(), parseMemoryBound(markers));
+}
+
 /** Whether a stored file starts like a compressed container (its first bytes). */
 export function looksCompressed(filePath: string): boolean {
   const head = Buffer.alloc(6);
@@ -52,6 +60,11 @@ export interface MemoryBudget {
   readonly limit: number;
   /** Parses above this leave their worker replaced afterwards (its memory goes back to the system). */
   readonly recycleAbove: number;
+  /**
+   * Parses above this run in a process of their own (engine-process.ts), which gives back
+   * on exit also what the C allocator keeps of a thread's freed buffers.
+   */
+  readonly ownProcessAbove: number;
   /** Expected memory of the parses running now. */
   reserved: () => number;
   /** May a parse expecting `bytes` start now? Always when no parse runs. */
@@ -70,6 +83,9 @@ export function memoryBudget(limit = DEFAULT_MEMORY_BUDGET_BYTES): MemoryBudget 
     // An eighth of the budget (128 MiB by default): a chip file's parse (~1 million markers,
     // under 100 MiB) keeps its worker; a sequencing-sized one gives the memory back.
     recycleAbove: limit / 8,
+    // The same size: a file that large parses for seconds, against ~1 s to start a process
+    // and load its engine; a chip file (under 100 MiB expected) stays on a thread.
+    ownProcessAbove: limit / 8,
     reserved: () => reserved,
     fits: (bytes) => running === 0 || reserved + bytes <= limit,
     // Jobs that are not parses (0 bytes) are not counted: they never hold a large parse back.

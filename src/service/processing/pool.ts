@@ -6,21 +6,17 @@
  * one, and only the task it was running fails, with a sentence saying what happened.
  * A worker whose task was marked with retireAfter() is replaced once the task has ended, so
  * the memory that task grew (a WebAssembly memory cannot shrink) goes back to the system.
+ * A task run with `ownProcess` runs in a child process of its own instead of the slot's
+ * thread (engine-process.ts): everything it took goes back when that process exits, and a
+ * new thread takes the slot after it. A task for a process that the end of the previous one
+ * queued at once (the scoring after a parse) runs in the same process before it goes.
  *
  * The pool only executes: which task runs next (per-profile order, priorities, the queue
  * bound) is decided by the processor, which hands a task over when a worker is idle.
  */
 import { Worker, type ResourceLimits, type Transferable } from 'node:worker_threads';
-
-/** Messages from a worker (see engine-worker.ts). */
-export type WorkerMessage =
-  | { type: 'ready' }
-  | { type: 'progress'; id: number; progress: unknown }
-  | { type: 'result'; id: number; result: unknown }
-  | { type: 'error'; id: number; message: string };
-
-/** Messages to a worker: a task to run, or a message for the task it is running. */
-export type MessageToWorker = { id: number; task: unknown } | { id: number; message: unknown };
+import { startEngineProcess, type EngineRunner } from './engine-process.js';
+import type { MessageToWorker, WorkerMessage } from './worker-protocol.js';
 
 export class TaskFailedError extends Error {}
 
@@ -40,14 +36,26 @@ export interface WorkerPool {
   readonly size: number;
   /** Workers free for a task now. */
   idleCount: () => number;
-  /** Runs a task on an idle worker. Throws when none is idle: check idleCount() first. */
-  run: <T>(task: unknown, transfer?: readonly Transferable[], onProgress?: (progress: unknown) => void) => Promise<T>;
+  /**
+   * Runs a task on an idle worker. Throws when none is idle: check idleCount() first.
+   * `ownProcess`: in a child process started for it, in place of the idle thread (stopped
+   * now, replaced once the process has exited); buffers are then copied, not transferred.
+   */
+  run: <T>(
+    task: unknown,
+    transfer?: readonly Transferable[],
+    onProgress?: (progress: unknown) => void,
+    options?: { ownProcess?: boolean },
+  ) => Promise<T>;
   /** Sends a message to the running task `task` (the object given to run); nothing if it has ended. */
   tell: (task: unknown, message: unknown) => void;
   /** Replaces the worker running `task` (the object given to run) once the task has ended (`retire` false: keeps it after all). */
   retireAfter: (task: unknown, retire?: boolean) => void;
-  /** Workers that have started and said they are ready, how many were replaced after a crash, and how many were retired. */
-  stats: () => { size: number; ready: number; busy: number; replaced: number; recycled: number };
+  /**
+   * Workers that have started and said they are ready, how many were replaced after a crash,
+   * how many were retired, and how many processes were started for tasks (ownProcess).
+   */
+  stats: () => { size: number; ready: number; busy: number; replaced: number; recycled: number; processes: number };
   /** Resolves when every worker has said it is ready (for start-up measurements and tests). */
   whenReady: () => Promise<void>;
   /** Stops every worker; running tasks fail. */
@@ -55,7 +63,9 @@ export interface WorkerPool {
 }
 
 interface Slot {
-  worker: Worker;
+  worker: EngineRunner;
+  /** A child process running one task (ownProcess), not a thread. */
+  process: boolean;
   ready: boolean;
   task: RunningTask | null;
   /** Replace this worker when its task ends. */
@@ -81,17 +91,20 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
   let nextTaskId = 1;
   let replaced = 0;
   let recycled = 0;
+  let processes = 0;
   let failedStarts = 0;
   let brokenReason: string | null = null;
   let closed = false;
   const readyWaiters: Array<() => void> = [];
 
-  function start(): Slot {
-    const worker = new Worker(options.workerUrl, {
-      workerData: options.workerData,
-      resourceLimits: options.resourceLimits,
-    });
-    const slot: Slot = { worker, ready: false, task: null, retire: false, retiring: false };
+  function start(inProcess = false): Slot {
+    const worker: EngineRunner = inProcess
+      ? startEngineProcess(options.workerUrl, options.workerData, {
+          heapMb: options.resourceLimits?.maxOldGenerationSizeMb,
+        })
+      : new Worker(options.workerUrl, { workerData: options.workerData, resourceLimits: options.resourceLimits });
+    // A process runs one task and goes: everything it took is returned when it exits.
+    const slot: Slot = { worker, process: inProcess, ready: false, task: null, retire: inProcess, retiring: false };
     worker.on('message', (msg: WorkerMessage) => onMessage(slot, msg));
     // 'error' (an uncaught exception, running out of memory) is followed by 'exit'.
     let lastError: Error | null = null;
@@ -131,17 +144,30 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
     clearTimeout(task.timer);
     slot.task = null;
     slot.worker.unref();
-    if (slot.retire && !closed) {
-      // Its replacement starts once the thread has exited (onExit): by then its heap and
-      // WebAssembly memory are unmapped, and the new thread reuses the malloc arena the old
-      // one freed its buffers into, instead of growing a fresh one beside it.
-      slot.retiring = true;
-      slot.ready = false;
-      recycled++;
-      void slot.worker.terminate();
+    if (closed) return;
+    if (slot.process) {
+      // Kept until the jobs that this task's end queues have been handed out (microtasks,
+      // before the check): the scoring that follows a parse runs in the same process, on the
+      // genotype it holds, instead of loading it in a new one. Then it goes.
+      queueMicrotask(options.onIdle);
+      setImmediate(() => {
+        if (!slot.task && !slot.retiring && slots.includes(slot)) retire(slot);
+      });
       return;
     }
-    if (!closed) queueMicrotask(options.onIdle);
+    if (slot.retire) retire(slot);
+    else queueMicrotask(options.onIdle);
+  }
+
+  function retire(slot: Slot): void {
+    // Its replacement starts once the thread has exited (onExit): by then its heap and
+    // WebAssembly memory are unmapped, and the new thread reuses the malloc arena the old
+    // one freed its buffers into, instead of growing a fresh one beside it. A process's
+    // replacement is a thread again.
+    slot.retiring = true;
+    slot.ready = false;
+    if (!slot.process) recycled++;
+    void slot.worker.terminate();
   }
 
   function onExit(slot: Slot, code: number, error: Error | null): void {
@@ -192,7 +218,8 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
   }
 
   function post(slot: Slot, message: MessageToWorker, transfer: readonly Transferable[] = []): void {
-    slot.worker.postMessage(message, transfer as Transferable[]);
+    if (slot.worker instanceof Worker) slot.worker.postMessage(message, transfer as Transferable[]);
+    else slot.worker.postMessage(message);
   }
 
   for (let i = 0; i < options.size; i++) slots.push(start());
@@ -204,11 +231,25 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
       task: unknown,
       transfer: readonly Transferable[] = [],
       onProgress?: (progress: unknown) => void,
+      runOptions: { ownProcess?: boolean } = {},
     ): Promise<T> {
       if (closed) return Promise.reject(new TaskFailedError('Traitscope is shutting down; the job was not started.'));
       if (brokenReason) return Promise.reject(new TaskFailedError(brokenReason));
-      const slot = slots.find((s) => !s.task && !s.retiring);
+      // A task for a process of its own takes an idle one if there is one (it holds the genotype
+      // it just parsed); other tasks take a thread first.
+      const idle = slots.filter((s) => !s.task && !s.retiring);
+      let slot = idle.find((s) => s.process === !!runOptions.ownProcess) ?? idle[0];
       if (!slot) throw new Error('No idle worker: check idleCount() before run()');
+      if (runOptions.ownProcess && !slot.process) {
+        // The idle thread goes now (its exit is not a crash: the slot is no longer listed),
+        // so its engine is not held beside the process's.
+        const thread = slot;
+        slot = start(true);
+        slots[slots.indexOf(thread)] = slot;
+        processes++;
+        void thread.worker.terminate();
+      }
+      const runOn = slot;
       return new Promise<T>((resolve, reject) => {
         const running: RunningTask = {
           id: nextTaskId++,
@@ -218,10 +259,10 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
           onProgress,
           timer: undefined,
         };
-        if (slot.ready) startClock(slot, running);
-        slot.task = running;
-        slot.worker.ref(); // a running task keeps the process alive
-        post(slot, { id: running.id, task }, transfer);
+        if (runOn.ready) startClock(runOn, running);
+        runOn.task = running;
+        runOn.worker.ref(); // a running task keeps the process alive
+        post(runOn, { id: running.id, task }, runOn.process ? [] : transfer);
       });
     },
     tell(task, message) {
@@ -230,7 +271,7 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
     },
     retireAfter(task, retire = true) {
       const slot = slots.find((s) => s.task?.payload === task);
-      if (slot) slot.retire = retire;
+      if (slot && !slot.process) slot.retire = retire;
     },
     stats: () => ({
       size: options.size,
@@ -238,6 +279,7 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
       busy: slots.filter((s) => s.task).length,
       replaced,
       recycled,
+      processes,
     }),
     whenReady: () =>
       slots.every((s) => s.ready) || brokenReason ? Promise.resolve() : new Promise((r) => readyWaiters.push(r)),

@@ -65,6 +65,10 @@ export async function processFile(
     ? await parseGenotypeSource(arriving.source, options).finally(() => arriving.source.close())
     : await parseGenotypeFile(storedFilePath(ctx.dataDir, fileName), options);
   releaseParserMemory(); // ~25 MB of parser memory this worker does not need until its next file
+  // In a process of its own (a large file; engine-process.ts exposes the collector there) the
+  // parser's memory, up to twice 12 bytes a marker, is collected now, not whenever V8 next
+  // looks: the scoring that follows runs in the same process, beside other large jobs.
+  (globalThis as { gc?: () => void }).gc?.();
   const prepared = parsed.ok ? prepare(ctx, profileId, parsed) : null;
   if (arriving && (await arriving.ended) === 'abandoned') return { kind: 'superseded' };
 

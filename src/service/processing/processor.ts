@@ -13,7 +13,9 @@
  * - After a file is processed, every other trait is scored in the background.
  * - Parses run side by side only while their expected memory fits the service's memory
  *   budget (memory-budget.ts); parses start in queue order, and one larger than the whole
- *   budget runs alone. A worker whose parse was large is replaced afterwards.
+ *   budget runs alone. A large parse, and then the scoring of what it stored, run in a process
+ *   of their own, which gives all their memory back when it exits (engine-process.ts); a
+ *   thread whose parse turned out large (a compressed upload) is replaced afterwards.
  */
 import { availableParallelism } from 'node:os';
 import type { Db } from '../db/db.js';
@@ -27,7 +29,7 @@ import { admission } from './admission.js';
 import { jobEnd, jobFailure, type JobEventFields } from './job-end.js';
 import { eventBus, type EventBus, type JobEvent, type JobKind } from './job-events.js';
 import { nextJob, type Lane } from './job-order.js';
-import { looksCompressed, memoryBudget, parseMemoryEstimate } from './memory-budget.js';
+import { looksCompressed, memoryBudget, parseMemoryEstimate, storedGenotypeEstimate } from './memory-budget.js';
 import { createWorkerPool, type WorkerPool } from './pool.js';
 import type { ProcessingOutcome } from './process-job.js';
 import type { ScoringOutcome } from './score-job.js';
@@ -86,6 +88,8 @@ export interface Processor {
     replaced: number;
     /** Workers replaced after a large parse, to give its memory back. */
     recycled: number;
+    /** Parses run in a process of their own (large files), so that all their memory went back. */
+    processes: number;
     queued: number;
     background: number;
     /** The memory budget for parses, and the expected memory of the parses running. */
@@ -107,6 +111,12 @@ export interface ProcessorOptions {
   parseWhileReceiving?: boolean;
   /** Expected memory of the parses that may run at once (default 1 GiB, memory-budget.ts). */
   memoryBudgetBytes?: number;
+  /**
+   * Whether large jobs may run in a process of their own (engine-process.ts). Default: not
+   * inside Electron, whose packaged build disables running its executable as Node (the
+   * runAsNode fuse, electron-builder.yml); there a large parse's thread is replaced instead.
+   */
+  ownProcesses?: boolean;
 }
 
 interface Job {
@@ -146,6 +156,7 @@ export function createProcessor(options: ProcessorOptions): Processor {
   const running = new Map<number, Job>();
   const busyProfiles = new Set<string>();
   const budget = memoryBudget(options.memoryBudgetBytes);
+  const ownProcesses = options.ownProcesses ?? !process.versions.electron;
   let nextId = 1;
   let closed = false;
 
@@ -222,7 +233,25 @@ export function createProcessor(options: ProcessorOptions): Processor {
     }
   }
 
-  function start(job: Job, memory: number): void {
+  /**
+   * Whether a scoring job's genotype is as large as a parse that runs in a process of its
+   * own: loading and decoding it would leave the same unreturned memory in this process.
+   */
+  function scoresLargeGenotype(job: Job): boolean {
+    if (job.task.kind !== 'score' || !job.profileId) return false;
+    const markers = genotypeSummary(db, job.profileId)?.summary.snp_count ?? 0;
+    return storedGenotypeEstimate(markers) > budget.ownProcessAbove;
+  }
+
+  /**
+   * `ownProcess`: a job large enough to run in a process of its own (memory-budget.ts): by
+   * default a parse expected above that size, or scoring of a genotype that large.
+   */
+  function start(
+    job: Job,
+    memory: number,
+    ownProcess = memory > budget.ownProcessAbove || scoresLargeGenotype(job),
+  ): void {
     job.memory = memory;
     budget.take(memory);
     job.running = true;
@@ -232,10 +261,15 @@ export function createProcessor(options: ProcessorOptions): Processor {
     publish(job, { state: 'running' });
     const transfer = job.task.kind === 'import' ? [job.task.bytes.buffer as ArrayBuffer] : [];
     void pool
-      .run<TaskOutcome>(job.task, transfer, (progress) => {
-        if (job.unseen) job.unseenProgress.push(progress as JobProgress);
-        publish(job, { state: 'running', ...(progress as JobProgress) });
-      })
+      .run<TaskOutcome>(
+        job.task,
+        transfer,
+        (progress) => {
+          if (job.unseen) job.unseenProgress.push(progress as JobProgress);
+          publish(job, { state: 'running', ...(progress as JobProgress) });
+        },
+        { ownProcess: ownProcess && ownProcesses },
+      )
       .then((outcome) => outcome, jobFailure)
       .then((outcome) => finish(job, outcome));
     // A WebAssembly memory cannot shrink: a worker that parsed a large file is replaced after it.
@@ -374,7 +408,9 @@ export function createProcessor(options: ProcessorOptions): Processor {
         task: { kind: 'process', profileId, fileName, arriving: { size } },
       });
       job.unseen = true;
-      start(job, memory);
+      // Its own process only when the file is large even as plain text: the estimate above
+      // takes a chip file of a few tens of MB for a compressed one until it is recorded.
+      start(job, memory, parseMemoryEstimate(size, false) > budget.ownProcessAbove);
       return uploadFeed(job, {
         tell: (signal) => pool.tell(job.task, signal),
         reestimate: () => reestimate(job),
@@ -415,6 +451,7 @@ export function createProcessor(options: ProcessorOptions): Processor {
         busy: s.busy,
         replaced: s.replaced,
         recycled: s.recycled,
+        processes: s.processes,
         queued: queuedInteractive(),
         background: queue.length - queuedInteractive(),
         memory_budget_mib: Math.round(budget.limit / MIB),

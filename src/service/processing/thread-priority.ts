@@ -16,3 +16,16 @@ export function lowerThisThreadsPriority(nice: number): void {
     // /proc not mounted or not permitted: run at normal priority.
   }
 }
+
+/**
+ * The same for a worker in a process of its own (engine-process.ts): the process drops to
+ * `nice`, on every system (Windows maps it to a priority class).
+ */
+export function lowerThisProcessPriority(nice: number): void {
+  if (nice <= 0) return;
+  try {
+    setPriority(nice);
+  } catch {
+    // Not permitted: run at normal priority.
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * The messages between the worker pool (pool.ts) and an engine worker (engine-worker.ts),
+ * whether it runs as a thread or as a process of its own (engine-process.ts).
+ */
+
+/** Messages from a worker. */
+export type WorkerMessage =
+  | { type: 'ready' }
+  | { type: 'progress'; id: number; progress: unknown }
+  | { type: 'result'; id: number; result: unknown }
+  | { type: 'error'; id: number; message: string };
+
+/** Messages to a worker: a task to run, or a message for the task it is running. */
+export type MessageToWorker = { id: number; task: unknown } | { id: number; message: unknown };
