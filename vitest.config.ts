@@ -16,6 +16,10 @@ const SLOW = [
   'test/parser/wasm-build.test.ts',
   // The science over many simulated and real people.
   'test/science/{calibration,mixture-calibration,heavy-tails,ancestry-validation}.test.ts',
+  // Durability: kill -9 trials (a service started again after each), and the memory a
+  // 1.2-million-line file leaves behind.
+  'test/security/{crash,reference-crash}.test.ts',
+  'test/service/memory-returned.test.ts',
 ];
 
 /**
