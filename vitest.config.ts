@@ -67,8 +67,9 @@ export default defineConfig(({ mode }) => ({
     env: mode === 'quick' && !process.env.TRAITSCOPE_SCIENCE ? { TRAITSCOPE_SCIENCE: 'quick' } : {},
     // Servers and the CLI run from the bundle; build it first when the sources are newer.
     globalSetup: ['./test/support/bundle.ts'],
-    // Every exchange with the service is checked against the OpenAPI document.
-    setupFiles: ['test/api/support/conformance-setup.ts'],
+    // Every exchange with the service is checked against the OpenAPI document; with
+    // TRAITSCOPE_TEST_CPU set, each file's CPU time is recorded (docs/testing.md).
+    setupFiles: ['test/api/support/conformance-setup.ts', 'test/support/cpu-per-file.ts'],
     // Every API test starts its own real server process, and every upload is followed by the
     // background scoring of all traits; give them room on a loaded 2-core machine.
     testTimeout: 120_000,
