@@ -5,7 +5,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * - `npm test` (projects `unit` and `unit-isolated`): the unit, API and service tests, the
  *   loop to run while working;
  * - `npm run test:all` (every project, as .ci/run runs it): adds the browser tests, the
- *   desktop packaging checks and the statistical validation suites at full size.
+ *   desktop packaging checks, the statistical validation suites at full size and the
+ *   durability trials.
  */
 const SLOW = [
   // Real Chromium.
