@@ -5,7 +5,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * - `npm test` (projects `unit` and `unit-isolated`): the unit, API and service tests, the
  *   loop to run while working;
  * - `npm run test:all` (every project, as .ci/run runs it): adds the browser tests, the
- *   desktop packaging checks and the statistical validation suites at full size.
+ *   desktop packaging checks, the statistical validation suites at full size and the
+ *   durability trials.
  */
 const SLOW = [
   // Real Chromium.
@@ -16,6 +17,10 @@ const SLOW = [
   'test/parser/wasm-build.test.ts',
   // The science over many simulated and real people.
   'test/science/{calibration,mixture-calibration,heavy-tails,ancestry-validation}.test.ts',
+  // Durability: kill -9 trials (a service started again after each), and the memory a
+  // 1.2-million-line file leaves behind.
+  'test/security/{crash,reference-crash}.test.ts',
+  'test/service/memory-returned.test.ts',
 ];
 
 /**
@@ -63,8 +68,9 @@ export default defineConfig(({ mode }) => ({
     env: mode === 'quick' && !process.env.TRAITSCOPE_SCIENCE ? { TRAITSCOPE_SCIENCE: 'quick' } : {},
     // Servers and the CLI run from the bundle; build it first when the sources are newer.
     globalSetup: ['./test/support/bundle.ts'],
-    // Every exchange with the service is checked against the OpenAPI document.
-    setupFiles: ['test/api/support/conformance-setup.ts'],
+    // Every exchange with the service is checked against the OpenAPI document; with
+    // TRAITSCOPE_TEST_CPU set, each file's CPU time is recorded (docs/testing.md).
+    setupFiles: ['test/api/support/conformance-setup.ts', 'test/support/cpu-per-file.ts'],
     // Every API test starts its own real server process, and every upload is followed by the
     // background scoring of all traits; give them room on a loaded 2-core machine.
     testTimeout: 120_000,

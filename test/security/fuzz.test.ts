@@ -11,9 +11,11 @@ import { isClientId } from '../../src/service/auth/clients.js';
 import { isIssuedToken, randomToken } from '../../src/service/auth/secrets.js';
 import { basicCredentials } from '../../src/service/http/routes/oauth.js';
 import { checkUploadUrl, makeUploadUrl } from '../../src/service/storage/upload-url.js';
+import { scienceSize } from '../support/science-scale.js';
 import { clientWithToken, request, startServer, type Credentials, type TestServer } from '../support/server.js';
 
-const BUDGET = { interruptAfterTimeLimit: 4000, numRuns: 5000 } as const;
+/** 5,000 cases a property in test:all; 1,000 in npm test's quick loop (test/support/science-scale.ts). */
+const BUDGET = { interruptAfterTimeLimit: 4000, numRuns: scienceSize(1000, 5000) } as const;
 const key = randomBytes(32);
 const NOW = 1_800_000_000;
 
