@@ -140,7 +140,9 @@ async function readGenotype(
     parser.expectTextBytes(member.size);
     await route(zipMember(src, member, ctx), ctx, 1, text);
   } else {
-    await route(readRange(src, 0, src.size), ctx, 0, text);
+    // Neither gzip nor zip: plain text (or a tar of it), parsed as it comes, so the read buffers take turns.
+    const plain = !(head[0] === 0x1f && head[1] === 0x8b);
+    await route(readRange(src, 0, src.size, plain), ctx, 0, text);
   }
   parser.finish();
 
