@@ -4,7 +4,7 @@
  * of byte chunks, so the chain streams with bounded memory, and inflating (Node's zlib,
  * on the thread pool) overlaps with parsing.
  */
-import type { Writable } from 'node:stream';
+import type { Transform, Writable } from 'node:stream';
 import { createGunzip, createInflateRaw } from 'node:zlib';
 import { fail, ParseError } from './errors.js';
 import { formatBytes } from '../../../shared/format-bytes.js';
@@ -156,7 +156,7 @@ export async function route(chunks: Chunks, ctx: ContainerContext, depth: number
  * without gaps on the second core.
  */
 export async function* inflate(input: Chunks, ctx: ContainerContext, kind: 'gzip' | 'zip'): Chunks {
-  const options = { chunkSize: INFLATE_CHUNK, readableHighWaterMark: OUTPUT_QUEUE, writableHighWaterMark: 1 };
+  const options = { chunkSize: INFLATE_CHUNK, readableHighWaterMark: INFLATE_CHUNK, writableHighWaterMark: 1 };
   const z = kind === 'gzip' ? createGunzip(options) : createInflateRaw(options);
   let readError: { error: unknown } | null = null;
   const feeding = (async () => {
@@ -175,7 +175,7 @@ export async function* inflate(input: Chunks, ctx: ContainerContext, kind: 'gzip
   let produced = 0;
   const what = kind === 'gzip' ? 'The compressed file' : 'The zip member';
   try {
-    for await (const chunk of z as AsyncIterable<Buffer>) {
+    for await (const chunk of inflatedChunks(z)) {
       produced += chunk.length;
       ctx.decompressed += chunk.length;
       if (ctx.decompressed > ctx.maxDecompressedBytes)
@@ -210,6 +210,55 @@ export async function* inflate(input: Chunks, ctx: ContainerContext, kind: 'gzip
   } finally {
     z.destroy();
     await feeding;
+  }
+}
+
+/**
+ * zlib's output chunks one by one, as it made them. A paused stream's async iterator reads
+ * whatever is buffered at once, concatenating chunks into a new buffer: a copy of the
+ * inflated text, and more memory for the garbage collector to reclaim. In flowing mode
+ * each chunk arrives as it is; the stream is paused while OUTPUT_QUEUE bytes wait.
+ */
+async function* inflatedChunks(z: Transform): AsyncIterable<Buffer> {
+  const waiting: Buffer[] = [];
+  let queued = 0;
+  let ended = false;
+  let failure: { error: unknown } | null = null;
+  let wake: (() => void) | null = null;
+  const signal = () => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  z.on('data', (chunk: Buffer) => {
+    waiting.push(chunk);
+    queued += chunk.length;
+    if (queued >= OUTPUT_QUEUE) z.pause();
+    signal();
+  });
+  z.on('end', () => {
+    ended = true;
+    signal();
+  });
+  z.on('error', (error) => {
+    failure ??= { error };
+    signal();
+  });
+  z.on('close', () => {
+    if (!ended) failure ??= { error: new Error('the inflate stream closed before its end') };
+    signal();
+  });
+  for (;;) {
+    const chunk = waiting.shift();
+    if (chunk === undefined) {
+      if (failure) throw (failure as { error: unknown }).error;
+      if (ended) return;
+      await new Promise<void>((resolve) => (wake = resolve));
+      continue;
+    }
+    queued -= chunk.length;
+    if (queued < OUTPUT_QUEUE && z.isPaused()) z.resume();
+    yield chunk;
   }
 }
 
