@@ -177,9 +177,13 @@ describe('the VCF loop on sequencing VCFs', () => {
       agree(body, null, gvcf ?? false);
     });
 
-  it('takes the filler records of a whole-genome VCF itself, across input windows, with and without rsIDs', () => {
-    for (const ids of ['none', 'rsid'] as const) {
-      const text = [...wholeGenomeVcf(markers.slice(0, 3000), 30_000, 11, { build: 38, ids })].join('');
+  it('takes the filler records of a whole-genome VCF itself, across input windows, with and without rsIDs, variants only or all sites', () => {
+    for (const [ids, sites] of [
+      ['none', 'variants_only'],
+      ['rsid', 'variants_only'],
+      ['none', 'all'],
+    ] as const) {
+      const text = [...wholeGenomeVcf(markers.slice(0, 3000), 30_000, 11, { build: 38, ids, sites })].join('');
       const body = text
         .split('\n')
         .filter((l) => !l.startsWith('#'))
