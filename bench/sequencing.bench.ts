@@ -56,7 +56,7 @@ async function ourParse(path: string): Promise<{ ms: number; markers: number; re
   const r = await parseGenotypeFile(path, { positionIndex: loadPositionIndex(RESOURCES) });
   const ms = performance.now() - t0;
   if (!r.ok) throw new Error(`benchmark file refused: ${r.reason}`);
-  return { ms, markers: r.summary.snp_count, reading: r.summary.site_reading };
+  return { ms, markers: r.summary.snp_count, reading: r.summary.site_reading ?? 'as_listed' };
 }
 
 function plinkMs(path: string, outPrefix: string): number | null {
