@@ -1,10 +1,11 @@
 /**
  * Whole-genome sequencing VCFs (run by `npm run bench`; alone: `npm run bench -- sequencing`).
  *
- * Generates a GRCh38 variants-only VCF of 4.5 million lines (test/support/genotypes.ts
- * wholeGenomeVcf: a person's catalog markers among filler variant sites), without rsIDs
- * (as Nebula and Dante deliver them) and with rsIDs on every line, plain and .gz, and a
- * 960k-line 23andMe file, plain and .gz. Prints, in one run:
+ * Generates GRCh38 VCFs of 4.5 million lines (test/support/genotypes.ts wholeGenomeVcf: a
+ * person's catalog markers among filler sites), variants only (as Nebula and Dante deliver
+ * them) and all sites (every marker listed, a third of the filler sites REF/REF), each
+ * without rsIDs and with rsIDs on every line, plain and .gz, and a 960k-line 23andMe file,
+ * plain and .gz. Prints, in one run:
  *  - our parse (with the position index, as the service reads it) against
  *    `plink1.9 --vcf FILE --make-bed` on the same file (target <= 0.8, as for chip files);
  *  - time per line of the VCF against time per line of the chip file in the same container
@@ -50,12 +51,12 @@ async function writeChunks(path: string, chunks: Iterable<string>, gzip: boolean
   await once(file, 'close');
 }
 
-async function ourParse(path: string): Promise<{ ms: number; markers: number }> {
+async function ourParse(path: string): Promise<{ ms: number; markers: number; reading: string }> {
   const t0 = performance.now();
   const r = await parseGenotypeFile(path, { positionIndex: loadPositionIndex(RESOURCES) });
   const ms = performance.now() - t0;
   if (!r.ok) throw new Error(`benchmark file refused: ${r.reason}`);
-  return { ms, markers: r.summary.snp_count };
+  return { ms, markers: r.summary.snp_count, reading: r.summary.site_reading ?? 'as_listed' };
 }
 
 function plinkMs(path: string, outPrefix: string): number | null {
@@ -99,12 +100,14 @@ export async function run(): Promise<void> {
     const files: Array<{ name: string; path: string }> = [];
     // Plain files first: the .gz rows also compare with the plain chip file's runs.
     for (const gz of [false, true])
-      for (const ids of ['none', 'rsid'] as const) {
-        const name = `wgs_${LINES / 1e6}M_${ids === 'none' ? 'no_rsids' : 'rsids'}.vcf${gz ? '.gz' : ''}`;
-        const path = join(dir, name);
-        await writeChunks(path, wholeGenomeVcf(person, LINES, 31, { build: 38, ids }), gz);
-        files.push({ name, path });
-      }
+      for (const sites of ['variants_only', 'all'] as const)
+        for (const ids of ['none', 'rsid'] as const) {
+          const layout = `${ids === 'none' ? 'no_rsids' : 'rsids'}${sites === 'all' ? '_all_sites' : ''}`;
+          const name = `wgs_${LINES / 1e6}M_${layout}.vcf${gz ? '.gz' : ''}`;
+          const path = join(dir, name);
+          await writeChunks(path, wholeGenomeVcf(person, LINES, 31, { build: 38, ids, sites }), gz);
+          files.push({ name, path });
+        }
     const chipText = vendorFile('23andme', chipMarkers(960_000, 5, { internalIds: true }), 'full');
     const chipPlain = join(dir, 'chip_960k.txt');
     const chipGz = join(dir, 'chip_960k.txt.gz');
@@ -128,10 +131,12 @@ export async function run(): Promise<void> {
       const vcf: number[] = [];
       const chip: number[] = [];
       let markers = 0;
+      let reading = '';
       for (let i = 0; i < RUNS; i++) {
         const v = await ourParse(f.path);
         vcf.push(v.ms);
         markers = v.markers;
+        reading = v.reading;
         chip.push((await ourParse(chipPath)).ms);
       }
       const ours = median(vcf);
@@ -146,6 +151,7 @@ export async function run(): Promise<void> {
       rows.push([
         f.name,
         fmt((await stat(f.path)).size / MiB),
+        reading,
         String(markers),
         fmt(ours, 0),
         fmt((ours / LINES) * 1e6, 0),
@@ -162,6 +168,7 @@ export async function run(): Promise<void> {
     const header = [
       'file',
       'MiB',
+      'read as',
       'markers',
       'parse ms',
       'ns/line',

@@ -108,7 +108,12 @@ const ref = cell(['A', 'C', 'T', 'G', 'c', 'AT', 'CT'], ['N', '.', 'A ', '']);
 const alt = cell(['C', 'T', 'G', 'A', '.', 'CAT', 'TG', 'g'], ['A,G', '<NON_REF>', 'T,<NON_REF>', '*', 'CC', 'N', '']);
 const qual = cell(['50', '.'], ['', ' ']);
 const info = cell(['.', 'DP=3', 'END=45411950', 'END=44908830;DP=2'], ['A\rB', '']);
-const format = cell(['GT', 'GT:DP', 'GT:AD:DP'], ['DP:GT', 'GTX', 'GT ', '']);
+// FORMAT fields of 3, 8, 9 and 16 bytes with their tab (the loop keeps the last one as two
+// masked words and compares the next record's with them), and one longer than that.
+const format = cell(
+  ['GT', 'GT:DP', 'GT:ADXY', 'GT:AD:DP', 'GT:AD:DP:GQ:PLX', 'GT:AD:DP:GQ:PL:PS'],
+  ['DP:GT', 'GTX', 'GT ', 'GT:AD:DP:GQ:PL\r', ''],
+);
 const sample = cell(
   ['0/1', '1/1', '0/0', '0|1', '1|0', '0', '1', './.', '.', './1', '0/1:30', '0/0:7'],
   ['1/2', '2/2', '10/1', '0/1/1', '0/', '0/1 ', '"0/1"', ''],
@@ -172,9 +177,13 @@ describe('the VCF loop on sequencing VCFs', () => {
       agree(body, null, gvcf ?? false);
     });
 
-  it('takes the filler records of a whole-genome VCF itself, across input windows, with and without rsIDs', () => {
-    for (const ids of ['none', 'rsid'] as const) {
-      const text = [...wholeGenomeVcf(markers.slice(0, 3000), 30_000, 11, { build: 38, ids })].join('');
+  it('takes the filler records of a whole-genome VCF itself, across input windows, with and without rsIDs, variants only or all sites', () => {
+    for (const [ids, sites] of [
+      ['none', 'variants_only'],
+      ['rsid', 'variants_only'],
+      ['none', 'all'],
+    ] as const) {
+      const text = [...wholeGenomeVcf(markers.slice(0, 3000), 30_000, 11, { build: 38, ids, sites })].join('');
       const body = text
         .split('\n')
         .filter((l) => !l.startsWith('#'))

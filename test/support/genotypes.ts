@@ -624,16 +624,19 @@ export function sequencingVcf(markers: Marker[], options: SequencingVcfOptions =
  * files of millions of lines): the markers as `sequencingVcf` writes them, among filler
  * variant sites (random SNVs, a tenth of them short indels, 0/1 or 1/1) spread over
  * chromosomes 1–22 and X in order, as a Nebula or Dante VCF lists some 4–5 million sites.
- * Filler rsIDs (with `ids: 'rsid'`) are drawn above the catalog's range.
+ * Filler rsIDs (with `ids: 'rsid'`) are drawn above the catalog's range. With
+ * `sites: 'all'`, every marker has its line (REF/REF as 0/0) and a third of the filler
+ * sites are 0/0 too: a file that lists every site it called.
  */
 export function* wholeGenomeVcf(
   markers: Marker[],
   lines: number,
   seed: number,
-  options: Pick<SequencingVcfOptions, 'build' | 'ids'> = {},
+  options: Pick<SequencingVcfOptions, 'build' | 'ids'> & { sites?: 'variants_only' | 'all' } = {},
 ): Generator<string> {
   const rand = rng(seed);
-  const text = sequencingVcf(markers, { ...options, sites: 'variants_only' }).split('\n');
+  const allSites = options.sites === 'all';
+  const text = sequencingVcf(markers, { ...options, sites: allSites ? 'all' : 'variants_only' }).split('\n');
   text.pop();
   const header = text.filter((l) => l.startsWith('#'));
   const known = text.filter((l) => !l.startsWith('#')).map((l) => l.split('\t'));
@@ -658,7 +661,9 @@ export function* wholeGenomeVcf(
       let alt = bases[(bases.indexOf(ref) + 1 + Math.floor(rand() * 3)) % 4];
       if (rand() < 0.1) alt = ref + alt; // a short insertion
       const id = options.ids === 'none' ? '.' : `rs${2_000_000_000 + Math.floor(rand() * 1_000_000_000)}`;
-      const gt = rand() < 0.6 ? '0/1' : '1/1';
+      const r = rand();
+      // All sites: a third of the filler sites called REF/REF as well.
+      const gt = allSites ? (r < 0.3 ? '0/0' : r < 0.72 ? '0/1' : '1/1') : r < 0.6 ? '0/1' : '1/1';
       chunk.push(`${contig}\t${pos}\t${id}\t${ref}\t${alt}\t50\tPASS\tDP=30\tGT:DP\t${gt}:30`);
       if (chunk.length >= 20_000) {
         yield chunk.join('\n') + '\n';

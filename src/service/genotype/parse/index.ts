@@ -128,19 +128,23 @@ async function readGenotype(
   const head = await src.read(0, 4);
   if (head[0] === 0x1f && head[1] === 0x8b && src.growing) {
     // The trailer arrives last: guess from the usual compression of these files instead.
-    parser.expectTextBytes(src.size * 3);
+    ctx.expectedTextBytes = src.size * 3;
   } else if (head[0] === 0x1f && head[1] === 0x8b && src.size >= 18) {
     // A gzip trailer states the (last member's) uncompressed size: a hint for sizing only.
     const t = await src.read(src.size - 4, 4);
-    parser.expectTextBytes((t[0] | (t[1] << 8) | (t[2] << 16) | (t[3] << 24)) >>> 0);
-  } else if (!isZip(head)) parser.expectTextBytes(src.size);
+    ctx.expectedTextBytes = (t[0] | (t[1] << 8) | (t[2] << 16) | (t[3] << 24)) >>> 0;
+  } else if (!isZip(head)) ctx.expectedTextBytes = src.size;
+  if (ctx.expectedTextBytes !== undefined) parser.expectTextBytes(ctx.expectedTextBytes);
   if (isZip(head)) {
     ctx.layers.push('zip');
     const member = chooseMember(await listZip(src));
+    ctx.expectedTextBytes = member.size;
     parser.expectTextBytes(member.size);
     await route(zipMember(src, member, ctx), ctx, 1, text);
   } else {
-    await route(readRange(src, 0, src.size), ctx, 0, text);
+    // Neither gzip nor zip: plain text (or a tar of it), parsed as it comes, so the read buffers take turns.
+    const plain = !(head[0] === 0x1f && head[1] === 0x8b);
+    await route(readRange(src, 0, src.size, plain), ctx, 0, text);
   }
   parser.finish();
 

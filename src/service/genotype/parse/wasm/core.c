@@ -253,7 +253,10 @@ typedef struct {
   const uint64_t *keys;
   uint32_t n, at; /* at: the first key at or after last */
   uint64_t last;  /* the previous record's key */
+  uint64_t next;  /* keys[at], or past every key */
 } cursor_t;
+
+#define NO_KEY 0xffffffffffffffffull
 
 /*
  * Whether a marker of this build sits at key. VCFs are sorted by position, so the cursor
@@ -261,6 +264,10 @@ typedef struct {
  * order, an unsorted file) is found by binary search and the walk goes on from there.
  */
 static inline int at_key(cursor_t *c, uint64_t key) {
+  if (key >= c->last && key < c->next) { /* between the same two markers as the previous record: most records */
+    c->last = key;
+    return 0;
+  }
   const uint64_t *keys = c->keys;
   uint32_t n = c->n, j = c->at;
   if (key < c->last) {
@@ -276,7 +283,8 @@ static inline int at_key(cursor_t *c, uint64_t key) {
   }
   c->at = j;
   c->last = key;
-  return j < n && keys[j] == key;
+  c->next = j < n ? keys[j] : NO_KEY;
+  return c->next == key;
 }
 
 /* An allele index of a GT: 0-9, -1 for ".", or -2 for anything else. */
@@ -303,20 +311,42 @@ uint32_t parse_vcf_lines(const tables_t *t, const uint8_t *buf, uint32_t start, 
   uint32_t n = 0, lines = 0, sites = 0, unused = 0, hom_ref = 0, variant = 0, non_rs = 0, i = start, ls = start;
   const uint32_t with_sites = st->with_sites, builds = st->builds;
   /* The cursors and the chromosomes seen live in locals: rec's stores could alias st. */
-  cursor_t c0 = {st->keys[0], st->count[0], st->cursor[0], st->last[0]};
-  cursor_t c1 = {st->keys[1], st->count[1], st->cursor[1], st->last[1]};
+  cursor_t c0 = {st->keys[0], st->count[0], st->cursor[0], st->last[0], NO_KEY};
+  cursor_t c1 = {st->keys[1], st->count[1], st->cursor[1], st->last[1], NO_KEY};
+  if (builds > 0 && c0.at < c0.n) c0.next = c0.keys[c0.at];
+  if (builds > 1 && c1.at < c1.n) c1.next = c1.keys[c1.at];
   uint32_t seen = 0;
+  /*
+   * The previous record's CHROM and FORMAT fields with the tab after each, as masked words:
+   * most records repeat both, and a record whose bytes match them has the same field
+   * (the tab ends it where it ended before), so neither is scanned or read again.
+   */
+  uint64_t chrom_word = 0, chrom_mask = 0;
+  uint32_t chrom_len = 0; /* 0: nothing cached */
+  int chrom_code = -1;
+  uint64_t format_word[2] = {0, 0}, format_mask[2] = {0, 0};
+  uint32_t format_len = 0;
   while (i < end) {
     ls = i;
     if (buf[i] == LF) { /* a blank line */
       i++;
       continue;
     }
-    i = next_control(buf, i);
-    if (buf[i] != TAB) goto other;
-    int chrom = chrom_of(t, buf, ls, i);
-    if (chrom < 0) goto other;
-    i++;
+    int chrom;
+    if (chrom_len != 0 && (load8(buf + ls) & chrom_mask) == chrom_word) {
+      chrom = chrom_code;
+      i = ls + chrom_len;
+    } else {
+      i = next_control(buf, i);
+      if (buf[i] != TAB) goto other;
+      chrom = chrom_of(t, buf, ls, i);
+      if (chrom < 0) goto other;
+      i++;
+      chrom_len = i - ls <= 8 ? i - ls : 0;
+      chrom_mask = chrom_len == 8 ? ~0ull : (1ull << (8 * chrom_len)) - 1;
+      chrom_word = load8(buf + ls) & chrom_mask;
+      chrom_code = chrom;
+    }
     uint64_t pos;
     uint32_t digits = read_digits(buf, &i, &pos);
     if (digits == 0 || digits > 10 || pos > 0xffffffffu || buf[i] != TAB) goto other;
@@ -356,10 +386,21 @@ uint32_t parse_vcf_lines(const tables_t *t, const uint8_t *buf, uint32_t start, 
       if (buf[i] != TAB || i == fs) goto other;
       i++;
     }
-    if (buf[i] != 'G' || buf[i + 1] != 'T' || (buf[i + 2] != ':' && buf[i + 2] != TAB)) goto other;
-    i = next_control(buf, i + 2);
-    if (buf[i] != TAB) goto other;
-    i++;
+    if (format_len != 0 && (load8(buf + i) & format_mask[0]) == format_word[0] &&
+        (load8(buf + i + 8) & format_mask[1]) == format_word[1]) {
+      i += format_len;
+    } else {
+      uint32_t fs = i;
+      if (buf[i] != 'G' || buf[i + 1] != 'T' || (buf[i + 2] != ':' && buf[i + 2] != TAB)) goto other;
+      i = next_control(buf, i + 2);
+      if (buf[i] != TAB) goto other;
+      i++;
+      format_len = i - fs <= 16 ? i - fs : 0;
+      format_mask[0] = format_len >= 8 ? ~0ull : (1ull << (8 * format_len)) - 1;
+      format_mask[1] = format_len >= 16 ? ~0ull : format_len <= 8 ? 0 : (1ull << (8 * (format_len - 8))) - 1;
+      format_word[0] = load8(buf + fs) & format_mask[0];
+      format_word[1] = load8(buf + fs + 8) & format_mask[1];
+    }
     int a1 = gt_allele(buf[i]), a2 = -2;
     if (a1 == -2 || a1 >= (int)alleles) goto other;
     i++;
@@ -378,11 +419,11 @@ uint32_t parse_vcf_lines(const tables_t *t, const uint8_t *buf, uint32_t start, 
       if (hit) goto other; /* a marker's site: sites.ts decides */
       sites++;
       seen |= 1u << chrom;
-      if (!no_call) {
-        if (a1 > 0 || a2 > 0) variant++;
-        else hom_ref++;
-      }
-      if (rs == 0) unused++;
+      /* Counted without branches: the calls of a file alternate unpredictably. */
+      uint32_t called = !no_call, non_ref = a1 > 0 || a2 > 0;
+      variant += called & non_ref;
+      hom_ref += called & !non_ref;
+      unused += rs == 0;
     } else if (rs == 0) {
       non_rs++;
     }
