@@ -38,6 +38,13 @@ export interface ServiceConfig {
   maxConcurrentUploadsPerProfile: number;
   /** Expected memory of the parses that may run at once, in MiB (TRAITSCOPE_MEMORY_BUDGET_MIB; default 1024). */
   memoryBudgetMib: number | undefined;
+  /**
+   * Whether large jobs run in a process of their own (processing/engine-process.ts);
+   * undefined: where the runtime allows it. TRAITSCOPE_OWN_PROCESSES=0 turns it off, for comparison.
+   */
+  ownProcesses: boolean | undefined;
+  /** Keep one such process started ahead of need (TRAITSCOPE_SPARE_PROCESS=0 turns it off, for comparison). */
+  spareProcess: boolean;
 }
 
 export const DEFAULT_PORT = 4780;
@@ -124,6 +131,8 @@ export function resolveConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     maxConcurrentUploads: overrides.maxConcurrentUploads ?? envNumber('TRAITSCOPE_MAX_CONCURRENT_UPLOADS') ?? 8,
     maxConcurrentUploadsPerProfile: overrides.maxConcurrentUploadsPerProfile ?? 2,
     memoryBudgetMib: overrides.memoryBudgetMib ?? envNumber('TRAITSCOPE_MEMORY_BUDGET_MIB'),
+    ownProcesses: overrides.ownProcesses ?? (process.env.TRAITSCOPE_OWN_PROCESSES === '0' ? false : undefined),
+    spareProcess: overrides.spareProcess ?? process.env.TRAITSCOPE_SPARE_PROCESS !== '0',
   };
 }
 

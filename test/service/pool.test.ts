@@ -2,7 +2,9 @@
  * The worker pool on real threads: tasks in and out (buffers transferred), progress,
  * messages to a running task, a crashed or hung worker replaced while only its own task
  * fails, with a sentence saying so, and a worker retired after a task marked so; a task run
- * in a child process of its own, with a thread back in its place once the process has gone.
+ * in a child process of its own, with a thread back in its place once the process has gone;
+ * a spare process started ahead of need that takes the next such task, and its successor
+ * started only once that process has gone.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { pollUntil } from '../support/server.js';
@@ -12,8 +14,15 @@ const WORKER = new URL('./fixtures/pool-worker.mjs', import.meta.url);
 let pool: WorkerPool | undefined;
 afterEach(() => pool?.close());
 
-function makePool(size: number, taskTimeoutMs = 60_000): WorkerPool {
-  pool = createWorkerPool({ size, workerUrl: WORKER, workerData: null, taskTimeoutMs, onIdle: () => undefined });
+function makePool(size: number, taskTimeoutMs = 60_000, spareProcess = false): WorkerPool {
+  pool = createWorkerPool({
+    size,
+    workerUrl: WORKER,
+    workerData: null,
+    taskTimeoutMs,
+    onIdle: () => undefined,
+    spareProcess,
+  });
   return pool;
 }
 
@@ -156,6 +165,32 @@ describe('worker pool', () => {
     p.tell(sum, 'end');
     await expect(summed).resolves.toEqual({ sum: 42 });
     expect(p.stats()).toMatchObject({ processes: 2, replaced: 0 });
+  });
+
+  it('keeps a spare process started ahead of need for the next ownProcess task, and the next once it has gone', async () => {
+    const p = makePool(2, 60_000, true);
+    await p.whenReady();
+    await pollUntil('the spare ready', async () => (p.stats().spareReady ? true : undefined), 30_000, 50);
+    expect(p.stats()).toMatchObject({ processes: 0, spares: 0 });
+    const asked = Date.now();
+    const large = (value: number) =>
+      p.run<{ pid: number; started: number }>({ op: 'echo', value }, [], undefined, { ownProcess: true });
+    // Two at once: the first takes the spare, the second gets a process started for it.
+    const [first, second] = await Promise.all([large(1), large(2)]);
+    expect([first.pid, second.pid]).not.toContain(process.pid);
+    expect(first.pid).not.toBe(second.pid);
+    expect(first.started).toBeLessThan(asked); // it was running before the task was asked for
+    expect(second.started).toBeGreaterThan(asked);
+    expect(p.stats()).toMatchObject({ processes: 2, spares: 1, spareReady: false });
+    // Both gone (each runs one task): threads take the slots, then a new spare starts.
+    await pollUntil('the processes gone', async () => (alive(first.pid) || alive(second.pid) ? undefined : true));
+    await pollUntil('a new spare ready', async () => (p.stats().spareReady ? true : undefined), 30_000, 50);
+    const third = await large(3);
+    expect([first.pid, second.pid, process.pid]).not.toContain(third.pid);
+    expect(third.started).toBeLessThan(Date.now());
+    expect(p.stats()).toMatchObject({ processes: 3, spares: 2, replaced: 0 });
+    // Other tasks still run on threads.
+    await expect(p.run<{ pid: number }>({ op: 'echo', value: 4 })).resolves.toMatchObject({ pid: process.pid });
   });
 
   it('fails only the task of a process that crashed or hung, and a thread takes its place', async () => {

@@ -117,6 +117,11 @@ export interface ProcessorOptions {
    * runAsNode fuse, electron-builder.yml); there a large parse's thread is replaced instead.
    */
   ownProcesses?: boolean;
+  /**
+   * Whether one such process is kept started ahead of need, its engine loaded, for the next
+   * large job (default true where they are used): the job does not wait for it to start.
+   */
+  spareProcess?: boolean;
 }
 
 interface Job {
@@ -167,6 +172,7 @@ export function createProcessor(options: ProcessorOptions): Processor {
     taskTimeoutMs: JOB_TIMEOUT_MS,
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
     onIdle: dispatch,
+    spareProcess: ownProcesses && (options.spareProcess ?? true),
   });
 
   const queuedInteractive = () => queue.filter((j) => j.lane === 'interactive').length;
