@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ProcessStarter } from './processing/engine-process.js';
 
 export interface ServiceConfig {
   /** Folder holding the database and uploaded files. */
@@ -45,6 +46,8 @@ export interface ServiceConfig {
   ownProcesses: boolean | undefined;
   /** Keep one such process started ahead of need (TRAITSCOPE_SPARE_PROCESS=0 turns it off, for comparison). */
   spareProcess: boolean;
+  /** Starts those processes (the desktop app's utilityProcess); undefined: child_process.fork. Not from the environment. */
+  startProcess: ProcessStarter | undefined;
 }
 
 export const DEFAULT_PORT = 4780;
@@ -133,6 +136,7 @@ export function resolveConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     memoryBudgetMib: overrides.memoryBudgetMib ?? envNumber('TRAITSCOPE_MEMORY_BUDGET_MIB'),
     ownProcesses: overrides.ownProcesses ?? (process.env.TRAITSCOPE_OWN_PROCESSES === '0' ? false : undefined),
     spareProcess: overrides.spareProcess ?? process.env.TRAITSCOPE_SPARE_PROCESS !== '0',
+    startProcess: overrides.startProcess,
   };
 }
 

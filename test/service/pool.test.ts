@@ -4,11 +4,15 @@
  * fails, with a sentence saying so, and a worker retired after a task marked so; a task run
  * in a child process of its own, with a thread back in its place once the process has gone;
  * a spare process started ahead of need that takes the next such task, and its successor
- * started only once that process has gone.
+ * started only once that process has gone; processes started through the starter the host
+ * injects (the desktop app's is Electron's utilityProcess; here one over child_process).
  */
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pollUntil } from '../support/server.js';
 import { createWorkerPool, TaskFailedError, type WorkerPool } from '../../src/service/processing/pool.js';
+import type { ProcessStarter, StartedProcess } from '../../src/service/processing/engine-process.js';
 
 const WORKER = new URL('./fixtures/pool-worker.mjs', import.meta.url);
 let pool: WorkerPool | undefined;
@@ -191,6 +195,46 @@ describe('worker pool', () => {
     expect(p.stats()).toMatchObject({ processes: 3, spares: 2, replaced: 0 });
     // Other tasks still run on threads.
     await expect(p.run<{ pid: number }>({ op: 'echo', value: 4 })).resolves.toMatchObject({ pid: process.pid });
+  });
+
+  it('starts its processes through the starter it is given, and stops them through it', async () => {
+    const entries: string[] = [];
+    const children: ChildProcess[] = [];
+    const startProcess: ProcessStarter = (entry, { env, execArgv }) => {
+      entries.push(entry);
+      const child = fork(entry, [], { env: { ...process.env, ...env }, execArgv, serialization: 'advanced' });
+      children.push(child);
+      const started: StartedProcess = {
+        send: (message) => void child.send(message),
+        stop: () => child.disconnect(),
+        kill: () => void child.kill('SIGKILL'),
+        ref: () => undefined,
+        unref: () => undefined,
+        on: (event: string, listener: (...args: never[]) => void) => {
+          child.on(event, listener as (...args: unknown[]) => void);
+          return started;
+        },
+      };
+      return started;
+    };
+    pool = createWorkerPool({
+      size: 1,
+      workerUrl: WORKER,
+      workerData: null,
+      taskTimeoutMs: 60_000,
+      onIdle: () => undefined,
+      spareProcess: true,
+      startProcess,
+    });
+    await pool.whenReady();
+    await pollUntil('the spare ready', async () => (pool!.stats().spareReady ? true : undefined), 30_000, 50);
+    const ran = await pool.run<{ pid: number }>({ op: 'echo', value: 5 }, [], undefined, { ownProcess: true });
+    expect(entries).toEqual([fileURLToPath(WORKER)]);
+    expect(ran.pid).toBe(children[0].pid);
+    // Done with its task, it was told to stop through the starter and left on its own (not killed).
+    await pollUntil('the process gone', async () => (children[0].exitCode === null ? undefined : true), 10_000, 50);
+    expect([children[0].exitCode, children[0].signalCode]).toEqual([0, null]);
+    expect(pool.stats()).toMatchObject({ processes: 1, spares: 1 });
   });
 
   it('fails only the task of a process that crashed or hung, and a thread takes its place', async () => {

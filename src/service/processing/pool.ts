@@ -19,7 +19,7 @@
  * bound) is decided by the processor, which hands a task over when a worker is idle.
  */
 import { Worker, type ResourceLimits, type Transferable } from 'node:worker_threads';
-import { startEngineProcess, type EngineRunner } from './engine-process.js';
+import { startEngineProcess, type EngineRunner, type ProcessStarter } from './engine-process.js';
 import type { MessageToWorker, WorkerMessage } from './worker-protocol.js';
 
 export class TaskFailedError extends Error {}
@@ -36,6 +36,8 @@ export interface PoolOptions {
   onIdle: () => void;
   /** Keep one process started ahead of need for the next `ownProcess` task (default false). */
   spareProcess?: boolean;
+  /** Starts the processes of `ownProcess` tasks (default: child_process.fork, engine-process.ts). */
+  startProcess?: ProcessStarter;
 }
 
 export interface WorkerPool {
@@ -120,6 +122,7 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
     const worker: EngineRunner = inProcess
       ? startEngineProcess(options.workerUrl, options.workerData, {
           heapMb: options.resourceLimits?.maxOldGenerationSizeMb,
+          starter: options.startProcess,
         })
       : new Worker(options.workerUrl, { workerData: options.workerData, resourceLimits: options.resourceLimits });
     // A process runs one task and goes: everything it took is returned when it exits.

@@ -31,6 +31,7 @@ import { eventBus, type EventBus, type JobEvent, type JobKind } from './job-even
 import { nextJob, type Lane } from './job-order.js';
 import { looksCompressed, memoryBudget, parseMemoryEstimate, storedGenotypeEstimate } from './memory-budget.js';
 import { createWorkerPool, type WorkerPool } from './pool.js';
+import type { ProcessStarter } from './engine-process.js';
 import type { ProcessingOutcome } from './process-job.js';
 import type { ScoringOutcome } from './score-job.js';
 import type { JobFailed, Task, TaskOutcome } from './tasks.js';
@@ -112,11 +113,18 @@ export interface ProcessorOptions {
   /** Expected memory of the parses that may run at once (default 1 GiB, memory-budget.ts). */
   memoryBudgetBytes?: number;
   /**
-   * Whether large jobs may run in a process of their own (engine-process.ts). Default: not
-   * inside Electron, whose packaged build disables running its executable as Node (the
-   * runAsNode fuse, electron-builder.yml); there a large parse's thread is replaced instead.
+   * Whether large jobs may run in a process of their own (engine-process.ts). Default: yes,
+   * except inside Electron without `startProcess` (its packaged build may not run its
+   * executable as Node: the runAsNode fuse, electron-builder.yml); there a large parse's
+   * thread is replaced instead.
    */
   ownProcesses?: boolean;
+  /**
+   * Starts those processes: the desktop app passes one built on Electron's utilityProcess
+   * (src/main/engine-process-starter.ts), and large jobs then run in processes there too.
+   * Default: child_process.fork of the executable running the service (engine-process.ts).
+   */
+  startProcess?: ProcessStarter;
   /**
    * Whether one such process is kept started ahead of need, its engine loaded, for the next
    * large job (default true where they are used): the job does not wait for it to start.
@@ -161,7 +169,7 @@ export function createProcessor(options: ProcessorOptions): Processor {
   const running = new Map<number, Job>();
   const busyProfiles = new Set<string>();
   const budget = memoryBudget(options.memoryBudgetBytes);
-  const ownProcesses = options.ownProcesses ?? !process.versions.electron;
+  const ownProcesses = options.ownProcesses ?? (!process.versions.electron || options.startProcess !== undefined);
   let nextId = 1;
   let closed = false;
 
@@ -173,6 +181,7 @@ export function createProcessor(options: ProcessorOptions): Processor {
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
     onIdle: dispatch,
     spareProcess: ownProcesses && (options.spareProcess ?? true),
+    startProcess: options.startProcess,
   });
 
   const queuedInteractive = () => queue.filter((j) => j.lane === 'interactive').length;
