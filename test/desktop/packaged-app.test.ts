@@ -462,7 +462,13 @@ describe.skipIf(!PACKAGED_APP)(
           `Traitscope could not use its usual address and runs on ${origin} instead`,
         );
         await expect(notice.textContent()).resolves.toContain(path.join(dataDir, 'service.json'));
-        expect(await profileNames()).toEqual(['Ada Lovelace', 'Grace Hopper', 'Hedy Lamarr', 'Katherine Johnson']);
+        expect(await profileNames()).toEqual([
+          'Ada Lovelace',
+          'Grace Hopper',
+          'Hedy Lamarr',
+          'Katherine Johnson',
+          'Mary Somerville',
+        ]);
         await shot('04-relaunched');
         await electronApp!.close();
         electronApp = null;
