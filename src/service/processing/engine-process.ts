@@ -61,7 +61,7 @@ export type ProcessStarter = (
 ) => StartedProcess;
 
 /** Node's child_process.fork with an IPC channel: `serve`, the CLI. */
-export const forkStarter: ProcessStarter = (entry, { env, execArgv }) => {
+const forkStarter: ProcessStarter = (entry, { env, execArgv }) => {
   const child: ChildProcess = fork(entry, [], {
     env: { ...process.env, ...env },
     execArgv,

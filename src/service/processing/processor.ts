@@ -14,7 +14,8 @@
  * - Parses run side by side only while their expected memory fits the service's memory
  *   budget (memory-budget.ts); parses start in queue order, and one larger than the whole
  *   budget runs alone. A large parse, and then the scoring of what it stored, run in a process
- *   of their own, which gives all their memory back when it exits (engine-process.ts); a
+ *   of their own, which gives all their memory back when it exits (engine-process.ts); one
+ *   such process waits started ahead of need, so the job does not wait for it (pool.ts). A
  *   thread whose parse turned out large (a compressed upload) is replaced afterwards.
  */
 import { availableParallelism } from 'node:os';
