@@ -92,6 +92,9 @@ export interface Processor {
     recycled: number;
     /** Parses run in a process of their own (large files), so that all their memory went back. */
     processes: number;
+    /** Of those, how many had been started ahead of need (the spare), and whether one waits now. */
+    spares: number;
+    spare_ready: boolean;
     queued: number;
     background: number;
     /** The memory budget for parses, and the expected memory of the parses running. */
@@ -468,6 +471,8 @@ export function createProcessor(options: ProcessorOptions): Processor {
         replaced: s.replaced,
         recycled: s.recycled,
         processes: s.processes,
+        spares: s.spares,
+        spare_ready: s.spareReady,
         queued: queuedInteractive(),
         background: queue.length - queuedInteractive(),
         memory_budget_mib: Math.round(budget.limit / MIB),
