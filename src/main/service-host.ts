@@ -12,6 +12,7 @@ import { startService, type RunningService } from '../service/index.js';
 import { sqliteNativeBinding } from '../service/packaged-paths.js';
 import { getSetting, SERVICE_ORIGIN } from '../service/settings.js';
 import { shippedFiles } from './app-paths.js';
+import { utilityProcessStarter } from './engine-process-starter.js';
 import { choosePort } from './port-choice.js';
 import { ServiceAlreadyRunningError } from './startup-failure.js';
 
@@ -56,7 +57,9 @@ export async function startHostedService(dataDir: string): Promise<RunningServic
   // Another program has the usual port: any port will do, and the window says so (port-choice.ts).
   const port = await choosePort(DEFAULT_PORT);
   if (port === 0) console.warn(`[traitscope] port ${DEFAULT_PORT} on 127.0.0.1 is in use; using a free port`);
-  return startService({ dataDir, port, ...shippedFiles(app.getAppPath()) });
+  // Large jobs in processes of their own (their memory goes back when they exit): Electron's
+  // utilityProcess starts them, as its executable may not run as Node.
+  return startService({ dataDir, port, ...shippedFiles(app.getAppPath()), startProcess: utilityProcessStarter });
 }
 
 /** A fresh access token of the app's own client, for the window's renderer. */

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ProcessStarter } from './processing/engine-process.js';
 
 export interface ServiceConfig {
   /** Folder holding the database and uploaded files. */
@@ -38,6 +39,15 @@ export interface ServiceConfig {
   maxConcurrentUploadsPerProfile: number;
   /** Expected memory of the parses that may run at once, in MiB (TRAITSCOPE_MEMORY_BUDGET_MIB; default 1024). */
   memoryBudgetMib: number | undefined;
+  /**
+   * Whether large jobs run in a process of their own (processing/engine-process.ts);
+   * undefined: where the runtime allows it. TRAITSCOPE_OWN_PROCESSES=0 turns it off, for comparison.
+   */
+  ownProcesses: boolean | undefined;
+  /** Keep one such process started ahead of need (TRAITSCOPE_SPARE_PROCESS=0 turns it off, for comparison). */
+  spareProcess: boolean;
+  /** Starts those processes (the desktop app's utilityProcess); undefined: child_process.fork. Not from the environment. */
+  startProcess: ProcessStarter | undefined;
 }
 
 export const DEFAULT_PORT = 4780;
@@ -124,6 +134,9 @@ export function resolveConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     maxConcurrentUploads: overrides.maxConcurrentUploads ?? envNumber('TRAITSCOPE_MAX_CONCURRENT_UPLOADS') ?? 8,
     maxConcurrentUploadsPerProfile: overrides.maxConcurrentUploadsPerProfile ?? 2,
     memoryBudgetMib: overrides.memoryBudgetMib ?? envNumber('TRAITSCOPE_MEMORY_BUDGET_MIB'),
+    ownProcesses: overrides.ownProcesses ?? (process.env.TRAITSCOPE_OWN_PROCESSES === '0' ? false : undefined),
+    spareProcess: overrides.spareProcess ?? process.env.TRAITSCOPE_SPARE_PROCESS !== '0',
+    startProcess: overrides.startProcess,
   };
 }
 

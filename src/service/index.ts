@@ -71,6 +71,9 @@ export async function startService(overrides: Partial<ServiceConfig> = {}): Prom
     maxQueued: config.maxQueuedJobs,
     parseWhileReceiving: config.parseWhileReceiving,
     memoryBudgetBytes: config.memoryBudgetMib === undefined ? undefined : config.memoryBudgetMib * 1024 * 1024,
+    ownProcesses: config.ownProcesses,
+    spareProcess: config.spareProcess,
+    startProcess: config.startProcess,
   });
   // The service's own engine (trait lists, statuses, one assessment's details) loads on
   // first use, so the service answers before the catalog is compiled; the workers load theirs

@@ -13,7 +13,9 @@
  * 2. a genome dropped on the window is processed by the worker inside the packaged layout
  *    and its results appear; the same through File › Open…, the macOS dock (open-file)
  *    and a second launch with a file, which also brings the window back — those three
- *    stored from disk by the main process, the page sending no file;
+ *    stored from disk by the main process, the page sending no file; a large genome (3
+ *    million markers) is processed in a process of its own, started by Electron's
+ *    utilityProcess (src/main/engine-process-starter.ts);
  * 3. a report exports as PDF; quitting stops the service (the database is closed cleanly)
  *    and leaves no process;
  * 4. a relaunch restores the window's size and position and the profiles, on another port
@@ -39,7 +41,7 @@ import { GENOTYPE_EXTENSIONS } from '../../src/shared/genotype-files.js';
 import { MENU_OPEN_FILE } from '../../src/main/menu-ids.js';
 import { updateFeedOf } from '../../src/main/update-check.js';
 import { dropFiles } from '../e2e/support/app.js';
-import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
+import { catalogMarkers, chipMarkers, combine, twentyThreeAndMe } from '../support/genotypes.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { builderConfig } from './support/build.js';
 import {
@@ -219,6 +221,29 @@ describe.skipIf(!PACKAGED_APP)(
       );
       await expectResults('Grace Hopper');
       expect(pageUploads.length).toBe(uploadsBefore);
+    });
+
+    it('processes a large genome in a process of its own, started through utilityProcess', async () => {
+      const file = path.join(work, 'genome_Mary_Somerville_v5_Full_20240314.txt');
+      writeFileSync(file, twentyThreeAndMe(combine([catalogMarkers(5), chipMarkers(3_000_000, 5)])));
+      await electronApp!.evaluate(
+        ({ dialog, Menu }, { chosen, id }) => {
+          dialog.showOpenDialog = (async () => ({
+            canceled: false,
+            filePaths: [chosen],
+          })) as typeof dialog.showOpenDialog;
+          Menu.getApplicationMenu()!.getMenuItemById(id)!.click();
+        },
+        { chosen: file, id: MENU_OPEN_FILE },
+      );
+      await expectResults('Mary Somerville');
+      const session = await page.evaluate(() => window.traitscope!.getSession());
+      const res = await fetch(`${session.baseUrl}/api/app/diagnostics`, {
+        headers: { authorization: `Bearer ${session.token}` },
+      });
+      const diagnostics = (await res.json()) as { workers: { processes: number; replaced: number } };
+      expect(diagnostics.workers.processes).toBeGreaterThanOrEqual(1);
+      expect(diagnostics.workers.replaced).toBe(0);
     });
 
     it('processes a genome dropped on the dock icon (macOS open-file)', async () => {
@@ -437,7 +462,13 @@ describe.skipIf(!PACKAGED_APP)(
           `Traitscope could not use its usual address and runs on ${origin} instead`,
         );
         await expect(notice.textContent()).resolves.toContain(path.join(dataDir, 'service.json'));
-        expect(await profileNames()).toEqual(['Ada Lovelace', 'Grace Hopper', 'Hedy Lamarr', 'Katherine Johnson']);
+        expect(await profileNames()).toEqual([
+          'Ada Lovelace',
+          'Grace Hopper',
+          'Hedy Lamarr',
+          'Katherine Johnson',
+          'Mary Somerville',
+        ]);
         await shot('04-relaunched');
         await electronApp!.close();
         electronApp = null;

@@ -2,18 +2,31 @@
  * The worker pool on real threads: tasks in and out (buffers transferred), progress,
  * messages to a running task, a crashed or hung worker replaced while only its own task
  * fails, with a sentence saying so, and a worker retired after a task marked so; a task run
- * in a child process of its own, with a thread back in its place once the process has gone.
+ * in a child process of its own, with a thread back in its place once the process has gone;
+ * a spare process started ahead of need that takes the next such task, and its successor
+ * started only once that process has gone; processes started through the starter the host
+ * injects (the desktop app's is Electron's utilityProcess; here one over child_process).
  */
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pollUntil } from '../support/server.js';
 import { createWorkerPool, TaskFailedError, type WorkerPool } from '../../src/service/processing/pool.js';
+import type { ProcessStarter, StartedProcess } from '../../src/service/processing/engine-process.js';
 
 const WORKER = new URL('./fixtures/pool-worker.mjs', import.meta.url);
 let pool: WorkerPool | undefined;
 afterEach(() => pool?.close());
 
-function makePool(size: number, taskTimeoutMs = 60_000): WorkerPool {
-  pool = createWorkerPool({ size, workerUrl: WORKER, workerData: null, taskTimeoutMs, onIdle: () => undefined });
+function makePool(size: number, taskTimeoutMs = 60_000, spareProcess = false): WorkerPool {
+  pool = createWorkerPool({
+    size,
+    workerUrl: WORKER,
+    workerData: null,
+    taskTimeoutMs,
+    onIdle: () => undefined,
+    spareProcess,
+  });
   return pool;
 }
 
@@ -156,6 +169,72 @@ describe('worker pool', () => {
     p.tell(sum, 'end');
     await expect(summed).resolves.toEqual({ sum: 42 });
     expect(p.stats()).toMatchObject({ processes: 2, replaced: 0 });
+  });
+
+  it('keeps a spare process started ahead of need for the next ownProcess task, and the next once it has gone', async () => {
+    const p = makePool(2, 60_000, true);
+    await p.whenReady();
+    await pollUntil('the spare ready', async () => (p.stats().spareReady ? true : undefined), 30_000, 50);
+    expect(p.stats()).toMatchObject({ processes: 0, spares: 0 });
+    const asked = Date.now();
+    const large = (value: number) =>
+      p.run<{ pid: number; started: number }>({ op: 'echo', value }, [], undefined, { ownProcess: true });
+    // Two at once: the first takes the spare, the second gets a process started for it.
+    const [first, second] = await Promise.all([large(1), large(2)]);
+    expect([first.pid, second.pid]).not.toContain(process.pid);
+    expect(first.pid).not.toBe(second.pid);
+    expect(first.started).toBeLessThan(asked); // it was running before the task was asked for
+    expect(second.started).toBeGreaterThan(asked);
+    expect(p.stats()).toMatchObject({ processes: 2, spares: 1, spareReady: false });
+    // Both gone (each runs one task): threads take the slots, then a new spare starts.
+    await pollUntil('the processes gone', async () => (alive(first.pid) || alive(second.pid) ? undefined : true));
+    await pollUntil('a new spare ready', async () => (p.stats().spareReady ? true : undefined), 30_000, 50);
+    const third = await large(3);
+    expect([first.pid, second.pid, process.pid]).not.toContain(third.pid);
+    expect(third.started).toBeLessThan(Date.now());
+    expect(p.stats()).toMatchObject({ processes: 3, spares: 2, replaced: 0 });
+    // Other tasks still run on threads.
+    await expect(p.run<{ pid: number }>({ op: 'echo', value: 4 })).resolves.toMatchObject({ pid: process.pid });
+  });
+
+  it('starts its processes through the starter it is given, and stops them through it', async () => {
+    const entries: string[] = [];
+    const children: ChildProcess[] = [];
+    const startProcess: ProcessStarter = (entry, { env, execArgv }) => {
+      entries.push(entry);
+      const child = fork(entry, [], { env: { ...process.env, ...env }, execArgv, serialization: 'advanced' });
+      children.push(child);
+      const started: StartedProcess = {
+        send: (message) => void child.send(message),
+        stop: () => child.disconnect(),
+        kill: () => void child.kill('SIGKILL'),
+        ref: () => undefined,
+        unref: () => undefined,
+        on: (event: string, listener: (...args: never[]) => void) => {
+          child.on(event, listener as (...args: unknown[]) => void);
+          return started;
+        },
+      };
+      return started;
+    };
+    pool = createWorkerPool({
+      size: 1,
+      workerUrl: WORKER,
+      workerData: null,
+      taskTimeoutMs: 60_000,
+      onIdle: () => undefined,
+      spareProcess: true,
+      startProcess,
+    });
+    await pool.whenReady();
+    await pollUntil('the spare ready', async () => (pool!.stats().spareReady ? true : undefined), 30_000, 50);
+    const ran = await pool.run<{ pid: number }>({ op: 'echo', value: 5 }, [], undefined, { ownProcess: true });
+    expect(entries).toEqual([fileURLToPath(WORKER)]);
+    expect(ran.pid).toBe(children[0].pid);
+    // Done with its task, it was told to stop through the starter and left on its own (not killed).
+    await pollUntil('the process gone', async () => (children[0].exitCode === null ? undefined : true), 10_000, 50);
+    expect([children[0].exitCode, children[0].signalCode]).toEqual([0, null]);
+    expect(pool.stats()).toMatchObject({ processes: 1, spares: 1 });
   });
 
   it('fails only the task of a process that crashed or hung, and a thread takes its place', async () => {

@@ -6,9 +6,11 @@
  * threads (engine-worker.js) runs it; it speaks the same messages over the IPC channel.
  *
  * It has the part of a Worker's interface the pool uses (pool.ts), so a slot can hold
- * either. The child is the executable running the service: Node for `serve` and the CLI.
- * The desktop app does not use it (processor.ts): its packaged Electron refuses to run as
- * Node (the runAsNode fuse), and Electron's utilityProcess would need the host to start it.
+ * either. Who starts the process is the host's: by default (forkStarter) the executable
+ * running the service, Node for `serve` and the CLI. The desktop app's packaged Electron
+ * refuses to run as Node (the runAsNode fuse): its main process passes a starter built on
+ * Electron's utilityProcess (src/main/engine-process-starter.ts), whose child speaks over
+ * `process.parentPort` instead of the IPC channel (engine-worker.ts).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
@@ -31,40 +33,99 @@ export interface EngineRunner {
     ((event: 'exit', listener: (code: number) => void) => unknown);
 }
 
-export function startEngineProcess(entry: URL, workerData: unknown, options: { heapMb?: number } = {}): EngineRunner {
-  const events = new EventEmitter();
-  const child: ChildProcess = fork(fileURLToPath(entry), [], {
-    env: { ...process.env, [ENGINE_PROCESS_DATA]: JSON.stringify(workerData) },
-    // Not the service's own flags (a debugger's, tsx's): the heap limit a worker thread
-    // has, and the collector, which a large parse calls once done (process-job.ts).
-    execArgv: [...(options.heapMb ? [`--max-old-space-size=${options.heapMb}`] : []), '--expose-gc'],
-    // Typed arrays and errors cross as they do between threads (structured clone), not as JSON.
+/** A process started for the engine worker's entry, as the service uses it. */
+export interface StartedProcess {
+  /** Delivered in order; the child only listens once it has said it is ready. */
+  send: (message: MessageToWorker) => void;
+  /** Asks it to close its database and exit (it is killed if it has not within a few seconds). */
+  stop: () => void;
+  kill: () => void;
+  /** Whether it keeps the service's event loop alive (no-ops where the host decides that). */
+  ref: () => void;
+  unref: () => void;
+  on: ((event: 'message', listener: (message: WorkerMessage) => void) => unknown) &
+    /** `signal`: what stopped it, where known (SIGABRT: V8 aborted it, its heap limit reached). */
+    ((event: 'exit', listener: (code: number | null, signal: string | null) => void) => unknown) &
+    /** It could not be started; 'exit' may not follow. */
+    ((event: 'error', listener: (error: Error) => void) => unknown);
+}
+
+/**
+ * Starts `entry` (a file path) as a process of its own with these environment variables
+ * and runtime flags, its messages structured-cloned (typed arrays cross as they do between
+ * threads). The service never imports a host's API: the desktop app injects its starter.
+ */
+export type ProcessStarter = (
+  entry: string,
+  options: { env: Record<string, string>; execArgv: string[] },
+) => StartedProcess;
+
+/** Node's child_process.fork with an IPC channel: `serve`, the CLI. */
+const forkStarter: ProcessStarter = (entry, { env, execArgv }) => {
+  const child: ChildProcess = fork(entry, [], {
+    env: { ...process.env, ...env },
+    execArgv,
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  const started: StartedProcess = {
+    send: (message) => {
+      if (child.connected) child.send(message);
+    },
+    // The child closes its database and exits when the channel closes (engine-worker.ts).
+    stop: () => (child.connected ? child.disconnect() : child.kill('SIGKILL')),
+    kill: () => child.kill('SIGKILL'),
+    ref: () => {
+      child.ref();
+      child.channel?.ref();
+    },
+    unref: () => {
+      child.unref();
+      child.channel?.unref();
+    },
+    on: (event: string, listener: (...args: never[]) => void) => {
+      if (event === 'error')
+        child.on('error', (err) => {
+          (listener as (e: Error) => void)(err);
+          // It never started: no 'exit' follows.
+          if (child.pid === undefined) child.emit('exit', null, null);
+        });
+      else child.on(event, listener as (...args: unknown[]) => void);
+      return started;
+    },
+  };
+  return started;
+};
+
+export function startEngineProcess(
+  entry: URL,
+  workerData: unknown,
+  options: { heapMb?: number; starter?: ProcessStarter } = {},
+): EngineRunner {
+  const events = new EventEmitter();
+  const child = (options.starter ?? forkStarter)(fileURLToPath(entry), {
+    env: { [ENGINE_PROCESS_DATA]: JSON.stringify(workerData) },
+    // Not the service's own flags (a debugger's, tsx's): the heap limit a worker thread
+    // has, and the collector, which a large parse calls once done (process-job.ts).
+    execArgv: [...(options.heapMb ? [`--max-old-space-size=${options.heapMb}`] : []), '--expose-gc'],
+  });
   // Messages wait until the child listens: one sent before its modules have loaded would be lost.
   let ready = false;
+  let exitedYet = false;
   const waiting: MessageToWorker[] = [];
   let resolveExited!: (code: number) => void;
   const exited = new Promise<number>((resolve) => (resolveExited = resolve));
-  let ended = false;
-  const end = (code: number) => {
-    if (ended) return;
-    ended = true;
-    events.emit('exit', code);
-    resolveExited(code);
-  };
-  child.once('exit', (code, signal) => {
+  child.on('exit', (code, signal) => {
+    if (exitedYet) return;
+    exitedYet = true;
     // V8 aborts a process whose heap limit is reached: reported as a worker thread's would be.
     if (signal === 'SIGABRT')
       events.emit('error', Object.assign(new Error('out of memory'), { code: 'ERR_WORKER_OUT_OF_MEMORY' }));
     else if (signal) events.emit('error', new Error(`the process was stopped (${signal})`));
-    end(code ?? 1);
+    events.emit('exit', code ?? 1);
+    resolveExited(code ?? 1);
   });
-  child.on('error', (err) => {
-    events.emit('error', err);
-    if (child.pid === undefined) end(1); // it never started: no 'exit' follows
-  });
+  child.on('error', (err) => events.emit('error', err));
   child.on('message', (message: WorkerMessage) => {
     if (message.type === 'ready' && !ready) {
       ready = true;
@@ -75,28 +136,21 @@ export function startEngineProcess(entry: URL, workerData: unknown, options: { h
 
   const runner: EngineRunner = {
     postMessage(message) {
-      if (ready && child.connected) child.send(message);
-      else if (!ready) waiting.push(message);
+      if (ready) child.send(message);
+      else waiting.push(message);
     },
     /** Asks the process to stop (it closes its database and exits); killed if it has not within a few seconds. */
     terminate() {
-      if (child.exitCode === null && child.signalCode === null) {
-        if (child.connected) child.disconnect();
-        else child.kill('SIGKILL');
-        const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+      if (!exitedYet) {
+        child.stop();
+        const timer = setTimeout(() => child.kill(), STOP_GRACE_MS);
         timer.unref();
         void exited.then(() => clearTimeout(timer));
       }
       return exited;
     },
-    ref() {
-      child.ref();
-      child.channel?.ref();
-    },
-    unref() {
-      child.unref();
-      child.channel?.unref();
-    },
+    ref: () => child.ref(),
+    unref: () => child.unref(),
     on(event: string, listener: (arg: never) => void) {
       events.on(event, listener as (arg: unknown) => void);
       return runner;

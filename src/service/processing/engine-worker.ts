@@ -7,8 +7,9 @@
  * is still choosing it).
  *
  * The same entry runs as a child process of its own (engine-process.ts) for a parse too
- * large to leave in the service's process: the messages then travel over the IPC channel,
- * and the process closes its database and exits when the service disconnects.
+ * large to leave in the service's process: the messages then travel over the IPC channel
+ * (or, in the desktop app's utilityProcess, over `process.parentPort`), and the process
+ * closes its database and exits when the service disconnects or tells it to stop.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../db/database.js';
@@ -35,11 +36,24 @@ interface ServicePort {
   on: (event: 'message', listener: (message: MessageToWorker) => void) => unknown;
 }
 
+/** Electron's end of a utilityProcess (its messages arrive as events holding the data). */
+interface UtilityParentPort {
+  postMessage: (message: unknown) => void;
+  on: (event: 'message', listener: (event: { data: unknown }) => void) => unknown;
+}
+
 function processPort(): ServicePort {
   const send = process.send?.bind(process);
+  const utility = (process as { parentPort?: UtilityParentPort }).parentPort;
   const data = process.env[ENGINE_PROCESS_DATA];
-  if (!send || !data) throw new Error('engine-worker.js runs as a worker of the Traitscope service, not on its own.');
-  return { postMessage: (message) => void send(message), on: (event, listener) => process.on(event, listener) };
+  if (!data || (!send && !utility))
+    throw new Error('engine-worker.js runs as a worker of the Traitscope service, not on its own.');
+  if (utility)
+    return {
+      postMessage: (message) => utility.postMessage(message),
+      on: (event, listener) => utility.on(event, (e) => listener(e.data as MessageToWorker)),
+    };
+  return { postMessage: (message) => void send!(message), on: (event, listener) => process.on(event, listener) };
 }
 
 const port: ServicePort = parentPort ?? processPort();
@@ -80,7 +94,19 @@ function checkpoint(): void {
 /** The upload the current task parses while it arrives, if any. */
 let arrival: ArrivingFile | undefined;
 
+/** The service stopped with this process or let it go: the write-ahead log is copied in and
+ * the database closed, so nothing is left for the next start to recover. */
+function leave(): void {
+  checkpoint();
+  db.close();
+  process.exit(0);
+}
+
 port.on('message', (msg: MessageToWorker) => {
+  if ('stop' in msg) {
+    leave();
+    return;
+  }
   if ('message' in msg) {
     if (msg.id === currentTask) arrival?.signal(msg.message as UploadSignal);
     return;
@@ -100,15 +126,7 @@ port.on('message', (msg: MessageToWorker) => {
     )
     .finally(checkpoint);
 });
-if (!parentPort) {
-  // The service stopped with this process or let it go: the write-ahead log is copied in and
-  // the database closed, so nothing is left for the next start to recover.
-  process.once('disconnect', () => {
-    checkpoint();
-    db.close();
-    process.exit(0);
-  });
-}
+if (!parentPort) process.once('disconnect', leave);
 send({ type: 'ready' });
 setImmediate(() => {
   try {

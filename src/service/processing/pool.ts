@@ -10,12 +10,16 @@
  * thread (engine-process.ts): everything it took goes back when that process exits, and a
  * new thread takes the slot after it. A task for a process that the end of the previous one
  * queued at once (the scoring after a parse) runs in the same process before it goes.
+ * With `spareProcess`, one such process is started ahead of need (once every thread is
+ * ready, and again after the process that took it has exited) and loads its engine while
+ * idle: the next large task starts on it at once instead of waiting for Node, the bundle and
+ * an engine to load.
  *
  * The pool only executes: which task runs next (per-profile order, priorities, the queue
  * bound) is decided by the processor, which hands a task over when a worker is idle.
  */
 import { Worker, type ResourceLimits, type Transferable } from 'node:worker_threads';
-import { startEngineProcess, type EngineRunner } from './engine-process.js';
+import { startEngineProcess, type EngineRunner, type ProcessStarter } from './engine-process.js';
 import type { MessageToWorker, WorkerMessage } from './worker-protocol.js';
 
 export class TaskFailedError extends Error {}
@@ -30,6 +34,10 @@ export interface PoolOptions {
   resourceLimits?: ResourceLimits;
   /** Called whenever a worker becomes free for a task. */
   onIdle: () => void;
+  /** Keep one process started ahead of need for the next `ownProcess` task (default false). */
+  spareProcess?: boolean;
+  /** Starts the processes of `ownProcess` tasks (default: child_process.fork, engine-process.ts). */
+  startProcess?: ProcessStarter;
 }
 
 export interface WorkerPool {
@@ -53,9 +61,19 @@ export interface WorkerPool {
   retireAfter: (task: unknown, retire?: boolean) => void;
   /**
    * Workers that have started and said they are ready, how many were replaced after a crash,
-   * how many were retired, and how many processes were started for tasks (ownProcess).
+   * how many were retired, how many processes ran tasks (ownProcess), how many of those had
+   * been started ahead of need, and whether a spare process is ready now.
    */
-  stats: () => { size: number; ready: number; busy: number; replaced: number; recycled: number; processes: number };
+  stats: () => {
+    size: number;
+    ready: number;
+    busy: number;
+    replaced: number;
+    recycled: number;
+    processes: number;
+    spares: number;
+    spareReady: boolean;
+  };
   /** Resolves when every worker has said it is ready (for start-up measurements and tests). */
   whenReady: () => Promise<void>;
   /** Stops every worker; running tasks fail. */
@@ -92,6 +110,9 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
   let replaced = 0;
   let recycled = 0;
   let processes = 0;
+  let sparesTaken = 0;
+  /** A process started ahead of need (spareProcess), in no slot until a task takes it. */
+  let spare: Slot | null = null;
   let failedStarts = 0;
   let brokenReason: string | null = null;
   let closed = false;
@@ -101,6 +122,7 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
     const worker: EngineRunner = inProcess
       ? startEngineProcess(options.workerUrl, options.workerData, {
           heapMb: options.resourceLimits?.maxOldGenerationSizeMb,
+          starter: options.startProcess,
         })
       : new Worker(options.workerUrl, { workerData: options.workerData, resourceLimits: options.resourceLimits });
     // A process runs one task and goes: everything it took is returned when it exits.
@@ -121,12 +143,26 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
     task.timer.unref();
   }
 
+  /**
+   * Starts the spare process when there is none and no task's process runs: after the
+   * threads (it never slows the service's start) and never beside a large task (its engine
+   * would be held beside the one the task's process holds).
+   */
+  function startSpare(): void {
+    if (!options.spareProcess || spare || closed || brokenReason) return;
+    if (slots.some((s) => s.process || !s.ready)) return;
+    spare = start(true);
+  }
+
   function onMessage(slot: Slot, msg: WorkerMessage): void {
     if (msg.type === 'ready') {
       slot.ready = true;
       failedStarts = 0;
       if (slot.task) startClock(slot, slot.task);
-      if (slots.every((s) => s.ready)) readyWaiters.splice(0).forEach((w) => w());
+      if (slots.every((s) => s.ready)) {
+        readyWaiters.splice(0).forEach((w) => w());
+        startSpare();
+      }
       return;
     }
     const task = slot.task;
@@ -171,12 +207,19 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
   }
 
   function onExit(slot: Slot, code: number, error: Error | null): void {
+    if (slot === spare) {
+      // Gone while idle: one that had started is started again; one that never did waits for
+      // the next large task's process to end (no loop of failing starts).
+      spare = null;
+      if (slot.ready) startSpare();
+      return;
+    }
     const i = slots.indexOf(slot);
     if (i < 0) return; // already replaced (time-out)
     if (slot.retiring) {
       if (closed) return;
       slots[i] = start();
-      queueMicrotask(options.onIdle);
+      queueMicrotask(options.onIdle); // the next spare starts once this thread is ready
       return;
     }
     const task = slot.task;
@@ -244,7 +287,10 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
         // The idle thread goes now (its exit is not a crash: the slot is no longer listed),
         // so its engine is not held beside the process's.
         const thread = slot;
-        slot = start(true);
+        const warm = spare;
+        spare = null;
+        if (warm) sparesTaken++;
+        slot = warm ?? start(true);
         slots[slots.indexOf(thread)] = slot;
         processes++;
         void thread.worker.terminate();
@@ -280,12 +326,14 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
       replaced,
       recycled,
       processes,
+      spares: sparesTaken,
+      spareReady: spare?.ready ?? false,
     }),
     whenReady: () =>
       slots.every((s) => s.ready) || brokenReason ? Promise.resolve() : new Promise((r) => readyWaiters.push(r)),
     async close() {
       closed = true;
-      await Promise.all(slots.map((s) => s.worker.terminate()));
+      await Promise.all([...slots, ...(spare ? [spare] : [])].map((s) => s.worker.terminate()));
     },
   };
 }

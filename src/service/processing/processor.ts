@@ -14,7 +14,8 @@
  * - Parses run side by side only while their expected memory fits the service's memory
  *   budget (memory-budget.ts); parses start in queue order, and one larger than the whole
  *   budget runs alone. A large parse, and then the scoring of what it stored, run in a process
- *   of their own, which gives all their memory back when it exits (engine-process.ts); a
+ *   of their own, which gives all their memory back when it exits (engine-process.ts); one
+ *   such process waits started ahead of need, so the job does not wait for it (pool.ts). A
  *   thread whose parse turned out large (a compressed upload) is replaced afterwards.
  */
 import { availableParallelism } from 'node:os';
@@ -31,6 +32,7 @@ import { eventBus, type EventBus, type JobEvent, type JobKind } from './job-even
 import { nextJob, type Lane } from './job-order.js';
 import { looksCompressed, memoryBudget, parseMemoryEstimate, storedGenotypeEstimate } from './memory-budget.js';
 import { createWorkerPool, type WorkerPool } from './pool.js';
+import type { ProcessStarter } from './engine-process.js';
 import type { ProcessingOutcome } from './process-job.js';
 import type { ScoringOutcome } from './score-job.js';
 import type { JobFailed, Task, TaskOutcome } from './tasks.js';
@@ -90,6 +92,9 @@ export interface Processor {
     recycled: number;
     /** Parses run in a process of their own (large files), so that all their memory went back. */
     processes: number;
+    /** Of those, how many had been started ahead of need (the spare), and whether one waits now. */
+    spares: number;
+    spare_ready: boolean;
     queued: number;
     background: number;
     /** The memory budget for parses, and the expected memory of the parses running. */
@@ -112,11 +117,23 @@ export interface ProcessorOptions {
   /** Expected memory of the parses that may run at once (default 1 GiB, memory-budget.ts). */
   memoryBudgetBytes?: number;
   /**
-   * Whether large jobs may run in a process of their own (engine-process.ts). Default: not
-   * inside Electron, whose packaged build disables running its executable as Node (the
-   * runAsNode fuse, electron-builder.yml); there a large parse's thread is replaced instead.
+   * Whether large jobs may run in a process of their own (engine-process.ts). Default: yes,
+   * except inside Electron without `startProcess` (its packaged build may not run its
+   * executable as Node: the runAsNode fuse, electron-builder.yml); there a large parse's
+   * thread is replaced instead.
    */
   ownProcesses?: boolean;
+  /**
+   * Starts those processes: the desktop app passes one built on Electron's utilityProcess
+   * (src/main/engine-process-starter.ts), and large jobs then run in processes there too.
+   * Default: child_process.fork of the executable running the service (engine-process.ts).
+   */
+  startProcess?: ProcessStarter;
+  /**
+   * Whether one such process is kept started ahead of need, its engine loaded, for the next
+   * large job (default true where they are used): the job does not wait for it to start.
+   */
+  spareProcess?: boolean;
 }
 
 interface Job {
@@ -156,7 +173,7 @@ export function createProcessor(options: ProcessorOptions): Processor {
   const running = new Map<number, Job>();
   const busyProfiles = new Set<string>();
   const budget = memoryBudget(options.memoryBudgetBytes);
-  const ownProcesses = options.ownProcesses ?? !process.versions.electron;
+  const ownProcesses = options.ownProcesses ?? (!process.versions.electron || options.startProcess !== undefined);
   let nextId = 1;
   let closed = false;
 
@@ -167,6 +184,8 @@ export function createProcessor(options: ProcessorOptions): Processor {
     taskTimeoutMs: JOB_TIMEOUT_MS,
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
     onIdle: dispatch,
+    spareProcess: ownProcesses && (options.spareProcess ?? true),
+    startProcess: options.startProcess,
   });
 
   const queuedInteractive = () => queue.filter((j) => j.lane === 'interactive').length;
@@ -452,6 +471,8 @@ export function createProcessor(options: ProcessorOptions): Processor {
         replaced: s.replaced,
         recycled: s.recycled,
         processes: s.processes,
+        spares: s.spares,
+        spare_ready: s.spareReady,
         queued: queuedInteractive(),
         background: queue.length - queuedInteractive(),
         memory_budget_mib: Math.round(budget.limit / MIB),

@@ -10,5 +10,9 @@ export type WorkerMessage =
   | { type: 'result'; id: number; result: unknown }
   | { type: 'error'; id: number; message: string };
 
-/** Messages to a worker: a task to run, or a message for the task it is running. */
-export type MessageToWorker = { id: number; task: unknown } | { id: number; message: unknown };
+/**
+ * Messages to a worker: a task to run, or a message for the task it is running; a worker in
+ * a process of its own that has no IPC channel to close (Electron's utilityProcess) is told
+ * to stop.
+ */
+export type MessageToWorker = { id: number; task: unknown } | { id: number; message: unknown } | { stop: true };
