@@ -44,7 +44,11 @@ export interface ServiceConfig {
    * undefined: where the runtime allows it. TRAITSCOPE_OWN_PROCESSES=0 turns it off, for comparison.
    */
   ownProcesses: boolean | undefined;
-  /** Keep one such process started ahead of need (TRAITSCOPE_SPARE_PROCESS=0 turns it off, for comparison). */
+  /**
+   * Keep one such process started ahead of need (TRAITSCOPE_SPARE_PROCESS=1). Off by default: a
+   * file parsed as it arrives starts its process when the upload begins, which hides the start,
+   * and an idle spare holds ~90 MiB (docs/performance.md, "Memory").
+   */
   spareProcess: boolean;
   /** Starts those processes (the desktop app's utilityProcess); undefined: child_process.fork. Not from the environment. */
   startProcess: ProcessStarter | undefined;
@@ -135,7 +139,7 @@ export function resolveConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     maxConcurrentUploadsPerProfile: overrides.maxConcurrentUploadsPerProfile ?? 2,
     memoryBudgetMib: overrides.memoryBudgetMib ?? envNumber('TRAITSCOPE_MEMORY_BUDGET_MIB'),
     ownProcesses: overrides.ownProcesses ?? (process.env.TRAITSCOPE_OWN_PROCESSES === '0' ? false : undefined),
-    spareProcess: overrides.spareProcess ?? process.env.TRAITSCOPE_SPARE_PROCESS !== '0',
+    spareProcess: overrides.spareProcess ?? process.env.TRAITSCOPE_SPARE_PROCESS === '1',
     startProcess: overrides.startProcess,
   };
 }

@@ -48,6 +48,8 @@ beforeAll(async () => {
     uiDir: null,
     workers: 1,
     memoryBudgetMib: 60,
+    // The spare too (off by default), so that its start and stop go through the starter as well.
+    spareProcess: true,
     startProcess,
   });
 }, 60_000);

@@ -184,7 +184,7 @@ export function createProcessor(options: ProcessorOptions): Processor {
     taskTimeoutMs: JOB_TIMEOUT_MS,
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
     onIdle: dispatch,
-    spareProcess: ownProcesses && (options.spareProcess ?? true),
+    spareProcess: ownProcesses && (options.spareProcess ?? false),
     startProcess: options.startProcess,
   });
 
