@@ -152,6 +152,23 @@ describe.skipIf(!PACKAGED_APP)(
       await page.locator('.trait-row[data-status=computed]').first().waitFor({ timeout: 60_000 });
     }
 
+    /**
+     * File › Open… with `file` chosen: the system file dialog cannot be driven, so it is
+     * answered as the user would, and the menu item runs the app's own path from there.
+     */
+    async function openWithMenu(file: string): Promise<void> {
+      await electronApp!.evaluate(
+        ({ dialog, Menu }, { chosen, id }) => {
+          dialog.showOpenDialog = (async () => ({
+            canceled: false,
+            filePaths: [chosen],
+          })) as typeof dialog.showOpenDialog;
+          Menu.getApplicationMenu()!.getMenuItemById(id)!.click();
+        },
+        { chosen: file, id: MENU_OPEN_FILE },
+      );
+    }
+
     async function profileNames(): Promise<string[]> {
       const session = await page.evaluate(() => window.traitscope!.getSession());
       const res = await fetch(`${session.baseUrl}/api/profiles/`, {
@@ -207,18 +224,7 @@ describe.skipIf(!PACKAGED_APP)(
     it('processes a genome chosen with File › Open…, stored from disk, not sent by the page', async () => {
       const file = genome('Grace', 'Hopper', 2);
       const uploadsBefore = pageUploads.length;
-      // The system file dialog cannot be driven; it is answered as the user would, and the
-      // menu item runs the app's own path from there.
-      await electronApp!.evaluate(
-        ({ dialog, Menu }, { chosen, id }) => {
-          dialog.showOpenDialog = (async () => ({
-            canceled: false,
-            filePaths: [chosen],
-          })) as typeof dialog.showOpenDialog;
-          Menu.getApplicationMenu()!.getMenuItemById(id)!.click();
-        },
-        { chosen: file, id: MENU_OPEN_FILE },
-      );
+      await openWithMenu(file);
       await expectResults('Grace Hopper');
       expect(pageUploads.length).toBe(uploadsBefore);
     });
@@ -226,16 +232,7 @@ describe.skipIf(!PACKAGED_APP)(
     it('processes a large genome in a process of its own, started through utilityProcess', async () => {
       const file = path.join(work, 'genome_Mary_Somerville_v5_Full_20240314.txt');
       writeFileSync(file, twentyThreeAndMe(combine([catalogMarkers(5), chipMarkers(3_000_000, 5)])));
-      await electronApp!.evaluate(
-        ({ dialog, Menu }, { chosen, id }) => {
-          dialog.showOpenDialog = (async () => ({
-            canceled: false,
-            filePaths: [chosen],
-          })) as typeof dialog.showOpenDialog;
-          Menu.getApplicationMenu()!.getMenuItemById(id)!.click();
-        },
-        { chosen: file, id: MENU_OPEN_FILE },
-      );
+      await openWithMenu(file);
       await expectResults('Mary Somerville');
       const session = await page.evaluate(() => window.traitscope!.getSession());
       const res = await fetch(`${session.baseUrl}/api/app/diagnostics`, {

@@ -7,13 +7,13 @@
  * worker runs in the injected processes, the spare one is started through the starter too,
  * and closing the service stops them through it, each closing its database and leaving.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningService } from '../../src/service/index.js';
-import type { ProcessStarter, StartedProcess } from '../../src/service/processing/engine-process.js';
+import { forkStarter } from '../support/fork-starter.js';
 import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
 import { pollUntil, ROOT, tempDir } from '../support/server.js';
 
@@ -23,22 +23,7 @@ const root = tempDir('traitscope-starter-');
 const started: Array<{ entry: string; child: ChildProcess }> = [];
 let service: RunningService | undefined;
 
-const startProcess: ProcessStarter = (entry, { env, execArgv }) => {
-  const child = fork(entry, [], { env: { ...process.env, ...env }, execArgv, serialization: 'advanced' });
-  started.push({ entry, child });
-  const handle: StartedProcess = {
-    send: (message) => void child.send(message),
-    stop: () => child.disconnect(),
-    kill: () => void child.kill('SIGKILL'),
-    ref: () => undefined,
-    unref: () => undefined,
-    on: (event: string, listener: (...args: never[]) => void) => {
-      child.on(event, listener as (...args: unknown[]) => void);
-      return handle;
-    },
-  };
-  return handle;
-};
+const startProcess = forkStarter((entry, child) => started.push({ entry, child }));
 
 beforeAll(async () => {
   const library = (await import(pathToFileURL(path.join(ROOT, 'out', 'main', 'library.js')).href)) as Library;

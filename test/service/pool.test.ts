@@ -7,12 +7,12 @@
  * started only once that process has gone; processes started through the starter the host
  * injects (the desktop app's is Electron's utilityProcess; here one over child_process).
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pollUntil } from '../support/server.js';
 import { createWorkerPool, TaskFailedError, type WorkerPool } from '../../src/service/processing/pool.js';
-import type { ProcessStarter, StartedProcess } from '../../src/service/processing/engine-process.js';
+import { forkStarter } from '../support/fork-starter.js';
 
 const WORKER = new URL('./fixtures/pool-worker.mjs', import.meta.url);
 let pool: WorkerPool | undefined;
@@ -200,23 +200,10 @@ describe('worker pool', () => {
   it('starts its processes through the starter it is given, and stops them through it', async () => {
     const entries: string[] = [];
     const children: ChildProcess[] = [];
-    const startProcess: ProcessStarter = (entry, { env, execArgv }) => {
+    const startProcess = forkStarter((entry, child) => {
       entries.push(entry);
-      const child = fork(entry, [], { env: { ...process.env, ...env }, execArgv, serialization: 'advanced' });
       children.push(child);
-      const started: StartedProcess = {
-        send: (message) => void child.send(message),
-        stop: () => child.disconnect(),
-        kill: () => void child.kill('SIGKILL'),
-        ref: () => undefined,
-        unref: () => undefined,
-        on: (event: string, listener: (...args: never[]) => void) => {
-          child.on(event, listener as (...args: unknown[]) => void);
-          return started;
-        },
-      };
-      return started;
-    };
+    });
     pool = createWorkerPool({
       size: 1,
       workerUrl: WORKER,
