@@ -10,6 +10,7 @@
  * No libc: plain loops over memory the JavaScript side lays out (core.ts).
  */
 #include <stdint.h>
+#include <wasm_simd128.h>
 
 /* Filled by core.ts from the TypeScript parsers (fields.ts, tokenize.ts). */
 typedef struct {
@@ -97,7 +98,7 @@ static int chrom_of(const tables_t *t, const uint8_t *b, uint32_t s, uint32_t e)
 
 /*
  * Parses the lines of buf[start, end) (end is just after a line feed; buf[end] must be
- * readable) that have the common shape "rs CHR POS GT" or "rs CHR POS A1 A2", writing one
+ * readable, and 15 bytes past it) that have the common shape "rs CHR POS GT" or "rs CHR POS A1 A2", writing one
  * 12-byte record per marker: rsID, position, call << 8 | chromosome. With skip_internal,
  * lines whose first field is a 23andMe internal id ("i" and digits) are counted in
  * stats->internal_ids and skipped, as the TypeScript path would skip them (non_rs_id).
@@ -228,24 +229,57 @@ _Static_assert(__builtin_offsetof(vcf_state_t, chrom_seen) == 80 && sizeof(vcf_s
 #define ALLELE_DEL 5 /* encoding.ts */
 #define ALLELE_INS 6
 
-/* The first byte at or after i that is below 0x0e (tab, line feed, CR, or another control byte), eight at a time. */
+/*
+ * The VCF loop scans with WebAssembly SIMD (-msimd128), sixteen bytes a load: a bit mask
+ * of the bytes that are tabs, line feeds or other control bytes, whose lowest set bit is
+ * the next one. Loads may read up to 15 bytes past the sentinel line feed (core.ts leaves
+ * room after the input window).
+ */
+static inline uint32_t control_mask(const uint8_t *p) {
+  return wasm_i8x16_bitmask(wasm_u8x16_lt(wasm_v128_load(p), wasm_u8x16_splat(0x0e)));
+}
+
+/* The first byte at or after i that is below 0x0e (tab, line feed, CR, or another control byte). */
 static inline uint32_t next_control(const uint8_t *buf, uint32_t i) {
   for (;;) {
-    uint64_t v = load8(buf + i);
-    uint64_t z = (v - 0x0e0e0e0e0e0e0e0eull) & ~v & 0x8080808080808080ull;
-    if (z) return i + ((uint32_t)__builtin_ctzll(z) >> 3);
-    i += 8;
+    uint32_t m = control_mask(buf + i);
+    if (m) return i + (uint32_t)__builtin_ctz(m);
+    i += 16;
   }
 }
 
-/* The first line feed at or after i, eight bytes at a time. */
+/* The first line feed at or after i. */
 static inline uint32_t next_lf(const uint8_t *buf, uint32_t i) {
   for (;;) {
-    uint64_t v = load8(buf + i) ^ 0x0a0a0a0a0a0a0a0aull;
-    uint64_t z = (v - 0x0101010101010101ull) & ~v & 0x8080808080808080ull;
-    if (z) return i + ((uint32_t)__builtin_ctzll(z) >> 3);
-    i += 8;
+    uint32_t m = wasm_i8x16_bitmask(wasm_i8x16_eq(wasm_v128_load(buf + i), wasm_i8x16_splat(LF)));
+    if (m) return i + (uint32_t)__builtin_ctz(m);
+    i += 16;
   }
+}
+
+/*
+ * Skips three non-empty tab-ended fields from i (QUAL, FILTER, INFO): returns the start
+ * of the field after them, or 0 when one is empty or ends otherwise than with a tab (i is
+ * never 0 here: a record's CHROM comes first). Most records' three fields fit in one load.
+ */
+static inline uint32_t skip_three_fields(const uint8_t *buf, uint32_t i) {
+  v128_t v = wasm_v128_load(buf + i);
+  uint32_t m = wasm_i8x16_bitmask(wasm_u8x16_lt(v, wasm_u8x16_splat(0x0e)));
+  uint32_t tabs = wasm_i8x16_bitmask(wasm_i8x16_eq(v, wasm_i8x16_splat(TAB)));
+  uint32_t m2 = m & (m - 1), m3 = m2 & (m2 - 1);
+  if (m3 != 0) {
+    uint32_t first3 = m ^ (m3 & (m3 - 1)); /* the lowest three control bytes */
+    /* All tabs, none at the start, no two adjacent (an empty field). */
+    if ((first3 & ~tabs) != 0 || (first3 & 1) != 0 || (first3 & (first3 << 1)) != 0) return 0;
+    return i + (uint32_t)__builtin_ctz(m3) + 1;
+  }
+  for (uint32_t f = 0; f < 3; f++) {
+    uint32_t fs = i;
+    i = next_control(buf, i);
+    if (buf[i] != TAB || i == fs) return 0;
+    i++;
+  }
+  return i;
 }
 
 /* One build's keys and the loop's place in them. */
@@ -294,7 +328,7 @@ static inline int gt_allele(uint8_t b) {
 }
 
 /*
- * Parses the VCF records of buf[start, end) (whole lines; buf[end] and 8 bytes past it
+ * Parses the VCF records of buf[start, end) (whole lines; buf[end] and 15 bytes past it
  * readable) that have the common shape, deciding each exactly as vcf.ts and sites.ts do:
  * CHROM (a chromosome of ours), POS, ID "." or one rsID, REF of bases, ALT "." or one allele
  * of bases (a SNV, or an indel written as D/I), non-empty QUAL, FILTER and INFO, FORMAT
@@ -380,12 +414,8 @@ uint32_t parse_vcf_lines(const tables_t *t, const uint8_t *buf, uint32_t start, 
       i++;
       alleles = 2;
     }
-    for (uint32_t f = 0; f < 3; f++) { /* QUAL, FILTER, INFO */
-      uint32_t fs = i;
-      i = next_control(buf, i);
-      if (buf[i] != TAB || i == fs) goto other;
-      i++;
-    }
+    i = skip_three_fields(buf, i); /* QUAL, FILTER, INFO */
+    if (i == 0) goto other;
     if (format_len != 0 && (load8(buf + i) & format_mask[0]) == format_word[0] &&
         (load8(buf + i + 8) & format_mask[1]) == format_word[1]) {
       i += format_len;
