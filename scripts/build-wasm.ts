@@ -23,6 +23,7 @@ export const CLANG_ARGS = [
   '--target=wasm32',
   '-O3',
   '-mbulk-memory',
+  '-msimd128',
   '-nostdlib',
   '-Wall',
   '-Werror',

@@ -72,6 +72,33 @@ describe('GenotypeCollector', () => {
     expect(next, 'the idle core after a refused parse').toBe(idle);
   });
 
+  // Past 65,536 records the sort first splits by the top bits of the rsIDs' range, then sorts each part by the rest.
+  for (const [label, rsidOf] of [
+    ['rsIDs spread over 31 bits', (x: number) => (x % 2_000_000_000) + 1],
+    ['rsIDs crowded into one top bucket, with many duplicates', (x: number) => 1_500_000_000 + (x % 150_000)],
+    ['rsIDs below 2,048 (one part each)', (x: number) => (x % 2047) + 1],
+    ['rsIDs that are mostly small, with a few large', (x: number) => (x & 15 ? (x % 5000) + 1 : x >>> 1)],
+  ] as const) {
+    it(`sorts a large input stably with the duplicate rule: ${label}`, () => {
+      const c = new GenotypeCollector();
+      let x = 987654321;
+      const rows: Row[] = [];
+      for (let i = 0; i < 300_000; i++) {
+        x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+        const r = { rsid: rsidOf(x), call: [0, 0x12, 0x21, 0x34][(x >>> 20) & 3], chrom: 1 + (i % 22), pos: i };
+        rows.push(r);
+        c.add(r.rsid, r.call, r.chrom, r.pos);
+      }
+      const { genotype: g, duplicates } = c.finish();
+      const ref = reference(rows);
+      expect(duplicates).toBe(ref.duplicates);
+      expect(Array.from(g.rsids)).toEqual(ref.sorted.map((r) => r.rsid));
+      expect(Array.from(g.positions)).toEqual(ref.sorted.map((r) => r.pos));
+      expect(Array.from(g.calls)).toEqual(ref.sorted.map((r) => r.call));
+      expect(Array.from(g.chroms)).toEqual(ref.sorted.map((r) => r.chrom));
+    });
+  }
+
   it('handles a large unsorted input with reserve()', () => {
     const c = new GenotypeCollector();
     c.reserve(200_000);

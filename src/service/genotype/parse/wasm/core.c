@@ -10,6 +10,7 @@
  * No libc: plain loops over memory the JavaScript side lays out (core.ts).
  */
 #include <stdint.h>
+#include <wasm_simd128.h>
 
 /* Filled by core.ts from the TypeScript parsers (fields.ts, tokenize.ts). */
 typedef struct {
@@ -97,7 +98,7 @@ static int chrom_of(const tables_t *t, const uint8_t *b, uint32_t s, uint32_t e)
 
 /*
  * Parses the lines of buf[start, end) (end is just after a line feed; buf[end] must be
- * readable) that have the common shape "rs CHR POS GT" or "rs CHR POS A1 A2", writing one
+ * readable, and 15 bytes past it) that have the common shape "rs CHR POS GT" or "rs CHR POS A1 A2", writing one
  * 12-byte record per marker: rsID, position, call << 8 | chromosome. With skip_internal,
  * lines whose first field is a 23andMe internal id ("i" and digits) are counted in
  * stats->internal_ids and skipped, as the TypeScript path would skip them (non_rs_id).
@@ -228,24 +229,57 @@ _Static_assert(__builtin_offsetof(vcf_state_t, chrom_seen) == 80 && sizeof(vcf_s
 #define ALLELE_DEL 5 /* encoding.ts */
 #define ALLELE_INS 6
 
-/* The first byte at or after i that is below 0x0e (tab, line feed, CR, or another control byte), eight at a time. */
+/*
+ * The VCF loop scans with WebAssembly SIMD (-msimd128), sixteen bytes a load: a bit mask
+ * of the bytes that are tabs, line feeds or other control bytes, whose lowest set bit is
+ * the next one. Loads may read up to 15 bytes past the sentinel line feed (core.ts leaves
+ * room after the input window).
+ */
+static inline uint32_t control_mask(const uint8_t *p) {
+  return wasm_i8x16_bitmask(wasm_u8x16_lt(wasm_v128_load(p), wasm_u8x16_splat(0x0e)));
+}
+
+/* The first byte at or after i that is below 0x0e (tab, line feed, CR, or another control byte). */
 static inline uint32_t next_control(const uint8_t *buf, uint32_t i) {
   for (;;) {
-    uint64_t v = load8(buf + i);
-    uint64_t z = (v - 0x0e0e0e0e0e0e0e0eull) & ~v & 0x8080808080808080ull;
-    if (z) return i + ((uint32_t)__builtin_ctzll(z) >> 3);
-    i += 8;
+    uint32_t m = control_mask(buf + i);
+    if (m) return i + (uint32_t)__builtin_ctz(m);
+    i += 16;
   }
 }
 
-/* The first line feed at or after i, eight bytes at a time. */
+/* The first line feed at or after i. */
 static inline uint32_t next_lf(const uint8_t *buf, uint32_t i) {
   for (;;) {
-    uint64_t v = load8(buf + i) ^ 0x0a0a0a0a0a0a0a0aull;
-    uint64_t z = (v - 0x0101010101010101ull) & ~v & 0x8080808080808080ull;
-    if (z) return i + ((uint32_t)__builtin_ctzll(z) >> 3);
-    i += 8;
+    uint32_t m = wasm_i8x16_bitmask(wasm_i8x16_eq(wasm_v128_load(buf + i), wasm_i8x16_splat(LF)));
+    if (m) return i + (uint32_t)__builtin_ctz(m);
+    i += 16;
   }
+}
+
+/*
+ * Skips three non-empty tab-ended fields from i (QUAL, FILTER, INFO): returns the start
+ * of the field after them, or 0 when one is empty or ends otherwise than with a tab (i is
+ * never 0 here: a record's CHROM comes first). Most records' three fields fit in one load.
+ */
+static inline uint32_t skip_three_fields(const uint8_t *buf, uint32_t i) {
+  v128_t v = wasm_v128_load(buf + i);
+  uint32_t m = wasm_i8x16_bitmask(wasm_u8x16_lt(v, wasm_u8x16_splat(0x0e)));
+  uint32_t tabs = wasm_i8x16_bitmask(wasm_i8x16_eq(v, wasm_i8x16_splat(TAB)));
+  uint32_t m2 = m & (m - 1), m3 = m2 & (m2 - 1);
+  if (m3 != 0) {
+    uint32_t first3 = m ^ (m3 & (m3 - 1)); /* the lowest three control bytes */
+    /* All tabs, none at the start, no two adjacent (an empty field). */
+    if ((first3 & ~tabs) != 0 || (first3 & 1) != 0 || (first3 & (first3 << 1)) != 0) return 0;
+    return i + (uint32_t)__builtin_ctz(m3) + 1;
+  }
+  for (uint32_t f = 0; f < 3; f++) {
+    uint32_t fs = i;
+    i = next_control(buf, i);
+    if (buf[i] != TAB || i == fs) return 0;
+    i++;
+  }
+  return i;
 }
 
 /* One build's keys and the loop's place in them. */
@@ -294,7 +328,7 @@ static inline int gt_allele(uint8_t b) {
 }
 
 /*
- * Parses the VCF records of buf[start, end) (whole lines; buf[end] and 8 bytes past it
+ * Parses the VCF records of buf[start, end) (whole lines; buf[end] and 15 bytes past it
  * readable) that have the common shape, deciding each exactly as vcf.ts and sites.ts do:
  * CHROM (a chromosome of ours), POS, ID "." or one rsID, REF of bases, ALT "." or one allele
  * of bases (a SNV, or an indel written as D/I), non-empty QUAL, FILTER and INFO, FORMAT
@@ -380,12 +414,8 @@ uint32_t parse_vcf_lines(const tables_t *t, const uint8_t *buf, uint32_t start, 
       i++;
       alleles = 2;
     }
-    for (uint32_t f = 0; f < 3; f++) { /* QUAL, FILTER, INFO */
-      uint32_t fs = i;
-      i = next_control(buf, i);
-      if (buf[i] != TAB || i == fs) goto other;
-      i++;
-    }
+    i = skip_three_fields(buf, i); /* QUAL, FILTER, INFO */
+    if (i == 0) goto other;
     if (format_len != 0 && (load8(buf + i) & format_mask[0]) == format_word[0] &&
         (load8(buf + i + 8) & format_mask[1]) == format_word[1]) {
       i += format_len;
@@ -479,51 +509,110 @@ typedef struct {
 #define PASSES 4
 #define RADIX (1u << DIGIT)
 #define MASK (RADIX - 1)
+/* The first digit of the large-input sort, and where counts[] keeps its buckets (after the LSD counters). */
+#define TOP_BITS 11
+#define TOP_RADIX (1u << TOP_BITS)
+#define TOP_AT (PASSES * RADIX)
+/* Below this many records the whole array stays in cache: four LSD passes over it. */
+#define BUCKETED_FROM (1u << 16)
+#define INSERTION_BELOW 32
 
 /*
- * Sorts n records by rsID, stably (so file order survives among duplicates): an LSD radix
- * sort on four 8-bit digits that moves whole 12-byte records, so each pass is one stream
- * of reads and RADIX streams of writes that stay in cache. A digit that is the same for
- * every record is skipped; sorted input is left alone. counts: PASSES * RADIX words.
- * Returns the buffer that holds the result (a or b).
+ * One stable LSD pass over src[0, n) by the digit at shift, into dst, with counts c
+ * (RADIX words, the digit's histogram). Returns 0 when every record has the same digit
+ * (nothing moved).
  */
-static record_t *sort_records(record_t *a, record_t *b, uint32_t n, uint32_t *counts) {
-  uint32_t sorted = 1;
-  for (uint32_t i = 1; i < n; i++)
-    if (a[i].rs < a[i - 1].rs) {
-      sorted = 0;
-      break;
-    }
-  if (sorted) return a;
-  for (uint32_t d = 0; d < PASSES * RADIX; d++) counts[d] = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    uint32_t k = a[i].rs;
-    counts[k & MASK]++;
-    counts[RADIX + ((k >> DIGIT) & MASK)]++;
-    counts[2 * RADIX + ((k >> (2 * DIGIT)) & MASK)]++;
-    counts[3 * RADIX + (k >> (3 * DIGIT))]++;
+static uint32_t lsd_pass(const record_t *src, record_t *dst, uint32_t n, uint32_t *c, uint32_t shift) {
+  uint32_t sum = 0;
+  for (uint32_t d = 0; d < RADIX; d++) {
+    uint32_t x = c[d];
+    if (x == n) return 0;
+    c[d] = sum;
+    sum += x;
   }
-  record_t *src = a, *dst = b;
-  for (uint32_t p = 0; p < PASSES; p++) {
-    uint32_t *c = counts + p * RADIX;
-    uint32_t single = 0, sum = 0;
-    for (uint32_t d = 0; d < RADIX; d++) {
-      uint32_t x = c[d];
-      if (x == n) single = 1;
-      c[d] = sum;
-      sum += x;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t at = c[(src[i].rs >> shift) & MASK]++;
+    dst[at] = src[i];
+  }
+  return 1;
+}
+
+/*
+ * Sorts n records by their low `bits` bits of rsID, stably: insertion sort in r for a few,
+ * else LSD passes of DIGIT bits between r and x (room for n more). Returns the buffer that
+ * holds the result (r or x). counts: PASSES * RADIX words.
+ */
+static record_t *sort_low(record_t *r, record_t *x, uint32_t n, uint32_t bits, uint32_t *counts) {
+  if (n < INSERTION_BELOW) {
+    for (uint32_t i = 1; i < n; i++) {
+      record_t v = r[i];
+      uint32_t j = i;
+      while (j > 0 && r[j - 1].rs > v.rs) {
+        r[j] = r[j - 1];
+        j--;
+      }
+      r[j] = v;
     }
-    if (single) continue;
-    uint32_t shift = p * DIGIT;
-    for (uint32_t i = 0; i < n; i++) {
-      uint32_t at = c[(src[i].rs >> shift) & MASK]++;
-      dst[at] = src[i];
-    }
-    record_t *x = src;
+    return r;
+  }
+  uint32_t passes = (bits + DIGIT - 1) / DIGIT;
+  for (uint32_t d = 0; d < passes * RADIX; d++) counts[d] = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t k = r[i].rs;
+    for (uint32_t p = 0; p < passes; p++) counts[p * RADIX + ((k >> (p * DIGIT)) & MASK)]++;
+  }
+  record_t *src = r, *dst = x;
+  for (uint32_t p = 0; p < passes; p++) {
+    if (!lsd_pass(src, dst, n, counts + p * RADIX, p * DIGIT)) continue;
+    record_t *t = src;
     src = dst;
-    dst = x;
+    dst = t;
   }
   return src;
+}
+
+/*
+ * Sorts n records by rsID, stably (so file order survives among duplicates), moving whole
+ * 12-byte records. Up to BUCKETED_FROM records: an LSD radix sort on four 8-bit digits,
+ * each pass one stream of reads and RADIX streams of writes that stay in cache; a digit
+ * that is the same for every record is skipped. More records (a sequencing VCF with
+ * rsIDs: 4.5 million, 54 MB, past the caches): one pass by the top TOP_BITS bits of the
+ * rsIDs' range into buckets that fit in cache, each then sorted by its low bits there,
+ * so the records cross main memory twice instead of eight times. Sorted input is left
+ * alone. counts: TOP_AT + TOP_RADIX words. Returns the buffer that holds the result.
+ */
+static record_t *sort_records(record_t *a, record_t *b, uint32_t n, uint32_t *counts) {
+  uint32_t sorted = 1, any = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    any |= a[i].rs;
+    if (i > 0 && a[i].rs < a[i - 1].rs) sorted = 0;
+  }
+  if (sorted) return a;
+  if (n < BUCKETED_FROM) return sort_low(a, b, n, 32, counts);
+  uint32_t bits = 32 - (uint32_t)__builtin_clz(any);
+  uint32_t shift = bits > TOP_BITS ? bits - TOP_BITS : 0;
+  uint32_t *top = counts + TOP_AT;
+  for (uint32_t d = 0; d < TOP_RADIX; d++) top[d] = 0;
+  for (uint32_t i = 0; i < n; i++) top[a[i].rs >> shift]++;
+  uint32_t sum = 0;
+  for (uint32_t d = 0; d < TOP_RADIX; d++) {
+    uint32_t x = top[d];
+    top[d] = sum;
+    sum += x;
+  }
+  /* The scatter advances each bucket's start to its end: bucket d ends up as [top[d - 1], top[d]). */
+  for (uint32_t i = 0; i < n; i++) b[top[a[i].rs >> shift]++] = a[i];
+  /* Each part ends where most do (an odd number of passes: back in a), so little is copied. */
+  record_t *target = ((shift + DIGIT - 1) / DIGIT) & 1 ? a : b;
+  uint32_t from = 0;
+  for (uint32_t d = 0; d < TOP_RADIX; d++) {
+    uint32_t to = top[d], m = to - from;
+    record_t *at = b + from;
+    if (m > 1 && shift > 0) at = sort_low(b + from, a + from, m, shift, counts);
+    if (m > 0 && at != target + from) __builtin_memcpy(target + from, at, (unsigned long)m * sizeof(record_t));
+    from = to;
+  }
+  return target;
 }
 
 static int same_call(uint32_t a, uint32_t b) {

@@ -68,8 +68,8 @@ export const VCF_VARIANT = 5;
 export const VCF_NON_RS = 6;
 const POS_SCALE = 2 ** 32;
 const STATS_BYTES = 64;
-/** core.c's sort: PASSES * RADIX counters. */
-const COUNTS_BYTES = 4 * 256 * 4;
+/** core.c's sort: PASSES * RADIX counters, then TOP_RADIX bucket bounds. */
+const COUNTS_BYTES = (4 * 256 + 2048) * 4;
 export const RECORD_WORDS = 3;
 export const RECORD_BYTES = RECORD_WORDS * 4;
 
