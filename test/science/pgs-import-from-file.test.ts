@@ -19,7 +19,8 @@ import {
   importPgsScoringFileWithPersonFile,
   type PgsImportOptions,
 } from '../../src/service/science/pgs-import.js';
-import { FILE_SITE_ID_BASE, matchAtFileSite, readFileSites } from '../../src/service/science/pgs-import/file-sites.js';
+import { matchAtFileSite, readFileSites } from '../../src/service/science/pgs-import/file-sites.js';
+import { FILE_SITE_ID_BASE } from '../../src/shared/marker-ids.js';
 import { siteKey } from '../../src/service/science/pgs-import/genotype-sites.js';
 import { createScienceEngine } from '../../src/service/science/index.js';
 import { positionIndex, twentyThreeAndMe } from '../support/genotypes.js';

@@ -22,10 +22,11 @@ import {
   type LiftPosition,
   type MatchReferences,
 } from './pgs-import/match.js';
-import { FILE_SITE_ID_BASE, readFileSites, type FileSites, type SiteReading } from './pgs-import/file-sites.js';
+import { readFileSites, type FileSites, type SiteReading } from './pgs-import/file-sites.js';
 import type { CatalogTrait } from './format.js';
 import { traitRevision } from './revision.js';
 import { importReport, type PgsImportResult } from './pgs-import/report.js';
+import { FILE_SITE_ID_BASE } from '../../shared/marker-ids.js';
 
 export type { PgsImportReport, PgsImportResult } from './pgs-import/report.js';
 

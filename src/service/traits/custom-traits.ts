@@ -20,7 +20,7 @@ import {
   type PgsImportResult,
 } from '../science/pgs-import.js';
 import type { Genotype } from '../genotype/types.js';
-import { FILE_SITE_ID_BASE } from '../science/pgs-import/file-sites.js';
+import { FILE_SITE_ID_BASE } from '../../shared/marker-ids.js';
 import {
   addGenotypeRows,
   genotypeSourceFile,

@@ -49,4 +49,6 @@ export function namedIntEnum<const N extends readonly string[]>(id: string, name
 export const Rsid = z
   .string()
   .regex(/^rs\d+$/)
-  .describe('A dbSNP reference SNP identifier, e.g. rs4988235.');
+  .describe(
+    "A dbSNP reference SNP identifier, e.g. rs4988235. From rs4026531840 (0xF0000000) up, the marker of an imported position-only score that the person's file lists without an rsID, numbered by Traitscope: no dbSNP identifier.",
+  );

@@ -657,7 +657,7 @@ export interface components {
             };
         };
         AssessedMarker: {
-            /** @description A dbSNP reference SNP identifier, e.g. rs4988235. */
+            /** @description A dbSNP reference SNP identifier, e.g. rs4988235. From rs4026531840 (0xF0000000) up, the marker of an imported position-only score that the person's file lists without an rsID, numbered by Traitscope: no dbSNP identifier. */
             rsid: string;
             /** @description The person's genotype ("AG"), or "--" when missing. */
             genotype: string;
@@ -1006,7 +1006,7 @@ export interface components {
             sex?: components["schemas"]["SexFacts"];
         };
         GenotypeSnp: {
-            /** @description A dbSNP reference SNP identifier, e.g. rs4988235. */
+            /** @description A dbSNP reference SNP identifier, e.g. rs4988235. From rs4026531840 (0xF0000000) up, the marker of an imported position-only score that the person's file lists without an rsID, numbered by Traitscope: no dbSNP identifier. */
             rsid: string;
             /** @description 1–22, X, Y, MT; null when the file gave none. */
             chromosome: string | null;
@@ -1329,7 +1329,7 @@ export interface components {
             text: string;
         };
         RareCallMarker: {
-            /** @description A dbSNP reference SNP identifier, e.g. rs4988235. */
+            /** @description A dbSNP reference SNP identifier, e.g. rs4988235. From rs4026531840 (0xF0000000) up, the marker of an imported position-only score that the person's file lists without an rsID, numbered by Traitscope: no dbSNP identifier. */
             rsid: string;
             /** @description The genotype as letters. */
             genotype: string;

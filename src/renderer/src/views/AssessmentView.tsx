@@ -4,6 +4,7 @@
  */
 import { useMemo, useState } from 'react';
 import type { ProfileTrait } from '../../../shared/api.js';
+import { isFileSiteMarker } from '../../../shared/marker-ids.js';
 import { DistributionPlot } from '../components/DistributionPlot.js';
 import { ExternalLink } from '../components/ExternalLink.js';
 import { AlertIcon, ArrowLeft, BeakerIcon, Spinner } from '../components/icons.js';
@@ -311,9 +312,15 @@ function Computed({ a }: { a: ProfileTrait }) {
                 {(showAll ? markers : markers.slice(0, MARKER_PAGE)).map((m) => (
                   <tr key={m.rsid} className={m.use !== 'observed' ? 'is-dim' : ''}>
                     <th scope="row">
-                      <ExternalLink className="mono" href={`https://www.ncbi.nlm.nih.gov/snp/${m.rsid}`}>
-                        {m.rsid}
-                      </ExternalLink>
+                      {isFileSiteMarker(m.rsid) ? (
+                        <span title="Your file gives this variant no rsID: Traitscope read it by its position and numbers it itself, so it has no dbSNP page.">
+                          by position
+                        </span>
+                      ) : (
+                        <ExternalLink className="mono" href={`https://www.ncbi.nlm.nih.gov/snp/${m.rsid}`}>
+                          {m.rsid}
+                        </ExternalLink>
+                      )}
                     </th>
                     <td className="mono">{m.genotype && m.genotype !== '--' ? m.genotype : 'not tested'}</td>
                     <td className="mono">{m.effect_allele}</td>

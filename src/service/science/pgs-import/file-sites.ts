@@ -24,13 +24,7 @@ import { MAX_LINE_BYTES } from '../../genotype/parse/textparser.js';
 import { chooseMember, listZip, zipMember } from '../../genotype/parse/zip.js';
 import { DEFAULT_MAX_DECOMPRESSED_BYTES } from '../../genotype/parse/index.js';
 import { matchAtGenotypeSite, siteKey, siteOfKey, type GenotypeSiteMatch } from './genotype-sites.js';
-
-/**
- * The least marker id of a site read from a file line without an rsID: a trait's markers
- * are numbered like rsIDs, and these sit above the rs numbers dbSNP has issued so far, so
- * they never name a marker of another person's file.
- */
-export const FILE_SITE_ID_BASE = 0xf000_0000;
+import { FILE_SITE_ID_BASE } from '../../../shared/marker-ids.js';
 
 export interface FileSites {
   build: IndexedBuild;
