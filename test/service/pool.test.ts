@@ -224,6 +224,31 @@ describe('worker pool', () => {
     expect(pool.stats()).toMatchObject({ processes: 1, spares: 1 });
   });
 
+  it('runs large tasks on threads when the host cannot start a process, without failing them', async () => {
+    const exitsAtOnce = fileURLToPath(new URL('./fixtures/exits-at-once.mjs', import.meta.url));
+    let started = 0;
+    const fork = forkStarter(() => started++);
+    pool = createWorkerPool({
+      size: 1,
+      workerUrl: WORKER,
+      workerData: null,
+      taskTimeoutMs: 60_000,
+      onIdle: () => undefined,
+      startProcess: (_entry, options) => fork(exitsAtOnce, options),
+    });
+    await pool.whenReady();
+    const first = await pool.run<{ pid: number; value: number }>({ op: 'echo', value: 11 }, [], undefined, {
+      ownProcess: true,
+    });
+    expect(first).toMatchObject({ pid: process.pid, value: 11 });
+    await pool.whenReady();
+    const second = await pool.run<{ pid: number }>({ op: 'echo', value: 12 }, [], undefined, { ownProcess: true });
+    expect(second.pid).toBe(process.pid);
+    // One process was tried; the second large task went to a thread without another try.
+    expect(started).toBe(1);
+    expect(pool.stats()).toMatchObject({ replaced: 0 });
+  });
+
   it('fails only the task of a process that crashed or hung, and a thread takes its place', async () => {
     const p = makePool(1, 5_000);
     await p.whenReady();

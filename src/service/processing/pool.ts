@@ -115,6 +115,8 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
   let spare: Slot | null = null;
   let failedStarts = 0;
   let brokenReason: string | null = null;
+  /** Set when a process could not be started: large tasks run on threads from then on. */
+  let processesUnavailable = false;
   let closed = false;
   const readyWaiters: Array<() => void> = [];
 
@@ -149,7 +151,7 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
    * would be held beside the one the task's process holds).
    */
   function startSpare(): void {
-    if (!options.spareProcess || spare || closed || brokenReason) return;
+    if (!options.spareProcess || spare || closed || brokenReason || processesUnavailable) return;
     if (slots.some((s) => s.process || !s.ready)) return;
     spare = start(true);
   }
@@ -216,6 +218,10 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
     }
     const i = slots.indexOf(slot);
     if (i < 0) return; // already replaced (time-out)
+    if (slot.process && !slot.ready && !slot.retiring && !closed) {
+      startThreadInstead(slot, i, error ?? new Error(`exit code ${code}`));
+      return;
+    }
     if (slot.retiring) {
       if (closed) return;
       slots[i] = start();
@@ -239,6 +245,32 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
     replaced++;
     slots[i] = start();
     queueMicrotask(options.onIdle);
+  }
+
+  /**
+   * A process that ended before it was ready: the host cannot start one (say, a packaged app
+   * whose utilityProcess fails). Large tasks run on threads from now on, as before processes
+   * existed (their memory is then kept until the thread is replaced), and this one goes to a
+   * thread at once instead of failing.
+   */
+  function startThreadInstead(slot: Slot, i: number, error: Error): void {
+    if (!processesUnavailable)
+      console.error(
+        `[traitscope] a process for large jobs could not start (${error.message}); large jobs run on threads instead`,
+      );
+    processesUnavailable = true;
+    const thread = start();
+    slots[i] = thread;
+    const task = slot.task;
+    slot.task = null;
+    if (!task) {
+      queueMicrotask(options.onIdle);
+      return;
+    }
+    // Sent to the process by copy (run), so its buffers are still here to send again.
+    thread.task = task;
+    thread.worker.ref();
+    post(thread, { id: task.id, task: task.payload });
   }
 
   function timeOut(slot: Slot, task: RunningTask): void {
@@ -283,7 +315,7 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
       const idle = slots.filter((s) => !s.task && !s.retiring);
       let slot = idle.find((s) => s.process === !!runOptions.ownProcess) ?? idle[0];
       if (!slot) throw new Error('No idle worker: check idleCount() before run()');
-      if (runOptions.ownProcess && !slot.process) {
+      if (runOptions.ownProcess && !slot.process && !processesUnavailable) {
         // The idle thread goes now (its exit is not a crash: the slot is no longer listed),
         // so its engine is not held beside the process's.
         const thread = slot;
