@@ -11,21 +11,29 @@ import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pollUntil } from '../support/server.js';
-import { createWorkerPool, TaskFailedError, type WorkerPool } from '../../src/service/processing/pool.js';
+import {
+  createWorkerPool,
+  TaskFailedError,
+  type PoolOptions,
+  type WorkerPool,
+} from '../../src/service/processing/pool.js';
 import { forkStarter } from '../support/fork-starter.js';
 
 const WORKER = new URL('./fixtures/pool-worker.mjs', import.meta.url);
 let pool: WorkerPool | undefined;
 afterEach(() => pool?.close());
 
-function makePool(size: number, taskTimeoutMs = 60_000, spareProcess = false): WorkerPool {
+function makePool(
+  size: number,
+  more: Partial<Pick<PoolOptions, 'taskTimeoutMs' | 'spareProcess' | 'startProcess'>> = {},
+): WorkerPool {
   pool = createWorkerPool({
     size,
     workerUrl: WORKER,
     workerData: null,
-    taskTimeoutMs,
+    taskTimeoutMs: 60_000,
     onIdle: () => undefined,
-    spareProcess,
+    ...more,
   });
   return pool;
 }
@@ -122,7 +130,7 @@ describe('worker pool', () => {
   });
 
   it('stops a task past its time limit and replaces the worker', async () => {
-    const p = makePool(1, 300);
+    const p = makePool(1, { taskTimeoutMs: 300 });
     await p.whenReady();
     await expect(p.run({ op: 'hang' })).rejects.toThrow(/took longer than/);
     expect(p.stats().replaced).toBe(1);
@@ -172,7 +180,7 @@ describe('worker pool', () => {
   });
 
   it('keeps a spare process started ahead of need for the next ownProcess task, and the next once it has gone', async () => {
-    const p = makePool(2, 60_000, true);
+    const p = makePool(2, { spareProcess: true });
     await p.whenReady();
     await pollUntil('the spare ready', async () => (p.stats().spareReady ? true : undefined), 30_000, 50);
     expect(p.stats()).toMatchObject({ processes: 0, spares: 0 });
@@ -204,53 +212,38 @@ describe('worker pool', () => {
       entries.push(entry);
       children.push(child);
     });
-    pool = createWorkerPool({
-      size: 1,
-      workerUrl: WORKER,
-      workerData: null,
-      taskTimeoutMs: 60_000,
-      onIdle: () => undefined,
-      spareProcess: true,
-      startProcess,
-    });
-    await pool.whenReady();
-    await pollUntil('the spare ready', async () => (pool!.stats().spareReady ? true : undefined), 30_000, 50);
-    const ran = await pool.run<{ pid: number }>({ op: 'echo', value: 5 }, [], undefined, { ownProcess: true });
+    const p = makePool(1, { spareProcess: true, startProcess });
+    await p.whenReady();
+    await pollUntil('the spare ready', async () => (p.stats().spareReady ? true : undefined), 30_000, 50);
+    const ran = await p.run<{ pid: number }>({ op: 'echo', value: 5 }, [], undefined, { ownProcess: true });
     expect(entries).toEqual([fileURLToPath(WORKER)]);
     expect(ran.pid).toBe(children[0].pid);
     // Done with its task, it was told to stop through the starter and left on its own (not killed).
     await pollUntil('the process gone', async () => (children[0].exitCode === null ? undefined : true), 10_000, 50);
     expect([children[0].exitCode, children[0].signalCode]).toEqual([0, null]);
-    expect(pool.stats()).toMatchObject({ processes: 1, spares: 1 });
+    expect(p.stats()).toMatchObject({ processes: 1, spares: 1 });
   });
 
   it('runs large tasks on threads when the host cannot start a process, without failing them', async () => {
     const exitsAtOnce = fileURLToPath(new URL('./fixtures/exits-at-once.mjs', import.meta.url));
     let started = 0;
     const fork = forkStarter(() => started++);
-    pool = createWorkerPool({
-      size: 1,
-      workerUrl: WORKER,
-      workerData: null,
-      taskTimeoutMs: 60_000,
-      onIdle: () => undefined,
-      startProcess: (_entry, options) => fork(exitsAtOnce, options),
-    });
-    await pool.whenReady();
-    const first = await pool.run<{ pid: number; value: number }>({ op: 'echo', value: 11 }, [], undefined, {
+    const p = makePool(1, { startProcess: (_entry, options) => fork(exitsAtOnce, options) });
+    await p.whenReady();
+    const first = await p.run<{ pid: number; value: number }>({ op: 'echo', value: 11 }, [], undefined, {
       ownProcess: true,
     });
     expect(first).toMatchObject({ pid: process.pid, value: 11 });
-    await pool.whenReady();
-    const second = await pool.run<{ pid: number }>({ op: 'echo', value: 12 }, [], undefined, { ownProcess: true });
+    await p.whenReady();
+    const second = await p.run<{ pid: number }>({ op: 'echo', value: 12 }, [], undefined, { ownProcess: true });
     expect(second.pid).toBe(process.pid);
     // One process was tried; the second large task went to a thread without another try.
     expect(started).toBe(1);
-    expect(pool.stats()).toMatchObject({ replaced: 0 });
+    expect(p.stats()).toMatchObject({ replaced: 0 });
   });
 
   it('fails only the task of a process that crashed or hung, and a thread takes its place', async () => {
-    const p = makePool(1, 5_000);
+    const p = makePool(1, { taskTimeoutMs: 5_000 });
     await p.whenReady();
     await expect(p.run({ op: 'crash' }, [], undefined, { ownProcess: true })).rejects.toThrow(
       /stopped unexpectedly \(exit code 1\); it has been restarted/,
