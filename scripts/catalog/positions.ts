@@ -21,7 +21,9 @@
  * names give the 3'-most place of each indel, so the repeat it can shift within is known
  * (the bases from the left-aligned anchor to there repeat the inserted or deleted unit);
  * else the 1000 Genomes table's, whose window is REF alone. The other build gets the window
- * where its whole span lifts on the same strand, unbroken.
+ * where its whole span lifts on the same strand, unbroken. A marker's ALTs keep the
+ * definitions' order: a VCF record matched to its k-th allele is stored as code 8 + k
+ * (encoding.ts), which the drug–gene caller reads against the same definitions.
  *
  * Also writes the chains themselves, main chromosomes only, as resources/catalog/liftover.bin
  * (src/service/genotype/liftover.ts): a position-only scoring file is lifted with them to the
@@ -66,6 +68,9 @@ export interface PositionReport {
     with_alleles_grch38: number;
     /** Whose window reaches past REF over a repeat the alleles can shift within. */
     with_repeat_window: number;
+    /** With several ALT alleles (UGT1A1's TA repeat), read as defined-allele codes (encoding.ts), and of them with alleles in both builds. */
+    with_several_alts: number;
+    with_several_alts_both_builds: number;
     /** PharmCAT indel positions without an rsID: not markers of the index. */
     pharmcat_without_rsid: number;
   };
@@ -320,6 +325,8 @@ export function writePositionIndex(data: string, out: string): PositionReport {
       with_alleles_grch37: 0,
       with_alleles_grch38: 0,
       with_repeat_window: 0,
+      with_several_alts: 0,
+      with_several_alts_both_builds: 0,
       pharmcat_without_rsid: 0,
     },
     sources: [
@@ -388,6 +395,8 @@ export function writePositionIndex(data: string, out: string): PositionReport {
         if (window37) report.indels.with_alleles_grch37++;
         if (window38) report.indels.with_alleles_grch38++;
         if (d.window.length > d.ref.length) report.indels.with_repeat_window++;
+        if (d.alts.length > 1) report.indels.with_several_alts++;
+        if (d.alts.length > 1 && window37 && window38) report.indels.with_several_alts_both_builds++;
       }
     }
   }

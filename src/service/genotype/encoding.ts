@@ -14,6 +14,35 @@ export const ALLELE_INS = 6;
 
 export const ALLELE_LETTERS = ['', 'A', 'C', 'G', 'T', 'D', 'I'] as const;
 
+/**
+ * Codes 8–15: the k-th allele (k = code − 8; 0 its REF, k its k-th ALT) of an indel marker
+ * with several ALTs, in the order of the marker's VCF alleles in the position index, which
+ * are PharmCAT's (positions.ts): UGT1A1's TA repeat rs3064744 REF CAT, ALT C, CATAT,
+ * CATATAT gives *28 (CATAT) code 10. D/I cannot say which of several alleles a file holds,
+ * so only a VCF record matched to one of the marker's alleles (parse/indels.ts) is written
+ * this way; chip exports keep their D/I letters. Code 7 is unused.
+ */
+export const ALLELE_DEFINED_FIRST = 8;
+export const MAX_DEFINED_ALLELES = 8;
+
+/** The code of a multi-ALT indel marker's k-th allele (0 = REF), 0 when k is out of range. */
+export function definedAllele(k: number): number {
+  return k >= 0 && k < MAX_DEFINED_ALLELES ? ALLELE_DEFINED_FIRST + k : 0;
+}
+
+/** k for a defined-allele code (definedAllele), -1 for any other code. */
+export function definedAlleleIndex(code: number): number {
+  return code >= ALLELE_DEFINED_FIRST && code < ALLELE_DEFINED_FIRST + MAX_DEFINED_ALLELES
+    ? code - ALLELE_DEFINED_FIRST
+    : -1;
+}
+
+/** One allele as text: its letter, or for a defined allele its index as a digit ("0" REF, as VCF's GT counts). */
+function alleleText(code: number): string {
+  const k = definedAlleleIndex(code);
+  return k >= 0 ? String(k) : (ALLELE_LETTERS[code] ?? '');
+}
+
 /** ASCII byte → allele code (0 for anything that is not an allele letter). Case-insensitive. */
 export const ALLELE_FROM_BYTE: Uint8Array = (() => {
   const table = new Uint8Array(256);
@@ -46,10 +75,13 @@ export function makeCall(a1: number, a2: number): number {
   return ((a1 & 0xf) << 4) | (a2 & 0xf);
 }
 
-/** Human-readable genotype ("AG", "A" for haploid, "--" for a no-call). */
+/**
+ * Human-readable genotype ("AG", "A" for haploid, "--" for a no-call; a multi-ALT indel
+ * marker's defined alleles as their indices, "02" for REF and the second ALT).
+ */
 export function callToString(call: number): string {
   if (call === 0) return '--';
-  return ALLELE_LETTERS[call >> 4] + ALLELE_LETTERS[call & 0xf];
+  return alleleText(call >> 4) + alleleText(call & 0xf);
 }
 
 export function alleleFromLetter(letter: string): number {

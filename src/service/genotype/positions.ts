@@ -13,7 +13,10 @@
  * ascending row. REF/ALT are VCF-style and left-aligned (the first base is the anchor at the
  * marker's position); a window is the reference bases known from that position on in that
  * build (REF, extended over the repeat the alleles shift within), empty where the alleles are
- * not known in that build (parse/indels.ts reads records against it).
+ * not known in that build (parse/indels.ts reads records against it). A marker with several
+ * ALTs keeps its source's order (PharmCAT's): a record matched to its k-th allele (0 = REF)
+ * is stored as encoding.ts's defined-allele code 8 + k, so the order is part of the stored
+ * call's meaning and the drug–gene table lists the same alleles in the same order.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,18 +1,19 @@
 /**
  * VCF indel records read against an indel marker's expected alleles (docs/file-formats.md,
  * "Indels"). Callers write one indel in several ways: with extra shared bases (REF `CTT`
- * ALT `CT` for `CT`/`C`), shifted right within a repeat instead of left-aligned, or in one
- * multi-allelic record with a SNV. Without a reference genome the only reference bases
- * known are the marker's window (its REF, extended over the repeat the alleles can shift
- * within, from the position index) and the record's own REF; two alleles are the same when
- * they spell the same sequence over those bases. That one comparison covers trimming shared
- * bases, left-alignment within the known repeat and multi-allelic splitting (each called
- * allele is compared on its own). A record that starts before the marker's position is not
- * seen, and one whose REF disagrees with the known bases is another build or variant.
+ * ALT `CT` for `CT`/`C`), shifted right within a repeat instead of left-aligned, in one
+ * multi-allelic record with a SNV, or beginning before the marker's position when merged
+ * with a variant just before it. Without a reference genome the only reference bases known
+ * are the marker's window (its REF, extended over the repeat the alleles can shift within,
+ * from the position index) and the record's own REF, which is reference sequence from the
+ * record's position on; two alleles are the same when they spell the same sequence over
+ * those bases. That one comparison covers trimming shared bases, left-alignment within the
+ * known repeat and multi-allelic splitting (each called allele is compared on its own). A
+ * record whose REF disagrees with the known bases is another build or variant.
  *
  * Only records at an indel marker (a few per file) come here, so small strings are fine.
  */
-import { ALLELE_DEL, ALLELE_FROM_BYTE, ALLELE_INS } from '../encoding.js';
+import { ALLELE_DEL, ALLELE_FROM_BYTE, ALLELE_INS, definedAllele } from '../encoding.js';
 
 /** Trims the bases REF and ALT share, suffix first, then prefix, keeping one base each (vt/bcftools norm's order). */
 export function trimAlleles(pos: number, ref: string, alt: string): { pos: number; ref: string; alt: string } {
@@ -45,9 +46,18 @@ export type IndelReading =
 const BASES = /^[ACGT]+$/;
 
 /**
+ * How far before an indel marker's position a record is read against it: a caller writes
+ * extra bases in front of an indel when it merges the indel with a variant just before it
+ * into one record, so those bases come from variants within a read of the indel; 150 is
+ * a short read's length. A record beginning further before is not read as the marker.
+ */
+export const INDEL_LOOKBEHIND = 150;
+
+/**
  * Reads a record at `pos` (REF and ALT strings, called allele indices k1 and k2, k2 -1 when
  * haploid) against a marker at `markerPos` with alleles ref/alts and the known reference
- * `window` from markerPos on. The record must start within the window.
+ * `window` from markerPos on. The record starts within the window or right after it, or
+ * before markerPos with a REF that reaches it (its REF then gives the bases in front).
  */
 export function readIndelRecord(
   markerPos: number,
@@ -63,19 +73,29 @@ export function readIndelRecord(
   if (!BASES.test(recordRef)) return { kind: 'not_indel' };
   if (!recordAlleles.some((a, i) => i > 0 && BASES.test(a) && a.length !== recordRef.length))
     return { kind: 'not_indel' };
-  // The known reference from markerPos on: the window, then the record's REF beyond it.
   const offset = pos - markerPos;
-  if (offset < 0 || offset >= window.length) return { kind: 'not_indel' };
-  const overlap = Math.min(window.length - offset, recordRef.length);
-  if (window.slice(offset, offset + overlap) !== recordRef.slice(0, overlap)) return { kind: 'ref_differs' };
-  const known = window + recordRef.slice(overlap);
-  if (!known.startsWith(ref)) return { kind: 'ref_differs' };
+  // Past the window the bases between are unknown; a REF ending before the marker cannot
+  // hold its event, whose VCF alleles are already left-aligned.
+  if (offset > window.length || pos + recordRef.length <= markerPos) return { kind: 'not_indel' };
+  // The known reference from the record's or the marker's position, whichever is first: the
+  // record's REF before the marker (lead bases), the window, then the record's REF beyond it.
+  const lead = Math.max(0, -offset);
+  const start = Math.max(0, offset);
+  const overlap = Math.min(window.length - start, recordRef.length - lead);
+  if (window.slice(start, start + overlap) !== recordRef.slice(lead, lead + overlap)) return { kind: 'ref_differs' };
+  const known = recordRef.slice(0, lead) + window + recordRef.slice(lead + overlap);
+  if (!known.startsWith(ref, lead)) return { kind: 'ref_differs' };
   const spell = (at: number, span: number, allele: string) => known.slice(0, at) + allele + known.slice(at + span);
-  const expected = [ref, ...alts].map((a) => spell(0, ref.length, a));
+  const expected = [ref, ...alts].map((a) => spell(lead, ref.length, a));
   const which = (k: number) => {
     const allele = recordAlleles[k];
     if (!BASES.test(allele)) return -1;
-    return expected.indexOf(spell(offset, recordRef.length, allele));
+    const same = expected.indexOf(spell(start, recordRef.length, allele));
+    if (same >= 0 || lead === 0) return same;
+    // An allele that changes only bases in front of the marker (a SNV merged into the
+    // record) leaves the marker's reference allele: its change, trimmed, ends before it.
+    const t = trimAlleles(pos, recordRef, allele);
+    return t.pos + t.ref.length - 1 < markerPos ? 0 : -1;
   };
   const first = which(k1);
   const second = k2 < 0 ? -1 : which(k2);
@@ -84,12 +104,14 @@ export function readIndelRecord(
 }
 
 /**
- * The 23andMe letter of an expected allele of a two-allele indel marker: the shorter allele
- * is D, the longer I (docs/file-formats.md, VCF). 0 for a marker with several ALTs, whose
- * alleles D/I cannot tell apart.
+ * The allele code (encoding.ts) of an expected allele of an indel marker: for a two-allele
+ * marker its 23andMe letter, the shorter allele D and the longer I (docs/file-formats.md,
+ * VCF), as chip exports write it; for a marker with several ALTs, which D/I cannot tell
+ * apart, the defined-allele code of its index (0 = REF). 0 when it cannot be written.
  */
-export function indelLetter(ref: string, alts: readonly string[], allele: number): number {
-  if (alts.length !== 1 || ref.length === alts[0].length) return 0;
+export function indelAlleleCode(ref: string, alts: readonly string[], allele: number): number {
+  if (alts.length > 1) return definedAllele(allele);
+  if (alts.length === 0 || ref.length === alts[0].length) return 0;
   const longer = ref.length > alts[0].length ? 0 : 1;
   return allele === longer ? ALLELE_INS : ALLELE_DEL;
 }

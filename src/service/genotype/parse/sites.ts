@@ -13,14 +13,15 @@
  * kept (the first with a call), and the listed flags are a byte per marker.
  *
  * Indel markers are read only from indel records, compared by normalised alleles over the
- * reference bases the index knows for them (indels.ts); every position of their windows is
- * a key of the WebAssembly loop, so a record shifted right within the repeat comes here too.
+ * reference bases the index knows for them (indels.ts); every position of their windows,
+ * and the INDEL_LOOKBEHIND positions in front, is a key of the WebAssembly loop, so a record
+ * shifted right within the repeat, or beginning before the marker, comes here too.
  */
 import { ALLELE_FROM_BYTE, CHROM_MT, CHROM_Y, makeCall } from '../encoding.js';
 import { lowerBoundAt, type IndexedBuild, type PositionIndex } from '../positions.js';
 import type { Build } from './build.js';
 import type { GenotypeCollector } from './collect.js';
-import { indelLetter, readIndelRecord } from './indels.js';
+import { INDEL_LOOKBEHIND, indelAlleleCode, readIndelRecord } from './indels.js';
 
 /**
  * How the sites of a file were read:
@@ -48,8 +49,10 @@ interface BuildHits {
   refAgrees: number;
   refDisagrees: number;
   hits: number;
-  /** Indel markers whose window covers a position: key (chrom · 2³² + position) → rows. */
+  /** Indel markers a record at a position may hold (indelWindows): key (chrom · 2³² + position) → rows. */
   indelAt: Map<number, number[]>;
+  /** 1 where the row's call came from a record beginning before the marker (a record at the marker replaces it). */
+  callFromBefore: Uint8Array;
   /** Indel records at an indel marker that carry another allele than the marker's. */
   indelMismatches: number;
 }
@@ -107,6 +110,7 @@ export class SiteMatcher {
       refDisagrees: 0,
       hits: 0,
       indelAt: indelWindows(index, build),
+      callFromBefore: new Uint8Array(index.size),
       indelMismatches: 0,
     }));
   }
@@ -160,8 +164,12 @@ export class SiteMatcher {
   /**
    * A VCF record read at the indel markers whose windows cover its site (indels.ts): alleles
    * [starts[k], ends[k]) of buf, REF first, and the called allele indices k1, k2 (k2 -1 when
-   * haploid). A marker taken by position gets the record's D/I letters when every called
-   * allele is one of its own; another allele is counted and never read as the marker. For
+   * haploid). A marker taken by position gets the codes of its alleles (indels.ts
+   * indelAlleleCode: D/I, or for a marker with several ALTs the defined-allele codes) when
+   * every called allele is one of its own; another allele is counted and never read as the
+   * marker. A record beginning before the marker's position says what the marker holds only
+   * where no record at the marker does: in a VCF, the REF allele of a record overlapping
+   * another is not a statement about the other's site. For
    * the record's own rsID the answer is returned instead: the call to store, INDEL_NOT_READ,
    * or NOT_AN_INDEL_MARKER (the record is read as before).
    */
@@ -205,18 +213,20 @@ export class SiteMatcher {
         let call = INDEL_NOT_READ;
         if (r.kind === 'other_allele') b.indelMismatches++;
         else {
-          const first = indelLetter(d.ref, d.alts, r.first);
-          const second = r.second < 0 ? 0 : indelLetter(d.ref, d.alts, r.second);
-          // A marker with several ALTs cannot be written as D/I: its rsID record is read as before.
-          call = first === 0 ? NOT_AN_INDEL_MARKER : (first << 4) | second;
+          const first = indelAlleleCode(d.ref, d.alts, r.first);
+          const second = r.second < 0 ? 0 : indelAlleleCode(d.ref, d.alts, r.second);
+          // An allele beyond the codes there are: its rsID record is read as before.
+          call = first === 0 || (r.second >= 0 && second === 0) ? NOT_AN_INDEL_MARKER : (first << 4) | second;
         }
         if (this.index.rsid[row] === rsid) {
           own = call;
           continue;
         }
-        if (call < 0 || b.call[row] !== 0) continue;
+        const before = pos < markerPos;
+        if (call < 0 || (b.call[row] !== 0 && (before || b.callFromBefore[row] === 0))) continue;
+        if (b.call[row] === 0) b.hits++;
         b.call[row] = call;
-        b.hits++;
+        b.callFromBefore[row] = before ? 1 : 0;
       }
     }
     return own;
@@ -362,14 +372,18 @@ export class SiteMatcher {
   }
 }
 
-/** Every position of each indel marker's window in a build → the markers' rows. */
+/**
+ * Every position a record of each indel marker may begin at in a build → the markers' rows:
+ * the INDEL_LOOKBEHIND positions before the marker, its window, and the position right after
+ * the window (the record's REF then continues the known bases).
+ */
 function indelWindows(index: PositionIndex, build: IndexedBuild): Map<number, number[]> {
   const at = new Map<number, number[]>();
   for (const d of index.indels.values()) {
     const pos = build === 37 ? index.pos37[d.row] : index.pos38[d.row];
     const window = build === 37 ? d.window37 : d.window38;
-    if (pos === 0) continue;
-    for (let p = pos; p < pos + window.length; p++) {
+    if (pos === 0 || window === '') continue;
+    for (let p = Math.max(1, pos - INDEL_LOOKBEHIND); p <= pos + window.length; p++) {
       const key = index.chrom[d.row] * POS_SCALE + p;
       const rows = at.get(key);
       if (rows) rows.push(d.row);

@@ -5,7 +5,7 @@
  * pair of named alleles that fits what the file shows is a candidate; a result is `called`
  * only when exactly one fits.
  */
-import { ALLELE_DEL, ALLELE_INS } from '../../genotype/encoding.js';
+import { ALLELE_DEL, ALLELE_INS, definedAlleleIndex } from '../../genotype/encoding.js';
 import type { PharmacogeneDefinition, PharmacogeneSite } from './table.js';
 
 /** The call byte (encoding.ts) the file holds for a site, or undefined when the file lacks it. */
@@ -91,10 +91,29 @@ const isTwoAlleleIndel = (site: PharmacogeneSite) => site.alts.length === 1 && s
 const INDEL_REF_BIT = 1;
 const INDEL_ALT_BIT = 2;
 
+/**
+ * An insertion or deletion with several ALTs (UGT1A1's TA repeat) is read from the
+ * defined-allele codes a VCF record matched to one of its alleles gets (encoding.ts; the
+ * position index lists the alleles in the definitions' order): allele k (0 = REF) has bit k.
+ * D/I letters cannot say which allele is there.
+ */
+const isMultiAlleleIndel = (site: PharmacogeneSite) =>
+  site.alts.length > 1 && site.alts.some((a) => a.length !== site.ref.length);
+
 /** The bits of an allele's sequence at a site. */
 function siteBits(site: PharmacogeneSite, base: string): number {
+  if (isMultiAlleleIndel(site)) {
+    const k = [site.ref, ...site.alts].indexOf(base);
+    return k < 0 ? 0 : 1 << k;
+  }
   if (!isTwoAlleleIndel(site)) return baseBits(base);
   return base === site.ref ? INDEL_REF_BIT : base === site.alts[0] ? INDEL_ALT_BIT : 0;
+}
+
+/** The bit of a defined-allele code at a multi-ALT indel site; 0 for any other code or an allele it lacks. */
+function definedAlleleBit(site: PharmacogeneSite, code: number): number {
+  const k = definedAlleleIndex(code);
+  return k >= 0 && k <= site.alts.length ? 1 << k : 0;
 }
 
 /** The bits D or I stand for at a two-allele indel site; 0 for a base letter. */
@@ -129,6 +148,15 @@ function readSite(
         problem: 'Base letters where the definitions expect an insertion or deletion.',
       };
     return { obs: { first, second }, flipped: false, problem: null };
+  }
+  if (isMultiAlleleIndel(site)) {
+    if ((call & 0xf) === 0)
+      return { obs: null, flipped: false, problem: 'A single allele where two are expected on this chromosome.' };
+    const first = definedAlleleBit(site, call >> 4);
+    const second = definedAlleleBit(site, call & 0xf);
+    if (first && second) return { obs: { first, second }, flipped: false, problem: null };
+    if (definedAlleleIndex(call >> 4) >= 0 || definedAlleleIndex(call & 0xf) >= 0)
+      return { obs: null, flipped: false, problem: 'An allele the definitions do not have at this position.' };
   }
   const allowed = [site.ref, ...site.alts].reduce((bits, b) => bits | baseBits(b), 0);
   if ([site.ref, ...site.alts].some((b) => baseBits(b) === 0))
@@ -166,10 +194,16 @@ function pairFits(x: number, y: number, obs: Observation): boolean {
 
 const rsName = (site: PharmacogeneSite) => (site.rsid === null ? null : `rs${site.rsid}`);
 
-function callString(call: number | undefined): string | null {
+/** The call as letters; at a multi-ALT indel site, its defined alleles as sequences ("CAT/CATAT"). */
+function callString(site: PharmacogeneSite, call: number | undefined): string | null {
   if (call === undefined) return null;
   if (call === 0) return '--';
-  return LETTER[call >> 4] + LETTER[call & 0xf];
+  const alleles = [site.ref, ...site.alts];
+  const k1 = definedAlleleIndex(call >> 4);
+  const k2 = definedAlleleIndex(call & 0xf);
+  if (k1 >= 0 && k1 < alleles.length && (call & 0xf) === 0) return alleles[k1];
+  if (k1 >= 0 && k1 < alleles.length && k2 >= 0 && k2 < alleles.length) return `${alleles[k1]}/${alleles[k2]}`;
+  return (LETTER[call >> 4] ?? '?') + (LETTER[call & 0xf] ?? '?');
 }
 
 export function callPharmacogene(def: PharmacogeneDefinition, read: SiteReader, source: string): PharmacogeneCall {
@@ -183,7 +217,7 @@ export function callPharmacogene(def: PharmacogeneDefinition, read: SiteReader, 
       rsid: rsName(site),
       grch38: site.pos38,
       grch37: site.pos37,
-      genotype: callString(call),
+      genotype: callString(site, call),
       strand_flipped: flipped,
       problem,
     };
