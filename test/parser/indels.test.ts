@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { callToString, findRsid } from '../../src/service/genotype/encoding.js';
-import { readIndelRecord, trimAlleles } from '../../src/service/genotype/parse/indels.js';
+import { INDEL_LOOKBEHIND, readIndelRecord, trimAlleles } from '../../src/service/genotype/parse/indels.js';
 import { parseGenotypeBytes } from '../../src/service/genotype/parse/index.js';
 import { rowOfRsid } from '../../src/service/genotype/positions.js';
 import type { ParseSuccess } from '../../src/service/genotype/types.js';
@@ -167,11 +167,13 @@ describe('one NUDT15 genotype written as callers write it', () => {
       }),
     );
     const fromChip = pharmacogenesFor(data, genotypeSiteReader(chip, 37, data.table)).find((r) => r.gene === 'NUDT15')!;
-    expect([fromChip.status, fromChip.candidates, fromChip.summary]).toEqual([
-      first.result.status,
-      first.result.candidates,
-      first.result.summary,
-    ]);
+    // D/I letters cannot write the repeat rs746071566 (several ALTs), which the VCF reads as
+    // REF/REF: the chip keeps the VCF's candidates and those the repeat's reference rules out.
+    expect(first.result.positions.read.find((p) => p.rsid === 'rs746071566')?.genotype).toBe('AGGAGTC/AGGAGTC');
+    expect(fromChip.positions.missing.map((p) => p.rsid)).toContain('rs746071566');
+    expect(fromChip.status).toBe(first.result.status);
+    expect(fromChip.candidates).toEqual(expect.arrayContaining(first.result.candidates));
+    expect(fromChip.candidates.filter((c) => !first.result.candidates.includes(c))).toEqual(['*6/*18', '*9/*18']);
   });
 
   it('does not read another indel or a SNV at the site as the marker, and says so', async () => {
@@ -221,25 +223,191 @@ describe('one NUDT15 genotype written as callers write it', () => {
   });
 });
 
-describe('an indel marker with several ALTs', () => {
-  it('is compared with the record, but a match cannot be written as D/I', async () => {
-    // UGT1A1's TA repeat (rs3064744, REF CAT, ALT C, CATAT, CATATAT at GRCh38 chr2:233760233).
-    const filler = Array.from({ length: 400 }, (_, i) => record('chr1', 1_000_003 + i * 7, '.', 'A', '.', '0/0'));
-    // UGT1A1 *80 (rs887829), REF/REF, so that the file has a marker besides the repeat.
-    const star80 = data.table.genes.find((g) => g.gene === 'UGT1A1')!.sites.find((s) => s.rsid === 887829)!;
-    expect(star80.pos38).toBeLessThan(233760233);
-    const other = record('chr2', star80.pos38, '.', star80.ref, star80.alts[0], '0/0');
-    const read = async (line: string) => {
-      const p = await parsed(vcf(38, [...filler, other, line]));
-      const at = findRsid(p.genotype.rsids, 3064744);
-      return { call: at < 0 ? null : callToString(p.genotype.calls[at]), notes: p.summary.notes.join(' ') };
+/**
+ * UGT1A1's TA repeat (rs3064744): PharmCAT's GRCh38 REF CAT at 233760233 is *1's A(TA)6TAA
+ * (g.233760235TA[7]); ALT C is *36 ((TA)5), CATAT *28 ((TA)7), CATATAT *37 ((TA)8).
+ */
+const UGT1A1 = data.table.genes.find((g) => g.gene === 'UGT1A1')!;
+const TA_REPEAT = 3064744;
+const TA_SITE = UGT1A1.sites.find((s) => s.rsid === TA_REPEAT)!;
+
+/**
+ * UGT1A1's other positions (the *80, *6 and *27 SNPs) as REF/REF in `build`, with the TA
+ * repeat's record(s), after 400 REF/REF lines on chr1 at no marker (past the detection sample).
+ */
+function ugt1a1File(build: 37 | 38, repeatLines: Array<[number, string]>): string {
+  const chrom = build === 38 ? 'chr2' : '2';
+  const filler = Array.from({ length: 400 }, (_, i) => record('chr1', 1_000_003 + i * 7, '.', 'A', '.', '0/0'));
+  const lines: Array<[number, string]> = [...repeatLines];
+  for (const site of UGT1A1.sites) {
+    if (site.rsid === TA_REPEAT) continue;
+    const pos = build === 38 ? site.pos38 : site.pos37!;
+    lines.push([pos, record(chrom, pos, '.', site.ref, site.alts[0], '0/0')]);
+  }
+  return vcf(build, [
+    ...filler.map((l) => (build === 38 ? l : l.replace(/^chr/, ''))),
+    ...lines.sort((a, b) => a[0] - b[0]).map(([, l]) => l),
+  ]);
+}
+
+async function ugt1a1(text: string) {
+  const p = await parsed(text);
+  const result = pharmacogenesFor(data, genotypeSiteReader(p.genotype, p.summary.build, data.table)).find(
+    (r) => r.gene === 'UGT1A1',
+  )!;
+  const at = findRsid(p.genotype.rsids, TA_REPEAT);
+  return { result, markerCall: at < 0 ? null : callToString(p.genotype.calls[at]), notes: p.summary.notes.join(' ') };
+}
+
+describe('an indel marker with several ALTs (UGT1A1’s TA repeat)', () => {
+  it('is listed with the same alleles, in the same order, as the drug–gene table, in both builds', () => {
+    const index = positionIndex();
+    const several = [...index.indels.values()].filter((d) => d.alts.length > 1);
+    // UGT1A1's TA repeat, NUDT15 rs746071566 and CYP2D6 rs72549356.
+    expect(several.map((d) => index.rsid[d.row]).sort((a, b) => a - b)).toEqual([3064744, 72549356, 746071566]);
+    for (const d of several) {
+      expect(d.window37, `rs${index.rsid[d.row]}`).not.toBe('');
+      expect(d.window38, `rs${index.rsid[d.row]}`).not.toBe('');
+      const site = data.table.genes.flatMap((g) => g.sites).find((s) => s.rsid === index.rsid[d.row])!;
+      expect([d.ref, d.alts], `rs${index.rsid[d.row]}`).toEqual([site.ref, site.alts]);
+    }
+    const report = JSON.parse(readFileSync(path.join(ROOT, 'resources', 'catalog', 'build-report.json'), 'utf8'))
+      .positions.indels;
+    expect([report.with_several_alts, report.with_several_alts_both_builds]).toEqual([3, 3]);
+  });
+
+  it('reads a record beginning before the marker by its own REF, and only the marker’s part of it', () => {
+    const index = positionIndex();
+    const d = index.indels.get(rowOfRsid(index, TA_REPEAT))!;
+    const read = (pos: number, alleles: string[], k1: number, k2: number) =>
+      readIndelRecord(233760233, d.window38, d.ref, d.alts, pos, alleles, k1, k2);
+    // Two bases in front (the record's own; the index does not know them), then *28's TA inserted.
+    expect(read(233760231, ['GGCAT', 'GGCATAT'], 0, 1)).toEqual({ kind: 'alleles', first: 0, second: 2 });
+    // A SNV in front merged with the deletion of *36: the SNV's chromosome holds the marker's REF.
+    expect(read(233760231, ['GGCAT', 'TGCAT', 'GGC'], 1, 2)).toEqual({ kind: 'alleles', first: 0, second: 1 });
+    // A deletion that takes the anchor C with it is none of the marker's alleles.
+    expect(read(233760231, ['GGCAT', 'G'], 0, 1)).toEqual({ kind: 'other_allele' });
+    // A REF ending before the marker cannot hold its (left-aligned) event.
+    expect(read(233760231, ['GG', 'G'], 0, 1)).toEqual({ kind: 'not_indel' });
+    // A REF whose bases at the marker disagree with the window is another variant or build.
+    expect(read(233760231, ['GGGAT', 'GGGATAT'], 0, 1)).toEqual({ kind: 'ref_differs' });
+    // A record past the repeat holds none of the marker's bases.
+    expect(read(233760249, ['AG', 'A'], 0, 1)).toEqual({ kind: 'not_indel' });
+    // Further before the marker than a read's length, a record is not looked at.
+    const front = (n: number) => 'G'.repeat(n);
+    const lead = INDEL_LOOKBEHIND;
+    expect(read(233760233 - lead, [front(lead) + 'CAT', front(lead) + 'CATAT'], 0, 1)).toEqual({
+      kind: 'alleles',
+      first: 0,
+      second: 2,
+    });
+    expect(read(233760232 - lead, [front(lead + 1) + 'CAT', front(lead + 1) + 'CATAT'], 0, 1)).toEqual({
+      kind: 'not_indel',
+    });
+  });
+
+  it('gives *1/*28 from (TA)6/(TA)7 written every way callers write it, in GRCh38 and GRCh37', async () => {
+    const p = TA_SITE.pos38;
+    const chr2 = (pos: number, id: string, ref: string, alt: string, gt: string) =>
+      [pos, record('chr2', pos, id, ref, alt, gt)] as [number, string];
+    const layouts: Record<string, Array<[number, string]>> = {
+      minimal: [chr2(p, '.', 'C', 'CAT', '0/1')],
+      'PharmCAT’s own alleles': [chr2(p, '.', 'CAT', 'CATAT', '0/1')],
+      'extra shared bases': [chr2(p, '.', 'CATATATA', 'CATATATATA', '0/1')],
+      'multi-allelic with (TA)5': [chr2(p, '.', 'CAT', 'C,CATAT', '0/2')],
+      'multi-allelic with its rsID': [chr2(p, 'rs3064744', 'CAT', 'C,CATAT', '0|2')],
+      'shifted right to the end of the repeat': [chr2(p + 15, '.', 'A', 'ATA', '0/1')],
+      'beginning before the repeat': [chr2(p - 2, '.', 'GGCAT', 'GGCATAT', '0/1')],
+      'beginning before, merged with a SNV in front': [chr2(p - 2, '.', 'GGCAT', 'TGCAT,GGCATAT', '1/2')],
+      'a record before the repeat, then one at it': [
+        chr2(p - 2, '.', 'GGCAT', 'GG', '0/0'),
+        chr2(p, '.', 'CAT', 'CATAT', '0/1'),
+      ],
+      GRCh37: [[TA_SITE.pos37!, record('2', TA_SITE.pos37!, '.', 'CAT', 'CATAT', '0/1')]],
     };
-    // *28 matches, but D/I would not say which of four alleles: unread by position, read the old way by rsID.
-    expect((await read(record('chr2', 233760233, '.', 'CAT', 'CATAT', '0/1'))).call).toBeNull();
-    expect((await read(record('chr2', 233760233, 'rs3064744', 'CAT', 'CATAT', '0/1'))).call).toBe('DI');
-    // Ten TA units is none of the definitions' alleles: not read even with the rsID, and counted.
-    const ten = await read(record('chr2', 233760233, 'rs3064744', 'CAT', 'CATATATAT', '0/1'));
-    expect(ten.call).toBeNull();
-    expect(ten.notes).toMatch(/1 insertion\/deletion lines sit at an indel marker's GRCh38 site/);
+    const results: Array<Awaited<ReturnType<typeof ugt1a1>>> = [];
+    for (const [name, lines] of Object.entries(layouts))
+      results.push(await ugt1a1(ugt1a1File(name === 'GRCh37' ? 37 : 38, lines)));
+    const callOf = ({ result: r }: (typeof results)[number]) => ({
+      status: r.status,
+      diplotype: r.diplotype,
+      candidates: r.candidates,
+      phenotype: r.phenotype,
+      read: r.positions.read.map((x) => [x.rsid, x.genotype]),
+      missing: r.positions.missing.map((x) => x.rsid),
+      no_call: r.positions.no_call.map((x) => x.rsid),
+      summary: r.summary,
+    });
+    const [first] = results;
+    expect(first.markerCall).toBe('02');
+    expect([first.result.status, first.result.diplotype, first.result.phenotype]).toEqual([
+      'called',
+      '*1/*28',
+      'Intermediate Metabolizer',
+    ]);
+    expect(first.result.positions.read.find((x) => x.rsid === 'rs3064744')!.genotype).toBe('CAT/CATAT');
+    Object.keys(layouts).forEach((name, i) => {
+      expect(results[i].markerCall, name).toBe('02');
+      expect(callOf(results[i]), name).toEqual(callOf(first));
+    });
+  });
+
+  it('gives *28/*28 from (TA)7/(TA)7, *36/*37 from (TA)5/(TA)8, with the medicine it affects', async () => {
+    const p = TA_SITE.pos38;
+    const hom = await ugt1a1(ugt1a1File(38, [[p, record('chr2', p, '.', 'CAT', 'CATAT', '1/1')]]));
+    expect([hom.markerCall, hom.result.status, hom.result.diplotype, hom.result.phenotype]).toEqual([
+      '22',
+      'called',
+      '*28/*28',
+      'Poor Metabolizer',
+    ]);
+    expect(hom.result.medicines.map((m) => [m.medicine, m.pmid])).toEqual([['atazanavir', '26417955']]);
+    const other = await ugt1a1(ugt1a1File(38, [[p, record('chr2', p, '.', 'CAT', 'C,CATATAT', '1/2')]]));
+    expect([other.markerCall, other.result.diplotype, other.result.phenotype]).toEqual([
+      '13',
+      '*36/*37',
+      'Intermediate Metabolizer',
+    ]);
+  });
+
+  it('counts an allele the definitions lack as a mismatch, never a call', async () => {
+    const p = TA_SITE.pos38;
+    for (const [name, line] of Object.entries({
+      '(TA)10': record('chr2', p, '.', 'CAT', 'CATATATAT', '0/1'),
+      '(TA)10 with its rsID': record('chr2', p, 'rs3064744', 'CAT', 'CATATATAT', '0/1'),
+      'three bases inserted': record('chr2', p, '.', 'CAT', 'CATTAT', '0/1'),
+      '(TA)10 beginning before': record('chr2', p - 2, '.', 'GGCAT', 'GGCATATATAT', '0/1'),
+    })) {
+      const r = await ugt1a1(ugt1a1File(38, [[p, line]]));
+      expect(r.markerCall, name).toBeNull();
+      expect(
+        r.result.positions.missing.map((x) => x.rsid),
+        name,
+      ).toContain('rs3064744');
+      expect(r.result.diplotype, name).toBeNull();
+      expect(r.notes, name).toMatch(/1 insertion\/deletion lines sit at an indel marker's GRCh38 site/);
+    }
+  });
+
+  it('leaves a chip export’s D/I letters at the repeat unread: they cannot say which allele', () => {
+    const chip = genotypeOf(
+      UGT1A1.sites.flatMap((site) =>
+        site.rsid === null
+          ? []
+          : [
+              {
+                rsid: site.rsid,
+                chrom: UGT1A1.chrom,
+                pos: site.pos37!,
+                genotype: site.rsid === TA_REPEAT ? 'DI' : site.ref + site.ref,
+              },
+            ],
+      ),
+    );
+    const r = pharmacogenesFor(data, genotypeSiteReader(chip, 37, data.table)).find((x) => x.gene === 'UGT1A1')!;
+    const repeat = r.positions.no_call.find((x) => x.rsid === 'rs3064744')!;
+    expect(repeat.problem).toMatch(/D\/I letters cannot say which allele/);
+    expect(r.diplotype).toBeNull();
+    expect(r.candidates).toEqual(expect.arrayContaining(['*1/*1', '*1/*28', '*28/*28']));
   });
 });

@@ -56,8 +56,8 @@ export const INDEL_LOOKBEHIND = 150;
 /**
  * Reads a record at `pos` (REF and ALT strings, called allele indices k1 and k2, k2 -1 when
  * haploid) against a marker at `markerPos` with alleles ref/alts and the known reference
- * `window` from markerPos on. The record starts within the window or right after it, or
- * before markerPos with a REF that reaches it (its REF then gives the bases in front).
+ * `window` from markerPos on. The record starts within the window, or before markerPos with
+ * a REF that reaches it (its REF then gives the bases in front).
  */
 export function readIndelRecord(
   markerPos: number,
@@ -74,9 +74,10 @@ export function readIndelRecord(
   if (!recordAlleles.some((a, i) => i > 0 && BASES.test(a) && a.length !== recordRef.length))
     return { kind: 'not_indel' };
   const offset = pos - markerPos;
-  // Past the window the bases between are unknown; a REF ending before the marker cannot
-  // hold its event, whose VCF alleles are already left-aligned.
-  if (offset > window.length || pos + recordRef.length <= markerPos) return { kind: 'not_indel' };
+  // Past the window the record holds none of the marker's bases; a REF ending before the
+  // marker cannot hold its event, whose VCF alleles are already left-aligned.
+  if (offset >= window.length || offset < -INDEL_LOOKBEHIND || pos + recordRef.length <= markerPos)
+    return { kind: 'not_indel' };
   // The known reference from the record's or the marker's position, whichever is first: the
   // record's REF before the marker (lead bases), the window, then the record's REF beyond it.
   const lead = Math.max(0, -offset);

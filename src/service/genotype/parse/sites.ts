@@ -374,8 +374,7 @@ export class SiteMatcher {
 
 /**
  * Every position a record of each indel marker may begin at in a build → the markers' rows:
- * the INDEL_LOOKBEHIND positions before the marker, its window, and the position right after
- * the window (the record's REF then continues the known bases).
+ * the INDEL_LOOKBEHIND positions before the marker and its window.
  */
 function indelWindows(index: PositionIndex, build: IndexedBuild): Map<number, number[]> {
   const at = new Map<number, number[]>();
@@ -383,7 +382,7 @@ function indelWindows(index: PositionIndex, build: IndexedBuild): Map<number, nu
     const pos = build === 37 ? index.pos37[d.row] : index.pos38[d.row];
     const window = build === 37 ? d.window37 : d.window38;
     if (pos === 0 || window === '') continue;
-    for (let p = Math.max(1, pos - INDEL_LOOKBEHIND); p <= pos + window.length; p++) {
+    for (let p = Math.max(1, pos - INDEL_LOOKBEHIND); p < pos + window.length; p++) {
       const key = index.chrom[d.row] * POS_SCALE + p;
       const rows = at.get(key);
       if (rows) rows.push(d.row);
