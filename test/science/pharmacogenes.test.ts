@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { alleleFromLetter, makeCall } from '../../src/service/genotype/encoding.js';
+import { alleleFromLetter, definedAllele, makeCall } from '../../src/service/genotype/encoding.js';
 import { parseGenotypeBytes } from '../../src/service/genotype/parse/index.js';
 import type { Genotype } from '../../src/service/genotype/types.js';
 import { callPharmacogene, type PharmacogeneCall } from '../../src/service/science/pharmacogenes/call.js';
@@ -147,6 +147,83 @@ describe('drug–gene calling from unphased files', () => {
       expect(called, def.gene).toBeGreaterThan(0);
     });
   }
+
+  // A sequencing VCF also reads the indels with several ALTs (UGT1A1's TA repeat, NUDT15
+  // rs746071566): the parser stores the allele it matched as a defined-allele code
+  // (encoding.ts), k for the site's k-th allele, 0 its REF.
+  for (const name of ['UGT1A1', 'NUDT15']) {
+    it(`${name}: every diplotype is called correctly or listed when the repeat is read, as from a VCF`, () => {
+      const def = gene(name);
+      const several = (site: PharmacogeneSite) =>
+        site.alts.length > 1 && site.alts.some((x) => x.length !== site.ref.length);
+      expect(def.sites.some(several), name).toBe(true);
+      // What the file shows at each read position: two letters, or the repeat's two alleles.
+      const view = (a: PharmacogeneAllele, b: PharmacogeneAllele) => {
+        const shown = new Map<number, [string, string]>();
+        for (const [s, g] of lettersOf(def, a, b)) shown.set(s, [g[0], g[1]]);
+        def.sites.forEach((site, s) => {
+          if (several(site)) shown.set(s, [a.bases[s], b.bases[s]]);
+        });
+        return shown;
+      };
+      const can = (x: PharmacogeneAllele, s: number, token: string) =>
+        several(def.sites[s]) ? x.bases[s] === token : lettersFor(x.bases[s]).includes(token);
+      const fitting = (shown: Map<number, [string, string]>) => {
+        const found = new Set<string>();
+        for (const [x, y] of pairsOf(def))
+          if ([...shown].every(([s, [t, u]]) => (can(x, s, t) && can(y, s, u)) || (can(x, s, u) && can(y, s, t))))
+            found.add(truthOf(def, x, y).key);
+        return found;
+      };
+      let called = 0;
+      for (const [a, b] of pairsOf(def)) {
+        const truth = truthOf(def, a, b);
+        const shown = view(a, b);
+        const r = callPharmacogene(
+          def,
+          (site) => {
+            const s = def.sites.indexOf(site);
+            const g = shown.get(s);
+            if (g === undefined) return undefined;
+            if (!several(site)) return makeCall(alleleFromLetter(g[0]), alleleFromLetter(g[1]));
+            const k = (allele: string) => definedAllele([site.ref, ...site.alts].indexOf(allele));
+            return makeCall(k(g[0]), k(g[1]));
+          },
+          data.table.source,
+        );
+        expectHonest(def, r, truth, `${name} ${truth.display}`);
+        // Called exactly when no other pair of named alleles fits what the file shows.
+        expect(r.status === 'called', `${name} ${truth.display}`).toBe(fitting(shown).size === 1);
+        if (r.status === 'called') called++;
+      }
+      expect(called, name).toBeGreaterThan(0);
+    });
+  }
+
+  it('calls UGT1A1 *1/*28, *28/*28 and *1/*36 from the TA repeat read as from a VCF', () => {
+    const def = gene('UGT1A1');
+    const repeat = def.sites.findIndex((s) => s.rsid === 3064744);
+    const alleles = [def.sites[repeat].ref, ...def.sites[repeat].alts];
+    const named = (n: string) => def.alleles.find((a) => a.name === n)!;
+    for (const [x, y, diplotype, phenotype] of [
+      ['*1', '*28', '*1/*28', 'Intermediate Metabolizer'],
+      ['*28', '*28', '*28/*28', 'Poor Metabolizer'],
+      ['*1', '*36', '*1/*36', 'Normal Metabolizer'],
+    ]) {
+      const letters = lettersOf(def, named(x), named(y));
+      const r = callPharmacogene(
+        def,
+        (site) => {
+          const s = def.sites.indexOf(site);
+          if (s !== repeat) return makeCall(alleleFromLetter(letters.get(s)![0]), alleleFromLetter(letters.get(s)![1]));
+          const k = (n: string) => alleles.indexOf(named(n).bases[s]);
+          return makeCall(definedAllele(k(x)), definedAllele(k(y)));
+        },
+        data.table.source,
+      );
+      expect([r.status, r.diplotype, r.phenotype], diplotype).toEqual(['called', diplotype, phenotype]);
+    }
+  });
 
   it('calls the textbook diplotypes with their phenotypes', () => {
     const cases: Array<[string, string, string, string, string]> = [
