@@ -55,4 +55,28 @@ describe('drug–gene results over HTTP', () => {
     expect(byGene.get('CYP2D6')!.status).toBe('not_determinable');
     for (const g of list) expect(g.versions.definitions).toMatch(/^\d{4}-\d{2}-\d{2}/);
   });
+
+  it('calls UGT1A1 *28/*28 from a GRCh38 VCF without rsIDs, with the CPIC medicine', async () => {
+    // PharmCAT's GRCh38 UGT1A1 positions: the TA repeat's (TA)7 twice, REF at the *80, *6 and *27 SNPs.
+    const record = (pos: number, ref: string, alt: string, gt: string) =>
+      `chr2\t${pos}\t.\t${ref}\t${alt}\t50\tPASS\t.\tGT\t${gt}`;
+    const vcf = [
+      '##fileformat=VCFv4.2',
+      '##reference=GRCh38',
+      '#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\tFORMAT\tS1',
+      record(233759924, 'C', 'T', '0/0'),
+      record(233760233, 'CAT', 'C,CATAT', '2/2'),
+      record(233760498, 'G', 'A', '0/0'),
+      record(233760973, 'C', 'A', '0/0'),
+      '',
+    ].join('\n');
+    const id = (await request(`${server.api}/profiles/`, { method: 'POST', token, json: {} })).body.id;
+    await upload(server, token, id, vcf);
+    expect((await waitProcessed(server, token, id)).metadata.status).toBe('processed');
+    const list = PharmacogeneList.parse((await request(`${server.api}/profiles/${id}/pharmacogenes/`, { token })).body);
+    const ugt1a1 = list.find((g) => g.gene === 'UGT1A1')!;
+    expect([ugt1a1.status, ugt1a1.diplotype, ugt1a1.phenotype]).toEqual(['called', '*28/*28', 'Poor Metabolizer']);
+    expect(ugt1a1.positions.read.find((p) => p.rsid === 'rs3064744')!.genotype).toBe('CATAT/CATAT');
+    expect(ugt1a1.medicines.map((m) => [m.medicine, m.pmid])).toEqual([['atazanavir', '26417955']]);
+  });
 });
