@@ -194,7 +194,11 @@ export const GenotypeSnp = z
     rsid: Rsid,
     chromosome: z.string().nullable().describe('1–22, X, Y, MT; null when the file gave none.'),
     position: z.int().min(1).nullable().describe('Position as given in the file (see the build); null when none.'),
-    genotype: z.string().describe('Two letters ("AG"), one for a haploid call, "--" for a no-call.'),
+    genotype: z
+      .string()
+      .describe(
+        'Two letters ("AG"), one for a haploid call, "--" for a no-call. At an indel with several ALT alleles read from a VCF (UGT1A1\'s TA repeat rs3064744), each allele is its index among the marker\'s alleles as PharmCAT lists them, 0 for REF ("02": REF and the second ALT).',
+      ),
   })
   .meta({ id: 'GenotypeSnp' });
 export type GenotypeSnp = z.infer<typeof GenotypeSnp>;

@@ -9,7 +9,12 @@ const PharmacogenePosition = z
       .int()
       .nullable()
       .describe('1-based GRCh37 position lifted with UCSC’s chain; null when it does not lift.'),
-    genotype: z.string().nullable().describe('As in the file ("AG", "--"); null when the file lacks the position.'),
+    genotype: z
+      .string()
+      .nullable()
+      .describe(
+        'As in the file ("AG", "--"; at an indel with several ALTs, its two alleles as sequences, "CAT/CATAT"); null when the file lacks the position.',
+      ),
     strand_flipped: z.boolean().describe('Read on the opposite strand: the letters were complemented.'),
     problem: z.string().nullable().describe('Why a present position was not used; null when it was read.'),
   })
