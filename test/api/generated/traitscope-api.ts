@@ -1012,7 +1012,7 @@ export interface components {
             chromosome: string | null;
             /** @description Position as given in the file (see the build); null when none. */
             position: number | null;
-            /** @description Two letters ("AG"), one for a haploid call, "--" for a no-call. */
+            /** @description Two letters ("AG"), one for a haploid call, "--" for a no-call. At an indel with several ALT alleles read from a VCF (UGT1A1's TA repeat rs3064744), each allele is its index among the marker's alleles as PharmCAT lists them, 0 for REF ("02": REF and the second ALT). */
             genotype: string;
         };
         /** @description The requested markers found in the genotype, in request order; absent markers are left out. */
@@ -1159,7 +1159,7 @@ export interface components {
             grch38: number;
             /** @description 1-based GRCh37 position lifted with UCSC’s chain; null when it does not lift. */
             grch37: number | null;
-            /** @description As in the file ("AG", "--"); null when the file lacks the position. */
+            /** @description As in the file ("AG", "--"; at an indel with several ALTs, its two alleles as sequences, "CAT/CATAT"); null when the file lacks the position. */
             genotype: string | null;
             /** @description Read on the opposite strand: the letters were complemented. */
             strand_flipped: boolean;
