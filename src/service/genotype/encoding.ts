@@ -22,8 +22,8 @@ export const ALLELE_LETTERS = ['', 'A', 'C', 'G', 'T', 'D', 'I'] as const;
  * so only a VCF record matched to one of the marker's alleles (parse/indels.ts) is written
  * this way; chip exports keep their D/I letters. Code 7 is unused.
  */
-export const ALLELE_DEFINED_FIRST = 8;
-export const MAX_DEFINED_ALLELES = 8;
+const ALLELE_DEFINED_FIRST = 8;
+const MAX_DEFINED_ALLELES = 8;
 
 /** The code of a multi-ALT indel marker's k-th allele (0 = REF), 0 when k is out of range. */
 export function definedAllele(k: number): number {
