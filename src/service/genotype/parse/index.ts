@@ -133,6 +133,9 @@ async function readGenotype(
     // A gzip trailer states the (last member's) uncompressed size: a hint for sizing only.
     const t = await src.read(src.size - 4, 4);
     ctx.expectedTextBytes = (t[0] | (t[1] << 8) | (t[2] << 16) | (t[3] << 24)) >>> 0;
+    // Less text than compressed bytes: the last member is BGZF's empty end-of-file member (or
+    // one small member of many), which says nothing of the whole; guess as for an upload.
+    if (ctx.expectedTextBytes < src.size) ctx.expectedTextBytes = src.size * 3;
   } else if (!isZip(head)) ctx.expectedTextBytes = src.size;
   if (ctx.expectedTextBytes !== undefined) parser.expectTextBytes(ctx.expectedTextBytes);
   if (isZip(head)) {
