@@ -18,7 +18,7 @@ import { LineSplitter } from './lines.js';
 import { refuseNonGenotypeContent, refuseTwoPeople } from './nongenome.js';
 import type { SiteOutcome } from './sites.js';
 import { inferSex } from './sex.js';
-import { bytesSource, openFileSource, readAt, readRange, type ByteSource } from './source.js';
+import { bytesSource, fillAt, openFileSource, readAt, readRange, type ByteSource } from './source.js';
 import { TextDecoderStage } from './text.js';
 import { MAX_LINE_BYTES, TextGenotypeParser } from './textparser.js';
 import { chooseMember, listZip, zipMember } from './zip.js';
@@ -80,7 +80,7 @@ export async function parseGenotypeSource(src: ByteSource, options?: ParseOption
 }
 
 export type { ByteSource };
-export { readAt };
+export { fillAt, readAt };
 export { releaseIdleCore as releaseParserMemory } from './wasm/core.js';
 
 async function parseSource(src: ByteSource, options: ParseOptions | undefined, started: number): Promise<ParseResult> {
