@@ -269,8 +269,10 @@ async function* inflateBgzfStream(input: Chunks, ctx: ContainerContext): Chunks 
       yield r.value;
     }
   } catch (e) {
-    if (e instanceof BgzfMemberError) inflateFailure(e.zlibError, 'gzip');
-    throw e;
+    if (!(e instanceof BgzfMemberError)) throw e;
+    // A batch holds whole members: zlib running out of one is damage inside it, not a cut file.
+    const cut = (e.zlibError as NodeJS.ErrnoException)?.code === 'Z_BUF_ERROR';
+    inflateFailure(cut ? new Error('a member ends inside its compressed data') : e.zlibError, 'gzip');
   } finally {
     await members.return({ kind: 'end' });
   }
