@@ -266,7 +266,9 @@ async function* inflateBgzfStream(input: Chunks, ctx: ContainerContext): Chunks 
         end = r.value;
         break;
       }
-      yield r.value;
+      // In pieces, as `inflate` hands them on: the line splitter passes a chunk to the parser's
+      // loop in one call only up to MAX_LINE_BYTES (lines.ts).
+      for (let off = 0; off < r.value.length; off += PIECE) yield r.value.subarray(off, off + PIECE);
     }
   } catch (e) {
     if (!(e instanceof BgzfMemberError)) throw e;
