@@ -203,6 +203,30 @@ describe('damaged BGZF is refused as damaged plain gzip is', () => {
   });
 });
 
+describe('the parser answers whatever BGZF-looking bytes it is given', () => {
+  it('mutations anywhere in a small BGZF file, headers and stated lengths included', async () => {
+    const file = bgzf(enc(vendorFile('23andme', chipMarkers(3_000, 8), 'full')), { blockText: 4000 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ at: fc.nat(), value: fc.integer({ min: 0, max: 255 }) }), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        fc.nat(),
+        async (flips, cut) => {
+          const b = file.slice(0, file.length - (cut % 64));
+          for (const f of flips) b[f.at % b.length] = f.value;
+          const r = await parseGenotypeBytes(b);
+          // A refusal says what was wrong; "an unexpected error" would be a bug of the reader.
+          if (!r.ok) expect(r.reason).toMatch(/^(?!.*unexpected error)[A-Z].{20,}[.)]$/s);
+          else expect(r.genotype.rsids.length).toBe(r.summary.snp_count);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
+
 describe('a BGZF bomb is stopped at the caps', () => {
   /** Members of 64 KiB of one repeated genotype line: about 300-fold. */
   function bombMembers(text: number): Uint8Array {
