@@ -6,7 +6,7 @@
  * processing call finds the job done or nearly done.
  */
 import { open, type FileHandle } from 'node:fs/promises';
-import { readAt, type ByteSource } from '../genotype/parse/index.js';
+import { fillAt, readAt, type ByteSource } from '../genotype/parse/index.js';
 
 /** From the service to the worker parsing an upload, as the upload goes. */
 export type UploadSignal =
@@ -46,15 +46,25 @@ export function arrivingFile(path: string, size: number): ArrivingFile {
     if (end === 'abandoned') throw new UploadAbandonedError();
   }
 
+  /** The file, once `bytes` of it are written; opened on the first read (the service creates it). */
+  async function fileWith(bytes: number): Promise<FileHandle> {
+    await until(bytes);
+    handle ??= open(path, 'r');
+    return handle;
+  }
+
   const source: ByteSource = {
     size,
     growing: true,
     async read(offset, length) {
       const n = Math.max(0, Math.min(length, size - offset));
-      await until(offset + n);
-      // Opened on the first read, once bytes are on it (the service creates the file).
-      handle ??= open(path, 'r');
-      return readAt(await handle, offset, n);
+      return readAt(await fileWith(offset + n), offset, n);
+    },
+    // Plain text is parsed as it comes, through two buffers that take turns (source.ts
+    // readRange): no fresh mebibyte to zero, fault in and collect per chunk of the upload.
+    async readInto(offset, into) {
+      const n = Math.max(0, Math.min(into.length, size - offset));
+      return fillAt(await fileWith(offset + n), offset, into.subarray(0, n));
     },
     async close() {
       if (handle) await (await handle.catch(() => null))?.close();

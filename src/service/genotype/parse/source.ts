@@ -48,7 +48,7 @@ export async function readAt(fh: FileHandle, offset: number, n: number): Promise
 }
 
 /** Fills `buf` from an open file at `offset` (less at its end); resolves to the bytes read. */
-async function fillAt(fh: FileHandle, offset: number, buf: Uint8Array): Promise<number> {
+export async function fillAt(fh: FileHandle, offset: number, buf: Uint8Array): Promise<number> {
   const n = buf.length;
   let got = 0;
   while (got < n) {
