@@ -21,6 +21,12 @@ const SLOW = [
   // 1.2-million-line file leaves behind.
   'test/security/{crash,reference-crash}.test.ts',
   'test/service/memory-returned.test.ts',
+  // Stress and sweeps of the data folder, each with a service of its own: writers racing
+  // worker threads, every byte of the data folder searched after deletions (also with
+  // another program holding the database, and after a crash), file modes and scrubbing at
+  // rest, and the service-wide memory budget with processes of their own.
+  'test/security/{concurrency,delete-erases,erase-blocked,data-at-rest}.test.ts',
+  'test/service/memory-budget.test.ts',
 ];
 
 /**

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_ATTEMPT_LIMITS } from './auth/attempt-limits.js';
 import type { ProcessStarter } from './processing/engine-process.js';
 
 export interface ServiceConfig {
@@ -18,6 +19,11 @@ export interface ServiceConfig {
   /** Folder with the built web UI (index.html), or null to serve none. */
   uiDir: string | null;
   tokenTtlSeconds: number;
+  /**
+   * A wrong client secret is answered after this many milliseconds times the client's recent
+   * failures, up to twenty times as long (auth/attempt-limits.ts). TRAITSCOPE_AUTH_FAILURE_DELAY_MS.
+   */
+  authFailureDelayMs: number;
   uploadUrlTtlSeconds: number;
   maxUploadBytes: number;
   /** Engine worker threads (parsing and scoring); undefined: from the core count (TRAITSCOPE_WORKERS overrides). */
@@ -112,6 +118,11 @@ function niceValue(value: number | undefined): number | undefined {
   return value;
 }
 
+function atMost(value: number | undefined, most: number, name: string): number | undefined {
+  if (value !== undefined && value > most) throw new Error(`${name} must be at most ${most} (got ${value}).`);
+  return value;
+}
+
 function positive(value: number | undefined, name: string): number | undefined {
   if (value === 0) throw new Error(`${name} must be at least 1.`);
   return value;
@@ -124,6 +135,10 @@ export function resolveConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     resourcesDir: overrides.resourcesDir ?? path.join(appRoot, 'resources'),
     uiDir: overrides.uiDir === undefined ? path.join(appRoot, 'out', 'renderer') : overrides.uiDir,
     tokenTtlSeconds: overrides.tokenTtlSeconds ?? envNumber('TRAITSCOPE_TOKEN_TTL_SECONDS') ?? 24 * 3600,
+    authFailureDelayMs:
+      overrides.authFailureDelayMs ??
+      atMost(envNumber('TRAITSCOPE_AUTH_FAILURE_DELAY_MS'), 10_000, 'TRAITSCOPE_AUTH_FAILURE_DELAY_MS') ??
+      DEFAULT_ATTEMPT_LIMITS.failureDelayMs,
     uploadUrlTtlSeconds: overrides.uploadUrlTtlSeconds ?? envNumber('TRAITSCOPE_UPLOAD_URL_TTL_SECONDS') ?? 180,
     maxUploadBytes: overrides.maxUploadBytes ?? envNumber('TRAITSCOPE_MAX_UPLOAD_BYTES') ?? 1024 ** 3,
     workers: overrides.workers ?? positive(envCount('TRAITSCOPE_WORKERS'), 'TRAITSCOPE_WORKERS'),

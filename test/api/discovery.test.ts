@@ -3,7 +3,8 @@ import { createHmac, randomBytes, scryptSync, timingSafeEqual } from 'node:crypt
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createClient, request, runCli, startServer, tempDir } from '../support/server.js';
+import { newClient, request, runCli, startServer, tempDir } from '../support/server.js';
+import { sharedServer } from '../support/shared-server.js';
 
 describe('service discovery', () => {
   it('publishes origin, pid and versions while running, and removes them on exit', { timeout: 240_000 }, async () => {
@@ -48,44 +49,39 @@ describe('service discovery', () => {
     'proves its identity to a tool holding a client secret, as docs/api.md describes',
     { timeout: 240_000 },
     async () => {
-      const dataDir = tempDir();
-      const server = await startServer({ dataDir });
-      try {
-        const { client_id, client_secret } = createClient(dataDir, 'checks the service');
-        // The tool's side, exactly as documented: nothing of the service's code.
-        const expectedProof = (origin: string, salt: string, challenge: string) =>
-          createHmac('sha256', scryptSync(client_secret, Buffer.from(salt, 'base64url'), 32, { N: 16384, r: 8, p: 1 }))
-            .update(`traitscope-service-proof\n${origin}\n${client_id}\n${challenge}`)
-            .digest();
-        const challenge = randomBytes(32).toString('base64url');
-        const r = await request(`${server.api}/version?challenge=${challenge}&client_id=${client_id}`);
-        expect(r.status).toBe(200);
-        const { identity } = r.body;
-        expect(identity).toMatchObject({ origin: server.origin, client_id });
-        const proof = Buffer.from(identity.proof, 'base64url');
-        expect(timingSafeEqual(proof, expectedProof(server.origin, identity.salt, challenge))).toBe(true);
-        // Bound to the challenge and to the origin: a relayed answer for another address fails.
-        expect(proof.equals(expectedProof('http://127.0.0.1:4780', identity.salt, challenge))).toBe(false);
-        const again = await request(`${server.api}/version?challenge=${'A'.repeat(32)}&client_id=${client_id}`);
-        expect(again.body.identity.proof).not.toBe(identity.proof);
-        // Someone without the secret gets a decoy it cannot tell apart, and a wrong secret cannot check it.
-        const unknown = await request(`${server.api}/version?challenge=${challenge}&client_id=not-a-client`);
-        expect(unknown.status).toBe(200);
-        expect(unknown.body.identity).toMatchObject({ salt: expect.any(String), proof: expect.any(String) });
-        for (const query of [
-          `challenge=${challenge}`,
-          `client_id=${client_id}`,
-          `challenge=short&client_id=${client_id}`,
-        ]) {
-          const bad = await request(`${server.api}/version?${query}`);
-          expect(bad.status, query).toBe(400);
-          expect(bad.body.detail).toMatch(/challenge/);
-        }
-        expect((await request(`${server.api}/version`)).body.identity).toBeUndefined();
-      } finally {
-        await server.stop();
-        rmSync(dataDir, { recursive: true, force: true });
+      // The shared service: the proof needs a client of its own and nothing of the service's.
+      const server = sharedServer();
+      const { client_id, client_secret } = await newClient(server, 'checks the service');
+      // The tool's side, exactly as documented: nothing of the service's code.
+      const expectedProof = (origin: string, salt: string, challenge: string) =>
+        createHmac('sha256', scryptSync(client_secret, Buffer.from(salt, 'base64url'), 32, { N: 16384, r: 8, p: 1 }))
+          .update(`traitscope-service-proof\n${origin}\n${client_id}\n${challenge}`)
+          .digest();
+      const challenge = randomBytes(32).toString('base64url');
+      const r = await request(`${server.api}/version?challenge=${challenge}&client_id=${client_id}`);
+      expect(r.status).toBe(200);
+      const { identity } = r.body;
+      expect(identity).toMatchObject({ origin: server.origin, client_id });
+      const proof = Buffer.from(identity.proof, 'base64url');
+      expect(timingSafeEqual(proof, expectedProof(server.origin, identity.salt, challenge))).toBe(true);
+      // Bound to the challenge and to the origin: a relayed answer for another address fails.
+      expect(proof.equals(expectedProof('http://127.0.0.1:4780', identity.salt, challenge))).toBe(false);
+      const again = await request(`${server.api}/version?challenge=${'A'.repeat(32)}&client_id=${client_id}`);
+      expect(again.body.identity.proof).not.toBe(identity.proof);
+      // Someone without the secret gets a decoy it cannot tell apart, and a wrong secret cannot check it.
+      const unknown = await request(`${server.api}/version?challenge=${challenge}&client_id=not-a-client`);
+      expect(unknown.status).toBe(200);
+      expect(unknown.body.identity).toMatchObject({ salt: expect.any(String), proof: expect.any(String) });
+      for (const query of [
+        `challenge=${challenge}`,
+        `client_id=${client_id}`,
+        `challenge=short&client_id=${client_id}`,
+      ]) {
+        const bad = await request(`${server.api}/version?${query}`);
+        expect(bad.status, query).toBe(400);
+        expect(bad.body.detail).toMatch(/challenge/);
       }
+      expect((await request(`${server.api}/version`)).body.identity).toBeUndefined();
     },
   );
 });

@@ -68,10 +68,12 @@ function openPut(url: string, size: number) {
 
 const busyWorkers = async () =>
   (await request(`${server.api}/app/diagnostics`, { token: server.appToken })).body.workers.busy as number;
+// Nothing announces a job that follows an upload before it is complete, so the pool is read
+// (every 100 ms: the worker stays busy with a held upload until its rest arrives).
 const workerBusy = () =>
-  pollUntil('the worker taking the upload', async () => ((await busyWorkers()) > 0 ? true : undefined), 20_000, 20);
+  pollUntil('the worker taking the upload', async () => ((await busyWorkers()) > 0 ? true : undefined), 20_000, 100);
 const workerFree = () =>
-  pollUntil('the worker becoming free', async () => ((await busyWorkers()) === 0 ? true : undefined), 60_000, 20);
+  pollUntil('the worker becoming free', async () => ((await busyWorkers()) === 0 ? true : undefined), 60_000, 100);
 
 const jobEnd = (id: string, kind: 'processing' | 'scoring') =>
   events.next(

@@ -26,8 +26,13 @@ let token: string;
 let profileId: string;
 const genome = twentyThreeAndMe(catalogMarkers(7));
 
+/**
+ * Wrong secrets are answered after 10 ms a failure instead of 100 (TRAITSCOPE_AUTH_FAILURE_DELAY_MS):
+ * the refusals are checked here, the delays in token-guessing.test.ts.
+ */
+const env = { TRAITSCOPE_AUTH_FAILURE_DELAY_MS: '10' };
 beforeAll(async () => {
-  server = await startServer({ dataDir });
+  server = await startServer({ dataDir, env });
   ({ creds, token } = await clientWithToken(server, 'strict tool'));
   profileId = (await request(`${server.api}/profiles/`, { method: 'POST', token, json: {} })).body.id;
 });
@@ -273,7 +278,7 @@ describe('upload URLs across a restart', () => {
   it('stop working when the service restarts (the signing key lives in memory only)', async () => {
     const url = new URL((await request(`${server.api}/profiles/${profileId}/genotype/upload/`, { token })).body.url);
     await server.stop();
-    server = await startServer({ dataDir });
+    server = await startServer({ dataDir, env });
     url.port = String(server.port);
     const r = await request(String(url), { method: 'PUT', body: genome, headers: { 'content-type': 'text/plain' } });
     expect(r.status).toBe(403);

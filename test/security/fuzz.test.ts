@@ -6,13 +6,14 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { isClientId } from '../../src/service/auth/clients.js';
 import { isIssuedToken, randomToken } from '../../src/service/auth/secrets.js';
 import { basicCredentials } from '../../src/service/http/routes/oauth.js';
 import { checkUploadUrl, makeUploadUrl } from '../../src/service/storage/upload-url.js';
 import { scienceSize } from '../support/science-scale.js';
-import { clientWithToken, request, startServer, type Credentials, type TestServer } from '../support/server.js';
+import { clientWithToken, request, type Credentials } from '../support/server.js';
+import { sharedServer } from '../support/shared-server.js';
 
 /** 5,000 cases a property in test:all; 1,000 in npm test's quick loop (test/support/science-scale.ts). */
 const BUDGET = { interruptAfterTimeLimit: 4000, numRuns: scienceSize(1000, 5000) } as const;
@@ -137,13 +138,12 @@ describe('credential shapes', () => {
 });
 
 describe('the token endpoint', () => {
-  let server: TestServer;
+  // The shared service: wrong secrets slow only the fuzzed client's own answers.
+  const server = sharedServer();
   let creds: Credentials;
   beforeAll(async () => {
-    server = await startServer();
     ({ creds } = await clientWithToken(server, 'fuzzed'));
   });
-  afterAll(() => server?.stop());
 
   it('answers any body with an RFC 6749 error, never a 500, and never a token for altered credentials', async () => {
     const field = fc.oneof(

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AttemptLimiter } from '../../src/service/auth/attempt-limits.js';
+import { resolveConfig } from '../../src/service/config.js';
 import { clientWithToken, request, startServer, type Credentials, type TestServer } from '../support/server.js';
 
 describe('AttemptLimiter', () => {
@@ -54,12 +55,37 @@ describe('AttemptLimiter', () => {
   });
 });
 
+describe('TRAITSCOPE_AUTH_FAILURE_DELAY_MS', () => {
+  const resolveWith = (value: string | undefined) => {
+    const before = process.env.TRAITSCOPE_AUTH_FAILURE_DELAY_MS;
+    if (value === undefined) delete process.env.TRAITSCOPE_AUTH_FAILURE_DELAY_MS;
+    else process.env.TRAITSCOPE_AUTH_FAILURE_DELAY_MS = value;
+    try {
+      return resolveConfig().authFailureDelayMs;
+    } finally {
+      if (before === undefined) delete process.env.TRAITSCOPE_AUTH_FAILURE_DELAY_MS;
+      else process.env.TRAITSCOPE_AUTH_FAILURE_DELAY_MS = before;
+    }
+  };
+
+  it('sets the step of the delays (100 ms unless set) and refuses what is not a number of milliseconds from above 0 to 10,000', () => {
+    expect(resolveWith(undefined)).toBe(100);
+    expect(resolveWith('20')).toBe(20);
+    expect(() => resolveWith('0')).toThrow(/TRAITSCOPE_AUTH_FAILURE_DELAY_MS must be a positive number \(got "0"\)/);
+    expect(() => resolveWith('fast')).toThrow(/must be a positive number \(got "fast"\)/);
+    expect(() => resolveWith('60000')).toThrow(/TRAITSCOPE_AUTH_FAILURE_DELAY_MS must be at most 10000 \(got 60000\)/);
+  });
+});
+
+/** The step of the service's delays, smaller than the 100 ms default so the guesses below take less waiting. */
+const STEP_MS = 20;
+
 describe('the token endpoint under guessing', () => {
   let server: TestServer;
   let victim: Credentials;
   let bystander: { creds: Credentials; token: string };
   beforeAll(async () => {
-    server = await startServer();
+    server = await startServer({ env: { TRAITSCOPE_AUTH_FAILURE_DELAY_MS: String(STEP_MS) } });
     ({ creds: victim } = await clientWithToken(server, 'victim'));
     bystander = await clientWithToken(server, 'bystander');
   });
@@ -81,13 +107,14 @@ describe('the token endpoint under guessing', () => {
   it('slows a guesser of a known id: each wrong secret is answered later than the one before', async () => {
     const other = await clientWithToken(server, 'slowed');
     const times: number[] = [];
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < 10; i++) {
       const started = performance.now();
       expect((await guess(other.creds.client_id)).status).toBe(401);
       times.push(performance.now() - started);
     }
-    // The delays are 100, 200, 300, 400 ms after each check: at least that, whatever the load.
-    expect(times[3]).toBeGreaterThanOrEqual(400);
+    // The delays are 1, 2, … 10 steps after each check: at least that, whatever the load.
+    // Delays that stopped growing would leave the tenth answer at one step and a check (~40 ms).
+    times.forEach((t, i) => expect(t).toBeGreaterThanOrEqual((i + 1) * STEP_MS));
   }, 60_000);
 
   it('refuses a flood of made-up client ids without hashing, while the rightful client gets its token', async () => {

@@ -243,7 +243,7 @@ describe('worker pool', () => {
   });
 
   it('fails only the task of a process that crashed or hung, and a thread takes its place', async () => {
-    const p = makePool(1, { taskTimeoutMs: 5_000 });
+    const p = makePool(1, { taskTimeoutMs: 1_000 });
     await p.whenReady();
     await expect(p.run({ op: 'crash' }, [], undefined, { ownProcess: true })).rejects.toThrow(
       /stopped unexpectedly \(exit code 1\); it has been restarted/,

@@ -235,20 +235,37 @@ export async function pollUntil<T>(
   }
 }
 
-/** Polls the genotype metadata until processing has ended. */
+/**
+ * The genotype as GET …/genotype/ shows it once its processing has ended (processed or
+ * failed): read, and when it has not ended yet, wait for the profile's next processing job
+ * to end (done, failed or superseded) on the service's events and read again. The stream is
+ * open before the first read, so no ending can slip between; the service records the
+ * outcome before it announces it.
+ */
 export async function waitProcessed(
-  server: TestServer,
+  server: Pick<TestServer, 'api'>,
   token: string,
   profileId: string,
   timeoutMs = 60_000,
 ): Promise<any> {
   const end = Date.now() + timeoutMs;
-  for (;;) {
-    const r = await request(`${server.api}/profiles/${profileId}/genotype/`, { token });
-    const status = r.body?.metadata?.status;
-    if (status === 'processed' || status === 'failed') return r.body;
-    if (Date.now() > end) throw new Error(`processing did not finish: ${JSON.stringify(r.body)}`);
-    await new Promise((res) => setTimeout(res, 100));
+  const events = await openEvents(server, token);
+  try {
+    for (;;) {
+      const r = await request(`${server.api}/profiles/${profileId}/genotype/`, { token });
+      const status = r.body?.metadata?.status;
+      if (status === 'processed' || status === 'failed') return r.body;
+      const ended = (e: ServerEvent) =>
+        e.event === 'job' &&
+        e.data.profile_id === profileId &&
+        e.data.kind === 'processing' &&
+        ['done', 'failed', 'superseded'].includes(e.data.state);
+      await events.next(ended, Math.max(1, end - Date.now())).catch((cause: unknown) => {
+        throw new Error(`processing did not finish: ${JSON.stringify(r.body)}`, { cause });
+      });
+    }
+  } finally {
+    events.close();
   }
 }
 

@@ -23,7 +23,10 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const server = await startServer();
+  // Wrong client secrets are answered after 10 ms steps, not 100 (TRAITSCOPE_AUTH_FAILURE_DELAY_MS):
+  // the files here check the refusals (the token endpoint's property test sends many); the
+  // delays themselves are checked on a service of its own in test/security/token-guessing.test.ts.
+  const server = await startServer({ env: { TRAITSCOPE_AUTH_FAILURE_DELAY_MS: '10' } });
   const { origin, api, port, dataDir, appToken } = server;
   project.provide('sharedService', { origin, api, port, dataDir, appToken, startOutput: server.output() });
   return () => server.stop();

@@ -7,7 +7,7 @@
  * with Retry-After): guessing cannot slow the rest of the API or lock the owner out.
  */
 import express, { type ErrorRequestHandler, type Response, type Router } from 'express';
-import { AttemptLimiter } from '../../auth/attempt-limits.js';
+import { AttemptLimiter, DEFAULT_ATTEMPT_LIMITS } from '../../auth/attempt-limits.js';
 import { authenticateClient, ensureAppClient, isActiveClient } from '../../auth/clients.js';
 import { redeemSignInCode } from '../../auth/sign-in.js';
 import { issueToken } from '../../auth/tokens.js';
@@ -51,7 +51,11 @@ function audienceMatches(ctx: ServiceContext, audience: string): boolean {
 
 export function oauthRoutes(ctx: ServiceContext): Router {
   const { router, on } = operationRouter(ctx, '');
-  const attempts = new AttemptLimiter();
+  const attempts = new AttemptLimiter({
+    ...DEFAULT_ATTEMPT_LIMITS,
+    failureDelayMs: ctx.config.authFailureDelayMs,
+    maxDelayMs: 20 * ctx.config.authFailureDelayMs,
+  });
   on(
     'requestToken',
     express.json({ limit: '16kb' }),
