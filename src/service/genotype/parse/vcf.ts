@@ -80,6 +80,7 @@ export class VcfParser implements DataLineParser {
     private readonly sites: SiteMatcher | null = null,
   ) {
     out.core.startVcf(sites !== null, sites?.buildKeys() ?? []);
+    out.lendReadBuffer();
   }
 
   /**

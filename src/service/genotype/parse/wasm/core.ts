@@ -133,9 +133,14 @@ export class ParseCore {
   /** Where records start: right after the input window, or after a VCF's index keys (startVcf). */
   private readonly recordsBase: number;
   private recordsAt: number;
-  /** The text offsets that the input window holds. */
+  /** The text offsets that the input window holds, and where the loops read them (the input window, or text lent into it). */
   private windowStart = 0;
   private windowEnd = 0;
+  private windowAt = 0;
+  /** Text is being read into the input window (lendWindow): the memory must not grow, which would move it. */
+  private lent = false;
+  /** Windows parsed where they were read, without a copy (tests). */
+  inPlaceWindows = 0;
   /** Records that fit before the memory must grow. */
   capacity = 0;
   /** The records, RECORD_WORDS words each; replaced whenever the memory grows. */
@@ -147,6 +152,7 @@ export class ParseCore {
   static acquire(): ParseCore {
     const core = idle ?? new ParseCore();
     idle = null;
+    core.lent = false;
     if (core.recordsAt !== core.recordsBase) {
       core.recordsAt = core.recordsBase;
       core.views();
@@ -204,7 +210,10 @@ export class ParseCore {
   /** Grows the memory to at least `bytes` and remakes the views (growing detaches the old ones). */
   private grow(bytes: number): void {
     const pages = Math.ceil(bytes / PAGE) - this.memory.buffer.byteLength / PAGE;
-    if (pages > 0) this.memory.grow(pages);
+    if (pages > 0) {
+      if (this.lent) throw new Error('The parser needed more memory while reading text into its input window.');
+      this.memory.grow(pages);
+    }
     this.views();
   }
 
@@ -216,12 +225,38 @@ export class ParseCore {
     this.records = new Uint32Array(buf, this.recordsAt, this.capacity * RECORD_WORDS);
   }
 
-  /** Copies text[start, end) (whole lines, at most INPUT_BYTES) into the input window. */
+  /**
+   * The first `bytes` of the input window, for text read straight into it (source.ts
+   * ReadLender): load() then parses it where it is. Until endLending(), the memory must not
+   * grow (growing detaches the view): the caller reserves the records first.
+   */
+  lendWindow(bytes: number): Uint8Array {
+    this.lent = true;
+    return this.bytes.subarray(this.inputAt, this.inputAt + Math.min(bytes, INPUT_BYTES));
+  }
+
+  endLending(): void {
+    this.lent = false;
+  }
+
+  /**
+   * Readies text[start, end) (whole lines, at most INPUT_BYTES) for the loops: parsed where
+   * it is when it was lent into the input window, else copied there.
+   */
   load(text: Uint8Array, start: number, end: number): void {
-    this.bytes.set(text.subarray(start, end), this.inputAt);
-    this.bytes[this.inputAt + (end - start)] = 0x0a; // a sentinel: no scan runs past the window
     this.windowStart = start;
     this.windowEnd = end;
+    if (text.buffer === this.bytes.buffer && text.byteOffset >= this.inputAt) {
+      // Lent text ends within the window, whose padding the loops' 16-byte loads may read; the
+      // lines end with a line feed, so no scan runs past it.
+      if (text[end - 1] !== 0x0a) throw new Error('Text lent to the parser must be cut at a line end.');
+      this.windowAt = text.byteOffset + start;
+      this.inPlaceWindows++;
+      return;
+    }
+    this.windowAt = this.inputAt;
+    this.bytes.set(text.subarray(start, end), this.inputAt);
+    this.bytes[this.inputAt + (end - start)] = 0x0a; // a sentinel: no scan runs past the window
   }
 
   /**
@@ -232,7 +267,7 @@ export class ParseCore {
   parse(from: number, mode: number, skipInternal: boolean, at: number, limit = this.capacity): number {
     const stop = this.x.parse_lines(
       this.tablesAt,
-      this.inputAt,
+      this.windowAt,
       from - this.windowStart,
       this.windowEnd - this.windowStart,
       mode,
@@ -282,7 +317,7 @@ export class ParseCore {
   parseVcf(from: number, at: number, limit = this.capacity): number {
     const stop = this.x.parse_vcf_lines(
       this.tablesAt,
-      this.inputAt,
+      this.windowAt,
       from - this.windowStart,
       this.windowEnd - this.windowStart,
       this.recordsAt + at * RECORD_WORDS * 4,
