@@ -14,7 +14,7 @@ export interface ByteSource {
   read: (offset: number, length: number) => Promise<Uint8Array>;
   /** Up to `into.length` bytes at `offset` into the caller's buffer; resolves to the count read. */
   readInto?: (offset: number, into: Uint8Array) => Promise<number>;
-  /** As readInto, at once (a file on disk): for text read straight into the parser's buffer. */
+  /** As readInto, at once (a file on disk; never a growing source, whose reads wait): for text read straight into the parser's buffer. */
   readIntoNow?: (offset: number, into: Uint8Array) => number;
   close: () => Promise<void>;
 }
@@ -124,7 +124,7 @@ export async function* readRange(
   reuse = false,
   lender?: ReadLender,
 ): AsyncIterable<Uint8Array> {
-  const readNow = reuse && lender ? src.readIntoNow : undefined;
+  const readNow = reuse && lender && !src.growing ? src.readIntoNow : undefined;
   if (readNow && lender) {
     yield* readRangeNow(readNow, from, to, lender);
     return;
