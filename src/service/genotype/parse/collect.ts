@@ -9,6 +9,7 @@
  * order) are also counted as conflicting.
  */
 import { fail } from './errors.js';
+import { READ_NOW_BYTES, type ReadLender } from './source.js';
 import { ParseCore, RECORD_BYTES, RECORD_WORDS, type Collected } from './wasm/core.js';
 
 /**
@@ -53,6 +54,30 @@ export class GenotypeCollector {
 
   /** Refuses the file (ParseError) rather than hold more than maxMarkers markers. */
   constructor(readonly maxMarkers = DEFAULT_MAX_MARKERS) {}
+
+  /** The line parser is set up: plain text may be read straight into the core's input window. */
+  private lending = false;
+
+  /**
+   * Lends the core's input window to readRange (source.ts), once a line parser reads the
+   * text (lendReadBuffer): each piece is parsed where it was read. Every record a piece
+   * could hold (a line of two bytes at least) is reserved before it is read, so the core's
+   * memory does not grow, and move the piece, while the piece is parsed.
+   */
+  readonly reader: ReadLender = {
+    lend: () => {
+      if (!this.lending) return null;
+      this.core.endLending();
+      this.reserve(READ_NOW_BYTES / 2 + 2);
+      return this.core.lendWindow(READ_NOW_BYTES);
+    },
+    done: () => this.core.endLending(),
+  };
+
+  /** Called by a line parser once set up (a VCF's index keys laid out): from then on only reserve() grows the core. */
+  lendReadBuffer(): void {
+    this.lending = true;
+  }
 
   /** Records that may be written before reserve() must be asked (it refuses the file past maxMarkers). */
   get limit(): number {

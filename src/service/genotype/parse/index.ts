@@ -147,7 +147,7 @@ async function readGenotype(
   } else {
     // Neither gzip nor zip: plain text (or a tar of it), parsed as it comes, so the read buffers take turns.
     const plain = !(head[0] === 0x1f && head[1] === 0x8b);
-    await route(readRange(src, 0, src.size, plain), ctx, 0, text);
+    await route(readRange(src, 0, src.size, plain, parser.collector.reader), ctx, 0, text);
   }
   parser.finish();
 

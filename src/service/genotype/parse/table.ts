@@ -134,6 +134,7 @@ export class TableParser implements DataLineParser {
     // non_rs_id: a fixed layout (a flexible one calls a one-field line malformed) whose
     // header does not start with such a cell.
     this.skipInternalIds = !layout.flexible && !/^i\d+$/i.test(layout.headerFirstCell ?? '');
+    out.lendReadBuffer();
   }
 
   /** Lines of the common shapes, by the loop in wasm/core.c (same numbers as its enum). */

@@ -10,10 +10,12 @@
  * without an rsID (ID ".") are read by position, and a gVCF's reference blocks (ALT only
  * <NON_REF> or <*>, END in INFO, GT 0/0) are read as REF/REF over their span.
  *
- * Speed: lines() hands the common record (a SNV or simple indel, one sample GT, at no
- * marker's position) to the WebAssembly loop (wasm/core.c), which walks a cursor through
- * the index instead of searching it per record; line() below is the reference and decides
- * every other line, and test/parser/vcf-fast-path.test.ts checks that both decide alike.
+ * Speed: lines() hands the common record (a SNV or simple indel, one sample GT) to the
+ * WebAssembly loop (wasm/core.c), which walks a cursor through the index instead of
+ * searching it per record; a SNV record at a marker's position comes back as a site entry
+ * for sites.ts, so its line is not split and read again here. line() below is the reference
+ * and decides every other line (indels at markers among them), and
+ * test/parser/vcf-fast-path.test.ts checks that both decide alike.
  */
 import { ALLELE_DEL, ALLELE_FROM_BYTE, ALLELE_INS } from '../encoding.js';
 import type { GenotypeCollector } from './collect.js';
@@ -32,7 +34,17 @@ import {
 } from './stats.js';
 import { inLoopWindows, type DataLineParser } from './table.js';
 import { Fields, SEP_TAB } from './tokenize.js';
-import { VCF_HOM_REF, VCF_LINES, VCF_NON_RS, VCF_RECORDS, VCF_SITES, VCF_UNUSED, VCF_VARIANT } from './wasm/core.js';
+import {
+  VCF_ENTRIES,
+  VCF_ENTRY_WORDS,
+  VCF_HOM_REF,
+  VCF_LINES,
+  VCF_NON_RS,
+  VCF_RECORDS,
+  VCF_SITES,
+  VCF_UNUSED,
+  VCF_VARIANT,
+} from './wasm/core.js';
 
 const HASH = 0x23;
 const COLON = 0x3a;
@@ -58,6 +70,8 @@ export class VcfParser implements DataLineParser {
 
   /** Lines the WebAssembly loop took (the rest came through line()). */
   loopLines = 0;
+  /** The REF byte of a site entry, where sites.ts reads a record's REF from. */
+  private readonly entryRef = new Uint8Array(1);
 
   /** Call before any marker is collected: the loop's index keys are laid out before the records. */
   constructor(
@@ -66,6 +80,7 @@ export class VcfParser implements DataLineParser {
     private readonly sites: SiteMatcher | null = null,
   ) {
     out.core.startVcf(sites !== null, sites?.buildKeys() ?? []);
+    out.lendReadBuffer();
   }
 
   /**
@@ -88,14 +103,39 @@ export class VcfParser implements DataLineParser {
     this.loopLines += core.vcfCount(VCF_LINES);
     const nonRs = core.vcfCount(VCF_NON_RS);
     if (nonRs > 0) this.skips.add(SKIP_NON_RS_ID, nonRs);
-    if (this.sites !== null && core.vcfCount(VCF_SITES) > 0)
-      this.sites.addLoopSites(
+    const sites = this.sites;
+    if (sites === null) return;
+    if (core.vcfCount(VCF_SITES) > 0)
+      sites.addLoopSites(
         core.vcfCount(VCF_SITES),
         core.vcfCount(VCF_UNUSED),
         core.vcfCount(VCF_HOM_REF),
         core.vcfCount(VCF_VARIANT),
         core.vcfChromSeen,
       );
+    // SNV records at a marker's site, read by the loop (which wrote their rsID records):
+    // sites.ts takes them as line() hands them over. Site counts do not depend on the order
+    // of the loop's other records, and the first call at a marker stays first.
+    const entries = core.vcfCount(VCF_ENTRIES);
+    if (entries === 0) return;
+    const e = core.vcfEntries;
+    const ref = this.entryRef;
+    for (let k = 0, j = 0; k < entries; k++, j += VCF_ENTRY_WORDS) {
+      const packed = e[j + 2];
+      ref[0] = (packed >>> 8) & 0xff;
+      const rs = e[j + 1];
+      sites.site(
+        packed & 0xff,
+        e[j],
+        ref,
+        0,
+        1,
+        (packed >>> 16) & 0xff,
+        rs === 0 ? -1 : rs,
+        ((packed >>> 24) & 1) === 1,
+        ((packed >>> 25) & 1) === 1,
+      );
+    }
   }
 
   line(buf: Uint8Array, s: number, e: number): void {

@@ -85,6 +85,29 @@ static inline uint32_t read_digits(const uint8_t *buf, uint32_t *pi, uint64_t *v
   return n;
 }
 
+/*
+ * Reads up to 16 decimal digits at *pi with one 16-byte load (WebAssembly SIMD): the digits
+ * are moved to the top lanes (the missing leading digits read as zeros) and combined two,
+ * four and eight at a time. Advances *pi past the digits and returns their count (16 for
+ * 16 or more: the callers take at most 10).
+ */
+static inline uint32_t read_digits16(const uint8_t *buf, uint32_t *pi, uint64_t *value) {
+  uint32_t i = *pi;
+  v128_t d = wasm_i8x16_sub(wasm_v128_load(buf + i), wasm_i8x16_splat('0'));
+  uint32_t n = (uint32_t)__builtin_ctz(wasm_i8x16_bitmask(wasm_u8x16_gt(d, wasm_i8x16_splat(9))) | 0x10000);
+  /* Lane k takes digit k + n - 16: lanes before the first digit get an index >= 16, so 0. */
+  const v128_t iota = wasm_i8x16_make(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  d = wasm_i8x16_swizzle(d, wasm_i8x16_add(iota, wasm_i8x16_splat((int8_t)(n - 16))));
+  /* Pairs: the first digit (low byte) times 10 plus the second. */
+  v128_t p = wasm_i16x8_add(wasm_i16x8_mul(wasm_v128_and(d, wasm_i16x8_splat(0xff)), wasm_i16x8_splat(10)),
+                            wasm_u16x8_shr(d, 8));
+  v128_t q = wasm_i32x4_dot_i16x8(p, wasm_i32x4_splat(100 | (1 << 16)));  /* four digits */
+  v128_t o = wasm_i32x4_dot_i16x8(wasm_u16x8_narrow_i32x4(q, q), wasm_i32x4_splat(10000 | (1 << 16))); /* eight */
+  *value = (uint64_t)(uint32_t)wasm_i32x4_extract_lane(o, 0) * 100000000ull + (uint32_t)wasm_i32x4_extract_lane(o, 1);
+  *pi = i + n;
+  return n;
+}
+
 /* A chromosome field, with an optional "chr", "chr_" or "chr-" prefix; -1 when not one of ours. */
 static int chrom_of(const tables_t *t, const uint8_t *b, uint32_t s, uint32_t e) {
   if (e - s > 3 && (b[s] | 0x20) == 'c' && (b[s + 1] | 0x20) == 'h' && (b[s + 2] | 0x20) == 'r') {
@@ -202,7 +225,8 @@ uint32_t parse_lines(const tables_t *t, const uint8_t *buf, uint32_t start, uint
 /*
  * The VCF loop's state (core.ts lays it out): what one call counted, and the position
  * index's keys with a cursor for each build a file may be in. Byte offsets are fixed:
- * counters 0-31, settings 32-63, last keys 64-79, chromosomes seen 80-111.
+ * counters 0-31, settings 32-63, last keys 64-79, chromosomes seen 80-111, site
+ * entries 112-119.
  */
 typedef struct {
   uint32_t records;  /* records written */
@@ -212,7 +236,7 @@ typedef struct {
   uint32_t hom_ref;  /* REF/REF calls */
   uint32_t variant;  /* calls with a non-reference allele */
   uint32_t non_rs;   /* lines skipped for want of an rsID (no index) */
-  uint32_t unused_7;
+  uint32_t entries;  /* site entries written (records at a marker's site, for sites.ts) */
   uint32_t with_sites; /* 1: lines are also read as sites (sites.ts) */
   uint32_t builds;     /* builds with keys (0-2) */
   const uint64_t *keys[2]; /* chromosome << 32 | position, ascending */
@@ -220,11 +244,21 @@ typedef struct {
   uint32_t cursor[2];      /* first key at or after last[b] */
   uint64_t last[2];        /* the previous record's key */
   uint8_t chrom_seen[32];
+  uint32_t *entry;     /* room for entry_cap site entries of ENTRY_WORDS words */
+  uint32_t entry_cap;
 } vcf_state_t;
 
 _Static_assert(__builtin_offsetof(vcf_state_t, with_sites) == 32, "vcf.ts's layout");
 _Static_assert(__builtin_offsetof(vcf_state_t, last) == 64, "vcf.ts's layout");
-_Static_assert(__builtin_offsetof(vcf_state_t, chrom_seen) == 80 && sizeof(vcf_state_t) == 112, "vcf.ts's layout");
+_Static_assert(__builtin_offsetof(vcf_state_t, chrom_seen) == 80, "vcf.ts's layout");
+_Static_assert(__builtin_offsetof(vcf_state_t, entry) == 112 && sizeof(vcf_state_t) == 120, "vcf.ts's layout");
+
+/*
+ * A site entry: a SNV record at a marker's site, which sites.ts reads (vcf.ts hands it
+ * over) instead of the whole line going to the TypeScript reader: position, rsID (0: none),
+ * and chromosome | REF byte << 8 | call << 16 | non-REF allele called << 24 | REF/REF << 25.
+ */
+#define ENTRY_WORDS 3
 
 #define ALLELE_DEL 5 /* encoding.ts */
 #define ALLELE_INS 6
@@ -333,9 +367,10 @@ static inline int gt_allele(uint8_t b) {
  * CHROM (a chromosome of ours), POS, ID "." or one rsID, REF of bases, ALT "." or one allele
  * of bases (a SNV, or an indel written as D/I), non-empty QUAL, FILTER and INFO, FORMAT
  * beginning with GT, and a first sample whose GT is one or two one-digit allele indices or
- * ".". A record at a position the index holds is left to TypeScript, as is every other
- * line. Records of an rsID go to rec (as parse_lines writes them; at most cap); the
- * counts go to st. Returns where it stopped: the start of the line to hand to
+ * ".". A SNV record at a position the index holds becomes a site entry for sites.ts
+ * (st->entry); any other record there is left to TypeScript, as is every other line.
+ * Records of an rsID go to rec (as parse_lines writes them; at most cap); the counts go
+ * to st. Returns where it stopped: the start of the line to hand to
  * TypeScript (or end).
  */
 __attribute__((export_name("parse_vcf_lines")))
@@ -343,7 +378,9 @@ uint32_t parse_vcf_lines(const tables_t *t, const uint8_t *buf, uint32_t start, 
                          uint32_t cap, vcf_state_t *st) {
   const uint8_t *base = t->base;
   uint32_t n = 0, lines = 0, sites = 0, unused = 0, hom_ref = 0, variant = 0, non_rs = 0, i = start, ls = start;
-  const uint32_t with_sites = st->with_sites, builds = st->builds;
+  uint32_t entries = 0;
+  const uint32_t with_sites = st->with_sites, builds = st->builds, entry_cap = st->entry_cap;
+  uint32_t *entry = st->entry;
   /* The cursors and the chromosomes seen live in locals: rec's stores could alias st. */
   cursor_t c0 = {st->keys[0], st->count[0], st->cursor[0], st->last[0], NO_KEY};
   cursor_t c1 = {st->keys[1], st->count[1], st->cursor[1], st->last[1], NO_KEY};
@@ -382,7 +419,7 @@ uint32_t parse_vcf_lines(const tables_t *t, const uint8_t *buf, uint32_t start, 
       chrom_code = chrom;
     }
     uint64_t pos;
-    uint32_t digits = read_digits(buf, &i, &pos);
+    uint32_t digits = read_digits16(buf, &i, &pos);
     if (digits == 0 || digits > 10 || pos > 0xffffffffu || buf[i] != TAB) goto other;
     i++;
     uint64_t rs = 0; /* 0: no rsID (ID ".") */
@@ -390,7 +427,7 @@ uint32_t parse_vcf_lines(const tables_t *t, const uint8_t *buf, uint32_t start, 
       i += 2;
     } else if ((buf[i] | 0x20) == 'r' && (buf[i + 1] | 0x20) == 's') {
       i += 2;
-      digits = read_digits(buf, &i, &rs);
+      digits = read_digits16(buf, &i, &rs);
       if (digits == 0 || digits > 10 || rs > 0xffffffffu || rs == 0 || buf[i] != TAB) goto other;
       i++;
       if (n >= cap) goto other;
@@ -442,22 +479,33 @@ uint32_t parse_vcf_lines(const tables_t *t, const uint8_t *buf, uint32_t start, 
     uint8_t b = buf[i];
     if (b != ':' && b != TAB && b != LF && b != CR) goto other;
     int no_call = a1 == -1 || a2 == -1;
+    uint32_t non_ref = a1 > 0 || a2 > 0;
+    int at_marker = 0;
     if (with_sites) {
       uint64_t key = ((uint64_t)chrom << 32) | pos;
       int hit = builds > 0 && at_key(&c0, key);
       hit |= builds > 1 && at_key(&c1, key);
-      if (hit) goto other; /* a marker's site: sites.ts decides */
-      sites++;
-      seen |= 1u << chrom;
-      /* Counted without branches: the calls of a file alternate unpredictably. */
-      uint32_t called = !no_call, non_ref = a1 > 0 || a2 > 0;
-      variant += called & non_ref;
-      hom_ref += called & !non_ref;
-      unused += rs == 0;
+      if (hit) {
+        /*
+         * A marker's site: a SNV record (or one of REF alone) becomes a site entry, which
+         * sites.ts reads as vcf.ts's line() would have it read; an indel, whose alleles
+         * indels.ts compares, and a full entry buffer go to the TypeScript reader.
+         */
+        if (ref_len != 1 || alt_len > 1 || entries >= entry_cap) goto other;
+        at_marker = 1;
+      } else {
+        sites++;
+        seen |= 1u << chrom;
+        /* Counted without branches: the calls of a file alternate unpredictably. */
+        uint32_t called = !no_call;
+        variant += called & non_ref;
+        hom_ref += called & !non_ref;
+        unused += rs == 0;
+      }
     } else if (rs == 0) {
       non_rs++;
     }
-    if (rs != 0) {
+    if (rs != 0 || at_marker) {
       uint32_t call = 0;
       if (!no_call) {
         uint32_t c1, c2 = 0;
@@ -472,11 +520,20 @@ uint32_t parse_vcf_lines(const tables_t *t, const uint8_t *buf, uint32_t start, 
         }
         call = (c1 << 4) | c2;
       }
-      uint32_t *r = rec + 3 * n;
-      r[0] = (uint32_t)rs;
-      r[1] = (uint32_t)pos;
-      r[2] = (call << 8) | (uint32_t)chrom;
-      n++;
+      if (at_marker) {
+        uint32_t *e = entry + ENTRY_WORDS * entries++;
+        e[0] = (uint32_t)pos;
+        e[1] = (uint32_t)rs;
+        e[2] = (uint32_t)chrom | (uint32_t)buf[ref] << 8 | call << 16 | (!no_call && non_ref) << 24 |
+               (!no_call && !non_ref) << 25;
+      }
+      if (rs != 0) {
+        uint32_t *r = rec + 3 * n;
+        r[0] = (uint32_t)rs;
+        r[1] = (uint32_t)pos;
+        r[2] = (call << 8) | (uint32_t)chrom;
+        n++;
+      }
     }
     lines++;
     i = next_lf(buf, i) + 1;
@@ -498,6 +555,7 @@ done:
   st->hom_ref = hom_ref;
   st->variant = variant;
   st->non_rs = non_rs;
+  st->entries = entries;
   return i;
 }
 

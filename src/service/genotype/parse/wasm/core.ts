@@ -55,9 +55,14 @@ const PAGE = 65536;
 export const INPUT_BYTES = 1 << 20;
 const TABLES_BYTES = 256 + 256 + 256 + 65536 + 2 * 256 + 2 * 65536 + 256;
 const BASE_TABLE_AT = TABLES_BYTES - 256;
-/** core.c's vcf_state_t: counters (words 0-7), settings from byte 32, last keys at 64, chromosomes seen at 80. */
-const VCF_STATE_BYTES = 112;
+/** core.c's vcf_state_t: counters (words 0-7), settings from byte 32, last keys at 64, chromosomes seen at 80, site entries at 112. */
+const VCF_STATE_BYTES = 120;
 const VCF_CHROM_SEEN_AT = 80;
+const VCF_ENTRY_AT = 112;
+/** Site entries (core.c's ENTRY_WORDS words each) the VCF loop may write per call: a 1 MiB window holds far fewer records at markers. */
+const VCF_ENTRY_CAP = 4096;
+export const VCF_ENTRY_WORDS = 3;
+const VCF_ENTRIES_BYTES = VCF_ENTRY_CAP * VCF_ENTRY_WORDS * 4;
 /** What parse_vcf_lines counted in its last call: word offsets into vcf_state_t. */
 export const VCF_RECORDS = 0;
 export const VCF_LINES = 1;
@@ -66,6 +71,7 @@ export const VCF_UNUSED = 3;
 export const VCF_HOM_REF = 4;
 export const VCF_VARIANT = 5;
 export const VCF_NON_RS = 6;
+export const VCF_ENTRIES = 7;
 const POS_SCALE = 2 ** 32;
 const STATS_BYTES = 64;
 /** core.c's sort: PASSES * RADIX counters, then TOP_RADIX bucket bounds. */
@@ -123,12 +129,18 @@ export class ParseCore {
   private readonly countsAt: number;
   private readonly inputAt: number;
   private readonly vcfStateAt: number;
+  private readonly vcfEntriesAt: number;
   /** Where records start: right after the input window, or after a VCF's index keys (startVcf). */
   private readonly recordsBase: number;
   private recordsAt: number;
-  /** The text offsets that the input window holds. */
+  /** The text offsets that the input window holds, and where the loops read them (the input window, or text lent into it). */
   private windowStart = 0;
   private windowEnd = 0;
+  private windowAt = 0;
+  /** Text is being read into the input window (lendWindow): the memory must not grow, which would move it. */
+  private lent = false;
+  /** Windows parsed where they were read, without a copy (tests). */
+  inPlaceWindows = 0;
   /** Records that fit before the memory must grow. */
   capacity = 0;
   /** The records, RECORD_WORDS words each; replaced whenever the memory grows. */
@@ -140,6 +152,7 @@ export class ParseCore {
   static acquire(): ParseCore {
     const core = idle ?? new ParseCore();
     idle = null;
+    core.lent = false;
     if (core.recordsAt !== core.recordsBase) {
       core.recordsAt = core.recordsBase;
       core.views();
@@ -168,6 +181,7 @@ export class ParseCore {
     this.countsAt = take(COUNTS_BYTES);
     this.inputAt = take(INPUT_BYTES + 64);
     this.vcfStateAt = take(VCF_STATE_BYTES);
+    this.vcfEntriesAt = take(VCF_ENTRIES_BYTES);
     this.recordsBase = take(0);
     this.recordsAt = this.recordsBase;
     this.grow(this.recordsAt);
@@ -188,13 +202,18 @@ export class ParseCore {
 
   /** Bytes a core takes before any record: stack, tables, statistics, sort counters, input window. */
   static fixedBytes(): number {
-    return 64 * PAGE + TABLES_BYTES + STATS_BYTES + COUNTS_BYTES + INPUT_BYTES + VCF_STATE_BYTES + 6 * 64;
+    return (
+      64 * PAGE + TABLES_BYTES + STATS_BYTES + COUNTS_BYTES + INPUT_BYTES + VCF_STATE_BYTES + VCF_ENTRIES_BYTES + 7 * 64
+    );
   }
 
   /** Grows the memory to at least `bytes` and remakes the views (growing detaches the old ones). */
   private grow(bytes: number): void {
     const pages = Math.ceil(bytes / PAGE) - this.memory.buffer.byteLength / PAGE;
-    if (pages > 0) this.memory.grow(pages);
+    if (pages > 0) {
+      if (this.lent) throw new Error('The parser needed more memory while reading text into its input window.');
+      this.memory.grow(pages);
+    }
     this.views();
   }
 
@@ -206,12 +225,38 @@ export class ParseCore {
     this.records = new Uint32Array(buf, this.recordsAt, this.capacity * RECORD_WORDS);
   }
 
-  /** Copies text[start, end) (whole lines, at most INPUT_BYTES) into the input window. */
+  /**
+   * The first `bytes` of the input window, for text read straight into it (source.ts
+   * ReadLender): load() then parses it where it is. Until endLending(), the memory must not
+   * grow (growing detaches the view): the caller reserves the records first.
+   */
+  lendWindow(bytes: number): Uint8Array {
+    this.lent = true;
+    return this.bytes.subarray(this.inputAt, this.inputAt + Math.min(bytes, INPUT_BYTES));
+  }
+
+  endLending(): void {
+    this.lent = false;
+  }
+
+  /**
+   * Readies text[start, end) (whole lines, at most INPUT_BYTES) for the loops: parsed where
+   * it is when it was lent into the input window, else copied there.
+   */
   load(text: Uint8Array, start: number, end: number): void {
-    this.bytes.set(text.subarray(start, end), this.inputAt);
-    this.bytes[this.inputAt + (end - start)] = 0x0a; // a sentinel: no scan runs past the window
     this.windowStart = start;
     this.windowEnd = end;
+    if (text.buffer === this.bytes.buffer && text.byteOffset >= this.inputAt) {
+      // Lent text ends within the window, whose padding the loops' 16-byte loads may read; the
+      // lines end with a line feed, so no scan runs past it.
+      if (text[end - 1] !== 0x0a) throw new Error('Text lent to the parser must be cut at a line end.');
+      this.windowAt = text.byteOffset + start;
+      this.inPlaceWindows++;
+      return;
+    }
+    this.windowAt = this.inputAt;
+    this.bytes.set(text.subarray(start, end), this.inputAt);
+    this.bytes[this.inputAt + (end - start)] = 0x0a; // a sentinel: no scan runs past the window
   }
 
   /**
@@ -222,7 +267,7 @@ export class ParseCore {
   parse(from: number, mode: number, skipInternal: boolean, at: number, limit = this.capacity): number {
     const stop = this.x.parse_lines(
       this.tablesAt,
-      this.inputAt,
+      this.windowAt,
       from - this.windowStart,
       this.windowEnd - this.windowStart,
       mode,
@@ -249,6 +294,8 @@ export class ParseCore {
     w.fill(0, s, s + VCF_STATE_BYTES / 4);
     w[s + 8] = withSites ? 1 : 0;
     w[s + 9] = keyLists.length;
+    w[s + VCF_ENTRY_AT / 4] = this.vcfEntriesAt;
+    w[s + VCF_ENTRY_AT / 4 + 1] = VCF_ENTRY_CAP;
     let at = keysAt;
     keyLists.forEach((keys, b) => {
       w[s + 10 + b] = at;
@@ -270,7 +317,7 @@ export class ParseCore {
   parseVcf(from: number, at: number, limit = this.capacity): number {
     const stop = this.x.parse_vcf_lines(
       this.tablesAt,
-      this.inputAt,
+      this.windowAt,
       from - this.windowStart,
       this.windowEnd - this.windowStart,
       this.recordsAt + at * RECORD_WORDS * 4,
@@ -283,6 +330,14 @@ export class ParseCore {
   /** A count of the last parseVcf call (VCF_RECORDS, VCF_LINES, …). */
   vcfCount(which: number): number {
     return this.words[(this.vcfStateAt >>> 2) + which];
+  }
+
+  /**
+   * The site entries of the last parseVcf call (vcfCount(VCF_ENTRIES) of them, VCF_ENTRY_WORDS
+   * words each, core.c's layout); valid until the next call.
+   */
+  get vcfEntries(): Uint32Array {
+    return this.words.subarray(this.vcfEntriesAt >>> 2, (this.vcfEntriesAt >>> 2) + VCF_ENTRY_CAP * VCF_ENTRY_WORDS);
   }
 
   /** 1 for each chromosome code the VCF loop read a site on (since startVcf). */
