@@ -79,3 +79,30 @@ export function bgzf(text: Uint8Array | string, options: MemberOptions = {}): Ui
   }
   return out;
 }
+
+/** A member's header: 10 fixed bytes, then XLEN (2) and the extra field. */
+const FIXED_HEADER = 12;
+const TRAILER = 8;
+const FLG_FEXTRA = 0x04;
+
+/**
+ * The length of the BGZF member starting at `at` (header, data and trailer), or -1 when
+ * the gzip member there carries no BC subfield (plain gzip) or the header is malformed.
+ * Null when `b` ends before the header does.
+ */
+export function bgzfMemberLength(b: Uint8Array, at = 0): number | null {
+  if (b.length - at < FIXED_HEADER) return null;
+  if (b[at] !== 0x1f || b[at + 1] !== 0x8b || b[at + 2] !== 8 || (b[at + 3] & FLG_FEXTRA) === 0) return -1;
+  const xlen = b[at + 10] | (b[at + 11] << 8);
+  if (b.length - at < FIXED_HEADER + xlen) return null;
+  const end = at + FIXED_HEADER + xlen;
+  for (let p = at + FIXED_HEADER; p + 4 <= end;) {
+    const slen = b[p + 2] | (b[p + 3] << 8);
+    if (b[p] === 66 /* B */ && b[p + 1] === 67 /* C */ && slen === 2 && p + 6 <= end) {
+      const length = (b[p + 4] | (b[p + 5] << 8)) + 1;
+      return length >= FIXED_HEADER + xlen + TRAILER ? length : -1;
+    }
+    p += 4 + slen;
+  }
+  return -1;
+}

@@ -1,12 +1,11 @@
 /**
- * Finding the genotype text inside whatever wraps it: gzip (single or multi-member; BGZF
- * through bgzf.ts), tar (inside gzip), or nothing; zip.ts does zip. Stages are async
- * iterators of byte chunks, so the chain streams with bounded memory, and inflating
- * (Node's zlib, on the thread pool) overlaps with parsing.
+ * Finding the genotype text inside whatever wraps it: gzip (single or multi-member, BGZF
+ * included), tar (inside gzip), or nothing; zip.ts does zip. Stages are async iterators
+ * of byte chunks, so the chain streams with bounded memory, and inflating (Node's zlib,
+ * on the thread pool) overlaps with parsing.
  */
 import type { Transform, Writable } from 'node:stream';
 import { createGunzip, createInflateRaw } from 'node:zlib';
-import { BgzfMemberError, inflateBgzf, isBgzf, type BgzfEnd } from './bgzf.js';
 import { fail, ParseError } from './errors.js';
 import { formatBytes } from '../../../shared/format-bytes.js';
 import { isJunkMemberName } from './members.js';
@@ -139,7 +138,7 @@ export async function route(chunks: Chunks, ctx: ContainerContext, depth: number
   };
   if (isGzip(first)) {
     ctx.layers.push('gzip');
-    return route(isBgzf(first) ? inflateBgzfStream(rest, ctx) : inflate(rest, ctx, 'gzip'), ctx, depth + 1, text);
+    return route(inflate(rest, ctx, 'gzip'), ctx, depth + 1, text);
   }
   if (isTar(first)) {
     ctx.layers.push('tar');
@@ -185,11 +184,22 @@ export async function* inflate(input: Chunks, ctx: ContainerContext, kind: 'gzip
     }
   })();
   let produced = 0;
+  const what = kind === 'gzip' ? 'The compressed file' : 'The zip member';
   try {
     for await (const chunk of inflatedChunks(z, OUTPUT_QUEUE_CHUNKS * options.chunkSize)) {
       produced += chunk.length;
+      ctx.decompressed += chunk.length;
+      if (ctx.decompressed > ctx.maxDecompressedBytes)
+        fail(
+          `${what} expands to more than ${formatBytes(ctx.maxDecompressedBytes)}, far more than any genotype file. ` +
+            'It may be a decompression bomb or not a genotype file; upload the raw data download from your testing company.',
+        );
       // zlib counts the compressed bytes it has consumed: the ratio is exact whatever the input chunks.
-      checkOutput(ctx, kind, chunk.length, produced, z.bytesWritten);
+      if (produced > BOMB_MIN_OUTPUT && produced > z.bytesWritten * BOMB_RATIO)
+        fail(
+          `${what} expands more than 200-fold, which genotype data never does: it looks like a decompression bomb, so it was not read. ` +
+            'Upload the raw data download from your testing company.',
+        );
       const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
       for (let off = 0; off < bytes.length; off += PIECE) {
         await turn();
@@ -199,87 +209,19 @@ export async function* inflate(input: Chunks, ctx: ContainerContext, kind: 'gzip
   } catch (e) {
     if (e instanceof ParseError) throw e;
     if (readError) throw (readError as { error: unknown }).error;
-    inflateFailure(e, kind);
+    const err = e as NodeJS.ErrnoException;
+    const name = kind === 'gzip' ? 'gzip' : 'zip';
+    if (err?.code === 'Z_BUF_ERROR' || /unexpected end/i.test(err?.message ?? ''))
+      fail(
+        `The ${name} file is truncated (it ends before its compressed data does): the download or copy was incomplete. Download the file again and upload the complete file.`,
+      );
+    fail(
+      `The ${name} data is corrupt (${err?.message ?? String(e)}). Download the file again and upload it unchanged.`,
+    );
   } finally {
     z.destroy();
     await feeding;
   }
-}
-
-/**
- * Counts `added` inflated bytes against the file's budget, and the stream's `produced` bytes
- * against the `compressed` bytes they came from: past BOMB_MIN_OUTPUT, a ratio beyond
- * BOMB_RATIO is refused as a bomb.
- */
-function checkOutput(
-  ctx: ContainerContext,
-  kind: 'gzip' | 'zip',
-  added: number,
-  produced: number,
-  compressed: number,
-): void {
-  const what = kind === 'gzip' ? 'The compressed file' : 'The zip member';
-  ctx.decompressed += added;
-  if (ctx.decompressed > ctx.maxDecompressedBytes)
-    fail(
-      `${what} expands to more than ${formatBytes(ctx.maxDecompressedBytes)}, far more than any genotype file. ` +
-        'It may be a decompression bomb or not a genotype file; upload the raw data download from your testing company.',
-    );
-  if (produced > BOMB_MIN_OUTPUT && produced > compressed * BOMB_RATIO)
-    fail(
-      `${what} expands more than 200-fold, which genotype data never does: it looks like a decompression bomb, so it was not read. ` +
-        'Upload the raw data download from your testing company.',
-    );
-}
-
-/** zlib's error, said as what it means for the upload. */
-function inflateFailure(e: unknown, kind: 'gzip' | 'zip'): never {
-  const err = e as NodeJS.ErrnoException;
-  if (err?.code === 'Z_BUF_ERROR' || /unexpected end/i.test(err?.message ?? ''))
-    fail(
-      `The ${kind} file is truncated (it ends before its compressed data does): the download or copy was incomplete. Download the file again and upload the complete file.`,
-    );
-  // A BGZF batch stops at the length its members state (bgzf.ts); zlib says this of one member.
-  const why = err?.code === 'ERR_BUFFER_TOO_LARGE' ? 'incorrect length check' : (err?.message ?? String(e));
-  fail(`The ${kind} data is corrupt (${why}). Download the file again and upload it unchanged.`);
-}
-
-/**
- * A BGZF stream: batches of members inflated side by side on the thread pool (bgzf.ts),
- * each batch's stated text counted against the budget before it starts. Whatever follows
- * the BGZF members (a plain gzip member, a member cut short) is read by `inflate`, which
- * reads or refuses it as it would any gzip file.
- */
-async function* inflateBgzfStream(input: Chunks, ctx: ContainerContext): Chunks {
-  let produced = 0;
-  let compressed = 0;
-  const members = inflateBgzf(input, (stated, bytes) => {
-    produced += stated;
-    compressed += bytes;
-    checkOutput(ctx, 'gzip', stated, produced, compressed);
-  });
-  let end: BgzfEnd;
-  try {
-    for (;;) {
-      const r = await members.next();
-      if (r.done) {
-        end = r.value;
-        break;
-      }
-      // In pieces, as `inflate` hands them on: the line splitter passes a chunk to the parser's
-      // loop in one call only up to MAX_LINE_BYTES (lines.ts).
-      for (let off = 0; off < r.value.length; off += PIECE) yield r.value.subarray(off, off + PIECE);
-    }
-  } catch (e) {
-    if (!(e instanceof BgzfMemberError)) throw e;
-    // A batch holds whole members: zlib running out of one is damage inside it, not a cut file.
-    const cut = (e.zlibError as NodeJS.ErrnoException)?.code === 'Z_BUF_ERROR';
-    inflateFailure(cut ? new Error('a member ends inside its compressed data') : e.zlibError, 'gzip');
-  } finally {
-    await members.return({ kind: 'end' });
-  }
-  if (end.kind === 'refused') throw end.error;
-  if (end.kind === 'other') yield* inflate(end.rest, ctx, 'gzip');
 }
 
 /**
