@@ -14,7 +14,7 @@
  *    speed per line), and, for the .gz files, against the plain chip file as well (inflating
  *    alone costs more per VCF line than a whole plain chip line), in wall time (what a
  *    person waits for) and in CPU time (all the process's threads: zlib inflates on the
- *    thread pool, side by side for BGZF);
+ *    thread pool while the parser reads);
  *  - peak RSS of a child process parsing each VCF (target <= 400 MiB, parseMemoryBound's
  *    guarantee; the chip files' 150 MiB target is for 960k markers).
  */
