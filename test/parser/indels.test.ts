@@ -73,6 +73,21 @@ async function nudt15(text: string, marker = STAR18) {
   return { result, markerCall: at < 0 ? null : callToString(p.genotype.calls[at]), notes: p.summary.notes };
 }
 
+/** A gene's call without the positions' coordinates (GRCh37's differ): what every layout must share. */
+function callOf({ result: r }: { result: ReturnType<typeof pharmacogenesFor>[number] }) {
+  return {
+    status: r.status,
+    diplotype: r.diplotype,
+    candidates: r.candidates,
+    phenotype: r.phenotype,
+    alleles_not_ruled_out: r.alleles_not_ruled_out,
+    read: r.positions.read.map((p) => [p.rsid, p.genotype]),
+    missing: r.positions.missing.map((p) => p.rsid),
+    no_call: r.positions.no_call.map((p) => p.rsid),
+    summary: r.summary,
+  };
+}
+
 describe('indel markers in the position index', () => {
   it('carry PharmCAT’s VCF alleles and the repeat the indel can shift within, in both builds', () => {
     const index = positionIndex();
@@ -134,18 +149,6 @@ describe('one NUDT15 genotype written as callers write it', () => {
     expect(first.result.positions.read.map((p) => p.rsid)).toContain('rs1457579126');
     expect(first.result.candidates.length).toBeGreaterThan(0);
     for (const c of first.result.candidates) expect(c).toMatch(/\*18/);
-    // Everything but the positions' coordinates (GRCh37 differs) must be the same.
-    const callOf = ({ result: r }: (typeof results)[number]) => ({
-      status: r.status,
-      diplotype: r.diplotype,
-      candidates: r.candidates,
-      phenotype: r.phenotype,
-      alleles_not_ruled_out: r.alleles_not_ruled_out,
-      read: r.positions.read.map((p) => [p.rsid, p.genotype]),
-      missing: r.positions.missing.map((p) => p.rsid),
-      no_call: r.positions.no_call.map((p) => p.rsid),
-      summary: r.summary,
-    });
     Object.keys(layouts).forEach((name, i) => {
       expect(results[i].markerCall, name).toBe('ID');
       expect(callOf(results[i]), name).toEqual(callOf(first));
@@ -328,16 +331,6 @@ describe('an indel marker with several ALTs (UGT1A1’s TA repeat)', () => {
     const results: Array<Awaited<ReturnType<typeof ugt1a1>>> = [];
     for (const [name, lines] of Object.entries(layouts))
       results.push(await ugt1a1(ugt1a1File(name === 'GRCh37' ? 37 : 38, lines)));
-    const callOf = ({ result: r }: (typeof results)[number]) => ({
-      status: r.status,
-      diplotype: r.diplotype,
-      candidates: r.candidates,
-      phenotype: r.phenotype,
-      read: r.positions.read.map((x) => [x.rsid, x.genotype]),
-      missing: r.positions.missing.map((x) => x.rsid),
-      no_call: r.positions.no_call.map((x) => x.rsid),
-      summary: r.summary,
-    });
     const [first] = results;
     expect(first.markerCall).toBe('02');
     expect([first.result.status, first.result.diplotype, first.result.phenotype]).toEqual([
