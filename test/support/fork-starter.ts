@@ -5,10 +5,11 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import type { ProcessStarter, StartedProcess } from '../../src/service/processing/engine-process.js';
+import { childEnv } from './server.js';
 
 export function forkStarter(onStart: (entry: string, child: ChildProcess) => void): ProcessStarter {
   return (entry, { env, execArgv }) => {
-    const child = fork(entry, [], { env: { ...process.env, ...env }, execArgv, serialization: 'advanced' });
+    const child = fork(entry, [], { env: childEnv(env), execArgv, serialization: 'advanced' });
     onStart(entry, child);
     const started: StartedProcess = {
       send: (message) => void child.send(message),
