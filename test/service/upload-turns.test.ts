@@ -11,6 +11,7 @@ import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { receiveUpload, storedFilePath } from '../../src/service/storage/file-store.js';
 import { createUploadDigester } from '../../src/service/storage/upload-digests.js';
+import { scienceSize } from '../support/science-scale.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'traitscope-upload-turns-'));
 const digester = createUploadDigester({ nice: 10 });
@@ -20,10 +21,17 @@ afterAll(async () => {
 });
 
 const CHUNK = 64 * 1024;
+/**
+ * The body: 8 MiB in full; 2 MiB in the quick loop, where counting the turns (a chain of
+ * setImmediate that keeps the loop spinning while the upload is received) costs less. Both
+ * are at least four times the most a turn may take and more than a turn without the budget took
+ * (all that was waiting, up to the file's 4 MiB buffer), so both fail without the budget.
+ */
+const BODY_BYTES = scienceSize(2, 8) * 1024 * 1024;
 
 describe('receiving an upload', () => {
   it('takes at most a few hundred KiB of a waiting body per turn of the event loop, and stores all of it', async () => {
-    const content = Buffer.alloc(8 * 1024 * 1024);
+    const content = Buffer.alloc(BODY_BYTES);
     for (let i = 0; i < content.length; i++) content[i] = (i * 31 + (i >> 12)) & 0xff;
 
     // Turns of the loop, counted by a chain of setImmediate (one callback per turn).
