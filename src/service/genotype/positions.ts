@@ -129,12 +129,40 @@ function decodePositionIndex(bytes: Uint8Array): PositionIndex {
   return { size: n, rsid, pos37, pos38, chrom, ref, alt, indels, order37, order38, key37, key38 };
 }
 
+/** Bits of a row number in a packed sort key (sortedBy): indexes of up to a million markers. */
+const ROW_BITS = 20;
+/** Positions below 2^28 (every human chromosome is shorter): chrom, position and row fit in 53 bits. */
+const PACKED_POS_LIMIT = 2 ** 28;
+
+/**
+ * Placed rows by (chrom, position), ties in row order, and their keys. Each row is packed
+ * with its chrom and position into one exact double (5 + 28 + 20 bits) and the packed
+ * values sorted as numbers by the typed array's own sort: a few ms for the shipped index,
+ * where sorting the rows with a comparator took most of the index's ~80 ms load in every
+ * worker. An index the packing cannot hold is sorted with the comparator, to the same order.
+ */
 function sortedBy(chrom: Uint8Array, pos: Uint32Array): [Uint32Array, Float64Array] {
-  const rows: number[] = [];
-  for (let i = 0; i < pos.length; i++) if (pos[i] > 0) rows.push(i);
-  const key = (i: number) => chrom[i] * POS_SCALE + pos[i];
-  rows.sort((a, b) => key(a) - key(b));
-  return [Uint32Array.from(rows), Float64Array.from(rows, key)];
+  const packed = new Float64Array(pos.length);
+  let placed = 0;
+  let packable = pos.length <= 2 ** ROW_BITS;
+  for (let i = 0; i < pos.length; i++) {
+    if (pos[i] === 0) continue;
+    if (pos[i] >= PACKED_POS_LIMIT || chrom[i] >= 32) packable = false;
+    packed[placed++] = (chrom[i] * PACKED_POS_LIMIT + pos[i]) * 2 ** ROW_BITS + i;
+  }
+  const order = new Uint32Array(placed);
+  if (packable) {
+    const sorted = packed.subarray(0, placed).sort();
+    for (let j = 0; j < placed; j++) order[j] = sorted[j] % 2 ** ROW_BITS;
+  } else {
+    const rows: number[] = [];
+    for (let i = 0; i < pos.length; i++) if (pos[i] > 0) rows.push(i);
+    rows.sort((a, b) => chrom[a] * POS_SCALE + pos[a] - (chrom[b] * POS_SCALE + pos[b]));
+    order.set(rows);
+  }
+  const keys = new Float64Array(placed);
+  for (let j = 0; j < placed; j++) keys[j] = chrom[order[j]] * POS_SCALE + pos[order[j]];
+  return [order, keys];
 }
 
 const cache = new Map<string, PositionIndex>();
