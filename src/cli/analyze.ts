@@ -41,7 +41,7 @@ export async function analyzeCommand(args: string[]): Promise<number> {
   }
   const file = positionals[0];
   const resourcesDir = values.resources ?? resolveConfig().resourcesDir;
-  const parsed = await parseGenotypeFile(file, { positionIndex: loadPositionIndex(resourcesDir) });
+  const parsed = await parseGenotypeFile(file, { positionIndex: () => loadPositionIndex(resourcesDir) });
   if (!parsed.ok) {
     console.error(`Could not read ${file}: ${parsed.reason}`);
     return 1;

@@ -58,7 +58,8 @@ export async function processFile(
   ctx.progress({ stage: 'parsing' });
   const answer = getGenotypeFile(db, profileId)?.variants_only;
   const options = {
-    positionIndex: loadPositionIndex(ctx.resourcesDir),
+    // Loaded for a VCF only (a worker's first one): a chip file's parse never reads it.
+    positionIndex: () => loadPositionIndex(ctx.resourcesDir),
     variantsOnly: answer === null || answer === undefined ? undefined : answer === 1,
   };
   const parsed = arriving

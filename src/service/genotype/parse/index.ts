@@ -31,8 +31,9 @@ export interface ParseOptions {
   /**
    * The markers' positions in both builds (resources/catalog/positions.bin): with it, VCF
    * lines are also matched by position, and variants-only VCFs and gVCF blocks are read.
+   * A function is called only when the file is a VCF: other files never need the index.
    */
-  positionIndex?: PositionIndex;
+  positionIndex?: PositionIndex | (() => PositionIndex);
   /**
    * The person's answer on how to read a VCF's unlisted sites: true, it lists variants
    * only (unlisted markers are REF/REF); false, it lists every site it read. Undefined:

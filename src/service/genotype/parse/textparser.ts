@@ -41,7 +41,7 @@ export class TextGenotypeParser implements LineSink {
   /** Most markers the file may have: each one is held in memory until the sort. */
   constructor(
     private readonly maxMarkers = DEFAULT_MAX_MARKERS,
-    private readonly positionIndex: PositionIndex | null = null,
+    private readonly positionIndex: PositionIndex | (() => PositionIndex) | null = null,
   ) {
     this.collector = new GenotypeCollector(maxMarkers);
   }
@@ -132,8 +132,10 @@ export class TextGenotypeParser implements LineSink {
     if (text.every((l) => l.trim().length === 0))
       fail('The file is empty (it has no text in it). Upload the raw data file from your testing company.');
     this.detection = detect(text);
-    if (this.detection.kind === 'vcf' && this.positionIndex)
-      this.sites = new SiteMatcher(this.positionIndex, this.detection.headerBuild, this.detection.gvcf);
+    if (this.detection.kind === 'vcf' && this.positionIndex) {
+      const index = typeof this.positionIndex === 'function' ? this.positionIndex() : this.positionIndex;
+      this.sites = new SiteMatcher(index, this.detection.headerBuild, this.detection.gvcf);
+    }
     this.impl =
       this.detection.kind === 'vcf'
         ? new VcfParser(this.collector, this.skips, this.sites)
