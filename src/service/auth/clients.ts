@@ -4,10 +4,10 @@
  */
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db/db.js';
-import type { ApiClient } from '../../shared/api.js';
+import type { ApiClient, Scope } from '../../shared/api.js';
 // Not through shared/api.js: its barrel builds every zod schema of the API, and the engine
 // workers, which read clients through this module, have no use for them.
-import { APP_SCOPE, SCOPES, type Scope } from '../../shared/scopes.js';
+import { APP_SCOPE, SCOPES } from '../../shared/scopes.js';
 import { namedStatements } from '../db/statements.js';
 import { hashSecret, isIssuedToken, randomToken, unmatchableHash, verifySecret } from './secrets.js';
 
