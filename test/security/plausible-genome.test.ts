@@ -50,19 +50,26 @@ function otherPerson(markers: Marker[], seed: number): Marker[] {
   });
 }
 
+/** `make`'s text, built when first asked for and then kept: tests that upload a file another test reads reuse it. */
+function once(make: () => string): () => string {
+  let text: string | undefined;
+  return () => (text ??= make());
+}
+
 const HOSTILE = {
-  riskTable: () => ['rsid,chromosome,position,risk_allele', ...riskAlleleRows(5000, 1)].join('\n') + '\n',
-  riskRows: () => riskAlleleRows(20_000, 2).join('\n') + '\n',
-  allHomozygous: () => twentyThreeAndMe(homozygous(chipMarkers(61_000, 3, { internalIds: false }))),
-  noCalls: () =>
+  riskTable: once(() => ['rsid,chromosome,position,risk_allele', ...riskAlleleRows(5000, 1)].join('\n') + '\n'),
+  riskRows: once(() => riskAlleleRows(20_000, 2).join('\n') + '\n'),
+  allHomozygous: once(() => twentyThreeAndMe(homozygous(chipMarkers(61_000, 3, { internalIds: false })))),
+  noCalls: once(() =>
     twentyThreeAndMe(chipMarkers(20_000, 4, { internalIds: false }).map((m) => ({ ...m, genotype: '--' }))),
+  ),
 };
 
-function interleaved(): string {
+const interleaved = once(() => {
   const one = chipMarkers(30_000, 5, { internalIds: false });
   const two = otherPerson(one, 6);
   return twentyThreeAndMe(one.flatMap((m, i) => [m, two[i]]));
-}
+});
 
 /** A whole-genome VCF of variant sites only: mostly heterozygous and homozygous-alternate calls. */
 function variantsOnlyVcf(count: number, seed: number): string {
