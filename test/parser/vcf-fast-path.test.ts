@@ -33,13 +33,17 @@ import { enc } from './helpers.js';
 
 type HeaderBuild = 37 | 38 | null;
 
-/** Records and genotype rows one per line (one string compares far faster than thousands of rows). */
+/**
+ * Records one per line, and the genotype's columns each as one string of numbers (a few
+ * strings compare far faster than tens of thousands of rows, variants-only reading adds a
+ * REF/REF row for every unlisted marker).
+ */
 interface Decided {
   records: string;
   skipped: Record<string, number>;
   sitesRead: number;
   outcome: unknown;
-  genotype: string;
+  genotype: Record<'rsids' | 'chroms' | 'positions' | 'calls' | 'counts', string>;
 }
 
 /** Parses the data lines of `text`, in bulk (the loop) or one line at a time (the reference). */
@@ -57,16 +61,18 @@ function decide(text: string, headerBuild: HeaderBuild, gvcf: boolean, bulk: boo
   const outcome = sites.finish(out, undefined);
   // finish() sorts the records, applies the duplicate rule and hands the core back.
   const { genotype, duplicates, conflicting, noCalls } = out.finish();
-  const rows: string[] = [];
-  for (let i = 0; i < genotype.rsids.length; i++)
-    rows.push(`${genotype.rsids[i]} ${genotype.chroms[i]} ${genotype.positions[i]} ${genotype.calls[i]}`);
-  rows.push(`duplicates ${duplicates} conflicting ${conflicting} no-calls ${noCalls}`);
   return {
     records: records.join('\n'),
     skipped: skips.byReason(),
     sitesRead,
     outcome,
-    genotype: rows.join('\n'),
+    genotype: {
+      rsids: genotype.rsids.join(' '),
+      chroms: genotype.chroms.join(' '),
+      positions: genotype.positions.join(' '),
+      calls: genotype.calls.join(' '),
+      counts: `duplicates ${duplicates} conflicting ${conflicting} no-calls ${noCalls}`,
+    },
     loopLines: p.loopLines,
   };
 }
