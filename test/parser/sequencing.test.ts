@@ -12,12 +12,12 @@ import { BUILD_MARKERS } from '../../src/service/genotype/parse/build.js';
 import { parseGenotypeBytes, type ParseOptions } from '../../src/service/genotype/parse/index.js';
 import { rowOfRsid } from '../../src/service/genotype/positions.js';
 import type { Genotype, ParseSuccess } from '../../src/service/genotype/types.js';
-import { readCatalogFile } from '../../src/service/science/catalog.js';
 import { FINDING_GENES, findingsFor } from '../../src/service/science/findings.js';
 import { createScienceEngine } from '../../src/service/science/index.js';
 import {
   ancestryPanel,
   catalogMarkers,
+  catalogTraits,
   combine,
   FINDING_CALLS,
   markersOf,
@@ -70,7 +70,7 @@ describe('the position index', () => {
   it('holds every marker Traitscope reads, and the build report counts those it could not place', () => {
     const index = positionIndex();
     const wanted = new Set<number>();
-    for (const t of readCatalogFile(RESOURCES).traits) for (const r of t.markers.rsid) wanted.add(r);
+    for (const t of catalogTraits()) for (const r of t.markers.rsid) wanted.add(r);
     for (const r of ancestryPanel().rsid) wanted.add(r);
     for (const ids of Object.values(FINDING_GENES)) for (const id of ids) wanted.add(Number(id.slice(2)));
     expect([...wanted].filter((r) => rowOfRsid(index, r) < 0)).toEqual([]);

@@ -79,7 +79,8 @@ export interface CatalogMarkerOptions {
 }
 
 let catalogCache: CatalogTrait[] | undefined;
-const catalogTraits = () => (catalogCache ??= readCatalogFile(RESOURCES).traits);
+/** The shipped catalog's traits, read once per process (a few hundred ms each time): shared, so never change them. */
+export const catalogTraits = () => (catalogCache ??= readCatalogFile(RESOURCES).traits);
 let panelCache: AncestryPanel | undefined;
 /** The shipped ancestry panel (loaded once per process). */
 export const ancestryPanel = () => (panelCache ??= loadAncestryPanel(RESOURCES));
