@@ -5,6 +5,10 @@
  * wait for a confirmation as a replacement, with the reason in words; two people interleaved
  * in one file are refused, naming the conflict count. Real exports of every vendor, and a
  * whole-genome VCF of variant sites, pass.
+ *
+ * The simulated exports that must pass hold 60,000 markers in `npm run test:all` and 20,000 in
+ * `npm test` (test/support/science-scale.ts): each vendor's format and a VCF still pass with
+ * twenty times the 1,000 autosomal calls the rules need before they judge.
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +16,7 @@ import { genomeConcern } from '../../src/service/genotype/plausibility.js';
 import { parseGenotypeBytes } from '../../src/service/genotype/parse/index.js';
 import { ACCEPTED } from '../fixtures/genotypes/expected.js';
 import { rng } from '../support/prng.js';
+import { scienceSize } from '../support/science-scale.js';
 import {
   ancestryDna,
   chipMarkers,
@@ -124,14 +129,15 @@ describe('whose calls a genome has (genomeConcern)', () => {
       expect(parsed.ok, fixture.file).toBe(true);
       if (parsed.ok) expect(genomeConcern(parsed.genotype, parsed.summary), fixture.file).toBeNull();
     }
-    const chip = chipMarkers(60_000, 8);
+    const size = scienceSize(20_000, 60_000);
+    const chip = chipMarkers(size, 8);
     for (const text of [
       twentyThreeAndMe(chip, 'full'),
       ancestryDna(chip, 'full'),
       vendorFile('ftdna', chip, 'full'),
       personFile({ seed: 9 }),
-      twentyThreeAndMe(combine([chipMarkers(30_000, 10), chipMarkers(30_000, 11)])),
-      variantsOnlyVcf(40_000, 12),
+      twentyThreeAndMe(combine([chipMarkers(size / 2, 10), chipMarkers(size / 2, 11)])),
+      variantsOnlyVcf(Math.round((size * 2) / 3), 12),
     ]) {
       const { concern, refused } = await concernOf(text);
       expect(refused).toBeUndefined();
