@@ -4,6 +4,11 @@
  * bomb stopped at the same caps, whoever wrote the members. Each BGZF file is
  * compared with the same members written without the BC subfield (test/support/bgzf.ts):
  * the same bytes for zlib, read on the plain gzip path.
+ *
+ * The sequencing VCF is built once per file and form (lazily, so each test still runs
+ * alone). `npm test` builds it from 36,000 lines instead of 90,000 (test/support/science-scale.ts):
+ * still above 1.5 MiB, so dozens of members, more than one 1 MiB inflate chunk, and past
+ * the 1.5 MiB cap of the maxDecompressedBytes test.
  */
 import { createHash } from 'node:crypto';
 import { mkdtemp, open, rm } from 'node:fs/promises';
@@ -15,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseGenotypeBytes, parseGenotypeSource, type ParseOptions } from '../../src/service/genotype/parse/index.js';
 import { arrivingFile } from '../../src/service/processing/arriving-file.js';
 import type { ParseResult } from '../../src/service/genotype/types.js';
-import { bgzf, bgzfMemberLength, gzipBlocks, type MemberOptions } from '../support/bgzf.js';
+import { bgzf, bgzfForms, bgzfMemberLength, gzipBlocks } from '../support/bgzf.js';
 import {
   catalogMarkers,
   chipMarkers,
@@ -25,8 +30,10 @@ import {
   positionIndex,
   vendorFile,
   wholeGenomeVcf,
+  type Marker,
 } from '../support/genotypes.js';
 import { concat } from '../fixtures/genotypes/wrap.js';
+import { scienceSize } from '../support/science-scale.js';
 import { enc } from './helpers.js';
 
 const MiB = 1024 * 1024;
@@ -42,9 +49,7 @@ function comparable(r: ParseResult): unknown {
 }
 
 /** The members of `text`, as BGZF and as plain gzip members of the same data. */
-function bothForms(text: Uint8Array, options: MemberOptions = {}): { bgzf: Uint8Array; plain: Uint8Array } {
-  return { bgzf: bgzf(text, options), plain: bgzf(text, { ...options, bc: false }) };
-}
+const bothForms = bgzfForms;
 
 async function parsedAlike(files: { bgzf: Uint8Array; plain: Uint8Array }, options?: ParseOptions): Promise<unknown> {
   const fromBgzf = comparable(await parseGenotypeBytes(files.bgzf, options));
@@ -64,19 +69,36 @@ function memberOffsets(file: Uint8Array): number[] {
   return offsets;
 }
 
-const person = combine([markersOf(FINDING_CALLS), catalogMarkers(3, { traits: 'all' })]);
-const vcf = (ids: 'none' | 'rsid', lines = 90_000) =>
-  enc([...wholeGenomeVcf(person, lines, 5, { build: 38, ids })].join(''));
+/** A whole-genome VCF's text, with or without rsIDs, and its two gzip forms; each built once, when first asked for. */
+const vcfCache = new Map<'none' | 'rsid', { text: Uint8Array; forms?: { bgzf: Uint8Array; plain: Uint8Array } }>();
+let personCache: Marker[] | undefined;
+function vcfEntry(ids: 'none' | 'rsid') {
+  let entry = vcfCache.get(ids);
+  if (!entry) {
+    const person = (personCache ??= combine([markersOf(FINDING_CALLS), catalogMarkers(3, { traits: 'all' })]));
+    entry = { text: enc([...wholeGenomeVcf(person, scienceSize(36_000, 90_000), 5, { build: 38, ids })].join('')) };
+    vcfCache.set(ids, entry);
+  }
+  return entry;
+}
+const vcf = (ids: 'none' | 'rsid') => vcfEntry(ids).text;
+const vcfForms = (ids: 'none' | 'rsid') => {
+  const entry = vcfEntry(ids);
+  // Deflated at level 1, the fastest: zlib reads any level alike, and these members are only read.
+  return (entry.forms ??= bothForms(entry.text, { level: 1 }));
+};
+/** More than one 1 MiB inflate chunk and the 1.5 MiB cap below: 1.5 MiB at the quick size, 4 MiB at full size. */
+const VCF_AT_LEAST = scienceSize(1.5, 4) * MiB;
 
 describe('BGZF and plain gzip of the same text read alike', () => {
   for (const ids of ['none', 'rsid'] as const)
     it(`a sequencing VCF of many members (${ids === 'none' ? 'no rsIDs' : 'rsIDs'}): BGZF, its members as plain gzip, one gzip member`, async () => {
       const text = vcf(ids);
-      expect(text.length).toBeGreaterThan(4 * MiB); // many members, more than one inflate chunk
+      expect(text.length).toBeGreaterThan(VCF_AT_LEAST); // many members, more than one inflate chunk
       const options = { positionIndex: positionIndex() };
-      const read = (await parsedAlike(bothForms(text), options)) as { summary: { container: string } };
+      const read = (await parsedAlike(vcfForms(ids), options)) as { summary: { container: string } };
       expect(read.summary.container).toBe('gzip');
-      expect(read).toEqual(comparable(await parseGenotypeBytes(gzipSync(text), options)));
+      expect(read).toEqual(comparable(await parseGenotypeBytes(gzipSync(text, { level: 1 }), options)));
       const plain = comparable(await parseGenotypeBytes(text, options)) as { summary: object };
       expect(read).toEqual({ ...plain, summary: { ...plain.summary, container: 'gzip' } });
     });
@@ -233,10 +255,12 @@ describe('a BGZF bomb is stopped at the caps', () => {
   });
 
   it('refuses text beyond maxDecompressedBytes with the sentence plain gzip gets', async () => {
-    const text = enc(vendorFile('23andme', chipMarkers(120_000, 3), 'full'));
-    expect(text.length).toBeGreaterThan(2 * MiB);
-    const reason = await parsedAlike(bothForms(text), { maxDecompressedBytes: 2 * MiB });
-    expect(reason).toMatch(/^The compressed file expands to more than 2(\.0)? MiB/);
+    expect(vcf('none').length).toBeGreaterThan(1.5 * MiB);
+    const reason = await parsedAlike(vcfForms('none'), {
+      positionIndex: positionIndex(),
+      maxDecompressedBytes: 1.5 * MiB,
+    });
+    expect(reason).toMatch(/^The compressed file expands to more than 1\.5 MiB/);
   });
 });
 
@@ -276,7 +300,7 @@ describe('an upload parsed while it arrives (processing/arriving-file.ts)', () =
     const expected = comparable(await parseGenotypeBytes(text, options)) as { summary: object };
     expect(comparable(await parseArriving(text, 'upload.vcf'))).toEqual(expected);
     const asGzip = { ...expected, summary: { ...expected.summary, container: 'gzip' } };
-    const files = bothForms(text);
+    const files = vcfForms('none');
     expect(comparable(await parseArriving(files.bgzf, 'upload.bgzf.vcf.gz'))).toEqual(asGzip);
     expect(comparable(await parseArriving(files.plain, 'upload.members.vcf.gz'))).toEqual(asGzip);
   });

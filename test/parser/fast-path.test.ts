@@ -4,6 +4,9 @@
  * near-valid lines for each layout it serves: 250 files of up to 40 lines each (about 5,000
  * lines a layout, drawn from a few dozen cell values and separators, so every pairing
  * recurs many times; 800 files took a minute on the 2-core machine and found nothing more).
+ * `npm test` draws 100 files a layout (test/support/science-scale.ts; about 2,000 lines, each
+ * pairing still recurring), and feeds the loop 2 MiB instead of 3 MiB of each shape: still
+ * three 1 MiB input windows.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +15,7 @@ import type { TableLayout } from '../../src/service/genotype/parse/layout.js';
 import { SkipCounter } from '../../src/service/genotype/parse/stats.js';
 import { eachLine, TableParser } from '../../src/service/genotype/parse/table.js';
 import { SEP_ANY } from '../../src/service/genotype/parse/tokenize.js';
+import { scienceSize } from '../support/science-scale.js';
 import { enc } from './helpers.js';
 
 const base = { sep: SEP_ANY, headerFirstCell: 'rsid', note: null };
@@ -89,7 +93,7 @@ describe('fast path agrees with the general path', () => {
           const text = lines.join('\n') + '\n';
           expect(run(layout, text, true)).toEqual(run(layout, text, false));
         }),
-        { numRuns: 250 },
+        { numRuns: scienceSize(100, 250) },
       );
     });
   }
@@ -97,7 +101,8 @@ describe('fast path agrees with the general path', () => {
 
 describe('the WebAssembly line loop', () => {
   it('takes the lines of the common shapes itself, across input windows', () => {
-    // 3 MiB of 23andMe-, AncestryDNA- and FTDNA-shaped lines: several 1 MiB windows.
+    // 3 MiB (2 MiB in npm test) of 23andMe-, AncestryDNA- and FTDNA-shaped lines: several 1 MiB windows.
+    const textBytes = scienceSize(2, 3) << 20;
     const shapes: Array<[TableLayout, (i: number) => string]> = [
       [LAYOUTS.combined, (i) => `rs${i + 1}\t${(i % 22) + 1}\t${1000 + i}\t${'ACGT'[i % 4]}${'ACGT'[(i >> 2) % 4]}\n`],
       [LAYOUTS.split, (i) => `rs${i + 1}\t${(i % 26) + 1}\t${1000 + i}\t${'ACGT'[i % 4]}\t${'ACGT'[(i >> 2) % 4]}\r\n`],
@@ -109,7 +114,7 @@ describe('the WebAssembly line loop', () => {
     ];
     for (const [layout, make] of shapes) {
       const lines: string[] = [];
-      for (let i = 0, bytes = 0; bytes < 3 << 20; i++) {
+      for (let i = 0, bytes = 0; bytes < textBytes; i++) {
         lines.push(i % 50 === 7 ? `i${i}\t1\t5\tAA\n` : make(i));
         bytes += lines[lines.length - 1].length;
       }

@@ -4,6 +4,11 @@
  * follows the spec's rules 1–8 reads back exactly the genotypes it was written from. The
  * time per parse and the memory over many parses are measured by `npm run bench`
  * (bench/hostile.bench.ts), not asserted here.
+ *
+ * `npm test` draws about a third of the cases (test/support/science-scale.ts): 100 random
+ * or mutated inputs instead of 300, 35 of 1–64 KiB instead of 100, 80 and 15 model files
+ * instead of 200 and 30, from the same generators; the long model files still pass the
+ * 300-line detection sample. test:all draws them all.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +17,7 @@ import type { ParseResult } from '../../src/service/genotype/types.js';
 import { parseGenotypeBytes } from '../../src/service/genotype/parse/index.js';
 import { ACCEPTED } from '../fixtures/genotypes/expected.js';
 import { concat, plainFixture, wrappedFixture } from '../fixtures/genotypes/wrap.js';
+import { scienceSize } from '../support/science-scale.js';
 import { enc, markerRows } from './helpers.js';
 
 function checkConsistent(r: ParseResult): void {
@@ -45,7 +51,7 @@ describe('the parser answers whatever it is given', () => {
       fc.asyncProperty(fc.uint8Array({ maxLength: 4096 }), async (bytes) =>
         checkConsistent(await parseGenotypeBytes(bytes)),
       ),
-      { numRuns: 300 },
+      { numRuns: scienceSize(100, 300) },
     );
   });
 
@@ -55,7 +61,7 @@ describe('the parser answers whatever it is given', () => {
       fc.asyncProperty(fc.array(alphabet, { maxLength: 3000 }), async (chars) =>
         checkConsistent(await parseGenotypeBytes(enc(chars.join('')))),
       ),
-      { numRuns: 300 },
+      { numRuns: scienceSize(100, 300) },
     );
   });
 
@@ -100,7 +106,7 @@ describe('the parser answers whatever it is given', () => {
           checkConsistent(await parseGenotypeBytes(b));
         },
       ),
-      { numRuns: 300 },
+      { numRuns: scienceSize(100, 300) },
     );
   });
 
@@ -109,7 +115,7 @@ describe('the parser answers whatever it is given', () => {
       fc.asyncProperty(fc.uint8Array({ minLength: 1024, maxLength: 65536 }), async (bytes) => {
         checkConsistent(await parseGenotypeBytes(bytes));
       }),
-      { numRuns: 100 },
+      { numRuns: scienceSize(35, 100) },
     );
   });
 });
@@ -180,8 +186,8 @@ describe('files following the spec rules read back exactly (model-based)', () =>
   // Short files are parsed line by line during format detection; files past the
   // 300-line detection sample also go through the one-pass fast path.
   for (const [label, minLength, maxLength, numRuns, maxRsid] of [
-    ['short files', 1, 120, 200, 200],
-    ['files longer than the detection sample', 320, 700, 30, 5000],
+    ['short files', 1, 120, scienceSize(80, 200), 200],
+    ['files longer than the detection sample', 320, 700, scienceSize(15, 30), 5000],
   ] as const)
     it(`any separators, optional CHR/POS, chr prefix, combined or split alleles, # headers, duplicates: ${label}`, async () => {
       await fc.assert(

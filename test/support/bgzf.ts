@@ -70,7 +70,31 @@ export function* gzipBlocks(chunks: Iterable<Uint8Array | string>, options: Memb
 
 /** `text` as one BGZF file (or, with `bc: false`, the same members as plain gzip). */
 export function bgzf(text: Uint8Array | string, options: MemberOptions = {}): Uint8Array {
-  const members = [...gzipBlocks([text], options)];
+  return concatMembers([...gzipBlocks([text], options)]);
+}
+
+/**
+ * `text` both as one BGZF file and as the same members written as plain gzip: each block
+ * deflated once for the two (deflating is most of the cost of building them).
+ */
+export function bgzfForms(
+  text: Uint8Array,
+  options: Omit<MemberOptions, 'bc'> = {},
+): { bgzf: Uint8Array; plain: Uint8Array } {
+  const blockText = options.blockText ?? BGZF_BLOCK_TEXT;
+  const bgzfMembers: Uint8Array[] = [];
+  const plainMembers: Uint8Array[] = [];
+  const add = (block: Uint8Array) => {
+    const deflated = deflateRawSync(block, { level: options.level ?? 6 });
+    bgzfMembers.push(gzipMember(block, deflated, { ...options, bc: true }));
+    plainMembers.push(gzipMember(block, deflated, { ...options, bc: false }));
+  };
+  for (let at = 0; at < text.length; at += blockText) add(text.subarray(at, Math.min(text.length, at + blockText)));
+  add(new Uint8Array(0));
+  return { bgzf: concatMembers(bgzfMembers), plain: concatMembers(plainMembers) };
+}
+
+function concatMembers(members: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(members.reduce((n, m) => n + m.length, 0));
   let at = 0;
   for (const m of members) {

@@ -79,7 +79,8 @@ export interface CatalogMarkerOptions {
 }
 
 let catalogCache: CatalogTrait[] | undefined;
-const catalogTraits = () => (catalogCache ??= readCatalogFile(RESOURCES).traits);
+/** The shipped catalog's traits, read once per process (a few hundred ms each time): shared, so never change them. */
+export const catalogTraits = () => (catalogCache ??= readCatalogFile(RESOURCES).traits);
 let panelCache: AncestryPanel | undefined;
 /** The shipped ancestry panel (loaded once per process). */
 export const ancestryPanel = () => (panelCache ??= loadAncestryPanel(RESOURCES));
@@ -639,7 +640,16 @@ export function* wholeGenomeVcf(
   const text = sequencingVcf(markers, { ...options, sites: allSites ? 'all' : 'variants_only' }).split('\n');
   text.pop();
   const header = text.filter((l) => l.startsWith('#'));
-  const known = text.filter((l) => !l.startsWith('#')).map((l) => l.split('\t'));
+  // The markers' lines by contig, each with its position read once.
+  const known = new Map<string, Array<{ pos: number; line: string }>>();
+  for (const line of text) {
+    if (line.startsWith('#')) continue;
+    const chromEnd = line.indexOf('\t');
+    const contig = line.slice(0, chromEnd);
+    let lines = known.get(contig);
+    if (!lines) known.set(contig, (lines = []));
+    lines.push({ pos: Number(line.slice(chromEnd + 1, line.indexOf('\t', chromEnd + 1))), line });
+  }
   yield header.join('\n') + '\n';
   const build = options.build ?? 38;
   const chroms = [...Array.from({ length: 22 }, (_, i) => i + 1), 23];
@@ -649,14 +659,14 @@ export function* wholeGenomeVcf(
   for (const chrom of chroms) {
     const name = chrom === 23 ? 'X' : String(chrom);
     const contig = build === 38 ? `chr${name}` : name;
-    const here = known.filter((f) => f[0] === contig).sort((a, b) => Number(a[1]) - Number(b[1]));
+    const here = (known.get(contig) ?? []).sort((a, b) => a.pos - b.pos);
     const n = Math.round((lines * CHROM_WEIGHTS[chrom - 1]) / total);
     const gap = Math.max(2, Math.floor(150_000_000 / Math.max(n, 1)));
     let pos = 10_000;
     let chunk: string[] = [];
     for (let i = 0; i < n; i++) {
       pos += 1 + Math.floor(rand() * gap);
-      while (k < here.length && Number(here[k][1]) <= pos) chunk.push(here[k++].join('\t'));
+      while (k < here.length && here[k].pos <= pos) chunk.push(here[k++].line);
       const ref = bases[Math.floor(rand() * 4)];
       let alt = bases[(bases.indexOf(ref) + 1 + Math.floor(rand() * 3)) % 4];
       if (rand() < 0.1) alt = ref + alt; // a short insertion
@@ -670,7 +680,7 @@ export function* wholeGenomeVcf(
         chunk = [];
       }
     }
-    while (k < here.length) chunk.push(here[k++].join('\t'));
+    while (k < here.length) chunk.push(here[k++].line);
     k = 0;
     if (chunk.length > 0) yield chunk.join('\n') + '\n';
   }
