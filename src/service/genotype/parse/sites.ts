@@ -109,7 +109,7 @@ export class SiteMatcher {
       refAgrees: 0,
       refDisagrees: 0,
       hits: 0,
-      indelAt: indelWindows(index, build),
+      indelAt: prepared(index, build).indelAt,
       callFromBefore: new Uint8Array(index.size),
       indelMismatches: 0,
     }));
@@ -238,18 +238,7 @@ export class SiteMatcher {
    * records there to the TypeScript reader.
    */
   buildKeys(): Float64Array[] {
-    return this.perBuild.map((b) => {
-      const keys = b.build === 37 ? this.index.key37 : this.index.key38;
-      if (b.indelAt.size === 0) return keys;
-      const all = new Float64Array(keys.length + b.indelAt.size);
-      all.set(keys);
-      let n = keys.length;
-      for (const key of b.indelAt.keys()) all[n++] = key;
-      all.sort();
-      let unique = 0;
-      for (let j = 0; j < all.length; j++) if (j === 0 || all[j] !== all[j - 1]) all[unique++] = all[j];
-      return all.slice(0, unique);
-    });
+    return this.perBuild.map((b) => prepared(this.index, b.build).keys);
   }
 
   /**
@@ -370,6 +359,43 @@ export class SiteMatcher {
       variantCalls: this.variantCalls,
     };
   }
+}
+
+/** What a parse needs of the index in one build, derived from it alone: the same for every file. */
+interface PreparedBuild {
+  indelAt: Map<number, number[]>;
+  keys: Float64Array;
+}
+
+/**
+ * Made once per index and build, not per file: merging and sorting ~69,000 keys cost a VCF
+ * parse ~12 ms before its first line. Read only (the WebAssembly core copies the keys).
+ */
+const preparedBuilds = new WeakMap<PositionIndex, Map<IndexedBuild, PreparedBuild>>();
+
+function prepared(index: PositionIndex, build: IndexedBuild): PreparedBuild {
+  let builds = preparedBuilds.get(index);
+  if (!builds) preparedBuilds.set(index, (builds = new Map<IndexedBuild, PreparedBuild>()));
+  let p = builds.get(build);
+  if (!p) {
+    const indelAt = indelWindows(index, build);
+    builds.set(build, (p = { indelAt, keys: keysWithIndelWindows(index, build, indelAt) }));
+  }
+  return p;
+}
+
+/** The index's sorted keys of a build with every position of the indel markers' windows merged in. */
+function keysWithIndelWindows(index: PositionIndex, build: IndexedBuild, indelAt: Map<number, number[]>): Float64Array {
+  const keys = build === 37 ? index.key37 : index.key38;
+  if (indelAt.size === 0) return keys;
+  const all = new Float64Array(keys.length + indelAt.size);
+  all.set(keys);
+  let n = keys.length;
+  for (const key of indelAt.keys()) all[n++] = key;
+  all.sort();
+  let unique = 0;
+  for (let j = 0; j < all.length; j++) if (j === 0 || all[j] !== all[j - 1]) all[unique++] = all[j];
+  return all.slice(0, unique);
 }
 
 /**
