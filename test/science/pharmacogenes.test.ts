@@ -236,6 +236,22 @@ describe('drug–gene calling from unphased files', () => {
     });
   }
 
+  // The caller keeps what a definition alone decides (each allele's bits, its own positions);
+  // a copy of a definition is another definition to it, with all of that worked out anew.
+  it('gives the same call from a definition it has called before as from a fresh copy of it', () => {
+    for (const def of CALLABLE) {
+      for (const [a, b] of seededSample(pairsOf(def), 4, def.chrom)) {
+        const complete = lettersOf(def, a, b);
+        const gap = new Map(complete);
+        gap.delete(gap.keys().next().value!);
+        for (const letters of [complete, gap]) {
+          callFrom(def, letters);
+          expect(JSON.stringify(callFrom(def, letters)), def.gene).toBe(JSON.stringify(callFrom({ ...def }, letters)));
+        }
+      }
+    }
+  });
+
   it('calls UGT1A1 *1/*28, *28/*28 and *1/*36 from the TA repeat read as from a VCF', () => {
     const def = gene('UGT1A1');
     const repeat = def.sites.findIndex((s) => s.rsid === 3064744);
