@@ -17,12 +17,12 @@ import { FEATURED, parseFeatured } from '../../scripts/catalog/featured.js';
 import { cleanStudy, zOfP, type KgEntry, type ReportedFrequencies } from '../../scripts/catalog/markers.js';
 import type { Row } from '../../scripts/catalog/read.js';
 import { sexOf } from '../../scripts/catalog/sex.js';
-import { readCatalogFile } from '../../src/service/science/catalog.js';
 import { evidenceLabel } from '../../src/service/science/evidence.js';
 import { traitOf } from './helpers.js';
+import { shippedCatalog } from '../support/shipped-catalog.js';
 
 const resourcesDir = join(import.meta.dirname, '..', '..', 'resources');
-const catalog = readCatalogFile(resourcesDir).traits;
+const catalog = shippedCatalog().traits;
 const report = JSON.parse(readFileSync(join(resourcesDir, 'catalog', 'build-report.json'), 'utf8'));
 
 /** A source row of the AllDiseases table (minor-allele frequencies per population). */

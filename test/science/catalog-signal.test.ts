@@ -8,14 +8,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createScienceEngine } from '../../src/service/science/index.js';
-import { readCatalogFile } from '../../src/service/science/catalog.js';
 import type { CatalogTrait } from '../../src/service/science/format.js';
 import { rng } from '../support/prng.js';
 import { contextOf, genotypeOf } from './helpers.js';
+import { shippedCatalog } from '../support/shipped-catalog.js';
 
 const resourcesDir = join(import.meta.dirname, '..', '..', 'resources');
 const engine = createScienceEngine({ resourcesDir });
-const file = readCatalogFile(resourcesDir);
+const file = shippedCatalog();
 const report = JSON.parse(readFileSync(join(resourcesDir, 'catalog', 'build-report.json'), 'utf8'));
 const exceptions: Array<{ rule: string; traits: string[]; why: string }> = JSON.parse(
   readFileSync(join(import.meta.dirname, '..', '..', 'scripts', 'catalog', 'curation-exceptions.json'), 'utf8'),

@@ -6,16 +6,17 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createScienceEngine } from '../../src/service/science/index.js';
 import { loadAncestryPanel } from '../../src/service/science/ancestry/index.js';
-import { compileCatalog, readCatalogFile } from '../../src/service/science/catalog.js';
+import { compileCatalog } from '../../src/service/science/catalog.js';
 import { COMPILED_CATALOG_FILE, loadCompiledCatalog } from '../../src/service/science/compiled-catalog.js';
 import { recommendationsOf } from '../../src/service/science/format.js';
 import { traitRevision } from '../../src/service/science/revision.js';
 import { contextOf, inferredAncestry, traitOf } from './helpers.js';
 import { combine, genotypeOf, panelMarkers } from '../support/genotypes.js';
+import { shippedCatalog } from '../support/shipped-catalog.js';
 
 const resourcesDir = join(import.meta.dirname, '..', '..', 'resources');
 const engine = createScienceEngine({ resourcesDir });
-const file = readCatalogFile(resourcesDir);
+const file = shippedCatalog();
 
 describe('shipped catalog', () => {
   it('has featured traits and the generated GWAS set, with unique codes', () => {

@@ -9,16 +9,16 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createScienceEngine } from '../../src/service/science/index.js';
-import { readCatalogFile } from '../../src/service/science/catalog.js';
 import type { Genotype } from '../../src/service/genotype/types.js';
 import type { AssessContext } from '../../src/service/science/types.js';
 import { catalogMarkers, combine, genotypeOf, type Ancestry } from '../support/genotypes.js';
 import { rng } from '../support/prng.js';
 import { scienceSize } from '../support/science-scale.js';
 import { contextOf } from './helpers.js';
+import { shippedCatalog } from '../support/shipped-catalog.js';
 
 const resourcesDir = join(import.meta.dirname, '..', '..', 'resources');
-const traits = readCatalogFile(resourcesDir).traits;
+const traits = shippedCatalog().traits;
 /**
  * Traits of up to 60 markers (large ones only cost time here), every log-odds trait with a
  * frequency (risk meanings) first, up to the size of the run.
