@@ -3,12 +3,11 @@
  * openapi-fetch) walks the whole workflow against a real server. It is written without a
  * single cast: if the document's types did not fit the service, this file would not
  * type-check (npm run typecheck), and every exchange is validated against the document
- * (test/api/support/conformance-setup.ts). The committed types must be current.
+ * (test/api/support/conformance-setup.ts). generated-types.test.ts checks that the
+ * committed types are current.
  */
-import { readFileSync } from 'node:fs';
 import createClient from 'openapi-fetch';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GENERATED_TYPES, generatedTypes } from '../../scripts/openapi.js';
 import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
 import { newClient, type TestServer } from '../support/server.js';
 import { sharedServer } from '../support/shared-server.js';
@@ -22,10 +21,6 @@ beforeAll(async () => {
 });
 
 describe('a client generated from the document', () => {
-  it('uses types that are current with the document', async () => {
-    expect(readFileSync(GENERATED_TYPES, 'utf8'), 'run: npm run openapi -- --types').toBe(await generatedTypes());
-  });
-
   it('walks the whole workflow with no casts', { timeout: 240_000 }, async () => {
     const creds = await newClient(server, 'generated client');
     const client = createClient<paths>({ baseUrl: server.origin });
@@ -140,7 +135,7 @@ describe('a client generated from the document', () => {
       headers: auth,
       params: { path: { profile_id }, query: { score: '' } },
     });
-    for (const t of scored.data ?? []) expect(t.status).toBe('computed');
+    expect((scored.data ?? []).filter((t) => t.status !== 'computed')).toEqual([]);
 
     const computed = await client.POST('/api/profiles/{profile_id}/traits/', {
       headers: auth,

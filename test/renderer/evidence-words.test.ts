@@ -3,13 +3,12 @@
  * evidence label follows the documented rule from the figures shown beside it, and the
  * sentence the UI shows under the label names only those figures.
  */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evidenceWords } from '../../src/renderer/src/lib/evidence-words.js';
-import { readCatalogFile } from '../../src/service/science/catalog.js';
 import { EVIDENCE_RULE as R, evidenceLabel } from '../../src/service/science/evidence.js';
+import { shippedCatalog } from '../support/shipped-catalog.js';
 
-const catalog = readCatalogFile(join(import.meta.dirname, '..', '..', 'resources')).traits;
+const catalog = shippedCatalog().traits;
 const UKB = /UK Biobank/;
 
 /** The figures the evidence card shows beside the label, as the words would print them. */

@@ -8,7 +8,6 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FREQUENCY_TABLE, readFrequencyTable } from '../../scripts/catalog/baseline.js';
 import { readText } from '../../scripts/catalog/read.js';
-import { readCatalogFile } from '../../src/service/science/catalog.js';
 import type { CatalogTrait } from '../../src/service/science/format.js';
 import { createScienceEngine } from '../../src/service/science/index.js';
 import type { AssessContext, Population } from '../../src/service/science/types.js';
@@ -16,10 +15,11 @@ import { rng } from '../support/prng.js';
 import { scienceSize } from '../support/science-scale.js';
 import { simulateScores } from '../support/simulate-scores.js';
 import { contextOf, genotypeOf, inferredAncestry, testEngine, traitOf } from './helpers.js';
+import { shippedCatalog } from '../support/shipped-catalog.js';
 
 const RESOURCES = path.resolve(import.meta.dirname, '..', '..', 'resources');
 const engine = createScienceEngine({ resourcesDir: RESOURCES });
-const catalog = readCatalogFile(RESOURCES);
+const catalog = shippedCatalog();
 const byCode = new Map(catalog.traits.map((t) => [t.code, t]));
 const ETHNICITY: Record<Population, number> = { EUR: 1, AMR: 2, AFR: 3, EAS: 4, SAS: 5 };
 

@@ -16,10 +16,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseGenotypeFile } from '../../src/service/genotype/parse/index.js';
 import { createScienceEngine } from '../../src/service/science/index.js';
-import { readCatalogFile } from '../../src/service/science/catalog.js';
 import type { CatalogTrait } from '../../src/service/science/format.js';
 import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
 import { contextOf } from './helpers.js';
+import { shippedCatalog } from '../support/shipped-catalog.js';
 
 const PLINK = 'plink1.9';
 const hasPlink = spawnSync(PLINK, ['--version'], { encoding: 'utf8' }).status === 0;
@@ -61,7 +61,7 @@ function plinkScore(genotypePath: string, t: CatalogTrait): { sum: number; count
 
 describe.skipIf(!hasPlink)('PLINK 1.9 oracle', () => {
   const engine = createScienceEngine({ resourcesDir });
-  const all = readCatalogFile(resourcesDir).traits;
+  const all = shippedCatalog().traits;
   const traits = TRAITS.map((code) => all.find((t) => t.code === code)!);
 
   it.each([1, 2])('our raw score equals PLINK --score sum on a fully genotyped file (seed %d)', async (seed) => {

