@@ -12,9 +12,11 @@ const SLOW = [
   // Real Chromium.
   'test/e2e/**/*.test.ts',
   'test/api/{openapi,cors}.test.ts',
-  // Packaging and toolchains.
+  // Packaging and toolchains: the WebAssembly build, and the generated client's committed
+  // types against openapi-typescript's output (a few seconds of CPU to load it).
   'test/desktop/**/*.test.ts',
   'test/parser/wasm-build.test.ts',
+  'test/api/generated-types.test.ts',
   // The science over many simulated and real people.
   'test/science/{calibration,mixture-calibration,heavy-tails,ancestry-validation}.test.ts',
   // Durability: kill -9 trials (a service started again after each), and the memory a
