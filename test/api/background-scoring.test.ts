@@ -174,7 +174,9 @@ describe('background scoring', () => {
 describe('trait list ETag', () => {
   it('answers 304 while the list is unchanged and a new tag once it changes', async () => {
     const id = await newProfile(server, token);
-    await upload(server, token, id, file);
+    // The markers of a free trait and of a basic one (adhd), which is then available to ask for.
+    const genotype = catalogMarkers(31, { traits: (t) => t.code === 'migraine' || t.code === 'adhd' });
+    await upload(server, token, id, twentyThreeAndMe(genotype));
     await jobEnded(events, id, 'scoring');
     const url = `${server.api}/profiles/${id}/traits/`;
     const first = await request(url, { token });
