@@ -85,7 +85,9 @@ describe('the reference population', () => {
   });
 
   it('is the mixture the person chose: results are recomputed before the PATCH answers, and an ethnicity replaces it', async () => {
-    const id = await profileWith(realAncestryFile('AFR'), { ethnicity: 0 });
+    // The markers of two free traits: each PATCH below recomputes every stored result.
+    const twoTraits = catalogMarkers(11, { traits: (t) => t.code === 'type_2_diabetes' || t.code === 'migraine' });
+    const id = await profileWith(twentyThreeAndMe(twoTraits), { ethnicity: 0 });
     const patched = await request(`${server.api}/profiles/${id}/`, {
       method: 'PATCH',
       token,
