@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/service/auth/clients.js';
 import { openDatabase } from '../../src/service/db/database.js';
 import { CLI_BUNDLE } from '../support/bundle.js';
-import { ROOT, getToken, request, runCli, tempDir, type TestServer } from '../support/server.js';
+import { ROOT, getToken, newClient, request, runCli, tempDir, type TestServer } from '../support/server.js';
 import { sharedServer } from '../support/shared-server.js';
 
 let server: TestServer;
@@ -52,6 +52,7 @@ describe('npm run --silent cli -- clients create', () => {
   });
 
   it('lists clients in the same shape as the API', async () => {
+    await newClient(server, 'listed tool'); // the list has one at least, whatever ran before
     const apiList = async () => (await request(`${server.api}/app/clients/`, { token: server.appToken })).body;
     // Read between two API reads that agree, so no client created by another file comes between.
     for (let attempt = 1; ; attempt++) {
