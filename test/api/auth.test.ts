@@ -1,17 +1,10 @@
-/** OAuth2 client credentials, scopes, revocation, expiry, client isolation and the host guard. */
+/**
+ * OAuth2 client credentials, scopes, revocation, client isolation and the host guard. Token
+ * expiry is test/api/expiry.test.ts's, on a service with short lifetimes.
+ */
 import http from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  clientWithToken,
-  getToken,
-  newClient,
-  pollUntil,
-  request,
-  runCli,
-  startServer,
-  tempDir,
-  type TestServer,
-} from '../support/server.js';
+import { clientWithToken, getToken, newClient, request, runCli, tempDir, type TestServer } from '../support/server.js';
 import { sharedServer } from '../support/shared-server.js';
 
 let server: TestServer;
@@ -190,26 +183,6 @@ describe('bearer tokens on /api', () => {
       json: { ...creds, audience: audience(), grant_type: 'client_credentials' },
     });
     expect(again.status).toBe(401);
-  });
-
-  it('tokens are issued for TRAITSCOPE_TOKEN_TTL_SECONDS and refused as expired once it has passed', async () => {
-    const shortLived = await startServer({ env: { TRAITSCOPE_TOKEN_TTL_SECONDS: '1' } });
-    try {
-      const creds = await newClient(shortLived, 'short-lived');
-      const issued = await request(`${shortLived.origin}/oauth/token`, {
-        method: 'POST',
-        json: { ...creds, audience: `${shortLived.api}/profiles`, grant_type: 'client_credentials' },
-      });
-      expect(issued.body.expires_in).toBe(1);
-      // That it works until then is checked with a fake clock in test/security/credentials.test.ts.
-      const later = await pollUntil('the token being refused', async () => {
-        const r = await request(`${shortLived.api}/profiles/`, { token: issued.body.access_token });
-        return r.status === 401 ? r : undefined;
-      });
-      expect(later.body.detail).toMatch(/expired/);
-    } finally {
-      await shortLived.stop();
-    }
   });
 });
 

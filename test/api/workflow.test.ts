@@ -87,9 +87,8 @@ describe('the spec workflow', () => {
   });
 
   it('uploads through the signed URL and processes the file by itself', async () => {
-    const profileId = await newProfile();
-    const put = await upload(server, token, profileId, file);
-    expect(put.status).toBe(200);
+    // The processed profile's fixture is this step: a new profile, the file PUT to its URL (200), processing awaited.
+    const profileId = await processedProfile();
     const meta = GenotypeMetadata.parse(await waitProcessed(server, token, profileId));
     expect(meta).toMatchObject({ content_type: 'text/plain', size: String(Buffer.byteLength(file)) });
     const bytes = Buffer.from(file);
@@ -208,7 +207,9 @@ describe('the spec workflow', () => {
 
   it('deletes the profile with everything it had', async () => {
     const profileId = await newProfile();
-    expect((await upload(server, token, profileId, file)).status).toBe(200);
+    // A genotype with the markers of two traits: what it holds is deleted, whatever its size.
+    const twoTraits = catalogMarkers(7, { traits: (t) => t.code === 'type_2_diabetes' || t.code === 'migraine' });
+    expect((await upload(server, token, profileId, twentyThreeAndMe(twoTraits))).status).toBe(200);
     await waitProcessed(server, token, profileId);
     const r = await request(`${server.api}/profiles/${profileId}/`, { method: 'DELETE', token });
     expect(r.status).toBe(200);
