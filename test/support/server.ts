@@ -101,7 +101,11 @@ export async function startServer(
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+        // The grace period's timer is cleared once the process is gone: left pending, it kept
+        // the process that stopped the service (vitest's main, for the shared one) alive 10 s.
+        let grace: NodeJS.Timeout | undefined;
+        await Promise.race([exited, new Promise((r) => (grace = setTimeout(r, 10_000)))]);
+        clearTimeout(grace);
         if (child.exitCode === null) child.kill('SIGKILL');
       }
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
