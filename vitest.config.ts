@@ -29,6 +29,10 @@ const SLOW = [
   // rest, and the service-wide memory budget with processes of their own.
   'test/security/{concurrency,delete-erases,erase-blocked,data-at-rest}.test.ts',
   'test/service/memory-budget.test.ts',
+  // Attack trials against a service of their own, bound by its clocks: wrong client secrets
+  // answered after growing delays and floods of made-up ids (a scrypt check each), and slow
+  // or stuck clients held until the header and body deadlines fire.
+  'test/security/{token-guessing,slow-clients}.test.ts',
 ];
 
 /**
@@ -43,11 +47,12 @@ const SLOW = [
  * WebAssembly memory only grows, so it failed after other files had parsed large inputs),
  * the slow-clients limits, the packaging layout and the in-process service start.
  */
-const ISOLATED = [
-  'test/parser/memory-bound.test.ts',
+const ISOLATED_QUICK = ['test/parser/memory-bound.test.ts'];
+const ISOLATED_SLOW = [
   'test/security/slow-clients.test.ts',
   'test/desktop/{asar-layout,startup-failure,open-with}.test.ts',
 ];
+const ISOLATED = [...ISOLATED_QUICK, ...ISOLATED_SLOW];
 
 /** A project of one suite: files shared in a worker, or each in its own process. */
 function project(name: string, files: { include: string[]; exclude: string[] }, isolate: boolean) {
@@ -88,9 +93,9 @@ export default defineConfig(({ mode }) => ({
     reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
       project('unit', { include: ['test/**/*.test.ts'], exclude: [...ISOLATED, ...SLOW] }, false),
-      project('unit-isolated', { include: ISOLATED, exclude: SLOW }, true),
+      project('unit-isolated', { include: ISOLATED_QUICK, exclude: [] }, true),
       project('slow', { include: SLOW, exclude: ISOLATED }, false),
-      project('slow-isolated', { include: ISOLATED.filter((f) => f.startsWith('test/desktop/')), exclude: [] }, true),
+      project('slow-isolated', { include: ISOLATED_SLOW, exclude: [] }, true),
     ],
   },
 }));
