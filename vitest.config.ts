@@ -84,8 +84,8 @@ export default defineConfig(({ mode }) => ({
     // Every exchange with the service is checked against the OpenAPI document; with
     // TRAITSCOPE_TEST_CPU set, each file's CPU time is recorded (docs/testing.md).
     setupFiles: ['test/api/support/conformance-setup.ts', 'test/support/cpu-per-file.ts'],
-    // Every API test starts its own real server process, and every upload is followed by the
-    // background scoring of all traits; give them room on a loaded 2-core machine.
+    // API tests talk to a real service process (the shared one or their own), and every upload
+    // is followed by the background scoring of all traits; give them room on a loaded machine.
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
