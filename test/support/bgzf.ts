@@ -7,6 +7,7 @@
  * plain gzip path. Used by the tests and by bench/sequencing.bench.ts.
  */
 import { crc32, deflateRawSync } from 'node:zlib';
+import { concat } from '../fixtures/genotypes/wrap.js';
 
 /** bgzip's text per member. */
 export const BGZF_BLOCK_TEXT = 0xff00;
@@ -70,7 +71,7 @@ export function* gzipBlocks(chunks: Iterable<Uint8Array | string>, options: Memb
 
 /** `text` as one BGZF file (or, with `bc: false`, the same members as plain gzip). */
 export function bgzf(text: Uint8Array | string, options: MemberOptions = {}): Uint8Array {
-  return concatMembers([...gzipBlocks([text], options)]);
+  return concat(...gzipBlocks([text], options));
 }
 
 /**
@@ -91,17 +92,7 @@ export function bgzfForms(
   };
   for (let at = 0; at < text.length; at += blockText) add(text.subarray(at, Math.min(text.length, at + blockText)));
   add(new Uint8Array(0));
-  return { bgzf: concatMembers(bgzfMembers), plain: concatMembers(plainMembers) };
-}
-
-function concatMembers(members: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(members.reduce((n, m) => n + m.length, 0));
-  let at = 0;
-  for (const m of members) {
-    out.set(m, at);
-    at += m.length;
-  }
-  return out;
+  return { bgzf: concat(...bgzfMembers), plain: concat(...plainMembers) };
 }
 
 /** A member's header: 10 fixed bytes, then XLEN (2) and the extra field. */
