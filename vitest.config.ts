@@ -45,9 +45,11 @@ const SLOW = [
  * ISOLATED files get a fresh process each, for module state another file could see or
  * disturb: the parser's memory bound (a parse core is reused within a process and its
  * WebAssembly memory only grows, so it failed after other files had parsed large inputs),
- * the slow-clients limits, the packaging layout and the in-process service start.
+ * the slow-clients limits, the packaging layout and the in-process service starts (the bundled
+ * service registers its own copies of the API's schemas in zod's registry, which is global to
+ * the process: a later file's OpenAPI document then met two schemas of one id).
  */
-const ISOLATED_QUICK = ['test/parser/memory-bound.test.ts'];
+const ISOLATED_QUICK = ['test/parser/memory-bound.test.ts', 'test/service/memory-starter.test.ts'];
 const ISOLATED_SLOW = [
   'test/security/slow-clients.test.ts',
   'test/desktop/{asar-layout,startup-failure,open-with}.test.ts',
