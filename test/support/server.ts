@@ -16,6 +16,8 @@ export interface TestServer {
   api: string;
   port: number;
   dataDir: string;
+  /** The service's process id (its CPU time is read from /proc for the per-file figures). */
+  pid: number;
   /** Access token of the app's own client, from the printed one-time sign-in link. */
   appToken: string;
   output: () => string;
@@ -89,6 +91,7 @@ export async function startServer(
     api: `${origin}/api`,
     port,
     dataDir,
+    pid: child.pid!,
     appToken: signIn.body.access_token as string,
     output: () => out,
     async kill() {

@@ -7,6 +7,7 @@
  * restarts the service, counts service-wide things (clients, the queue, diagnostics) or
  * changes them (custom traits, rate limits) starts its own with startServer.
  */
+import { appendFileSync, readFileSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
 import { startServer, type TestServer } from './server.js';
 
@@ -29,5 +30,26 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const server = await startServer({ env: { TRAITSCOPE_AUTH_FAILURE_DELAY_MS: '10' } });
   const { origin, api, port, dataDir, appToken } = server;
   project.provide('sharedService', { origin, api, port, dataDir, appToken, startOutput: server.output() });
-  return () => server.stop();
+  return async () => {
+    recordCpu(server.pid);
+    await server.stop();
+  };
+}
+
+/**
+ * With TRAITSCOPE_TEST_CPU set (test/support/cpu-per-file.ts), adds two rows beside the
+ * files': the shared service's CPU seconds (all its threads and ended child processes: the
+ * work every file using it caused) and vitest's main process's (transforms, reporters, this set-up) up to now.
+ */
+function recordCpu(servicePid: number): void {
+  const output = process.env.TRAITSCOPE_TEST_CPU;
+  if (!output) return;
+  // utime, stime, cutime, cstime (its own and its ended engine processes') are the 12th to
+  // 15th fields after the command name, in clock ticks (100 a second).
+  const fields = readFileSync(`/proc/${servicePid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const service = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0) / 100;
+  const main = process.cpuUsage();
+  const vitestMain = (main.user + main.system) / 1e6;
+  const row = (name: string, s: number) => [name, s.toFixed(2), s.toFixed(2), '0.00', ''].join('\t') + '\n';
+  appendFileSync(output, row('(shared service)', service) + row('(vitest main process)', vitestMain));
 }
