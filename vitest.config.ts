@@ -92,6 +92,10 @@ export default defineConfig(({ mode }) => ({
     hookTimeout: 120_000,
     pool: 'forks',
     maxWorkers: 2,
+    // Transformed sources are kept on disk between runs (node_modules/.experimental-vitest-cache,
+    // keyed by each file's content; `npx vitest --clearCache` empties it): a rerun of the quick
+    // loop skips most of vitest's main-process work.
+    experimental: { fsModuleCache: true },
     reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
       project('unit', { include: ['test/**/*.test.ts'], exclude: [...ISOLATED, ...SLOW] }, false),
