@@ -39,17 +39,17 @@ afterAll(async () => {
 });
 
 /**
- * A chip-like file of 18,000 markers (430 kB; each rsID once, as the parser counts them), made
+ * A chip-like file of 3,000 markers (74 kB; each rsID once, as the parser counts them), made
  * once per seed for the file. Its size is not the point: the worker takes the job with the
  * PUT and waits for each byte it reads, so any file whose first half is sent on its own is
- * parsed while it arrives. It carries no trait's markers: what is checked here is its
- * processing, not its scores.
+ * parsed while it arrives (a larger one cost each parse more and checked nothing more). It
+ * carries no trait's markers: what is checked here is its processing, not its scores.
  */
 const bigFiles = new Map<number, { file: Buffer; markers: number }>();
 function bigFile(seed: number): { file: Buffer; markers: number } {
   let made = bigFiles.get(seed);
   if (!made) {
-    const file = Buffer.from(twentyThreeAndMe(combine([chipMarkers(18_000, seed)])));
+    const file = Buffer.from(twentyThreeAndMe(combine([chipMarkers(3_000, seed)])));
     const markers = file
       .toString('latin1')
       .split('\n')
@@ -229,19 +229,24 @@ describe('a full queue', () => {
     await workerFree();
     const held = await newProfile();
     const small = await newProfile();
-    // An upload held half-sent keeps the one worker busy until the test sends the rest.
-    const file = Buffer.from(twoTraits());
-    const { req, reply } = openPut(await uploadUrl(held), file.length);
-    req.write(file.subarray(0, file.length >> 1));
+    // An upload held half-sent keeps the one worker busy until the test sends the rest: a few
+    // lines of a raw-data file, whose processing then fails for too few markers, so no scoring
+    // follows it.
+    const lines = Buffer.from(
+      '# rsid\tchromosome\tposition\tgenotype\nrs4988235\t2\t136608646\tAG\nrs1801133\t1\t11856378\tCT\n',
+    );
+    const { req, reply } = openPut(await uploadUrl(held), lines.length);
+    req.write(lines.subarray(0, lines.length >> 1));
     await workerBusy();
+    const file = twoTraits();
     const refused = await upload(server, token, small, file);
     expect(refused.status).toBe(503);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(refused.body.detail).toMatch(/busy.*Try again in \d+ s/);
     expect((await request(`${server.api}/profiles/${small}/genotype/`, { token })).body).toEqual({}); // nothing kept
-    req.end(file.subarray(file.length >> 1));
+    req.end(lines.subarray(lines.length >> 1));
     expect((await reply).status).toBe(200);
-    await jobEnd(held, 'scoring');
+    await jobEnded(events, held, 'processing');
     await workerFree();
     expect((await upload(server, token, small, file)).status).toBe(200);
     expect((await jobEnded(events, small, 'processing')).data.state).toBe('done');
