@@ -5,11 +5,14 @@
  *   and those of traits that left the catalog are removed (simulated by editing the stored
  *   revisions while the service is stopped);
  * - upload URLs issued before the restart stop working: the key that signs them is made at
- *   each start and lives in memory only.
- * One restart serves both tests (a service start is most of either's cost): what each needs
+ *   each start and lives in memory only;
+ * - in between, nothing says a service runs on the folder: the stopped one removed its
+ *   service.json, and `traitscope status` says so (what both say while it runs is
+ *   test/api/discovery.test.ts's, on the shared service).
+ * One restart serves these tests (a service start is most of each one's cost): what each needs
  * from before it is made first, once, by whichever test runs first, so each runs alone too.
  */
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -18,6 +21,7 @@ import {
   clientWithToken,
   getToken,
   request,
+  runCli,
   startServer,
   tempDir,
   traitsWhen,
@@ -43,6 +47,10 @@ interface BeforeRestart {
   stale: string;
   /** An upload URL issued by the service before the restart. */
   uploadUrl: URL;
+  /** Whether service.json was in the folder while the first service ran, and once it had stopped. */
+  serviceJson: { running: boolean; stopped: boolean };
+  /** `traitscope status --json` once the first service had stopped. */
+  statusStopped: ReturnType<typeof runCli>;
 }
 
 let restarted: Promise<{ server: TestServer; before: BeforeRestart }> | undefined;
@@ -62,7 +70,11 @@ async function restart(): Promise<{ server: TestServer; before: BeforeRestart }>
   const uploadUrl = new URL(
     (await request(`${server.api}/profiles/${profileId}/genotype/upload/`, { token })).body.url,
   );
+  const serviceJsonFile = path.join(dataDir, 'service.json');
+  const running = existsSync(serviceJsonFile);
   await server.stop();
+  const serviceJson = { running, stopped: existsSync(serviceJsonFile) };
+  const statusStopped = runCli(['status', '--data-dir', dataDir, '--json']);
 
   const db = new Database(path.join(dataDir, 'traitscope.db'));
   const [stale, retiredFrom] = scored.map((t: any) => t.trait.code);
@@ -75,7 +87,7 @@ async function restart(): Promise<{ server: TestServer; before: BeforeRestart }>
   db.close();
 
   server = await startServer({ dataDir });
-  return { server, before: { creds, profileId, scored, stale, uploadUrl } };
+  return { server, before: { creds, profileId, scored, stale, uploadUrl, serviceJson, statusStopped } };
 }
 
 describe('catalog updates', () => {
@@ -111,5 +123,14 @@ describe('upload URLs across a restart', () => {
     const r = await request(String(url), { method: 'PUT', body: genome, headers: { 'content-type': 'text/plain' } });
     expect(r.status).toBe(403);
     expect(r.body.detail).toMatch(/signature/);
+  });
+});
+
+describe('service discovery between two services', () => {
+  it('a stopped service has removed its service.json, and status says none runs on the folder', async () => {
+    const { before } = await afterRestart();
+    expect(before.serviceJson).toEqual({ running: true, stopped: false });
+    expect(before.statusStopped.status).toBe(1);
+    expect(JSON.parse(before.statusStopped.stdout)).toEqual({ running: false, data_dir: dataDir });
   });
 });
