@@ -1,17 +1,17 @@
 /**
  * Job progress pushed as Server-Sent Events, authenticated like the rest of /api: by the
  * Authorization header, or for EventSource by a one-time ticket URL (never the token). A
- * client hears only about its own profiles. A full queue answers 503 with Retry-After.
+ * client hears only about its own profiles. (A full queue's 503 and the diagnostics are
+ * test/api/upload-arriving.test.ts's, on its one-worker service.)
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogMarkers, chipMarkers, twentyThreeAndMe } from '../support/genotypes.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
 import {
   clientWithToken,
   jobEnded,
   newProfile,
   openEvents,
   request,
-  startServer,
   upload,
   type TestServer,
 } from '../support/server.js';
@@ -99,62 +99,5 @@ describe('GET /api/events', () => {
       mine.close();
       theirs.close();
     }
-  });
-});
-
-// Diagnostics and the queue are the service's own: read and filled on a service of this file's.
-describe('a service of its own', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    // One worker, and no job may wait for it: a second upload while it works is refused.
-    server = await startServer({ env: { TRAITSCOPE_WORKERS: '1', TRAITSCOPE_MAX_QUEUED_JOBS: '0' } });
-  });
-  afterAll(() => server?.stop());
-
-  describe('GET /api/app/diagnostics', () => {
-    it('reports the event loop, memory and the worker pool to the app, and to no one else', async () => {
-      const r = await request(`${server.api}/app/diagnostics?reset`, { token: server.appToken });
-      expect(r.status).toBe(200);
-      expect(r.body.event_loop.max_ms).toBeGreaterThan(0);
-      expect(r.body.memory.peak_rss_mib).toBeGreaterThanOrEqual(r.body.memory.rss_mib);
-      expect(r.body.workers).toMatchObject({
-        workers: expect.any(Number),
-        busy: expect.any(Number),
-        replaced: 0,
-        queued: 0,
-      });
-      expect(r.body.workers.workers).toBeGreaterThanOrEqual(1);
-      const { token } = await clientWithToken(server, 'curious tool');
-      expect((await request(`${server.api}/app/diagnostics`, { token })).status).toBe(403);
-    });
-  });
-
-  describe('a full queue', () => {
-    let token: string;
-    beforeAll(async () => {
-      ({ token } = await clientWithToken(server, 'busy tool'));
-    });
-
-    it('answers 503 with Retry-After, keeps nothing, and accepts the upload again later', async () => {
-      const stream = await openEvents(server, token);
-      try {
-        const big = await newProfile(server, token);
-        const small = await newProfile(server, token);
-        // A chip-sized file keeps the one worker busy (parsing, then scoring every trait) for
-        // far longer than the next upload takes; the next upload is sent once it runs.
-        expect((await upload(server, token, big, twentyThreeAndMe(chipMarkers(100_000, 960)))).status).toBe(200);
-        await stream.next((e) => e.event === 'job' && e.data.profile_id === big && e.data.state === 'running');
-        const refused = await upload(server, token, small, file);
-        expect(refused.status).toBe(503);
-        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-        expect(refused.body.detail).toMatch(/busy.*Try again in \d+ s/);
-        expect((await request(`${server.api}/profiles/${small}/genotype/`, { token })).body).toEqual({}); // nothing kept
-        await jobEnded(stream, big, 'scoring');
-        expect((await upload(server, token, small, file)).status).toBe(200);
-        expect((await jobEnded(stream, small, 'processing')).data.state).toBe('done');
-      } finally {
-        stream.close();
-      }
-    });
   });
 });

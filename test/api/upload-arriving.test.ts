@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogMarkers, chipMarkers, combine, twentyThreeAndMe } from '../support/genotypes.js';
 import {
   clientWithToken,
+  jobEnded,
   openEvents,
   pollUntil,
   request,
@@ -23,8 +24,12 @@ let server: TestServer;
 let token: string;
 let events: EventStream;
 beforeAll(async () => {
-  // One worker, so "the worker is busy" means "busy with this upload"; stalls end after 3 s.
-  server = await startServer({ env: { TRAITSCOPE_WORKERS: '1', TRAITSCOPE_BODY_IDLE_SECONDS: '3' } });
+  // One worker, so "the worker is busy" means "busy with this upload", and no job may wait for
+  // it: an upload sent while it works is refused (each test sends its uploads once it is free).
+  // Stalls end after 3 s.
+  server = await startServer({
+    env: { TRAITSCOPE_WORKERS: '1', TRAITSCOPE_MAX_QUEUED_JOBS: '0', TRAITSCOPE_BODY_IDLE_SECONDS: '3' },
+  });
   ({ token } = await clientWithToken(server, 'arriving uploads'));
   events = await openEvents(server, token);
 });
@@ -34,17 +39,17 @@ afterAll(async () => {
 });
 
 /**
- * A chip-like file of 18,000 markers (430 kB; each rsID once, as the parser counts them), made
+ * A chip-like file of 3,000 markers (74 kB; each rsID once, as the parser counts them), made
  * once per seed for the file. Its size is not the point: the worker takes the job with the
  * PUT and waits for each byte it reads, so any file whose first half is sent on its own is
- * parsed while it arrives. It carries no trait's markers: what is checked here is its
- * processing, not its scores.
+ * parsed while it arrives (a larger one cost each parse more and checked nothing more). It
+ * carries no trait's markers: what is checked here is its processing, not its scores.
  */
 const bigFiles = new Map<number, { file: Buffer; markers: number }>();
 function bigFile(seed: number): { file: Buffer; markers: number } {
   let made = bigFiles.get(seed);
   if (!made) {
-    const file = Buffer.from(twentyThreeAndMe(combine([chipMarkers(18_000, seed)])));
+    const file = Buffer.from(twentyThreeAndMe(combine([chipMarkers(3_000, seed)])));
     const markers = file
       .toString('latin1')
       .split('\n')
@@ -109,6 +114,7 @@ const twoTraits = () =>
 
 /** A profile with a processed genotype whose background scoring has ended, and what the API shows of it. */
 async function profileWithGenotype() {
+  await workerFree();
   const id = await newProfile();
   expect((await upload(server, token, id, twoTraits())).status).toBe(200);
   expect((await request(`${server.api}/profiles/${id}/genotype/upload/`, { method: 'POST', token })).status).toBe(200);
@@ -197,5 +203,52 @@ describe('an upload parsed while it arrives', () => {
     expect(after.genotype.metadata).toMatchObject({ status: 'failed', error: sync.body.detail });
     expect(after.genotype.metadata.snp_count).toBe(before.genotype.metadata.snp_count); // the genotype in use is the first file's
     expect(after.scored).toEqual(before.scored);
+  });
+});
+
+describe('GET /api/app/diagnostics', () => {
+  it('reports the event loop, memory and the worker pool to the app, and to no one else', async () => {
+    const r = await request(`${server.api}/app/diagnostics?reset`, { token: server.appToken });
+    expect(r.status).toBe(200);
+    expect(r.body.event_loop.max_ms).toBeGreaterThan(0);
+    expect(r.body.memory.peak_rss_mib).toBeGreaterThanOrEqual(r.body.memory.rss_mib);
+    expect(r.body.workers).toMatchObject({
+      workers: expect.any(Number),
+      busy: expect.any(Number),
+      replaced: 0,
+      queued: 0,
+    });
+    expect(r.body.workers.workers).toBeGreaterThanOrEqual(1);
+    const { token } = await clientWithToken(server, 'curious tool');
+    expect((await request(`${server.api}/app/diagnostics`, { token })).status).toBe(403);
+  });
+});
+
+describe('a full queue', () => {
+  it('answers 503 with Retry-After, keeps nothing, and accepts the upload again later', async () => {
+    await workerFree();
+    const held = await newProfile();
+    const small = await newProfile();
+    // An upload held half-sent keeps the one worker busy until the test sends the rest: a few
+    // lines of a raw-data file, whose processing then fails for too few markers, so no scoring
+    // follows it.
+    const lines = Buffer.from(
+      '# rsid\tchromosome\tposition\tgenotype\nrs4988235\t2\t136608646\tAG\nrs1801133\t1\t11856378\tCT\n',
+    );
+    const { req, reply } = openPut(await uploadUrl(held), lines.length);
+    req.write(lines.subarray(0, lines.length >> 1));
+    await workerBusy();
+    const file = twoTraits();
+    const refused = await upload(server, token, small, file);
+    expect(refused.status).toBe(503);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(refused.body.detail).toMatch(/busy.*Try again in \d+ s/);
+    expect((await request(`${server.api}/profiles/${small}/genotype/`, { token })).body).toEqual({}); // nothing kept
+    req.end(lines.subarray(lines.length >> 1));
+    expect((await reply).status).toBe(200);
+    await jobEnded(events, held, 'processing');
+    await workerFree();
+    expect((await upload(server, token, small, file)).status).toBe(200);
+    expect((await jobEnded(events, small, 'processing')).data.state).toBe('done');
   });
 });

@@ -1,21 +1,30 @@
 /**
- * The upload flow's guarantees: signed, expiring, content-type-bound URLs; PUT only; size
- * limit; zip uploads; synchronous processing; and a bad file never destroying stored data.
- * That an expired URL is refused is test/api/expiry.test.ts's, on a service whose URLs live 1 s.
+ * The upload flow's guarantees: signed, expiring, content-type-bound URLs; PUT only; zip
+ * uploads; synchronous processing; and a bad file never destroying stored data, on the shared
+ * service. The size limit and the queue bound under uploads arriving together, on one service
+ * of this file's own with a small limit and one worker. That an expired URL is refused is
+ * test/api/expiry.test.ts's, on a service whose URLs live 1 s.
  */
 import { zipSync, strToU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ancestryDna, catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
-import { clientWithToken, request, startServer, upload, waitProcessed, type TestServer } from '../support/server.js';
+import { ancestryDna, catalogMarkers, chipMarkers, combine, twentyThreeAndMe } from '../support/genotypes.js';
+import {
+  clientWithToken,
+  newProfile as newProfileOn,
+  request,
+  startServer,
+  upload,
+  waitProcessed,
+  type TestServer,
+} from '../support/server.js';
+import { sharedServer } from '../support/shared-server.js';
 
 let server: TestServer;
 let token: string;
-const MAX = 400_000;
 beforeAll(async () => {
-  server = await startServer({ env: { TRAITSCOPE_MAX_UPLOAD_BYTES: String(MAX) } });
+  server = sharedServer();
   ({ token } = await clientWithToken(server, 'upload tool'));
 });
-afterAll(() => server?.stop());
 
 const newProfile = async () =>
   (await request(`${server.api}/profiles/`, { method: 'POST', token, json: { first_name: 'Up' } })).body.id as string;
@@ -28,8 +37,8 @@ const uploadUrl = async (id: string, type?: string) =>
   ).body.url as string;
 const put = (url: string, body: string | Uint8Array, type = 'text/plain') =>
   request(url, { method: 'PUT', body: body as BodyInit, headers: { 'content-type': type } });
-// The markers of two free traits: enough for results that must survive a bad upload, and the
-// featured catalog's (every featured trait scored) only where scores must differ.
+// The markers of two free traits: enough for results that must survive a bad upload, and for
+// scores that differ between two uploads.
 const twoTraits = (seed: number) =>
   catalogMarkers(seed, { traits: (t) => t.code === 'type_2_diabetes' || t.code === 'migraine' });
 const file = twentyThreeAndMe(twoTraits(3));
@@ -82,13 +91,6 @@ describe('upload URLs', () => {
       expect(r.body.detail).toMatch(/PUT/);
     }
   });
-
-  it('refuse bodies over the size limit with 413 and keep nothing', async () => {
-    const id = await newProfile();
-    const r = await put(await uploadUrl(id), 'x'.repeat(MAX + 1));
-    expect(r.status).toBe(413);
-    expect((await request(`${server.api}/profiles/${id}/genotype/`, { token })).body).toEqual({});
-  });
 });
 
 describe('processing', () => {
@@ -133,14 +135,94 @@ describe('processing', () => {
 
   it('the last successful upload wins and computed traits are recomputed on it', async () => {
     const id = await newProfile();
-    await upload(server, token, id, twentyThreeAndMe(catalogMarkers(11)));
+    await upload(server, token, id, twentyThreeAndMe(twoTraits(11)));
     await waitProcessed(server, token, id);
     const first = (await request(`${server.api}/profiles/${id}/traits/?score`, { token })).body;
-    await upload(server, token, id, twentyThreeAndMe(catalogMarkers(12)));
+    expect(first.length).toBeGreaterThan(0);
+    await upload(server, token, id, twentyThreeAndMe(twoTraits(12)));
     const meta = await waitProcessed(server, token, id);
     expect(meta.updated_at >= meta.created_at).toBe(true);
     const second = (await request(`${server.api}/profiles/${id}/traits/?score`, { token })).body;
     expect(second.map((t: any) => t.trait.code)).toEqual(first.map((t: any) => t.trait.code));
     expect(second.map((t: any) => t.score)).not.toEqual(first.map((t: any) => t.score));
   });
+});
+
+/**
+ * Limits, on a service of this file's own: uploads of at most 400 kB, one worker and one job
+ * that may wait for it, and a job's processing queued only once its upload is complete
+ * (TRAITSCOPE_PARSE_WHILE_RECEIVING=0), so uploads arriving together meet the queue bound's
+ * check before any of them holds the worker.
+ */
+describe('limits', () => {
+  const MAX = 400_000;
+  let limited: TestServer;
+  let limitedToken: string;
+  beforeAll(async () => {
+    limited = await startServer({
+      env: {
+        TRAITSCOPE_MAX_UPLOAD_BYTES: String(MAX),
+        TRAITSCOPE_WORKERS: '1',
+        TRAITSCOPE_MAX_QUEUED_JOBS: '1',
+        TRAITSCOPE_PARSE_WHILE_RECEIVING: '0',
+      },
+    });
+    ({ token: limitedToken } = await clientWithToken(limited, 'limited tool'));
+  });
+  afterAll(() => limited?.stop());
+  const uploadUrlOn = async (id: string) =>
+    (
+      await request(`${limited.api}/profiles/${id}/genotype/upload/?content-type=text%2Fplain`, {
+        token: limitedToken,
+      })
+    ).body.url as string;
+
+  it('refuse bodies over the size limit with 413 and keep nothing', async () => {
+    const id = await newProfileOn(limited, limitedToken);
+    const r = await put(await uploadUrlOn(id), 'x'.repeat(MAX + 1));
+    expect(r.status).toBe(413);
+    expect((await request(`${limited.api}/profiles/${id}/genotype/`, { token: limitedToken })).body).toEqual({});
+  });
+
+  /**
+   * The queue bound holds when uploads arrive together: each upload holds its place in the
+   * queue from the check (before its body is read) until its job is queued, so uploads whose
+   * headers all arrive before any body has cannot all pass the check.
+   */
+  it(
+    'let uploads arriving together in only as far as the queue bound, the rest answered 503 with Retry-After',
+    { timeout: 240_000 },
+    async () => {
+      // A body of 170 kB (as large as the featured traits' markers), which arrives after its
+      // headers; chip-like markers of no trait, so the jobs let in are not followed by the
+      // scoring of every featured trait.
+      const file = twentyThreeAndMe(combine([chipMarkers(7_000, 7)]));
+      const profiles: string[] = [];
+      const urls: string[] = [];
+      for (let i = 0; i < 8; i++) {
+        const id = await newProfileOn(limited, limitedToken);
+        profiles.push(id);
+        urls.push(await uploadUrlOn(id));
+      }
+      // All at once: every request's headers reach the check before any body has arrived.
+      const answers = await Promise.all(urls.map((url) => put(url, file)));
+      const accepted = answers.filter((a) => a.status === 200).length;
+      const refused = answers.filter((a) => a.status === 503);
+      // One job may run on the worker and one wait (TRAITSCOPE_MAX_QUEUED_JOBS=1).
+      expect(accepted).toBeGreaterThanOrEqual(1);
+      expect(accepted).toBeLessThanOrEqual(2);
+      expect(refused.length).toBe(8 - accepted);
+      for (const r of refused) {
+        expect(r.body).toMatchObject({ code: 'busy', detail: expect.stringMatching(/busy/) });
+        expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+      }
+      // The ones let in are processed; the refused ones changed nothing and may upload again.
+      for (const [i, a] of answers.entries()) {
+        if (a.status !== 200) continue;
+        expect((await waitProcessed(limited, limitedToken, profiles[i], 120_000)).metadata.status).toBe('processed');
+      }
+      const retry = profiles[answers.findIndex((a) => a.status === 503)];
+      expect((await request(`${limited.api}/profiles/${retry}/genotype/`, { token: limitedToken })).body).toEqual({});
+    },
+  );
 });

@@ -1,24 +1,19 @@
 /**
  * Credentials and signed URLs are accepted only exactly as issued; everything else about
- * them gets the documented refusal, never a 500 and never a hint about other clients.
+ * them gets the documented refusal, never a 500 and never a hint about other clients. On the
+ * shared service, which answers wrong secrets after 10 ms steps (the delays themselves are
+ * test/security/token-guessing.test.ts's); that upload URLs stop working when the service
+ * restarts is test/api/restart.test.ts's, whose one restart serves two tests.
  */
-import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient as createDbClient } from '../../src/service/auth/clients.js';
 import { createSignInCode, redeemSignInCode, SIGN_IN_LINK_TTL_SECONDS } from '../../src/service/auth/sign-in.js';
 import { issueToken, verifyToken } from '../../src/service/auth/tokens.js';
 import { openDatabase } from '../../src/service/db/database.js';
-import {
-  clientWithToken,
-  request,
-  startServer,
-  tempDir,
-  type Credentials,
-  type TestServer,
-} from '../support/server.js';
+import { clientWithToken, request, tempDir, type Credentials, type TestServer } from '../support/server.js';
+import { sharedServer } from '../support/shared-server.js';
 
-const dataDir = tempDir();
 let server: TestServer;
 let creds: Credentials;
 let token: string;
@@ -30,19 +25,10 @@ let profileId: string;
  */
 const genome = '# rsid\tchromosome\tposition\tgenotype\nrs4988235\t2\t136608646\tAG\nrs1801133\t1\t11856378\tCT\n';
 
-/**
- * Wrong secrets are answered after 10 ms a failure instead of 100 (TRAITSCOPE_AUTH_FAILURE_DELAY_MS):
- * the refusals are checked here, the delays in token-guessing.test.ts.
- */
-const env = { TRAITSCOPE_AUTH_FAILURE_DELAY_MS: '10' };
 beforeAll(async () => {
-  server = await startServer({ dataDir, env });
+  server = sharedServer();
   ({ creds, token } = await clientWithToken(server, 'strict tool'));
   profileId = (await request(`${server.api}/profiles/`, { method: 'POST', token, json: {} })).body.id;
-});
-afterAll(async () => {
-  await server?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 const tokenRequest = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
@@ -274,18 +260,5 @@ describe('access tokens', () => {
       db.close();
       vi.useRealTimers();
     }
-  });
-});
-
-// Last, as it restarts this file's service (on the same data folder, with a new signing key).
-describe('upload URLs across a restart', () => {
-  it('stop working when the service restarts (the signing key lives in memory only)', async () => {
-    const url = new URL((await request(`${server.api}/profiles/${profileId}/genotype/upload/`, { token })).body.url);
-    await server.stop();
-    server = await startServer({ dataDir, env });
-    url.port = String(server.port);
-    const r = await request(String(url), { method: 'PUT', body: genome, headers: { 'content-type': 'text/plain' } });
-    expect(r.status).toBe(403);
-    expect(r.body.detail).toMatch(/signature/);
   });
 });

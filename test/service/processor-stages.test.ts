@@ -3,7 +3,7 @@
  * next (job-order.ts), what a job's end tells clients (job-end.ts), how many jobs may wait
  * before requests are refused (admission.ts), and what an upload tells the job that parses
  * it while it arrives (upload-feed.ts). The processor with real workers is
- * tested through the service (memory-budget, queue-race, upload-arriving, events).
+ * tested through the service (memory-budget, upload, upload-arriving, events).
  */
 import { describe, expect, it } from 'vitest';
 import { admission, QueueFullError } from '../../src/service/processing/admission.js';
