@@ -86,6 +86,46 @@ describe('custom traits', () => {
     },
   );
 
+  it('a code already taken is refused as soon as the header names it, before the rows are read, through the app and the CLI', async () => {
+    // One row no marker matches: a file read and matched to the end is refused for that instead.
+    const unusable = '#pgs_id=PGS999999\nrsID\teffect_allele\teffect_weight\nrs1\tA\t0.1\n';
+    const taken = 'type_2_diabetes'; // a built-in trait
+    const listed = async () => (await request(`${server.api}/app/traits/`, { token: server.appToken })).body;
+    const importAs = (code: string) =>
+      request(`${server.api}/app/traits/?file_name=unusable.txt&code=${code}`, {
+        method: 'POST',
+        token: server.appToken,
+        body: unusable,
+        headers: { 'content-type': 'application/octet-stream' },
+      });
+    const before = await listed();
+
+    const refused = await importAs(taken);
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toBe(
+      `A trait with code "${taken}" already exists. Remove the earlier import first, or choose another code.`,
+    );
+    const free = await importAs('custom_unused_code');
+    expect(free.status).toBe(422);
+    expect(free.body.detail).toMatch(/^Only 0 of 1 variants could be matched/);
+
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'unusable.txt'), unusable);
+    const cli = runCli([
+      'traits',
+      'import',
+      path.join(dir, 'unusable.txt'),
+      '--code',
+      taken,
+      '--data-dir',
+      server.dataDir,
+    ]);
+    rmSync(dir, { recursive: true });
+    expect(cli.status).toBe(1);
+    expect(cli.stderr.trim()).toBe(refused.body.detail);
+    expect(await listed()).toEqual(before);
+  });
+
   it('the app route imports, refuses bad files with a reason, and removes', async () => {
     const bytes = readFileSync(path.join(FIXTURES, 'PGS000802_hmPOS_GRCh37.txt'));
     const created = await request(`${server.api}/app/traits/?file_name=PGS000802.txt`, {
