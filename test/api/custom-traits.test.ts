@@ -2,6 +2,9 @@
  * Bring your own score through the app: a PGS Catalog scoring file imported with the CLI
  * (while the service runs) or through the app route becomes a trait that profiles can
  * compute; bad files are refused with a reason; removal takes its assessments along.
+ * The file starts a service of its own: an imported trait joins every client's trait list,
+ * which the files on the shared service read. The CLI runs where the command itself is
+ * tested (an import while the service runs, its refusals); the rest goes through the API.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
