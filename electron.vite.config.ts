@@ -13,6 +13,10 @@
  *   server every test starts) and library (what the benchmarks load), so everything runs
  *   the bundled code the desktop app ships. Every chunk lands flat in out/main/ so that
  *   `new URL('./engine-worker.js', import.meta.url)` in the service resolves next to it.
+ *   A chunk's name says who loads it (chunkRoles below), because electron-builder.yml ships
+ *   and unpacks by name: the command line's own chunks (`cli-*`, each command is imported
+ *   when it runs) are not shipped, the main process's alone (`service-*`) stay in the
+ *   archive, and those a worker thread loads are unpacked.
  *   The target is the oldest Node that runs it (package.json engines, the Node of
  *   `npm run serve` and the tests); Electron 45's Node 24 runs it as well.
  * - preload: CommonJS, because sandboxed preload scripts cannot be ES modules.
@@ -24,7 +28,7 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
-import type { Plugin } from 'vite';
+import type { Plugin, Rolldown } from 'vite';
 import { openApiDocument } from './src/service/http/openapi.js';
 import { operations } from './src/shared/routes/index.js';
 import { operationTableOf } from './src/shared/routes/operation-table.js';
@@ -112,26 +116,68 @@ function operationTableLiteral(): Plugin {
   };
 }
 
+/** The main build's entries, by who runs them. */
+const WORKER_ENTRIES = {
+  'engine-worker': resolve(root, 'src/service/processing/engine-worker.ts'),
+  'digest-worker': resolve(root, 'src/service/storage/digest-worker.ts'),
+  'erase-worker': resolve(root, 'src/service/db/erase-worker.ts'),
+};
+const APP_ENTRIES = { index: resolve(root, 'src/main/index.ts'), service: resolve(root, 'src/service/index.ts') };
+const TOOL_ENTRIES = { cli: resolve(root, 'src/cli/index.ts'), library: resolve(root, 'src/service/library.ts') };
+
+/**
+ * Names each shared chunk of the main build by the code that loads it, read from the module
+ * graph: a chunk with a module a worker thread imports keeps its plain name (unpacked, since
+ * workers load from disk); one the desktop app's main process alone loads is `service-…`
+ * (kept in the archive, like service.js); one only the command line or the benchmarks'
+ * library load is `cli-…` (not shipped). electron-builder.yml's `files` and `asarUnpack`
+ * match these names; test/desktop/asar-layout.test.ts checks the package they make.
+ */
+function chunkRoles(): { plugin: Plugin; chunkFileNames: (chunk: Rolldown.PreRenderedChunk) => string } {
+  const workerModules = new Set<string>();
+  const appModules = new Set<string>();
+  const toolModules = new Set<string>();
+  return {
+    plugin: {
+      name: 'traitscope:chunk-roles',
+      buildEnd() {
+        const reach = (entries: string[], into: Set<string>) => {
+          const pending = [...entries];
+          for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+            if (into.has(id)) continue;
+            into.add(id);
+            const info = this.getModuleInfo(id);
+            if (info) pending.push(...info.importedIds, ...info.dynamicallyImportedIds);
+          }
+        };
+        for (const set of [workerModules, appModules, toolModules]) set.clear();
+        reach(Object.values(WORKER_ENTRIES), workerModules);
+        reach(Object.values(APP_ENTRIES), appModules);
+        reach(Object.values(TOOL_ENTRIES), toolModules);
+      },
+    },
+    // A chunk with a module outside the graph (the bundler's own runtime) is loaded by all.
+    chunkFileNames: ({ moduleIds }) => {
+      if (moduleIds.some((id) => workerModules.has(id))) return '[name]-[hash].js';
+      if (moduleIds.some((id) => appModules.has(id))) return 'service-[name]-[hash].js';
+      return moduleIds.every((id) => toolModules.has(id)) ? 'cli-[name]-[hash].js' : '[name]-[hash].js';
+    },
+  };
+}
+const mainChunks = chunkRoles();
+
 export default defineConfig({
   main: {
-    plugins: [nativeAddonsAsCommonJs(), swaggerUiAssets(), openApiDocumentAsset()],
+    plugins: [nativeAddonsAsCommonJs(), swaggerUiAssets(), openApiDocumentAsset(), mainChunks.plugin],
     build: {
       outDir: resolve(root, 'out/main'),
       target: 'node22.12',
       externalizeDeps: false,
       rolldownOptions: {
-        input: {
-          index: resolve(root, 'src/main/index.ts'),
-          'engine-worker': resolve(root, 'src/service/processing/engine-worker.ts'),
-          'digest-worker': resolve(root, 'src/service/storage/digest-worker.ts'),
-          'erase-worker': resolve(root, 'src/service/db/erase-worker.ts'),
-          service: resolve(root, 'src/service/index.ts'),
-          cli: resolve(root, 'src/cli/index.ts'),
-          library: resolve(root, 'src/service/library.ts'),
-        },
+        input: { ...APP_ENTRIES, ...WORKER_ENTRIES, ...TOOL_ENTRIES },
         output: {
           entryFileNames: '[name].js',
-          chunkFileNames: '[name]-[hash].js',
+          chunkFileNames: mainChunks.chunkFileNames,
         },
       },
     },

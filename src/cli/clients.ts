@@ -10,7 +10,6 @@ import {
 } from '../service/auth/clients.js';
 import { databasePath, defaultDataDir, resolveConfig } from '../service/config.js';
 import { openDatabase } from '../service/db/database.js';
-import { createScienceEngine } from '../service/science/index.js';
 import { mkdirSync } from 'node:fs';
 import { parse, UsageError } from './args.js';
 
@@ -18,13 +17,15 @@ const USAGE = `traitscope clients create --name NAME [--scopes read:profiles,wri
        traitscope clients list [--data-dir DIR]
        traitscope clients revoke CLIENT_ID [--data-dir DIR]`;
 
-function parseFreeTraits(value: string | undefined, resourcesDir: string): FreeTraits {
+/** The free traits asked for; the catalog is loaded only to check a list of codes. */
+async function parseFreeTraits(value: string | undefined, resourcesDir: string): Promise<FreeTraits> {
   if (value === undefined || value === 'default') return 'default';
   if (value === 'all' || value === 'none') return value;
   const codes = value
     .split(',')
     .map((c) => c.trim())
     .filter(Boolean);
+  const { createScienceEngine } = await import('../service/science/index.js');
   const engine = createScienceEngine({ resourcesDir, ancestryPanel: 'on-first-use' });
   const unknown = codes.filter((c) => !engine.trait(c));
   if (unknown.length > 0)
@@ -56,7 +57,7 @@ export async function clientsCommand(args: string[]): Promise<number> {
         const { client, secret } = await createClient(db, {
           name: values.name,
           scopes: values.scopes === undefined ? undefined : parseScopes(values.scopes),
-          freeTraits: parseFreeTraits(values['free-traits'], resolveConfig().resourcesDir),
+          freeTraits: await parseFreeTraits(values['free-traits'], resolveConfig().resourcesDir),
         });
         console.log(JSON.stringify({ client_id: client.id, client_secret: secret }));
         return 0;

@@ -1,13 +1,22 @@
 #!/usr/bin/env node
-/** The Traitscope command line: `serve`, `clients`, `analyze`. */
-import { DatabaseTooNewError } from '../service/db/database.js';
-import { analyzeCommand } from './analyze.js';
+/**
+ * The Traitscope command line: `serve`, `clients`, `analyze`. Each command's module is
+ * imported when that command runs, so a command loads only what it uses: `--help` or
+ * `status` does not load the service and the science engine (electron.vite.config.ts keeps
+ * these modules in chunks of their own, which the desktop app does not ship).
+ */
 import { UsageError } from './args.js';
-import { clientsCommand } from './clients.js';
-import { serveCommand } from './serve.js';
-import { signInLinkCommand } from './sign-in-link.js';
-import { statusCommand } from './status.js';
-import { traitsCommand } from './traits.js';
+
+type Command = (args: string[]) => Promise<number>;
+
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./serve.js')).serveCommand,
+  clients: async () => (await import('./clients.js')).clientsCommand,
+  status: async () => (await import('./status.js')).statusCommand,
+  'sign-in-link': async () => (await import('./sign-in-link.js')).signInLinkCommand,
+  traits: async () => (await import('./traits.js')).traitsCommand,
+  analyze: async () => (await import('./analyze.js')).analyzeCommand,
+};
 
 const HELP = `Traitscope: genetic trait assessments from your DNA raw-data file, entirely offline.
 
@@ -26,19 +35,8 @@ With npm: npm run serve -- --port 4780, npm run --silent cli -- clients create -
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command !== undefined && Object.hasOwn(COMMANDS, command)) return (await COMMANDS[command]())(rest);
   switch (command) {
-    case 'serve':
-      return serveCommand(rest);
-    case 'clients':
-      return clientsCommand(rest);
-    case 'status':
-      return statusCommand(rest);
-    case 'sign-in-link':
-      return signInLinkCommand(rest);
-    case 'traits':
-      return traitsCommand(rest);
-    case 'analyze':
-      return analyzeCommand(rest);
     case undefined:
     case 'help':
     case '--help':
@@ -53,7 +51,9 @@ async function main(argv: string[]): Promise<number> {
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
-  (err: unknown) => {
+  async (err: unknown) => {
+    // The database module is loaded only by the commands that open a database.
+    const { DatabaseTooNewError } = await import('../service/db/database.js');
     if (err instanceof UsageError || err instanceof DatabaseTooNewError) {
       console.error(err.message);
       process.exit(2);

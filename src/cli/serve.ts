@@ -1,7 +1,5 @@
 /** `serve`: the service and web UI without Electron, until interrupted. */
 import { DEFAULT_PORT } from '../service/config.js';
-import { startService } from '../service/index.js';
-import { copyConsoleToLog } from '../service/log-file.js';
 import { parse, portOption } from './args.js';
 
 const USAGE = 'traitscope serve [--port N] [--data-dir DIR] [--cors-origin ORIGIN ...]';
@@ -12,8 +10,14 @@ export async function serveCommand(args: string[]): Promise<number> {
     { port: { type: 'string' }, 'data-dir': { type: 'string' }, 'cors-origin': { type: 'string', multiple: true } },
     USAGE,
   );
+  const port = portOption(values.port, DEFAULT_PORT);
+  // The service is loaded once the arguments are known to be good: a usage error is told at once.
+  const [{ startService }, { copyConsoleToLog }] = await Promise.all([
+    import('../service/index.js'),
+    import('../service/log-file.js'),
+  ]);
   const service = await startService({
-    port: portOption(values.port, DEFAULT_PORT),
+    port,
     dataDir: values['data-dir'],
     corsOrigins: values['cors-origin'],
   });

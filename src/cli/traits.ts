@@ -39,7 +39,8 @@ export async function traitsCommand(args: string[]): Promise<number> {
           );
           return 1;
         }
-        const engine = engineWithCustomTraits(db, resourcesDir, 'on-first-use')();
+        // The engine is loaded only to check the built-in codes, once the file's code is known.
+        const engine = engineWithCustomTraits(db, resourcesDir, 'on-first-use');
         const record = await importCustomTrait(db, engine, resourcesDir, bytes, {
           fileName: path.basename(target),
           name: values.name,

@@ -5,7 +5,7 @@
  */
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { API_VERSION } from '../shared/api.js';
+import { API_VERSION } from '../shared/api-version.js';
 import { appVersion } from './config.js';
 
 export const SERVICE_FILE = 'service.json';

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/service/auth/clients.js';
 import { openDatabase } from '../../src/service/db/database.js';
 import { CLI_BUNDLE } from '../support/bundle.js';
-import { ROOT, getToken, newClient, request, runCli, tempDir, type TestServer } from '../support/server.js';
+import { ROOT, childEnv, getToken, newClient, request, runCli, tempDir, type TestServer } from '../support/server.js';
 import { sharedServer } from '../support/shared-server.js';
 
 let server: TestServer;
@@ -40,6 +40,7 @@ describe('npm run --silent cli -- clients create', () => {
       ],
       {
         cwd: ROOT,
+        env: childEnv(),
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'ignore'],
       },
@@ -110,6 +111,7 @@ describe('serve', () => {
     // The bundle users run; a time limit, since a service that wrongly starts would never exit.
     const r = spawnSync(process.execPath, [CLI_BUNDLE, 'serve', '--port', '0', '--data-dir', dir], {
       cwd: ROOT,
+      env: childEnv(),
       encoding: 'utf8',
       timeout: 30_000,
     });

@@ -3,7 +3,8 @@
  * build output and electron-builder.yml (Electron's binary replaced by a stand-in, see
  * support/stand-in-package.ts), read back with @electron/asar:
  * - nothing but the bundle, the preload script, the UI and the data ships: no node_modules,
- *   no sources, no source maps, no build intermediates;
+ *   no sources, no source maps, no build intermediates, and of the bundle only what the main
+ *   process and the workers load (not the command line's chunks);
  * - exactly the parse worker with what it loads, and the data it reads, is unpacked;
  * - the resolution functions the app uses point at files that exist in that layout;
  * - the bundled service, started from the layout as the main process starts it, processes
@@ -76,6 +77,19 @@ describe('the packaged layout (electron-builder.yml applied to the real build)',
     expect(paths.filter((p) => p.startsWith('out/native/'))).toEqual(['out/native/better_sqlite3.node']);
     for (const part of ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html'])
       expect(paths).toContain(part);
+  });
+
+  it('ships only the bundle files the main process or a worker loads (not the command line’s)', () => {
+    const bundleDir = path.join(pkg.unpackedDir, 'out', 'main');
+    const archiveDir = path.join(work, 'archive');
+    asar.extractAll(pkg.archive, archiveDir);
+    const mainDir = path.join(archiveDir, 'out', 'main');
+    const loaded = new Set(workerClosure(mainDir, 'index.js'));
+    for (const worker of workerEntries(bundleDir))
+      for (const file of workerClosure(bundleDir, worker)) loaded.add(file);
+    const shipped = entries.map((e) => e.path).filter((p) => /^out\/main\/[^/]+\.js$/.test(p));
+    expect(shipped.filter((p) => !loaded.has(p.slice('out/main/'.length)))).toEqual([]);
+    expect(shipped).not.toContain('out/main/cli.js');
   });
 
   it('unpacks exactly the parse worker, the chunks and addons it loads, better-sqlite3 and the data the worker reads', () => {

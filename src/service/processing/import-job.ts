@@ -22,7 +22,7 @@ export type ImportOutcome =
 
 export async function importScore(ctx: WorkerContext, request: ImportRequest): Promise<ImportOutcome> {
   try {
-    const record = await importCustomTrait(ctx.db, ctx.engine(), ctx.resourcesDir, request.bytes, {
+    const record = await importCustomTrait(ctx.db, ctx.engine, ctx.resourcesDir, request.bytes, {
       fileName: request.fileName,
       name: request.name,
       code: request.code,

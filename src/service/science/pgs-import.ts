@@ -25,7 +25,7 @@ import {
 import { readFileSites, type FileSites, type SiteReading } from './pgs-import/file-sites.js';
 import type { CatalogTrait } from './format.js';
 import { traitRevision } from './revision.js';
-import { importReport, type PgsImportResult } from './pgs-import/report.js';
+import { importedTraitCode, importReport, type PgsImportResult } from './pgs-import/report.js';
 import { FILE_SITE_ID_BASE } from '../../shared/marker-ids.js';
 
 export type { PgsImportReport, PgsImportResult } from './pgs-import/report.js';
@@ -40,6 +40,11 @@ export interface PgsImportOptions {
   connotation?: Connotation;
   /** The least share of the file's variants that must be matched (default MIN_MATCHED_SHARE). */
   minUsableShare?: number;
+  /**
+   * Called with the trait's code as soon as the header is read, before the reference tables
+   * are loaded and the rows read and matched: it throws to refuse the file (a code already taken).
+   */
+  checkCode?: (code: string) => void;
   /**
    * A person's stored genotype, to match positions no known marker has against the
    * positions of that person's own file, in the build its parse detected.
@@ -117,6 +122,7 @@ function prepareImport(bytes: Uint8Array, options: PgsImportOptions): PreparedIm
   }
   const head = parseScoringHeader(text);
   if (!head.ok) return head;
+  options.checkCode?.(importedTraitCode(head.header, options.code));
   let kg: KgTable;
   let positions: PositionIndex;
   try {

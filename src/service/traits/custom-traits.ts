@@ -85,11 +85,13 @@ export function listCustomTraits(db: Db): CustomTraitRecord[] {
  * profile, positions no known marker has are also looked up in that profile's genotype file;
  * when that is a VCF (whose parse keeps only the markers Traitscope knows), in the stored file
  * itself (`dataDir` says where the file store is), and the calls read there join the
- * profile's genotype in the transaction that stores the trait.
+ * profile's genotype in the transaction that stores the trait. A code already taken is
+ * refused as soon as the file's header names it, before the rows are read and matched; the
+ * engine (for the built-in codes) is loaded only if no imported trait has the code.
  */
 export async function importCustomTrait(
   db: Db,
-  engine: ScienceEngineExt,
+  engine: () => ScienceEngineExt,
   resourcesDir: string,
   bytes: Uint8Array,
   options: { fileName: string; name?: string; code?: string; profileId?: string; dataDir?: string },
@@ -97,7 +99,20 @@ export async function importCustomTrait(
   if (bytes.length === 0)
     throw new CustomTraitError('The scoring file is empty. Download it again from the PGS Catalog.', 'invalid');
   const person = options.profileId ? profileGenotype(db, resourcesDir, options.profileId) : undefined;
-  const importOptions = { resourcesDir, name: options.name, code: options.code, genotype: person?.genotype };
+  const refuseTaken = (code: string) => {
+    if (statements(db).exists.get(code) || engine().trait(code))
+      throw new CustomTraitError(
+        `A trait with code "${code}" already exists. Remove the earlier import first, or choose another code.`,
+        'conflict',
+      );
+  };
+  const importOptions = {
+    resourcesDir,
+    name: options.name,
+    code: options.code,
+    genotype: person?.genotype,
+    checkCode: refuseTaken,
+  };
   const file = person?.sourceFile && options.dataDir ? storedFilePath(options.dataDir, person.sourceFile) : null;
   const result: PgsImportResult & { fileGenotype?: Genotype } =
     person && file && person.isVcf
@@ -112,12 +127,8 @@ export async function importCustomTrait(
   let { trait } = result;
   const importedAt = new Date().toISOString();
   db.transaction(() => {
-    if (engine.trait(trait.code) || statements(db).exists.get(trait.code)) {
-      throw new CustomTraitError(
-        `A trait with code "${trait.code}" already exists. Remove the earlier import first, or choose another code.`,
-        'conflict',
-      );
-    }
+    // Again where the trait is stored: another process may have imported the code meanwhile.
+    refuseTaken(trait.code);
     const read = result.fileGenotype;
     if (person && read && read.rsids.length > 0) {
       const renumbered = renumberFileSites(trait, read, nextFileSiteId(db));

@@ -1,11 +1,8 @@
 /** Facts about the running service that any tool may read without a token. */
 import { z } from 'zod';
+import { API_VERSION } from '../api-version.js';
 
-/**
- * The version of this API document. 1.0.0 is interface.md; minor versions add what
- * docs/api.md's changelog lists, without breaking 1.0.0 clients.
- */
-export const API_VERSION = '1.2.0';
+export { API_VERSION };
 
 export const VersionInfo = z
   .object({

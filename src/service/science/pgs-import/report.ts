@@ -169,6 +169,18 @@ function unlistedText(unlisted: number, label: string | null, reading: SiteReadi
   );
 }
 
+/** An imported trait's code: the one asked for, else "custom_" and the PGS id or name. */
+export function importedTraitCode(header: ScoringHeader, code: string | undefined): string {
+  const meta = header.meta;
+  return (
+    code ??
+    `custom_${(meta.pgs_id || meta.omicspred_id || meta.pgs_name || 'score')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '_')
+      .replace(/^_|_$/g, '')}`
+  );
+}
+
 /** The custom trait of an import: the catalog's trait format, its markers sorted by rsID. */
 function importedTrait(
   header: ScoringHeader,
@@ -186,12 +198,7 @@ function importedTrait(
   const traitName = meta.trait_reported || meta.pgs_name || 'Imported score';
   const yearMatch = /\((\d{4})\)/.exec(meta.citation ?? '');
   const year = yearMatch ? Number(yearMatch[1]) : null;
-  const code =
-    options.code ??
-    `custom_${(pgsId || meta.pgs_name || 'score')
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '_')
-      .replace(/^_|_$/g, '')}`;
+  const code = importedTraitCode(header, options.code);
   const citation = `${meta.citation || 'Citation not given in the file'}${pgsId ? `; ${pgsId}${meta.pgs_name ? ` (${meta.pgs_name})` : ''}` : ''}; imported from a PGS Catalog scoring file.`;
   const importedEvidence = evidenceLabel({
     markers: markers.length,
