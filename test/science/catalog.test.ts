@@ -113,6 +113,18 @@ describe('the compiled catalog the engine loads (catalog.bin)', () => {
     expect(loaded.traits.filter((t) => loaded.byCode.get(t.info.code) !== t).map((t) => t.info.code)).toEqual([]);
   });
 
+  it('describes every trait byte for byte as the catalog does, its texts (read when first asked for) in their places', () => {
+    const loaded = loadCompiledCatalog(resourcesDir);
+    const compiled = compileCatalog(file.traits);
+    // One trait's texts read first, alone; then every description as the API sends it.
+    const k = loaded.traits.length >> 1;
+    expect(loaded.traits[k].info.evidence).toEqual(compiled.traits[k].info.evidence);
+    expect(JSON.stringify(loaded.traits.map((t) => t.info))).toBe(JSON.stringify(compiled.traits.map((t) => t.info)));
+    expect(JSON.stringify(loaded.traits.map((t) => ({ ...t.info })))).toBe(
+      JSON.stringify(compiled.traits.map((t) => t.info)),
+    );
+  });
+
   it('is refused, saying how to rebuild it, when missing or compiled from another catalog.json.gz', () => {
     const dir = mkdtempSync(join(tmpdir(), 'traitscope-compiled-'));
     try {

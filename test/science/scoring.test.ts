@@ -183,6 +183,38 @@ describe('multi-marker trait', () => {
       ),
     ).toBe(true);
   });
+
+  it('counts only calls that are read towards the threshold: mismatched alleles and single letters are not', () => {
+    // Three of four genotyped, but rs22's A/G matches neither strand of A/C (nor T/G) and rs23's single
+    // letter is a no-call on an autosome: two read, unavailable.
+    const threeCalled = genotypeOf([
+      ['rs20', 'AA'],
+      ['rs21', 'AC'],
+      ['rs22', 'AG'],
+      ['rs23', 'A'],
+    ]);
+    const outcome = engine.assessMany(threeCalled, EUR, ['four']).get('four')!;
+    expect(outcome).toMatchObject({ status: 'unavailable', reason: { code: 'low_coverage' } });
+    expect(outcome.status === 'unavailable' && outcome.reason.detail).toMatch(
+      /^Only 2 of this score's 4 markers \(50 %\)/,
+    );
+    // rs23 read as well: three of four, computed, with the excluded marker counted as such.
+    const threeRead = genotypeOf([
+      ['rs20', 'AA'],
+      ['rs21', 'AC'],
+      ['rs22', 'AG'],
+      ['rs23', 'CC'],
+    ]);
+    const computed = engine.assessMany(threeRead, EUR, ['four']).get('four')!;
+    expect(computed.status).toBe('computed');
+    expect(computed.status === 'computed' && computed.assessment.match).toEqual({
+      markers: 4,
+      observed: 3,
+      imputed: 0,
+      excluded: 1,
+      strand_flipped: 0,
+    });
+  });
 });
 
 describe('many markers: close to normal', () => {

@@ -1,6 +1,8 @@
 /**
  * The digest thread (src/service/storage/upload-digests.ts): it hashes a file as it grows,
  * read back from disk, and answers the MD5 and CRC32C of exactly the bytes it was told of.
+ * A file never told of as growing and of at most INLINE_BYTES is hashed on the calling
+ * thread instead, with the same answers and the same failures.
  */
 import { createHash } from 'node:crypto';
 import { appendFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -8,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { crc32c } from '@node-rs/crc32';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createUploadDigester } from '../../src/service/storage/upload-digests.js';
+import { createUploadDigester, INLINE_BYTES } from '../../src/service/storage/upload-digests.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'traitscope-digests-'));
 const digester = createUploadDigester({ nice: 10 });
@@ -70,6 +72,33 @@ describe('upload digests', () => {
     const content = bytesOf(4096, 4);
     writeFileSync(other, content);
     expect(await digester.follow(other).end(content.length)).toEqual(expected(content));
+  });
+
+  it('hashes a file larger than what it hashes inline, told of only at its end, on the thread', async () => {
+    const file = path.join(dir, 'large-at-once');
+    const content = bytesOf(INLINE_BYTES + 4321, 8);
+    writeFileSync(file, content);
+    expect(await digester.follow(file).end(content.length)).toEqual(expected(content));
+    const atLimit = path.join(dir, 'at-limit');
+    const limit = bytesOf(INLINE_BYTES, 9);
+    writeFileSync(atLimit, limit);
+    expect(await digester.follow(atLimit).end(limit.length)).toEqual(expected(limit));
+  });
+
+  it('fails with the reason when a large file is shorter than said, on the thread too', async () => {
+    const file = path.join(dir, 'large-short');
+    writeFileSync(file, bytesOf(INLINE_BYTES + 1000, 10));
+    await expect(digester.follow(file).end(INLINE_BYTES + 2000)).rejects.toThrow(
+      new RegExp(
+        `checksums could not be computed: the file ends at ${INLINE_BYTES + 1000} bytes, before ${INLINE_BYTES + 2000}`,
+      ),
+    );
+  });
+
+  it('fails with the reason when the file is missing', async () => {
+    await expect(digester.follow(path.join(dir, 'never-written')).end(10)).rejects.toThrow(
+      /checksums could not be computed: .*no such file/i,
+    );
   });
 
   it('forgets a cancelled file and stays ready for the next', async () => {

@@ -211,12 +211,15 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     const na = notApplicable(t, sex);
     if (na) return { status: 'unavailable', reason: na };
     const slots = slotsFor(cat, g);
+    // Counted first: most traits of a chip file miss most of their markers, and their outcome
+    // (the count alone) needs none of the match's per-marker reference terms.
+    const counted = countMatches(cat, t, slots);
+    if (!computable(counted)) return { status: 'unavailable', reason: lowCoverage(t, counted.observed) };
     const { w, key: weightsKey } = referenceWeights(ref);
     const hemizygousX = sex.dna === 'male';
     const match = matchTraitMarkers(cat, t, slots, w, hemizygousX, details, scratch);
     const { observedScore, observed: n, imputed, excluded, flipped, markers, snps } = match;
     const coverage = t.count ? n / t.count : 0;
-    if (!computable({ observed: n, coverage })) return { status: 'unavailable', reason: lowCoverage(t, n) };
     if (t.rawScoreOnly)
       return {
         status: 'computed',

@@ -1,7 +1,7 @@
 /**
  * Uploaded genotype files on disk, under <dataDir>/genotypes/ (0700, files 0600). Each
  * upload is streamed to a new file while another thread computes its MD5 and CRC32C
- * (upload-digests.ts); only a complete upload is kept, so a broken, stalled or oversized
+ * (upload-digests.ts; a file of at most 1 MiB is hashed once it has arrived); only a complete upload is kept, so a broken, stalled or oversized
  * transfer never replaces the stored file. A complete upload is fsynced (file and folder)
  * before it is acknowledged.
  */
