@@ -12,7 +12,7 @@ import type { TestProject } from 'vitest/node';
 import { startServer, type TestServer } from './server.js';
 
 /** What a test file gets of the shared service (serializable: it crosses into the workers). */
-export type SharedServiceInfo = Pick<TestServer, 'origin' | 'api' | 'port' | 'dataDir' | 'appToken'> & {
+export type SharedServiceInfo = Pick<TestServer, 'origin' | 'api' | 'port' | 'dataDir' | 'appToken' | 'pid'> & {
   /** What the service printed when it started (its address and one-time sign-in link). */
   startOutput: string;
 };
@@ -28,8 +28,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // the files here check the refusals (the token endpoint's property test sends many); the
   // delays themselves are checked on a service of its own in test/security/token-guessing.test.ts.
   const server = await startServer({ env: { TRAITSCOPE_AUTH_FAILURE_DELAY_MS: '10' } });
-  const { origin, api, port, dataDir, appToken } = server;
-  project.provide('sharedService', { origin, api, port, dataDir, appToken, startOutput: server.output() });
+  const { origin, api, port, dataDir, appToken, pid } = server;
+  project.provide('sharedService', { origin, api, port, dataDir, appToken, pid, startOutput: server.output() });
   return async () => {
     recordCpu(server.pid);
     await server.stop();
