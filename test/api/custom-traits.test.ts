@@ -48,6 +48,17 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
+/** `traitscope traits import` of a scoring file written for the purpose, on this file's service's data folder. */
+function cliImport(name: string, text: string, args: string[]): ReturnType<typeof runCli> {
+  const dir = tempDir();
+  writeFileSync(path.join(dir, name), text);
+  try {
+    return runCli(['traits', 'import', path.join(dir, name), ...args, '--data-dir', server.dataDir]);
+  } finally {
+    rmSync(dir, { recursive: true });
+  }
+}
+
 describe('custom traits', () => {
   it(
     'the CLI imports a scoring file while the service runs and the API offers the trait',
@@ -112,18 +123,7 @@ describe('custom traits', () => {
     expect(free.status).toBe(422);
     expect(free.body.detail).toMatch(/^Only 0 of 1 variants could be matched/);
 
-    const dir = tempDir();
-    writeFileSync(path.join(dir, 'unusable.txt'), unusable);
-    const cli = runCli([
-      'traits',
-      'import',
-      path.join(dir, 'unusable.txt'),
-      '--code',
-      taken,
-      '--data-dir',
-      server.dataDir,
-    ]);
-    rmSync(dir, { recursive: true });
+    const cli = cliImport('unusable.txt', unusable, ['--code', taken]);
     expect(cli.status).toBe(1);
     expect(cli.stderr.trim()).toBe(refused.body.detail);
     expect(await listed()).toEqual(before);
@@ -233,18 +233,7 @@ describe('custom traits', () => {
       expect(early.body.detail).toMatch(/has no genotype file.*Upload the person's raw data file first/);
       expect((await importFor('no-such-profile')).body.detail).toMatch(/There is no profile "no-such-profile"/);
       // The command line says the same.
-      const dir = tempDir();
-      writeFileSync(path.join(dir, 'by-position.txt'), positionScoreFile(rows));
-      const cli = runCli([
-        'traits',
-        'import',
-        path.join(dir, 'by-position.txt'),
-        '--profile',
-        id,
-        '--data-dir',
-        server.dataDir,
-      ]);
-      rmSync(dir, { recursive: true });
+      const cli = cliImport('by-position.txt', positionScoreFile(rows), ['--profile', id]);
       expect(cli.status).toBe(1);
       expect(cli.stderr).toMatch(/has no genotype file to match the scoring file's positions against/);
 
