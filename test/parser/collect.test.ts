@@ -126,6 +126,10 @@ describe('GenotypeCollector', () => {
   const LARGE = scienceSize(100_000, 300_000);
   for (const [label, rsidOf] of [
     ['rsIDs spread over 31 bits', (x: number) => (x % 2_000_000_000) + 1],
+    [
+      'rsIDs spread over 2,000,000,000-3,000,000,000 (a range far from 0)',
+      (x: number) => 2_000_000_000 + (x % 1_000_000_000),
+    ],
     ['rsIDs crowded into one top bucket, with many duplicates', (x: number) => 1_500_000_000 + (x % 150_000)],
     ['rsIDs below 2,048 (one part each)', (x: number) => (x % 2047) + 1],
     ['rsIDs that are mostly small, with a few large', (x: number) => (x & 15 ? (x % 5000) + 1 : x >>> 1)],
