@@ -4,8 +4,8 @@
  *
  * The large inputs hold 300,000 records in `npm run test:all` and 100,000 in `npm test`
  * (test/support/science-scale.ts): both past the 65,536 records from which the sort first
- * splits by the top bits, with parts of about 50 records spread over 31 bits, so parts
- * below and above the 32 records that get an insertion sort.
+ * splits by the top bits, with parts of about 50 (or 160) records spread over 31 bits, and
+ * crowded ones below and above the 32 records that get an insertion sort.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -45,6 +45,31 @@ function reference(rows: Row[]) {
     k = j;
   }
   return { sorted, duplicates };
+}
+
+/** What finish() counts over the rows: rsIDs whose called occurrences disagree (allele order aside), and over the kept markers no-calls and the sex evidence (sex.ts). */
+function referenceCounts(rows: Row[], kept: Row[]) {
+  const flip = (c: number) => ((c & 0xf) << 4) | (c >> 4);
+  const chosen = new Map<number, number>();
+  const conflicting = new Set<number>();
+  for (const r of rows) {
+    if (r.call === 0) continue;
+    const c = chosen.get(r.rsid);
+    if (c === undefined) chosen.set(r.rsid, r.call);
+    else if (c !== r.call && flip(c) !== r.call) conflicting.add(r.rsid);
+  }
+  const counts = { conflicting: conflicting.size, noCalls: 0, xCalled: 0, xHet: 0, yMarkers: 0, yCalled: 0 };
+  for (const r of kept) {
+    if (r.call === 0) counts.noCalls++;
+    if (r.chrom === 23 && r.call !== 0) {
+      counts.xCalled++;
+      if ((r.call & 0xf) !== 0 && (r.call & 0xf) !== r.call >> 4) counts.xHet++;
+    } else if (r.chrom === 24) {
+      counts.yMarkers++;
+      if (r.call !== 0) counts.yCalled++;
+    }
+  }
+  return counts;
 }
 
 /** The first index where two columns differ (lengths included), or null: one loop instead of a deep comparison of 300,000 items. */
@@ -95,10 +120,16 @@ describe('GenotypeCollector', () => {
     expect(next, 'the idle core after a refused parse').toBe(idle);
   });
 
-  // Past 65,536 records the sort first splits by the top bits of the rsIDs' range, then sorts each part by the rest.
+  // Past 65,536 records the sort first splits by the top bits of the rsIDs' range (part sizes from a histogram of
+  // the top 16 bits, or counted when the range is narrow), then sorts each part by the rest and keeps its markers;
+  // a part larger than a sixth of the records (mostly small rsIDs) is sorted before any marker is kept.
   const LARGE = scienceSize(100_000, 300_000);
   for (const [label, rsidOf] of [
     ['rsIDs spread over 31 bits', (x: number) => (x % 2_000_000_000) + 1],
+    [
+      'rsIDs spread over 2,000,000,000-3,000,000,000 (a range far from 0)',
+      (x: number) => 2_000_000_000 + (x % 1_000_000_000),
+    ],
     ['rsIDs crowded into one top bucket, with many duplicates', (x: number) => 1_500_000_000 + (x % 150_000)],
     ['rsIDs below 2,048 (one part each)', (x: number) => (x % 2047) + 1],
     ['rsIDs that are mostly small, with a few large', (x: number) => (x & 15 ? (x % 5000) + 1 : x >>> 1)],
@@ -109,13 +140,15 @@ describe('GenotypeCollector', () => {
       const rows: Row[] = [];
       for (let i = 0; i < LARGE; i++) {
         x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-        const r = { rsid: rsidOf(x), call: [0, 0x12, 0x21, 0x34][(x >>> 20) & 3], chrom: 1 + (i % 22), pos: i };
+        const call = [0, 0x12, 0x21, 0x34, 0x11, 0x10, 0x33, 0x40][(x >>> 20) & 7];
+        const r = { rsid: rsidOf(x), call, chrom: 1 + (i % 24), pos: i };
         rows.push(r);
         c.add(r.rsid, r.call, r.chrom, r.pos);
       }
-      const { genotype: g, duplicates } = c.finish();
+      const { genotype: g, duplicates, conflicting, noCalls, sex } = c.finish();
       const ref = reference(rows);
       expect(duplicates).toBe(ref.duplicates);
+      expect({ conflicting, noCalls, ...sex }).toEqual(referenceCounts(rows, ref.sorted));
       expect(
         firstDifference(
           g.rsids,

@@ -563,33 +563,38 @@ typedef struct {
   uint32_t rs, pos, cc;
 } record_t;
 
+/* The digit of the whole-array sort (under BUCKETED_FROM records), and the widest digit of a bucket's sort. */
 #define DIGIT 8
-#define PASSES 4
-#define RADIX (1u << DIGIT)
-#define MASK (RADIX - 1)
-/* The first digit of the large-input sort, and where counts[] keeps its buckets (after the LSD counters). */
+#define MAX_DIGIT 11
+/* The first digit of the large-input sort over the rsIDs' range. */
 #define TOP_BITS 11
 #define TOP_RADIX (1u << TOP_BITS)
-#define TOP_AT (PASSES * RADIX)
+/*
+ * counts[]: the LSD passes' histograms (at most two of MAX_DIGIT bits, or four of DIGIT),
+ * then the buckets of the large-input sort, then a histogram of the rsIDs' top 16 bits.
+ */
+#define TOP_AT (4u << MAX_DIGIT)
+#define HIST_AT (TOP_AT + TOP_RADIX)
+#define HIST_RADIX 65536u
 /* Below this many records the whole array stays in cache: four LSD passes over it. */
 #define BUCKETED_FROM (1u << 16)
 #define INSERTION_BELOW 32
 
 /*
- * One stable LSD pass over src[0, n) by the digit at shift, into dst, with counts c
- * (RADIX words, the digit's histogram). Returns 0 when every record has the same digit
+ * One stable LSD pass over src[0, n) by the `digit`-bit digit at shift, into dst, with
+ * counts c (the digit's histogram). Returns 0 when every record has the same digit
  * (nothing moved).
  */
-static uint32_t lsd_pass(const record_t *src, record_t *dst, uint32_t n, uint32_t *c, uint32_t shift) {
-  uint32_t sum = 0;
-  for (uint32_t d = 0; d < RADIX; d++) {
+static uint32_t lsd_pass(const record_t *src, record_t *dst, uint32_t n, uint32_t *c, uint32_t shift, uint32_t digit) {
+  uint32_t sum = 0, mask = (1u << digit) - 1;
+  for (uint32_t d = 0; d <= mask; d++) {
     uint32_t x = c[d];
     if (x == n) return 0;
     c[d] = sum;
     sum += x;
   }
   for (uint32_t i = 0; i < n; i++) {
-    uint32_t at = c[(src[i].rs >> shift) & MASK]++;
+    uint32_t at = c[(src[i].rs >> shift) & mask]++;
     dst[at] = src[i];
   }
   return 1;
@@ -597,10 +602,10 @@ static uint32_t lsd_pass(const record_t *src, record_t *dst, uint32_t n, uint32_
 
 /*
  * Sorts n records by their low `bits` bits of rsID, stably: insertion sort in r for a few,
- * else LSD passes of DIGIT bits between r and x (room for n more). Returns the buffer that
- * holds the result (r or x). counts: PASSES * RADIX words.
+ * else LSD passes of at most `widest` bits between r and x (room for n more). Returns the
+ * buffer that holds the result (r or x). counts: room for the passes' histograms (TOP_AT words).
  */
-static record_t *sort_low(record_t *r, record_t *x, uint32_t n, uint32_t bits, uint32_t *counts) {
+static record_t *sort_low(record_t *r, record_t *x, uint32_t n, uint32_t bits, uint32_t widest, uint32_t *counts) {
   if (n < INSERTION_BELOW) {
     for (uint32_t i = 1; i < n; i++) {
       record_t v = r[i];
@@ -613,15 +618,25 @@ static record_t *sort_low(record_t *r, record_t *x, uint32_t n, uint32_t bits, u
     }
     return r;
   }
-  uint32_t passes = (bits + DIGIT - 1) / DIGIT;
-  for (uint32_t d = 0; d < passes * RADIX; d++) counts[d] = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    uint32_t k = r[i].rs;
-    for (uint32_t p = 0; p < passes; p++) counts[p * RADIX + ((k >> (p * DIGIT)) & MASK)]++;
+  uint32_t passes = (bits + widest - 1) / widest;
+  uint32_t digit = (bits + passes - 1) / passes, radix = 1u << digit, mask = radix - 1;
+  for (uint32_t d = 0; d < passes * radix; d++) counts[d] = 0;
+  if (passes == 2) { /* a bucket of the large-input sort: both digits in one unrolled loop */
+    uint32_t *high = counts + radix;
+    for (uint32_t i = 0; i < n; i++) {
+      uint32_t k = r[i].rs;
+      counts[k & mask]++;
+      high[(k >> digit) & mask]++;
+    }
+  } else {
+    for (uint32_t i = 0; i < n; i++) {
+      uint32_t k = r[i].rs;
+      for (uint32_t p = 0; p < passes; p++) counts[p * radix + ((k >> (p * digit)) & mask)]++;
+    }
   }
   record_t *src = r, *dst = x;
   for (uint32_t p = 0; p < passes; p++) {
-    if (!lsd_pass(src, dst, n, counts + p * RADIX, p * DIGIT)) continue;
+    if (!lsd_pass(src, dst, n, counts + p * radix, p * digit, digit)) continue;
     record_t *t = src;
     src = dst;
     dst = t;
@@ -629,99 +644,26 @@ static record_t *sort_low(record_t *r, record_t *x, uint32_t n, uint32_t bits, u
   return src;
 }
 
-/*
- * Sorts n records by rsID, stably (so file order survives among duplicates), moving whole
- * 12-byte records. Up to BUCKETED_FROM records: an LSD radix sort on four 8-bit digits,
- * each pass one stream of reads and RADIX streams of writes that stay in cache; a digit
- * that is the same for every record is skipped. More records (a sequencing VCF with
- * rsIDs: 4.5 million, 54 MB, past the caches): one pass by the top TOP_BITS bits of the
- * rsIDs' range into buckets that fit in cache, each then sorted by its low bits there,
- * so the records cross main memory twice instead of eight times. Sorted input is left
- * alone. counts: TOP_AT + TOP_RADIX words. Returns the buffer that holds the result.
- */
-static record_t *sort_records(record_t *a, record_t *b, uint32_t n, uint32_t *counts) {
-  uint32_t sorted = 1, any = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    any |= a[i].rs;
-    if (i > 0 && a[i].rs < a[i - 1].rs) sorted = 0;
-  }
-  if (sorted) return a;
-  if (n < BUCKETED_FROM) return sort_low(a, b, n, 32, counts);
-  uint32_t bits = 32 - (uint32_t)__builtin_clz(any);
-  uint32_t shift = bits > TOP_BITS ? bits - TOP_BITS : 0;
-  uint32_t *top = counts + TOP_AT;
-  for (uint32_t d = 0; d < TOP_RADIX; d++) top[d] = 0;
-  for (uint32_t i = 0; i < n; i++) top[a[i].rs >> shift]++;
-  uint32_t sum = 0;
-  for (uint32_t d = 0; d < TOP_RADIX; d++) {
-    uint32_t x = top[d];
-    top[d] = sum;
-    sum += x;
-  }
-  /* The scatter advances each bucket's start to its end: bucket d ends up as [top[d - 1], top[d]). */
-  for (uint32_t i = 0; i < n; i++) b[top[a[i].rs >> shift]++] = a[i];
-  /* Each part ends where most do (an odd number of passes: back in a), so little is copied. */
-  record_t *target = ((shift + DIGIT - 1) / DIGIT) & 1 ? a : b;
-  uint32_t from = 0;
-  for (uint32_t d = 0; d < TOP_RADIX; d++) {
-    uint32_t to = top[d], m = to - from;
-    record_t *at = b + from;
-    if (m > 1 && shift > 0) at = sort_low(b + from, a + from, m, shift, counts);
-    if (m > 0 && at != target + from) __builtin_memcpy(target + from, at, (unsigned long)m * sizeof(record_t));
-    from = to;
-  }
-  return target;
-}
-
 static int same_call(uint32_t a, uint32_t b) {
   return a == b || ((((a & 0xf) << 4) | (a >> 4)) == b);
 }
 
-/*
- * Sorts the n records in a (b: room for n more) and applies the duplicate rule of
- * collect.ts: for each rsID the first occurrence with a call wins. Writes the kept
- * markers as four columns at the returned address: rsids (u32), positions (u32), calls
- * (u8), chromosomes (u8), each n long, of which stats->kept are used; and counts the
- * no-calls and the sex evidence (sex.ts) of the kept markers.
- */
-__attribute__((export_name("finish")))
-uint8_t *finish(record_t *a, record_t *b, uint32_t n, uint32_t *counts, stats_t *stats) {
-  record_t *s = sort_records(a, b, n, counts);
-  uint8_t *base = (uint8_t *)(s == a ? b : a);
-  uint32_t *rs = (uint32_t *)base;
-  uint32_t *pos = rs + n;
-  uint8_t *calls = (uint8_t *)(pos + n);
-  uint8_t *chroms = calls + n;
-  uint32_t duplicates = 0, conflicting = 0, chosen = 0, counted = 0;
-  int64_t o = -1, prev = -1;
-  for (uint32_t k = 0; k < n; k++) {
-    uint32_t r = s[k].rs, v = s[k].cc, call = v >> 8;
-    if ((int64_t)r != prev) {
-      o++;
-      prev = r;
-      rs[o] = r;
-      pos[o] = s[k].pos;
-      calls[o] = (uint8_t)call;
-      chroms[o] = (uint8_t)v;
-      chosen = call;
-      counted = 0;
-      continue;
-    }
-    duplicates++;
-    if (call == 0) continue;
-    if (chosen == 0) {
-      pos[o] = s[k].pos;
-      calls[o] = (uint8_t)call;
-      chroms[o] = (uint8_t)v;
-      chosen = call;
-    } else if (!counted && !same_call(call, chosen)) {
-      conflicting++;
-      counted = 1;
-    }
-  }
-  uint32_t m = (uint32_t)(o + 1), no_calls = 0, x_called = 0, x_het = 0, y_markers = 0, y_called = 0;
-  for (uint32_t k = 0; k < m; k++) {
-    uint32_t call = calls[k], c = chroms[k];
+/* The kept markers' columns (n long each) and the duplicate rule's state, carried from bucket to bucket. */
+typedef struct {
+  uint32_t *rs, *pos;
+  uint8_t *calls, *chroms;
+  int64_t o, prev;
+  uint32_t chosen, counted, duplicates, conflicting;
+  /* The no-calls and the sex evidence (sex.ts) of the kept markers before counted_to. */
+  uint32_t counted_to, no_calls, x_called, x_het, y_markers, y_called;
+} kept_t;
+
+/* Counts the no-calls and the sex evidence of the kept markers from counted_to up to m, whose calls are final. */
+static void count_kept(kept_t *k, uint32_t m) {
+  const uint8_t *calls = k->calls, *chroms = k->chroms;
+  uint32_t no_calls = 0, x_called = 0, x_het = 0, y_markers = 0, y_called = 0;
+  for (uint32_t j = k->counted_to; j < m; j++) {
+    uint32_t call = calls[j], c = chroms[j];
     if (call == 0) no_calls++;
     if (c == CHROM_X && call != 0) {
       x_called++;
@@ -732,13 +674,173 @@ uint8_t *finish(record_t *a, record_t *b, uint32_t n, uint32_t *counts, stats_t 
       if (call != 0) y_called++;
     }
   }
+  k->counted_to = m;
+  k->no_calls += no_calls;
+  k->x_called += x_called;
+  k->x_het += x_het;
+  k->y_markers += y_markers;
+  k->y_called += y_called;
+}
+
+/* Applies the duplicate rule of collect.ts to s[0, n), sorted by rsID and following the records kept so far. */
+static void keep(kept_t *k, const record_t *s, uint32_t n) {
+  uint32_t *rs = k->rs, *pos = k->pos;
+  uint8_t *calls = k->calls, *chroms = k->chroms;
+  int64_t o = k->o, prev = k->prev;
+  uint32_t chosen = k->chosen, counted = k->counted, duplicates = k->duplicates, conflicting = k->conflicting;
+  for (uint32_t j = 0; j < n; j++) {
+    uint32_t r = s[j].rs, v = s[j].cc, call = v >> 8;
+    if ((int64_t)r != prev) {
+      o++;
+      prev = r;
+      rs[o] = r;
+      pos[o] = s[j].pos;
+      calls[o] = (uint8_t)call;
+      chroms[o] = (uint8_t)v;
+      chosen = call;
+      counted = 0;
+      continue;
+    }
+    duplicates++;
+    if (call == 0) continue;
+    if (chosen == 0) {
+      pos[o] = s[j].pos;
+      calls[o] = (uint8_t)call;
+      chroms[o] = (uint8_t)v;
+      chosen = call;
+    } else if (!counted && !same_call(call, chosen)) {
+      conflicting++;
+      counted = 1;
+    }
+  }
+  k->o = o;
+  k->prev = prev;
+  k->chosen = chosen;
+  k->counted = counted;
+  k->duplicates = duplicates;
+  k->conflicting = conflicting;
+}
+
+/* Columns of n markers at base: rsids (u32), positions (u32), calls (u8), chromosomes (u8). */
+static kept_t columns_at(uint8_t *base, uint32_t n) {
+  kept_t k = {0};
+  k.rs = (uint32_t *)base;
+  k.pos = k.rs + n;
+  k.calls = (uint8_t *)(k.pos + n);
+  k.chroms = k.calls + n;
+  k.o = -1;
+  k.prev = -1;
+  return k;
+}
+
+/*
+ * The large-input sort (a sequencing VCF with rsIDs: 4.5 million records, 54 MB, past the
+ * caches), with the duplicate rule applied bucket by bucket. One pass by the top TOP_BITS
+ * bits of the rsIDs' range [lo, hi] (bucket sizes from the first pass's histogram) scatters
+ * a into b, in buckets that fit in cache (~2,400 records for 4.5 million rsIDs spread over
+ * 10^9); each bucket is sorted there by its low bits, in at most two passes of MAX_DIGIT
+ * bits, and its markers kept into the columns while still in cache, so the records cross
+ * main memory three times (written, scattered, kept) and the columns once. The columns
+ * take the first 10n bytes of a, whose records are all in b by then; a bucket is sorted
+ * with the remaining 2n bytes as its scratch, or, when larger than that (many records of
+ * a few rsIDs), beforehand with a's own room, before any column is written.
+ */
+static void sort_and_keep(record_t *a, record_t *b, uint32_t n, uint32_t lo, uint32_t hi, uint32_t *counts,
+                          kept_t *k) {
+  uint32_t span = hi - lo, shift = span >> TOP_BITS ? 32 - TOP_BITS - (uint32_t)__builtin_clz(span) : 0;
+  lo &= ~((1u << shift) - 1); /* buckets start at a multiple of 2^shift: their low bits are the rsIDs' own */
+  if ((hi - lo) >> shift >= TOP_RADIX) {
+    shift++;
+    lo &= ~((1u << shift) - 1);
+  }
+  uint32_t *top = counts + TOP_AT;
+  for (uint32_t d = 0; d < TOP_RADIX; d++) top[d] = 0;
+  if (shift >= 16) {
+    const uint32_t *hist = counts + HIST_AT;
+    for (uint32_t h = lo >> 16; h <= hi >> 16; h++) top[(h - (lo >> 16)) >> (shift - 16)] += hist[h];
+  } else {
+    for (uint32_t i = 0; i < n; i++) top[(a[i].rs - lo) >> shift]++;
+  }
+  uint32_t sum = 0;
+  for (uint32_t d = 0; d < TOP_RADIX; d++) {
+    uint32_t x = top[d];
+    top[d] = sum;
+    sum += x;
+  }
+  /* The scatter advances each bucket's start to its end: bucket d ends up as [top[d - 1], top[d]). */
+  for (uint32_t i = 0; i < n; i++) b[top[(a[i].rs - lo) >> shift]++] = a[i];
+  uint32_t scratch_at = (10 * n + 63) & ~63u;
+  record_t *scratch = (record_t *)((uint8_t *)a + scratch_at);
+  uint32_t room = (12 * n - scratch_at) / sizeof(record_t);
+  uint32_t from = 0;
+  for (uint32_t d = 0; d < TOP_RADIX; d++) {
+    uint32_t to = top[d], m = to - from;
+    if (m > room && shift > 0) {
+      record_t *at = sort_low(b + from, a + from, m, shift, MAX_DIGIT, counts);
+      if (at != b + from) __builtin_memcpy(b + from, at, (unsigned long)m * sizeof(record_t));
+    }
+    from = to;
+  }
+  *k = columns_at((uint8_t *)a, n);
+  from = 0;
+  for (uint32_t d = 0; d < TOP_RADIX; d++) {
+    uint32_t to = top[d], m = to - from;
+    record_t *at = b + from;
+    if (m > 1 && m <= room && shift > 0) at = sort_low(b + from, scratch, m, shift, MAX_DIGIT, counts);
+    keep(k, at, m);
+    /* Every occurrence of an rsID is in its bucket: the markers kept so far are final. */
+    count_kept(k, (uint32_t)(k->o + 1));
+    from = to;
+  }
+}
+
+/*
+ * Sorts the n records in a (b: room for n more) by rsID, stably (so file order survives
+ * among duplicates), and applies the duplicate rule of collect.ts: for each rsID the first
+ * occurrence with a call wins. Sorted input is left where it is; up to BUCKETED_FROM
+ * records, an LSD radix sort on four 8-bit digits (each pass one stream of reads and 256
+ * streams of writes that stay in cache; a digit the same for every record is skipped);
+ * more, sort_and_keep. Writes the kept markers as four columns at the returned address:
+ * rsids (u32), positions (u32), calls (u8), chromosomes (u8), each n long, of which
+ * stats->kept are used; and counts the no-calls and the sex evidence (sex.ts) of the kept
+ * markers. counts: HIST_AT + HIST_RADIX words.
+ */
+__attribute__((export_name("finish")))
+uint8_t *finish(record_t *a, record_t *b, uint32_t n, uint32_t *counts, stats_t *stats) {
+  /* One pass: whether the records are sorted already, the rsIDs' range, and (for the large-input sort) their top 16 bits' histogram. */
+  uint32_t sorted = 1, lo = 0xffffffffu, hi = 0;
+  uint32_t *hist = counts + HIST_AT;
+  int histo = n >= BUCKETED_FROM;
+  if (histo) for (uint32_t d = 0; d < HIST_RADIX; d++) hist[d] = 0;
+  uint32_t last = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t r = a[i].rs;
+    lo = r < lo ? r : lo;
+    hi = r > hi ? r : hi;
+    sorted &= r >= last;
+    last = r;
+    if (histo) hist[r >> 16]++;
+  }
+  kept_t k;
+  uint8_t *base;
+  if (sorted || n < BUCKETED_FROM) {
+    record_t *s = sorted ? a : sort_low(a, b, n, 32, DIGIT, counts);
+    base = (uint8_t *)(s == a ? b : a);
+    k = columns_at(base, n);
+    keep(&k, s, n);
+  } else {
+    base = (uint8_t *)a;
+    sort_and_keep(a, b, n, lo, hi, counts, &k);
+  }
+  uint32_t m = (uint32_t)(k.o + 1);
+  if (k.counted_to < m) count_kept(&k, m);
   stats->kept = m;
-  stats->duplicates = duplicates;
-  stats->conflicting = conflicting;
-  stats->no_calls = no_calls;
-  stats->x_called = x_called;
-  stats->x_het = x_het;
-  stats->y_markers = y_markers;
-  stats->y_called = y_called;
+  stats->duplicates = k.duplicates;
+  stats->conflicting = k.conflicting;
+  stats->no_calls = k.no_calls;
+  stats->x_called = k.x_called;
+  stats->x_het = k.x_het;
+  stats->y_markers = k.y_markers;
+  stats->y_called = k.y_called;
   return base;
 }

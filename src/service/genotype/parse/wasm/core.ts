@@ -74,8 +74,8 @@ export const VCF_NON_RS = 6;
 export const VCF_ENTRIES = 7;
 const POS_SCALE = 2 ** 32;
 const STATS_BYTES = 64;
-/** core.c's sort: PASSES * RADIX counters, then TOP_RADIX bucket bounds. */
-const COUNTS_BYTES = (4 * 256 + 2048) * 4;
+/** core.c's sort: LSD histograms (TOP_AT words), TOP_RADIX bucket bounds, the rsIDs' top-16-bit histogram. */
+const COUNTS_BYTES = (4 * 2048 + 2048 + 65536) * 4;
 export const RECORD_WORDS = 3;
 export const RECORD_BYTES = RECORD_WORDS * 4;
 
