@@ -51,10 +51,11 @@ async function main(argv: string[]): Promise<number> {
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
-  async (err: unknown) => {
-    // The database module is loaded only by the commands that open a database.
-    const { DatabaseTooNewError } = await import('../service/db/database.js');
-    if (err instanceof UsageError || err instanceof DatabaseTooNewError) {
+  (err: unknown) => {
+    // A newer database is told by the error's name, as the desktop app does: importing the
+    // database module here would load better-sqlite3 for every failed command, and a failure
+    // to load it would hide the command's own error.
+    if (err instanceof UsageError || (err instanceof Error && err.name === 'DatabaseTooNewError')) {
       console.error(err.message);
       process.exit(2);
     }
