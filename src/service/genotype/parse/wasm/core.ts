@@ -82,6 +82,40 @@ export const RECORD_BYTES = RECORD_WORDS * 4;
 let compiled: WebAssembly.Module | null = null;
 let tableBytes: Uint8Array | null = null;
 let idle: ParseCore | null = null;
+let sortWarmed = false;
+
+/** A parse growing past this many records warms the sort first (warmSort): a large file's. */
+const WARM_SORT_FROM = 1 << 19;
+/** Records of the warm-up sort: above core.c's BUCKETED_FROM (65,536), so the large-input sort runs. */
+const WARM_SORT_RECORDS = 70_000;
+
+/**
+ * V8 runs a new WebAssembly module's functions in its baseline tier until they have run
+ * long enough to be optimized, and finish() runs once per parse: a thread's first large file
+ * (and so every file of a process started for one, engine-process.ts) would be sorted wholly
+ * in the baseline tier, about twice as slowly. So, once per thread, when a parse grows past
+ * WARM_SORT_FROM records, generated records are sorted in an instance of their own (the
+ * module's code, optimized or not, is shared by its instances): the sort is optimized, in
+ * the background, long before the file's own sort runs. Small files never pay for it.
+ */
+function warmSort(module: WebAssembly.Module): void {
+  sortWarmed = true;
+  const n = WARM_SORT_RECORDS;
+  // The stack's pages (core.c's __heap_base is after them), the counters and two copies of the records.
+  const memory = new WebAssembly.Memory({ initial: 32 + Math.ceil((COUNTS_BYTES + 2 * n * RECORD_BYTES) / PAGE) });
+  const x = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as Exports;
+  const countsAt = ((x.__heap_base.value as number) + 63) & ~63;
+  const statsAt = countsAt + COUNTS_BYTES;
+  const a = statsAt + STATS_BYTES;
+  const b = a + n * RECORD_BYTES;
+  const r = new Uint32Array(memory.buffer, a, n * RECORD_WORDS);
+  for (let i = 0, j = 0; i < n; i++, j += RECORD_WORDS) {
+    r[j] = Math.imul(i + 1, 2654435761) >>> 1 || 1; // scrambled, never 0
+    r[j + 1] = i;
+    r[j + 2] = (0x12 << 8) | 1;
+  }
+  x.finish(a, b, n, countsAt, statsAt);
+}
 
 /** The lookup tables of core.c's tables_t, computed by the TypeScript field parsers. */
 function tables(): Uint8Array {
@@ -191,6 +225,7 @@ export class ParseCore {
   /** Makes room for `n` records in all, growing by half at a time but never past `limit` records. */
   reserve(n: number, limit = Infinity): void {
     if (n <= this.capacity) return;
+    if (!sortWarmed && n >= WARM_SORT_FROM) warmSort(compiled!);
     const want = Math.min(Math.max(n, Math.ceil(this.capacity * 1.5), 1 << 14), Math.max(n, limit));
     this.grow(this.recordsAt + want * RECORD_BYTES);
   }
