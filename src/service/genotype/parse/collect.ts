@@ -21,8 +21,9 @@ export const DEFAULT_MAX_MARKERS = 10_000_000;
 
 /**
  * Memory a parse may hold besides the markers: read, inflate and line buffers, the detection
- * sample and its strings, the zip directory, and a VCF's copy of the position index's keys
- * in the core (8 bytes a placed marker and build: at most 1.1 MiB for the 72,398 markers of the index).
+ * sample and its strings, the zip directory, a VCF's copy of the position index's keys
+ * in the core (8 bytes a placed marker and build: at most 1.1 MiB for the 72,398 markers of the index),
+ * and, once per thread, the warm-up sort's own memory (core.ts warmSort: under 4 MiB).
  */
 export const PARSE_BUFFER_BYTES = 48 << 20;
 
