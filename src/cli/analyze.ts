@@ -1,18 +1,22 @@
 /**
- * `traitscope analyze FILE [--ethnicity N] [--json]`: parse a raw-data file and print every
- * computable trait, without starting the server. Nothing is stored.
+ * `traitscope analyze FILE [--ethnicity N] [--variants-only yes|no] [--json]`: parse a raw-data
+ * file and print every computable trait, without starting the server. Nothing is stored.
  */
 import { parseGenotypeFile } from '../service/genotype/parse/index.js';
 import { loadPositionIndex } from '../service/genotype/positions.js';
 import { resolveConfig } from '../service/config.js';
 import { assessContext, createScienceEngine } from '../service/science/index.js';
 import type { Assessment, AssessContext, TraitInfo } from '../service/science/types.js';
+import { SITE_READING_FROM_TEXT, SITE_READING_TEXT } from '../shared/site-reading.js';
 import { parse, UsageError } from './args.js';
 
 const USAGE =
-  'traitscope analyze FILE [--ethnicity N] [--json] [--resources DIR]\n' +
+  'traitscope analyze FILE [--ethnicity N] [--variants-only yes|no] [--json] [--resources DIR]\n' +
   '  --ethnicity N   0 unknown (inferred from the genotype), 1 European, 2 American (Hispanic or Latino),\n' +
   '                  3 African, 4 East Asian, 5 South Asian; default 0\n' +
+  '  --variants-only yes: the VCF lists only the sites where the person differs from the reference\n' +
+  '                  genome (every unlisted marker is read as REF/REF); no: it lists every site it\n' +
+  "                  called. Default: decided from the file's header and contents\n" +
   '  --json          one JSON document instead of a table\n' +
   "  --resources DIR the folder holding catalog/ and ancestry/ (default: the app's resources)";
 
@@ -21,6 +25,7 @@ export async function analyzeCommand(args: string[]): Promise<number> {
     args,
     {
       ethnicity: { type: 'string' },
+      'variants-only': { type: 'string' },
       json: { type: 'boolean' },
       resources: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -39,9 +44,15 @@ export async function analyzeCommand(args: string[]): Promise<number> {
       `--ethnicity must be a whole number from 0 to 5 (got "${values.ethnicity}").\n\nUsage: ${USAGE}`,
     );
   }
+  const answer = values['variants-only'];
+  if (answer !== undefined && answer !== 'yes' && answer !== 'no')
+    throw new UsageError(`--variants-only must be yes or no (got "${answer}").\n\nUsage: ${USAGE}`);
   const file = positionals[0];
   const resourcesDir = values.resources ?? resolveConfig().resourcesDir;
-  const parsed = await parseGenotypeFile(file, { positionIndex: () => loadPositionIndex(resourcesDir) });
+  const parsed = await parseGenotypeFile(file, {
+    positionIndex: () => loadPositionIndex(resourcesDir),
+    variantsOnly: answer === undefined ? undefined : answer === 'yes',
+  });
   if (!parsed.ok) {
     console.error(`Could not read ${file}: ${parsed.reason}`);
     return 1;
@@ -101,6 +112,16 @@ export async function analyzeCommand(args: string[]): Promise<number> {
   out.push(
     `${file}: ${s.vendor} (${s.format}), ${s.snp_count.toLocaleString('en-US')} markers, call rate ${(100 * s.call_rate).toFixed(1)} %${s.build ? `, build ${s.build}` : ''}`,
   );
+  if (s.format === 'vcf' && s.site_reading) {
+    const from = s.site_reading_from ? ` (${SITE_READING_FROM_TEXT[s.site_reading_from]})` : '';
+    const other =
+      s.site_reading === 'variants_only'
+        ? ' If the file lists every site it called, run again with --variants-only no.'
+        : s.site_reading === 'as_listed'
+          ? ' If it lists only the sites where you differ from the reference, run again with --variants-only yes.'
+          : '';
+    out.push(`Sites: ${SITE_READING_TEXT[s.site_reading]}${from}.${other}`);
+  }
   if (ancestry.best) {
     const shares = Object.entries(ancestry.proportions)
       .filter(([, v]) => v >= 0.01)

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../src/cli/args.js';
 import { analyzeCommand } from '../../src/cli/analyze.js';
-import { catalogMarkers, twentyThreeAndMe, type Marker } from '../support/genotypes.js';
+import { catalogMarkers, sequencingVcf, twentyThreeAndMe, type Marker } from '../support/genotypes.js';
 import { shippedCatalog } from '../support/shipped-catalog.js';
 
 const resourcesDir = join(import.meta.dirname, '..', '..', 'resources');
@@ -33,6 +33,19 @@ const genome = genotypeFile('genome.txt', () => catalogMarkers(5));
 const diabetesOnly = genotypeFile('type-2-diabetes.txt', () =>
   catalogMarkers(5, { traits: (t) => t.code === 'type_2_diabetes' }),
 );
+
+/** Type 2 diabetes' markers as a GRCh38 VCF without rsIDs that lists only the sites differing from the reference. */
+const variantsOnlyVcf = (() => {
+  let path: string | undefined;
+  return () => {
+    if (path === undefined) {
+      path = join(dir, 'variants-only.vcf');
+      const markers = catalogMarkers(5, { traits: (t) => t.code === 'type_2_diabetes' });
+      writeFileSync(path, sequencingVcf(markers, { build: 38, ids: 'none', sites: 'variants_only' }));
+    }
+    return path;
+  };
+})();
 
 function capture() {
   let out = '';
@@ -65,6 +78,26 @@ describe('analyze FILE', () => {
     expect(io.out()).toMatch(/^\d+ of \d+ traits computable/m);
     expect(io.out()).toMatch(/^Level\tPctl\tCover\tEvidence\tTrait\tCode$/m);
     expect(io.out()).toMatch(/^[1-5] [^\t]+\t(\d+\.\d|—)\t\d+%\t[^\t]+\tType 2 diabetes\ttype_2_diabetes$/m);
+  });
+
+  it("says how a VCF's sites were read, and reads them as --variants-only says", async () => {
+    const io = capture();
+    expect(await analyzeCommand([variantsOnlyVcf(), '--resources', resourcesDir])).toBe(0);
+    expect(io.out()).toMatch(
+      /^Sites: Variants only: .* every site it does not list is read as matching the reference \(decided from the file’s contents\)\. If the file lists every site it called, run again with --variants-only no\.$/m,
+    );
+    const asRead = Number(/^\S+: \S+ \(vcf\), ([\d,]+) markers/m.exec(io.out())![1].replace(/,/g, ''));
+    expect(await analyzeCommand([variantsOnlyVcf(), '--variants-only', 'no', '--resources', resourcesDir])).toBe(0);
+    const second = io.out().split(/^(?=\S+: \S+ \(vcf\))/m)[1];
+    expect(second).toMatch(
+      /^Sites: Only the sites the file lists \(as you chose\)\. If it lists only the sites where you differ from the reference, run again with --variants-only yes\.$/m,
+    );
+    // Read as listed, the file has only its own lines: far fewer markers than with every unlisted marker read as REF/REF.
+    const asListed = Number(/^\S+: \S+ \(vcf\), ([\d,]+) markers/m.exec(second)![1].replace(/,/g, ''));
+    expect(asListed).toBeLessThan(asRead / 10);
+    await expect(analyzeCommand([variantsOnlyVcf(), '--variants-only', 'maybe'])).rejects.toThrow(
+      /--variants-only must be yes or no \(got "maybe"\)/,
+    );
   });
 
   it('refuses bad arguments with a usage error (exit 2 in the CLI) and returns 1 for an unreadable file', async () => {

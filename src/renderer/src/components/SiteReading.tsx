@@ -8,22 +8,7 @@
 import { useState } from 'react';
 import { api } from '../api/client.js';
 import { readGenotype, type GenotypeInfo } from '../state/profiles.js';
-
-type Reading = NonNullable<GenotypeInfo['metadata']['site_reading']>;
-
-const READING_TEXT: Record<Reading, string> = {
-  as_listed: 'Only the sites the file lists',
-  variants_only:
-    'Variants only: the file lists the sites where you differ from the reference genome, so every site it does not list is read as matching the reference',
-  reference_blocks: 'A gVCF: sites inside its reference blocks are read as matching the reference genome',
-};
-
-const CHOSEN_BY: Record<NonNullable<GenotypeInfo['metadata']['site_reading_from']>, string> = {
-  contents: 'decided from the file’s contents',
-  header: 'as the file’s header says',
-  person: 'as you chose',
-  default: 'the usual reading',
-};
+import { SITE_READING_FROM_TEXT, SITE_READING_TEXT } from '../../../shared/site-reading.js';
 
 export function SiteReading({ profileId, metadata }: { profileId: string; metadata: GenotypeInfo['metadata'] }) {
   const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
@@ -45,8 +30,8 @@ export function SiteReading({ profileId, metadata }: { profileId: string; metada
     <div className="site-reading" data-testid="site-reading">
       <h3>How the file’s sites were read</h3>
       <p className="small" data-reading={reading}>
-        {READING_TEXT[reading]}
-        {from ? ` (${CHOSEN_BY[from]})` : ''}.
+        {SITE_READING_TEXT[reading]}
+        {from ? ` (${SITE_READING_FROM_TEXT[from]})` : ''}.
       </p>
       {canChoose ? (
         <p className="small">
