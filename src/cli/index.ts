@@ -49,17 +49,29 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    // A newer database is told by the error's name, as the desktop app does: importing the
-    // database module here would load better-sqlite3 for every failed command, and a failure
-    // to load it would hide the command's own error.
-    if (err instanceof UsageError || (err instanceof Error && err.name === 'DatabaseTooNewError')) {
-      console.error(err.message);
-      process.exit(2);
-    }
-    console.error(err);
-    process.exit(1);
-  },
-);
+/**
+ * Ends the process once everything it wrote is out: output piped to another program
+ * (`analyze --json | jq`) is written asynchronously, and exiting at once cut it off after
+ * the pipe's first 64 KiB. A write's callback runs after every earlier write is done.
+ */
+function exitAfterOutput(code: number): void {
+  let waiting = 2;
+  const done = () => {
+    if (--waiting === 0) process.exit(code);
+  };
+  process.stdout.write('', done);
+  process.stderr.write('', done);
+}
+
+main(process.argv.slice(2)).then(exitAfterOutput, (err: unknown) => {
+  // A newer database is told by the error's name, as the desktop app does: importing the
+  // database module here would load better-sqlite3 for every failed command, and a failure
+  // to load it would hide the command's own error.
+  if (err instanceof UsageError || (err instanceof Error && err.name === 'DatabaseTooNewError')) {
+    console.error(err.message);
+    exitAfterOutput(2);
+    return;
+  }
+  console.error(err);
+  exitAfterOutput(1);
+});

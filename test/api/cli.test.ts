@@ -4,12 +4,14 @@
  * clients to it meanwhile: the list is compared when it held still).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/service/auth/clients.js';
 import { openDatabase } from '../../src/service/db/database.js';
 import { CLI_BUNDLE } from '../support/bundle.js';
+import { catalogMarkers, twentyThreeAndMe } from '../support/genotypes.js';
 import { ROOT, childEnv, getToken, newClient, request, runCli, tempDir, type TestServer } from '../support/server.js';
 import { sharedServer } from '../support/shared-server.js';
 
@@ -89,6 +91,18 @@ describe('npm run --silent cli -- clients create', () => {
     ]);
     expect(badTrait.status).toBe(2);
     expect(badTrait.stderr).toMatch(/no_such_trait/);
+  });
+});
+
+describe('analyze', () => {
+  it('writes its whole JSON document into a pipe, far past the 64 KiB a pipe holds', () => {
+    const file = path.join(tempDir(), 'genome.txt');
+    writeFileSync(file, twentyThreeAndMe(catalogMarkers(5)));
+    const r = runCli(['analyze', file, '--json']);
+    expect(r.status).toBe(0);
+    expect(r.stdout.length).toBeGreaterThan(256 * 1024);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.traits.length).toBe(doc.traits_computed);
   });
 });
 
