@@ -4,6 +4,7 @@
  * marker is found by binary search and the whole thing stores as four blobs.
  */
 import type { Population } from '../../shared/populations.js';
+import type { SiteReading, SiteReadingFrom } from '../../shared/site-reading.js';
 
 export interface Genotype {
   /** Numeric part of each rsID ("rs123" → 123), strictly ascending (duplicates resolved). */
@@ -50,9 +51,9 @@ export interface ParseSummary {
    * variants_only (a VCF of non-reference sites; unlisted markers read as REF/REF), or
    * reference_blocks (a gVCF). Optional: summaries stored before it was recorded lack it.
    */
-  site_reading?: 'as_listed' | 'variants_only' | 'reference_blocks';
+  site_reading?: SiteReading;
   /** What chose the reading: the file's contents, its header, the person, or the default. */
-  site_reading_from?: 'contents' | 'header' | 'person' | 'default';
+  site_reading_from?: SiteReadingFrom;
   /** Markers read by rsID, by position, and read as REF/REF (unlisted in a variants-only VCF, or in a gVCF block). */
   matched_by?: { rsid: number; position: number; read_as_reference: number };
   /** Anything else the parser wants to say (e.g. which VCF sample was used). */
