@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../src/cli/args.js';
 import { analyzeCommand } from '../../src/cli/analyze.js';
-import { catalogMarkers, sequencingVcf, twentyThreeAndMe, type Marker } from '../support/genotypes.js';
+import { catalogMarkers, sequencingVcf, twentyThreeAndMe } from '../support/genotypes.js';
 import { shippedCatalog } from '../support/shipped-catalog.js';
 
 const resourcesDir = join(import.meta.dirname, '..', '..', 'resources');
@@ -13,39 +13,30 @@ const dir = mkdtempSync(join(tmpdir(), 'traitscope-analyze-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 afterEach(() => vi.restoreAllMocks());
 
-/** A 23andMe-style file of the given markers, written once, on first use. */
-function genotypeFile(name: string, markers: () => Marker[]): () => string {
+/** A file of the given text, written once, on first use. */
+function genotypeFile(name: string, text: () => string): () => string {
   let path: string | undefined;
   return () => {
     if (path === undefined) {
       path = join(dir, name);
-      writeFileSync(path, twentyThreeAndMe(markers()));
+      writeFileSync(path, text());
     }
     return path;
   };
 }
 /** Every marker of the featured traits, drawn under HWE (EUR). */
-const genome = genotypeFile('genome.txt', () => catalogMarkers(5));
+const genome = genotypeFile('genome.txt', () => twentyThreeAndMe(catalogMarkers(5)));
 /**
  * Only type 2 diabetes' markers: the table's layout and rows need one computable trait, not
  * a second analysis of every featured one (the JSON test's claim).
  */
-const diabetesOnly = genotypeFile('type-2-diabetes.txt', () =>
-  catalogMarkers(5, { traits: (t) => t.code === 'type_2_diabetes' }),
-);
+const diabetesMarkers = () => catalogMarkers(5, { traits: (t) => t.code === 'type_2_diabetes' });
+const diabetesOnly = genotypeFile('type-2-diabetes.txt', () => twentyThreeAndMe(diabetesMarkers()));
 
-/** Type 2 diabetes' markers as a GRCh38 VCF without rsIDs that lists only the sites differing from the reference. */
-const variantsOnlyVcf = (() => {
-  let path: string | undefined;
-  return () => {
-    if (path === undefined) {
-      path = join(dir, 'variants-only.vcf');
-      const markers = catalogMarkers(5, { traits: (t) => t.code === 'type_2_diabetes' });
-      writeFileSync(path, sequencingVcf(markers, { build: 38, ids: 'none', sites: 'variants_only' }));
-    }
-    return path;
-  };
-})();
+/** The same markers as a GRCh38 VCF without rsIDs that lists only the sites differing from the reference. */
+const variantsOnlyVcf = genotypeFile('variants-only.vcf', () =>
+  sequencingVcf(diabetesMarkers(), { build: 38, ids: 'none', sites: 'variants_only' }),
+);
 
 function capture() {
   let out = '';
