@@ -3,8 +3,10 @@
  * `site_reading_from`, docs/file-formats.md "Sequencing files"), in the words the app and
  * the command line show a person.
  */
-export type SiteReading = 'as_listed' | 'variants_only' | 'reference_blocks';
-export type SiteReadingFrom = 'contents' | 'header' | 'person' | 'default';
+export const SITE_READINGS = ['as_listed', 'variants_only', 'reference_blocks'] as const;
+export const SITE_READING_FROM = ['contents', 'header', 'person', 'default'] as const;
+export type SiteReading = (typeof SITE_READINGS)[number];
+export type SiteReadingFrom = (typeof SITE_READING_FROM)[number];
 
 export const SITE_READING_TEXT: Record<SiteReading, string> = {
   as_listed: 'Only the sites the file lists',

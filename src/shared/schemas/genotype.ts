@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { ext, Rsid } from './common.js';
 import { Population, ReferencePopulation } from './traits.js';
+import { SITE_READING_FROM, SITE_READINGS } from '../site-reading.js';
 
 export const UPLOAD_CONTENT_TYPES = ['text/plain', 'application/zip'] as const;
 export const UploadContentType = z
@@ -111,13 +112,13 @@ export const GenotypeProcessing = z
       .describe('From X heterozygosity and Y calls; null when undecidable.'),
     parse_ms: z.number().min(0).optional(),
     site_reading: z
-      .enum(['as_listed', 'variants_only', 'reference_blocks'])
+      .enum(SITE_READINGS)
       .optional()
       .describe(
         "How the file's sites were read: only its lines (as_listed), a VCF of non-reference sites whose unlisted markers are read as REF/REF (variants_only), or a gVCF's reference blocks read as REF/REF (reference_blocks). The person can change it with variants_only= on processing.",
       ),
     site_reading_from: z
-      .enum(['contents', 'header', 'person', 'default'])
+      .enum(SITE_READING_FROM)
       .optional()
       .describe('What chose site_reading: the file contents, its header, the person, or the default.'),
     matched_by: z
