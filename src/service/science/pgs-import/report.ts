@@ -87,7 +87,7 @@ export function importReport(input: ReportInput, options: TraitOptions): PgsImpo
   }
   const meta = header.meta;
   const report: PgsImportReport = {
-    pgs_id: meta.pgs_id || meta.omicspred_id || null,
+    pgs_id: scoreId(header),
     format_version: header.formatVersion,
     harmonized: header.harmonized,
     variants,
@@ -169,12 +169,16 @@ function unlistedText(unlisted: number, label: string | null, reading: SiteReadi
   );
 }
 
-/** An imported trait's code: the one asked for, else "custom_" and the PGS id or name. */
+/** The score's identifier in its catalog: a PGS Catalog id, else an OmicsPred id. */
+function scoreId(header: ScoringHeader): string | null {
+  return header.meta.pgs_id || header.meta.omicspred_id || null;
+}
+
+/** An imported trait's code: the one asked for, else "custom_" and the score's id or name. */
 export function importedTraitCode(header: ScoringHeader, code: string | undefined): string {
-  const meta = header.meta;
   return (
     code ??
-    `custom_${(meta.pgs_id || meta.omicspred_id || meta.pgs_name || 'score')
+    `custom_${(scoreId(header) || header.meta.pgs_name || 'score')
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '_')
       .replace(/^_|_$/g, '')}`
