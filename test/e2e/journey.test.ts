@@ -16,6 +16,7 @@ import {
   dropFiles,
   openFresh,
   waitForAllResults,
+  waitForListDrawn,
   openBrowser,
   screenshot,
   SCREENSHOTS,
@@ -70,6 +71,7 @@ async function openAda(): Promise<Profile> {
   await page.locator('.trait-row[data-status=computed]').first().waitFor({ timeout: 60_000 });
   await page.getByTestId('finding-lactase_persistence').waitFor({ timeout: 60_000 });
   await page.getByText(/^Reading your (findings|drug–gene results)…$/).waitFor({ state: 'detached', timeout: 60_000 });
+  await waitForListDrawn(page);
   return ada;
 }
 

@@ -16,6 +16,7 @@ import {
   startApp,
   screenshot,
   uploadThroughApi,
+  waitForListDrawn,
   type Browser,
   type RunningApp,
 } from './support/app.js';
@@ -84,6 +85,7 @@ describe('a reference population that was only assumed', () => {
     );
     await banner.getByRole('button', { name: 'Choose reference…' }).waitFor();
     await page.getByRole('radio', { name: /^All/ }).check();
+    await waitForListDrawn(page);
     const computed = page.locator('.trait-row[data-status=computed]');
     const n = await computed.count();
     expect(n).toBeGreaterThan(5);

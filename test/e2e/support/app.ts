@@ -274,6 +274,11 @@ export async function axeBothThemes(page: Page, context = 'body'): Promise<strin
   return out;
 }
 
+/** Waits until the list has drawn its whole page of rows: the first frame of a profile's results draws only the first few. */
+export async function waitForListDrawn(page: Page): Promise<void> {
+  await page.locator('ul.trait-list[aria-busy=false]').waitFor({ timeout: 30_000 });
+}
+
 /**
  * Waits until the service has scored every trait of the profile in the background and the
  * page shows them all, pushed by the service: the list header counts every phenotype that

@@ -250,7 +250,8 @@ export function TraitBrowser({
           <p className="visually-hidden" aria-live="polite">
             {formatInt(filtered.length)} phenotypes shown
           </p>
-          <ul className="trait-list" aria-label="Results">
+          {/* Busy while only the first rows are drawn: the rest follow in the next frame. */}
+          <ul className="trait-list" aria-label="Results" aria-busy={!allDrawn}>
             {visible.map((row) => (
               <ResultRow key={row.key} profileId={profileId} row={row} />
             ))}
