@@ -11,7 +11,8 @@
  *    `plink1.9 --vcf FILE --make-bed` on the same file (target <= 0.8, as for chip files);
  *  - time per line of the VCF against time per line of the chip file in the same container
  *    (plain against plain, .gz against .gz), timed alternately (target <= 1.0: the same
- *    speed per line), and, for the .gz files, against the plain chip file as well (inflating
+ *    speed per line; per byte of text as well, since a VCF line is twice a chip line's
+ *    length), and, for the .gz files, against the plain chip file as well (inflating
  *    alone costs more per VCF line than a whole plain chip line), in wall time (what a
  *    person waits for) and in CPU time (all the process's threads: zlib inflates on the
  *    thread pool while the parser reads);
@@ -113,7 +114,7 @@ export async function run(): Promise<void> {
   try {
     console.log('\n== Whole-genome sequencing VCFs ==');
     const person = combine([markersOf(FINDING_CALLS), catalogMarkers(7, { traits: 'all' })]);
-    const files: Array<{ name: string; path: string }> = [];
+    const files: Array<{ name: string; path: string; layout: string }> = [];
     // Plain files first: the .gz rows also compare with the plain chip file's runs.
     for (const gz of [false, true, 'bgzf'] as const)
       for (const sites of ['variants_only', 'all'] as const)
@@ -122,7 +123,7 @@ export async function run(): Promise<void> {
           const name = `wgs_${LINES / 1e6}M_${layout}${gz === 'bgzf' ? '.bgzf' : ''}.vcf${gz ? '.gz' : ''}`;
           const path = join(dir, name);
           await writeChunks(path, wholeGenomeVcf(person, LINES, 31, { build: 38, ids, sites }), gz);
-          files.push({ name, path });
+          files.push({ name, path, layout });
         }
     const chipText = vendorFile('23andme', chipMarkers(960_000, 5, { internalIds: true }), 'full');
     const chipPlain = join(dir, 'chip_960k.txt');
@@ -130,6 +131,9 @@ export async function run(): Promise<void> {
     await writeChunks(chipPlain, [chipText], false);
     await writeChunks(chipGz, [chipText], true);
     const chipLines = 960_000;
+    const chipTextBytes = Buffer.byteLength(chipText);
+    // The text a layout holds: its plain file's size (the plain files come first).
+    const textBytes = new Map<string, number>();
     const plainChipMs: number[] = [];
     const plainChipCpuMs: number[] = [];
 
@@ -165,6 +169,8 @@ export async function run(): Promise<void> {
       }
       const ours = median(vcf);
       const perLine = ours / LINES / (median(chip) / chipLines);
+      if (!gz) textBytes.set(f.layout, (await stat(f.path)).size);
+      const perByte = ours / textBytes.get(f.layout)! / (median(chip) / chipTextBytes);
       if (!gz) plainChipMs.push(...chip);
       if (!gz) plainChipCpuMs.push(...chipCpu);
       const perPlainLine = ours / LINES / (median(plainChipMs) / chipLines);
@@ -188,6 +194,7 @@ export async function run(): Promise<void> {
         gz ? 'chip .gz' : 'chip',
         fmt((median(chip) / chipLines) * 1e6, 0),
         fmt(perLine, 2),
+        fmt(perByte, 2),
         fmt(perPlainLine, 2),
         fmt((median(vcfCpu) / LINES) * 1e6, 0),
         fmt(cpuPerLine, 2),
@@ -210,6 +217,7 @@ export async function run(): Promise<void> {
       'against',
       'chip ns/line',
       'per-line ratio',
+      'per-byte ratio',
       'vs plain chip',
       'CPU ns/line',
       'CPU ratio',
