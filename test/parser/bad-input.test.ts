@@ -219,7 +219,7 @@ describe('archives and formats that are not genotype text', () => {
 });
 
 describe('summary notes', () => {
-  it('says when the header build and the marker positions disagree', async () => {
+  it('reads the positions in the build they are in when the header names another', async () => {
     const text = [
       '# reference human assembly build 37',
       'rs12913832 15 28120472 AG',
@@ -228,9 +228,20 @@ describe('summary notes', () => {
     ].join('\n');
     const r = await parseGenotypeBytes(enc(text));
     if (!r.ok) throw new Error(r.reason);
+    expect(r.summary.build).toBe(38);
+    expect(r.summary.build_source).toBe('positions');
+    expect(r.summary.notes.join('\n')).toContain('the positions in the file are build 38');
+  });
+
+  it('keeps the header build when too few known markers disagree with it, and says so', async () => {
+    const text = ['# reference human assembly build 37', 'rs12913832 15 28120472 AG', 'rs4778138 15 28090674 AA'].join(
+      '\n',
+    );
+    const r = await parseGenotypeBytes(enc(text));
+    if (!r.ok) throw new Error(r.reason);
     expect(r.summary.build).toBe(37);
     expect(r.summary.build_source).toBe('header');
-    expect(r.summary.notes.join('\n')).toContain('match build 38');
+    expect(r.summary.notes.join('\n')).toContain('too few to overrule the header');
   });
 });
 

@@ -123,6 +123,44 @@ describe('matching VCF lines by position', () => {
     expect(r.summary.matched_by!.position).toBeGreaterThan(1000);
   });
 
+  describe('a header naming another build than the positions are in', () => {
+    const markers = combine([markersOf(FINDING_CALLS), catalogMarkers(3, { fillerTraits: 50 })]);
+    /** The file with `lines` put into its header, after ##fileformat. */
+    const withHeader = (text: string, ...lines: string[]) => text.replace('\n', `\n${lines.join('\n')}\n`);
+
+    it.each([
+      { build: 38 as const, stale: ['##reference=file:///genomes/hg19.fa', '##contig=<ID=chr1,length=249250621>'] },
+      { build: 37 as const, stale: ['##reference=GRCh38'] },
+    ])(
+      'reads a variants-only GRCh$build VCF without rsIDs in its own build, and says the header was overruled',
+      async ({ build, stale }) => {
+        const text = sequencingVcf(markers, { build, ids: 'none', sites: 'variants_only', headerBuild: false });
+        const right = await parsed(withHeader(text, `##reference=GRCh${build}`));
+        const wrong = await parsed(withHeader(text, ...stale));
+        expect(wrong.summary.build).toBe(build);
+        expect(wrong.summary.build_source).toBe('positions');
+        expect(wrong.summary.notes.join('\n')).toContain(`the positions in the file are build ${build}`);
+        expect(markerRows(wrong.genotype)).toEqual(markerRows(right.genotype));
+        expect(wrong.summary.matched_by).toEqual(right.summary.matched_by);
+      },
+    );
+
+    it('takes the target build of a liftover from the header (CrossMap keeps the original ##reference)', async () => {
+      const text = sequencingVcf(markers, { build: 38, ids: 'none', sites: 'variants_only', headerBuild: false });
+      const lifted = withHeader(
+        text,
+        '##reference=file:///genomes/hg19.fa',
+        '##liftOverProgram=CrossMap,version=0.7.0',
+        '##liftOverChainFile=/chains/hg19ToHg38.over.chain.gz',
+        '##targetRefGenome=/genomes/hg38.fa',
+      );
+      const r = await parsed(lifted);
+      expect(r.summary.build).toBe(38);
+      expect(r.summary.build_source).toBe('header');
+      expect(r.summary.matched_by!.position).toBeGreaterThan(100);
+    });
+  });
+
   it('refuses a VCF without rsIDs whose positions are no marker, saying why and what to do', async () => {
     const r = await parseGenotypeBytes(enc(vcf('chr1\t10\t.\tA\tG\t50\tPASS\t.\tGT\t0/1')), withIndex());
     expect(r.ok).toBe(false);

@@ -46,8 +46,11 @@ export const BUILD_MARKERS: readonly BuildMarker[] = [
 
 const BUILDS: Build[] = [36, 37, 38];
 
-/** Build from the positions of known markers, or null when they do not agree clearly. */
-export function buildFromPositions(g: Genotype): Build | null {
+/**
+ * Build from the positions of known markers, or null when they do not agree clearly or fewer
+ * than `minChecked` of them are in the file.
+ */
+export function buildFromPositions(g: Genotype, minChecked = 1): Build | null {
   const matches = [0, 0, 0];
   let checked = 0;
   for (const m of BUILD_MARKERS) {
@@ -59,7 +62,7 @@ export function buildFromPositions(g: Genotype): Build | null {
     checked++;
     for (let b = 0; b < 3; b++) if (m.pos[b] === p) matches[b]++;
   }
-  if (checked === 0) return null;
+  if (checked === 0 || checked < minChecked) return null;
   let best = -1;
   for (let b = 0; b < 3; b++) if (best < 0 || matches[b] > matches[best]) best = b;
   const unique = matches.filter((x) => x === matches[best]).length === 1;
@@ -70,9 +73,23 @@ export function buildFromPositions(g: Genotype): Build | null {
 /** chr1 length in each assembly (GRC assembly statistics), as VCF ##contig lines state it. */
 const CHR1_LENGTH: Record<string, Build> = { '247249719': 36, '249250621': 37, '248956422': 38 };
 
-/** Build named in header text ("build 37", "GRCh38", "hg19", "b37", a VCF chr1 contig length), or null. */
+const ASSEMBLY_NAME = '(hg18|hg19|hg38|grch3[678])';
+const BUILD_OF_NAME: Record<string, Build> = { hg18: 36, hg19: 37, hg38: 38, grch36: 36, grch37: 37, grch38: 38 };
+
+/**
+ * Build named in header text ("build 37", "GRCh38", "hg19", "b37", a VCF chr1 contig length),
+ * or null. A VCF's contig lengths describe its positions and come first; then the target of
+ * a liftover (a lifted file keeps the original's ##reference line: CrossMap adds
+ * ##targetRefGenome, and chain files are named "hg19ToHg38"); then the first name given.
+ */
 export function buildFromHeader(text: string): Build | null {
   const t = text.toLowerCase();
+  const contig = /##contig=<id=(?:chr)?1,[^>]*length=(\d+)/.exec(t);
+  if (contig && CHR1_LENGTH[contig[1]]) return CHR1_LENGTH[contig[1]];
+  const target =
+    new RegExp(`##targetrefgenome=[^\\n]*?${ASSEMBLY_NAME}`).exec(t)?.[1] ??
+    new RegExp(`${ASSEMBLY_NAME}[._-]?to[._-]?${ASSEMBLY_NAME}`).exec(t)?.[2];
+  if (target) return BUILD_OF_NAME[target];
   const patterns: Array<[RegExp, (m: RegExpMatchArray) => Build | null]> = [
     [/grch(3[678])/, (m) => Number(m[1]) as Build],
     [/build[ _:=-]*(3[678])(?!\d)/, (m) => Number(m[1]) as Build],
@@ -80,7 +97,6 @@ export function buildFromHeader(text: string): Build | null {
     [/ncbi[ _-]?36/, () => 36],
     [/\b(b37|hs37d5|human_g1k_v37)\b/, () => 37],
     [/\b(b38|hs38dh?)\b/, () => 38],
-    [/##contig=<id=(?:chr)?1,[^>]*length=(\d+)/, (m) => CHR1_LENGTH[m[1]] ?? null],
   ];
   let best: { at: number; build: Build } | null = null;
   for (const [re, pick] of patterns) {

@@ -42,6 +42,9 @@ export interface ParseOptions {
   variantsOnly?: boolean;
 }
 
+/** Known markers (build.ts) whose positions it takes to overrule the build a header names. */
+const HEADER_OVERRULED_BY = 3;
+
 export const DEFAULT_MAX_DECOMPRESSED_BYTES = 2 * 1024 * 1024 * 1024;
 
 export async function parseGenotypeFile(path: string, options?: ParseOptions): Promise<ParseResult> {
@@ -196,16 +199,28 @@ async function readGenotype(
       `The last ${formatBytes(binaryTail)} of the file are binary data, not text (from byte ${text.binaryFrom.toLocaleString('en-US')} on); ` +
         'the lines there were skipped. The file may be damaged or have something appended: download it again if markers are missing.',
     );
-  let build = detection.headerBuild;
-  let buildSource: ParseSummary['build_source'] = build ? 'header' : null;
-  const fromPositions = buildFromPositions(genotype) ?? sites?.build ?? null;
-  if (!build) {
+  // The positions are the file's own statement of its build; a header can be stale (a liftover
+  // tool keeps the original's lines). Against a header, known markers count from three on.
+  const header = detection.headerBuild;
+  const byMarkers = buildFromPositions(genotype, header ? HEADER_OVERRULED_BY : 1);
+  const fromPositions = byMarkers ?? sites?.contentsBuild ?? (header ? null : (sites?.build ?? null));
+  let build = header ?? fromPositions;
+  let buildSource: ParseSummary['build_source'] = header ? 'header' : build ? 'positions' : null;
+  if (header && fromPositions && fromPositions !== header) {
     build = fromPositions;
-    buildSource = build ? 'positions' : null;
-  } else if (fromPositions && fromPositions !== build) {
+    buildSource = 'positions';
+    const evidence = byMarkers
+      ? 'known markers sit at their build ' + fromPositions + ' positions'
+      : 'the reference alleles at the markers agree with build ' + fromPositions;
     notes.push(
-      `The header names build ${build}, but the positions of known markers match build ${fromPositions}; the header's build was kept.`,
+      `The header names build ${header}, but the positions in the file are build ${fromPositions} (${evidence}); they were read as build ${fromPositions}.`,
     );
+  } else if (header) {
+    const few = buildFromPositions(genotype);
+    if (few && few !== header)
+      notes.push(
+        `The header names build ${header}, but the few known markers in the file match build ${few}; too few to overrule the header, so build ${header} was kept.`,
+      );
   }
   if (duplicates > 0)
     notes.push(`${duplicates} duplicate lines: for each rsID the first occurrence with a call was kept.`);

@@ -64,6 +64,8 @@ export const INDEL_NOT_READ = -2;
 
 export interface SiteOutcome {
   build: IndexedBuild | null;
+  /** The build the REFs at the markers' positions clearly agree with, or null when they say nothing clear. */
+  contentsBuild: IndexedBuild | null;
   reading: SiteReading;
   /** Why the reading was chosen: "contents", "header", "person" (a confirmation), or "default". */
   readingFrom: 'contents' | 'header' | 'person' | 'default';
@@ -82,8 +84,24 @@ export interface SiteOutcome {
   variantCalls: number;
 }
 
+/**
+ * Agreeing REF checks (net of disagreeing ones) that settle a file's build, and how far they
+ * must lead the other build's: a line in the wrong build lands on a marker's position by
+ * chance only (about one line in 40,000) and then names its REF one time in four, so a lead
+ * this clear is not chance. The header's build is taken while the contents say nothing clear;
+ * contents this clear overrule it (a header left stale by a liftover tool).
+ */
+const SETTLE_SCORE = 8;
+const SETTLE_LEAD = 4;
+/** Without a build in the header, the weaker lead that decides at the end of the file. */
+const FINAL_SCORE = 3;
+const FINAL_LEAD = 2;
+
 export class SiteMatcher {
-  private readonly perBuild: BuildHits[];
+  /** The builds the file's positions may still be in: both until the contents settle it (settleBuild). */
+  private perBuild: BuildHits[];
+  /** The build the file's REFs clearly agree with, once they do. */
+  private contentsBuild: IndexedBuild | null = null;
   private readonly chromSeen = new Uint8Array(32);
   private homRefCalls = 0;
   private variantCalls = 0;
@@ -96,12 +114,14 @@ export class SiteMatcher {
 
   constructor(
     private readonly index: PositionIndex,
-    headerBuild: Build | null,
+    /** The build the header names: taken unless the contents clearly say otherwise. */
+    private readonly headerBuild: Build | null,
     /** The header says this is a gVCF (a <NON_REF> allele is declared). */
     private readonly gvcfHeader: boolean,
   ) {
-    const builds: IndexedBuild[] =
-      headerBuild === 37 || headerBuild === 38 ? [headerBuild] : headerBuild ? [] : [37, 38];
+    // Both builds, whatever the header says: a header can be wrong (a liftover tool keeps the
+    // original's ##reference line), and the REFs at the markers' positions tell.
+    const builds: IndexedBuild[] = [37, 38];
     this.perBuild = builds.map((build) => ({
       build,
       call: new Uint8Array(index.size),
@@ -281,15 +301,44 @@ export class SiteMatcher {
     }
   }
 
-  /** The build the positions are in: the header's, else the one whose expected REFs the file's lines agree with. */
-  private chooseBuild(): BuildHits | null {
-    if (this.perBuild.length === 1) return this.perBuild[0];
-    if (this.perBuild.length === 0) return null;
-    const [a, b] = this.perBuild;
+  /**
+   * Once the REFs read so far clearly agree with one build, drops the other, so the rest of
+   * the file is looked up in one build only. Returns the position of the build kept in
+   * buildKeys()'s order (the WebAssembly loop drops the other's cursor), or -1.
+   */
+  settleBuild(): number {
+    if (this.perBuild.length !== 2) return -1;
+    const lead = this.leader(SETTLE_SCORE, SETTLE_LEAD);
+    if (!lead) return -1;
+    const kept = this.perBuild.indexOf(lead);
+    this.perBuild = [lead];
+    this.contentsBuild = lead.build;
+    return kept;
+  }
+
+  /** The build whose REF checks score at least `min` and more than `lead` times the other's, if one does. */
+  private leader(min: number, lead: number): BuildHits | null {
     const score = (x: BuildHits) => x.refAgrees - x.refDisagrees;
-    if (score(a) > 2 * Math.max(score(b), 0) && score(a) >= 3) return a;
-    if (score(b) > 2 * Math.max(score(a), 0) && score(b) >= 3) return b;
+    for (const x of this.perBuild) {
+      const other = this.perBuild.find((y) => y !== x);
+      if (score(x) >= min && score(x) > lead * Math.max(other ? score(other) : 0, 0)) return x;
+    }
     return null;
+  }
+
+  /**
+   * The build the positions are in: the one the contents settled on; else the header's; else,
+   * without one, the build the REFs lean to at the end.
+   */
+  private chooseBuild(): BuildHits | null {
+    this.settleBuild();
+    if (this.perBuild.length === 1) return this.perBuild[0];
+    const header = this.perBuild.find((b) => b.build === this.headerBuild);
+    if (header) return header;
+    if (this.headerBuild !== null) return null; // GRCh36: no positions to match
+    const lead = this.leader(FINAL_SCORE, FINAL_LEAD);
+    this.contentsBuild = lead?.build ?? null;
+    return lead;
   }
 
   /** The reading the contents suggest (a gVCF's blocks, or no REF/REF calls among many variants). */
@@ -348,6 +397,7 @@ export class SiteMatcher {
     const indelMismatches = chosen ? chosen.indelMismatches : 0;
     return {
       build: chosen?.build ?? null,
+      contentsBuild: this.contentsBuild,
       reading,
       readingFrom,
       matchedByPosition,

@@ -93,8 +93,15 @@ export class VcfParser implements DataLineParser {
     inLoopWindows(this, this.out, buf, start, end, SHORTEST_LOOP_LINE, (s) => {
       const stop = core.parseVcf(s, this.out.length, this.out.limit);
       this.takeLoopCounts();
+      this.settleBuild();
       return stop;
     });
+  }
+
+  /** Once the sites read so far tell the build, the loop stops looking the other one up. */
+  private settleBuild(): void {
+    const kept = this.sites?.settleBuild() ?? -1;
+    if (kept >= 0) this.out.core.keepVcfBuild(kept);
   }
 
   private takeLoopCounts(): void {

@@ -345,6 +345,24 @@ export class ParseCore {
   }
 
   /**
+   * The VCF loop looks sites up in one build from now on: the `kept`-th of startVcf's key
+   * lists, its cursor where it is (vcf_state_t's words: builds 9, keys 10-11, counts 12-13,
+   * cursors 14-15, last keys 16-19). Between parseVcf calls.
+   */
+  keepVcfBuild(kept: number): void {
+    const w = this.words;
+    const s = this.vcfStateAt >>> 2;
+    if (kept === 1) {
+      w[s + 10] = w[s + 11];
+      w[s + 12] = w[s + 13];
+      w[s + 14] = w[s + 15];
+      w[s + 16] = w[s + 18];
+      w[s + 17] = w[s + 19];
+    }
+    w[s + 9] = 1;
+  }
+
+  /**
    * Parses the loaded text from offset `from` (a line start) with the VCF loop, writing
    * records from record `at` on, up to `limit` records. Returns where it stopped, as an
    * offset into the text; vcfCount() tells what it did.
