@@ -108,6 +108,15 @@ describe('matching VCF lines by position', () => {
     );
   });
 
+  it("reads a line of the marker's own rsID by it whatever its REF, without calling it a mismatch", async () => {
+    // PLINK's --recode vcf, with no reference genome, names the person's allele as REF.
+    const r = await parsed(
+      vcf('chr19\t44908684\trs429358\tC\tT\t.\t.\t.\tGT\t0/1', 'chr19\t44908822\trs7412\tT\t.\t.\t.\t.\tGT\t0/0'),
+    );
+    expect(markerRows(r.genotype)).toEqual(['rs7412 19 44908822 TT', 'rs429358 19 44908684 CT']);
+    expect(r.summary.notes.join('\n')).not.toMatch(/another reference allele/);
+  });
+
   it('splits a multi-allelic record into the called single-base alleles, and never reads an indel as a SNP', async () => {
     const r = await parsed(
       vcf('chr19\t44908684\t.\tT\tC,G\t50\tPASS\t.\tGT\t1/2', 'chr19\t44908822\t.\tC\tCAT\t50\tPASS\t.\tGT\t0/1'),

@@ -45,7 +45,10 @@ interface BuildHits {
   call: Uint8Array;
   /** 1 when a line (or a reference block) of the file sits at the row's position. */
   listed: Uint8Array;
-  /** Lines whose REF agreed / disagreed with a known expected REF at an indexed position. */
+  /**
+   * Lines placing the file in this build (at a marker's position, the marker's expected REF
+   * or its own rsID) / at a marker's position with another REF and rsID.
+   */
   refAgrees: number;
   refDisagrees: number;
   hits: number;
@@ -162,17 +165,21 @@ export class SiteMatcher {
       for (let j = lowerBoundAt(this.index, b.build, chrom, pos); j < keys.length && keys[j] === key; j++) {
         const row = order[j];
         const expected = this.index.ref[row];
-        if (expected !== UNKNOWN && ALLELE_FROM_BYTE[buf[refStart]] !== expected) {
+        // The marker's own rsID at its position places the file in this build whatever the
+        // REF (a file converted without a reference genome, as PLINK's, names the person's
+        // allele): the line is read by its rsID, never counted as a mismatch.
+        const own = this.index.rsid[row] === rsid;
+        if (!own && expected !== UNKNOWN && ALLELE_FROM_BYTE[buf[refStart]] !== expected) {
           b.refDisagrees++;
           continue;
         }
-        if (expected !== UNKNOWN) b.refAgrees++;
+        if (own || expected !== UNKNOWN) b.refAgrees++;
         used = true;
         b.listed[row] = 1;
         // An indel marker is read by indelSite(), from indel records only.
         if (this.index.indels.has(row)) continue;
         // The call is 0 unless every called allele is REF or a SNV here (vcf.ts snvCall): an indel anchored here says nothing of a SNP.
-        if (call === 0 || this.index.rsid[row] === rsid || b.call[row] !== 0) continue;
+        if (call === 0 || own || b.call[row] !== 0) continue;
         b.call[row] = call;
         b.hits++;
       }
