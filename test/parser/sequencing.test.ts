@@ -207,6 +207,34 @@ describe('variants-only VCFs and gVCFs', () => {
     expect(all.summary.site_reading).toBe('as_listed');
   });
 
+  it("reads a VCF that also lists the reference calls its caller weighed (DeepVariant's RefCall) as variants only", async () => {
+    // DeepVariant writes the candidate sites it called REF/REF as lines too (FILTER RefCall):
+    // here one beside each variant line, and 5 % of the REF/REF markers.
+    const all = sequencingVcf(markers, { sites: 'all', ids: 'none' }).split('\n');
+    const header = all.filter((l) => l.startsWith('#'));
+    const data = all.filter((l) => l !== '' && !l.startsWith('#'));
+    const homRef = (l: string) => l.endsWith('\t0/0:30');
+    const lines: string[] = [];
+    let k = 0;
+    for (const l of data) {
+      const f = l.split('\t');
+      if (!homRef(l)) {
+        lines.push(l, [f[0], Number(f[1]) + 2, '.', 'A', '<*>', '0', 'RefCall', '.', 'GT:DP', '0/0:30'].join('\t'));
+      } else if (k++ % 20 === 0) lines.push(l.replace('\tPASS\t', '\tRefCall\t'));
+    }
+    const r = await parsed([...header, ...lines].join('\n') + '\n');
+    const plain = await parsed(sequencingVcf(markers, { sites: 'variants_only', ids: 'none' }));
+    expect(r.summary.site_reading).toBe('variants_only');
+    expect(r.summary.site_reading_from).toBe('contents');
+    expect(r.summary.notes.join('\n')).toMatch(
+      /at the markers' positions it has [\d,]+ variant calls and [\d,]+ reference calls/,
+    );
+    // The same markers and calls, and the few REF/REF lines at markers of no known REF besides.
+    const rows = new Set(markerRows(r.genotype));
+    expect(markerRows(plain.genotype).filter((row) => !rows.has(row))).toEqual([]);
+    expect(rows.size - plain.genotype.rsids.length).toBeLessThan(10);
+  });
+
   it('reads the markers inside a gVCF reference block as REF/REF', async () => {
     const r = await parsed(
       [

@@ -264,10 +264,16 @@ function siteNotes(sites: SiteOutcome, source: string | null): string[] {
     notes.push(
       `${n(sites.matchedByPosition)} markers were found by their GRCh${sites.build} position (the lines carry no rsID, or another one).`,
     );
+  // Variants only told from the lines at the markers: the file also lists reference calls.
+  const weighed = sites.homRefCalls > (sites.homRefCalls + sites.variantCalls) * 0.01;
+  const counts = weighed
+    ? `: at the markers' positions it has ${n(sites.markerVariantCalls)} variant calls and ${n(sites.markerHomRefCalls)} reference calls ` +
+      `(${n(sites.homRefCalls)} reference calls in all: sites its caller weighed, as DeepVariant's RefCall lines)`
+    : `: ${n(sites.variantCalls)} variant calls and ${n(sites.homRefCalls)} reference calls`;
   if (sites.reading === 'variants_only')
     notes.push(
       `This VCF lists only the sites where you differ from the reference genome${source ? ` (as ${source} files do)` : ''}` +
-        `${sites.readingFrom === 'person' ? ', as you confirmed' : `: ${n(sites.variantCalls)} variant calls and ${n(sites.homRefCalls)} reference calls`}. ` +
+        `${sites.readingFrom === 'person' ? ', as you confirmed' : counts}. ` +
         `${n(sites.readAsReference)} markers it does not list, on the chromosomes it covers, were read as homozygous for the reference allele. ` +
         'If your file lists every site that was called, process it again with variants_only=false.',
     );

@@ -35,6 +35,14 @@ type SiteReading = 'as_listed' | 'variants_only' | 'reference_blocks';
 /** A VCF with at least this many non-reference calls and almost no REF/REF calls lists variants only. */
 const MIN_VARIANT_CALLS = 20;
 const MAX_HOM_REF_SHARE = 0.01;
+/**
+ * So does one whose lines at the markers' positions are nearly all non-reference: a caller
+ * may also list the reference calls it weighed (DeepVariant's RefCall lines), but a file of
+ * every site is REF/REF at a large share of the markers (64 % in a test genome drawn from
+ * 1000 Genomes frequencies).
+ */
+const MIN_MARKER_VARIANT_CALLS = 50;
+const MAX_MARKER_HOM_REF_SHARE = 0.1;
 
 const POS_SCALE = 2 ** 32;
 const UNKNOWN = 0;
@@ -58,6 +66,9 @@ interface BuildHits {
   callFromBefore: Uint8Array;
   /** Indel records at an indel marker that carry another allele than the marker's. */
   indelMismatches: number;
+  /** Lines read at a SNP marker's position: REF/REF calls, and calls with a non-reference allele. */
+  markerHomRef: number;
+  markerVariant: number;
 }
 
 /** indelSite()'s answer for a record whose rsID is not an indel marker with known alleles here. */
@@ -85,6 +96,9 @@ export interface SiteOutcome {
   /** Counted calls, for the notes: REF/REF, and with a non-reference allele. */
   homRefCalls: number;
   variantCalls: number;
+  /** The same, of the lines at SNP markers' positions in the file's build. */
+  markerHomRefCalls: number;
+  markerVariantCalls: number;
 }
 
 /**
@@ -135,6 +149,8 @@ export class SiteMatcher {
       indelAt: prepared(index, build).indelAt,
       callFromBefore: new Uint8Array(index.size),
       indelMismatches: 0,
+      markerHomRef: 0,
+      markerVariant: 0,
     }));
   }
 
@@ -162,6 +178,7 @@ export class SiteMatcher {
     for (const b of this.perBuild) {
       const keys = b.build === 37 ? this.index.key37 : this.index.key38;
       const order = b.build === 37 ? this.index.order37 : this.index.order38;
+      let atMarker = false;
       for (let j = lowerBoundAt(this.index, b.build, chrom, pos); j < keys.length && keys[j] === key; j++) {
         const row = order[j];
         const expected = this.index.ref[row];
@@ -178,11 +195,14 @@ export class SiteMatcher {
         b.listed[row] = 1;
         // An indel marker is read by indelSite(), from indel records only.
         if (this.index.indels.has(row)) continue;
+        atMarker = true;
         // The call is 0 unless every called allele is REF or a SNV here (vcf.ts snvCall): an indel anchored here says nothing of a SNP.
         if (call === 0 || own || b.call[row] !== 0) continue;
         b.call[row] = call;
         b.hits++;
       }
+      if (atMarker && nonRef) b.markerVariant++;
+      else if (atMarker && homRef) b.markerHomRef++;
     }
     this.lastSiteUnused = !used && rsid < 0;
     if (this.lastSiteUnused) this.unusedSites++;
@@ -348,11 +368,22 @@ export class SiteMatcher {
     return lead;
   }
 
-  /** The reading the contents suggest (a gVCF's blocks, or no REF/REF calls among many variants). */
-  detectedReading(): SiteReading {
+  /**
+   * The reading the contents suggest: a gVCF's blocks, or variants only when there are almost
+   * no REF/REF calls among many variants, in the whole file or at the markers' positions in
+   * the file's build.
+   */
+  private detectedReading(chosen: BuildHits | null): SiteReading {
     if (this.gvcfHeader || this.blocks > 0) return 'reference_blocks';
     const called = this.homRefCalls + this.variantCalls;
     if (this.variantCalls >= MIN_VARIANT_CALLS && this.homRefCalls <= called * MAX_HOM_REF_SHARE)
+      return 'variants_only';
+    const atMarkers = chosen ? chosen.markerHomRef + chosen.markerVariant : 0;
+    if (
+      chosen &&
+      chosen.markerVariant >= MIN_MARKER_VARIANT_CALLS &&
+      chosen.markerHomRef <= atMarkers * MAX_MARKER_HOM_REF_SHARE
+    )
       return 'variants_only';
     return 'as_listed';
   }
@@ -364,7 +395,7 @@ export class SiteMatcher {
    */
   finish(out: GenotypeCollector, confirmed: boolean | undefined): SiteOutcome {
     const chosen = this.chooseBuild();
-    const detected = this.detectedReading();
+    const detected = this.detectedReading(chosen);
     let reading = detected;
     let readingFrom: SiteOutcome['readingFrom'] = detected === 'as_listed' ? 'default' : 'contents';
     if (detected === 'reference_blocks' && this.gvcfHeader) readingFrom = 'header';
@@ -414,6 +445,8 @@ export class SiteMatcher {
       indelMismatches,
       homRefCalls: this.homRefCalls,
       variantCalls: this.variantCalls,
+      markerHomRefCalls: chosen?.markerHomRef ?? 0,
+      markerVariantCalls: chosen?.markerVariant ?? 0,
     };
   }
 }
