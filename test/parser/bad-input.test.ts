@@ -201,6 +201,14 @@ describe('archives and formats that are not genotype text', () => {
     await expectRefused(parseGenotypeBytes(enc('##fileformat=VCFv4.2\n1\t5\trs1\tA\tG\t.\t.\t.\tGT\t0/1\n')), /#CHROM/);
   });
 
+  it('refuses a VCF whose records carry no GT field, saying so', async () => {
+    const head = '##fileformat=VCFv4.2\n#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\tFORMAT\tS1\n';
+    await expectRefused(
+      parseGenotypeBytes(enc(`${head}1\t5\trs1\tA\tG\t.\t.\t.\tDP:GQ\t30:99\n1\t9\trs2\tC\tT\t.\t.\t.\tDP\t12\n`)),
+      /no GT \(genotype\) field/,
+    );
+  });
+
   it('refuses a file whose markers have no rsIDs, saying so', async () => {
     await expectRefused(
       parseGenotypeBytes(enc('# rsid\tchromosome\tposition\tgenotype\ni1\t1\t5\tAA\ni2\t1\t6\tCC\n')),

@@ -166,6 +166,12 @@ async function readGenotype(
           ? 'No usable genotype lines found: the lines have no rsIDs, and their positions could not be placed in GRCh37 or GRCh38 because the header names no build and no line sits at a known marker. Export the VCF with its full header (##reference or ##contig lines), or with rsIDs.'
           : `No usable genotype lines found: the lines have no rsIDs, and none of their positions is one of the markers Traitscope reads (GRCh${sites.build ?? '37/38'}). Export the VCF with rsIDs, or the raw data of a genotyping test.`,
       );
+    const withoutGt = parser.vcfLinesWithoutGt;
+    if (withoutGt > 0 && withoutGt === parser.skips.total())
+      fail(
+        "No genotype calls found: this VCF's records have no GT (genotype) field in their FORMAT column, so they say which variants were seen but not what you carry. " +
+          'Export the VCF with genotypes (GT), as variant callers write it.',
+      );
     const skipped = parser.skips.byReason();
     const nonRs = skipped.non_rs_id ?? 0;
     if (nonRs > 0 && nonRs === parser.skips.total())

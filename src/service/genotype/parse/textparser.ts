@@ -46,6 +46,11 @@ export class TextGenotypeParser implements LineSink {
     this.collector = new GenotypeCollector(maxMarkers);
   }
 
+  /** VCF records without a GT field (0 for other files). */
+  get vcfLinesWithoutGt(): number {
+    return this.impl instanceof VcfParser ? this.impl.linesWithoutGt : 0;
+  }
+
   /** Room for the markers a text of this many bytes may hold (~25 bytes a line), so the arrays rarely grow. */
   expectTextBytes(bytes: number): void {
     this.collector.reserve(Math.min(Math.ceil(bytes / 24), 2_000_000));

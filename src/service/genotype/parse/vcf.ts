@@ -70,6 +70,8 @@ export class VcfParser implements DataLineParser {
 
   /** Lines the WebAssembly loop took (the rest came through line()). */
   loopLines = 0;
+  /** Records whose FORMAT has no GT: no call to read (a file of that alone is refused saying so). */
+  linesWithoutGt = 0;
   /** The REF byte of a site entry, where sites.ts reads a record's REF from. */
   private readonly entryRef = new Uint8Array(1);
 
@@ -197,7 +199,10 @@ export class VcfParser implements DataLineParser {
         from = i + 1;
       }
     }
-    if (gtIndex < 0) return this.skips.add(SKIP_MALFORMED);
+    if (gtIndex < 0) {
+      this.linesWithoutGt++;
+      return this.skips.add(SKIP_MALFORMED);
+    }
     let gs = st[9];
     let ge = en[9];
     for (let i = st[9], kk = 0; i <= en[9]; i++) {
