@@ -10,6 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { findRsid } from '../../src/service/genotype/encoding.js';
 import { BUILD_MARKERS } from '../../src/service/genotype/parse/build.js';
 import { parseGenotypeBytes, type ParseOptions } from '../../src/service/genotype/parse/index.js';
+import { WHOLE_GENOME_LISTED_SHARE } from '../../src/service/genotype/parse/sites.js';
+import { loadKgTable } from '../../src/service/science/kg-table.js';
 import { rowOfRsid } from '../../src/service/genotype/positions.js';
 import type { Genotype, ParseSuccess } from '../../src/service/genotype/types.js';
 import { FINDING_GENES, findingsFor } from '../../src/service/science/findings.js';
@@ -65,6 +67,24 @@ describe('the position index', () => {
       checked++;
     }
     expect(checked).toBeGreaterThanOrEqual(15);
+  });
+
+  it('states the share of its markers a whole genome lists as variants, as the 1000 Genomes frequencies give it', () => {
+    // 1 − (1 − ALT frequency)², averaged over the markers with a known REF, per super-population.
+    const index = positionIndex();
+    const kg = loadKgTable(RESOURCES);
+    const sums = new Array<number>(5).fill(0);
+    let n = 0;
+    for (let row = 0; row < index.size; row++) {
+      const v = index.ref[row] === 0 ? undefined : kg.byRsid(index.rsid[row]);
+      if (!v || v.ref.length !== 1 || v.alt.length !== 1 || v.altFreq.some((f) => !Number.isFinite(f))) continue;
+      n++;
+      v.altFreq.forEach((f, p) => (sums[p] += 1 - (1 - f) ** 2));
+    }
+    expect(n).toBeGreaterThan(20_000);
+    const shares = sums.map((x) => Math.round((x / n) * 100) / 100);
+    expect(Math.min(...shares)).toBe(WHOLE_GENOME_LISTED_SHARE.low);
+    expect(Math.max(...shares)).toBe(WHOLE_GENOME_LISTED_SHARE.high);
   });
 
   it('holds every marker Traitscope reads, and the build report counts those it could not place', () => {
@@ -193,6 +213,20 @@ describe('variants-only VCFs and gVCFs', () => {
     // rs7412 is CC, the GRCh38 reference (C): unlisted, read as REF/REF.
     const i = findRsid(r.genotype.rsids, 7412);
     expect(markerRows(r.genotype)[i]).toBe('rs7412 19 44908822 CC');
+  });
+
+  it('says when a variants-only file lists too few markers to be a whole genome', async () => {
+    const genome = sequencingVcf(catalogMarkers(9, { traits: 'all' }), { sites: 'variants_only', ids: 'none' });
+    const whole = await parsed(genome);
+    expect(whole.summary.site_reading).toBe('variants_only');
+    expect(whole.summary.notes.join('\n')).not.toMatch(/not a whole genome/);
+    // An exome's worth: one variant line in fifteen.
+    const lines = genome.split('\n');
+    const part = await parsed(lines.filter((l, i) => l.startsWith('#') || i % 15 === 0).join('\n') + '\n');
+    expect(part.summary.site_reading).toBe('variants_only');
+    expect(part.summary.notes.join('\n')).toMatch(
+      /lines at only \d %.*whole genome lists 42–47 %.*If your file is not a whole genome, process it again with variants_only=false/,
+    );
   });
 
   it('follows the person: a file they say lists every site is read as listed', async () => {

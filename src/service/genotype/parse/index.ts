@@ -16,7 +16,7 @@ import { isZip, route, type ContainerContext } from './containers.js';
 import { ParseError, fail } from './errors.js';
 import { LineSplitter } from './lines.js';
 import { refuseNonGenotypeContent, refuseTwoPeople } from './nongenome.js';
-import type { SiteOutcome } from './sites.js';
+import { PARTIAL_GENOME_LISTED_SHARE, WHOLE_GENOME_LISTED_SHARE, type SiteOutcome } from './sites.js';
 import { inferSex } from './sex.js';
 import { bytesSource, fillAt, openFileSource, readAt, readRange, type ByteSource } from './source.js';
 import { TextDecoderStage } from './text.js';
@@ -283,7 +283,20 @@ function siteNotes(sites: SiteOutcome, source: string | null): string[] {
         `${n(sites.readAsReference)} markers it does not list, on the chromosomes it covers, were read as homozygous for the reference allele. ` +
         'If your file lists every site that was called, process it again with variants_only=false.',
     );
-  else if (sites.reading === 'reference_blocks')
+  if (
+    sites.reading === 'variants_only' &&
+    sites.listedShare !== null &&
+    sites.listedShare < PARTIAL_GENOME_LISTED_SHARE
+  ) {
+    const pct = (x: number) => Math.round(x * 100);
+    const { low, high } = WHOLE_GENOME_LISTED_SHARE;
+    notes.push(
+      `This file has lines at only ${pct(sites.listedShare)} % of the markers of known reference allele on its chromosomes, where a whole genome lists ` +
+        `${pct(low)}–${pct(high)} % of them as variants (1000 Genomes, every population): ` +
+        'it may cover only part of the genome (an exome, a gene panel, a chip file converted to VCF), and the markers outside what was sequenced are not known to match the reference. ' +
+        'If your file is not a whole genome, process it again with variants_only=false.',
+    );
+  } else if (sites.reading === 'reference_blocks')
     notes.push(
       `This is a gVCF: ${n(sites.readAsReference)} markers inside its reference blocks were read as homozygous for the reference allele.`,
     );

@@ -44,6 +44,16 @@ const MAX_HOM_REF_SHARE = 0.01;
 const MIN_MARKER_VARIANT_CALLS = 50;
 const MAX_MARKER_HOM_REF_SHARE = 0.1;
 
+/**
+ * The share of the index's markers with a known REF that a whole genome lists as variants:
+ * 1 − (1 − ALT frequency)², averaged over them, is 42–47 % in each 1000 Genomes
+ * super-population (resources/catalog/kg-frequencies.json.gz; test/parser/sequencing.test.ts
+ * recomputes it). A variants-only file listing under a quarter of the lowest covers only
+ * part of the genome: an exome, a gene panel, a chip file converted to VCF.
+ */
+export const WHOLE_GENOME_LISTED_SHARE = { low: 0.42, high: 0.47 } as const;
+export const PARTIAL_GENOME_LISTED_SHARE = 0.1;
+
 const POS_SCALE = 2 ** 32;
 const UNKNOWN = 0;
 
@@ -87,6 +97,11 @@ export interface SiteOutcome {
   matchedByPosition: number;
   /** Markers read as REF/REF because the file does not list them (variants-only) or a block covers them. */
   readAsReference: number;
+  /**
+   * Of the markers with a known REF on the chromosomes the file covers, the share it has a
+   * line at (WHOLE_GENOME_LISTED_SHARE for a whole genome's variants); null when none.
+   */
+  listedShare: number | null;
   /** Lines without an rsID at a site Traitscope does not use. */
   unusedSites: number;
   /** Lines at an indexed position whose REF is not the expected one (another build or allele). */
@@ -405,11 +420,17 @@ export class SiteMatcher {
     }
     let matchedByPosition = 0;
     let readAsReference = 0;
+    let covered = 0;
+    let listedCovered = 0;
     if (chosen) {
       const { call, listed, build } = chosen;
       const pos = build === 37 ? this.index.pos37 : this.index.pos38;
       const { rsid, chrom, ref } = this.index;
       for (let row = 0; row < this.index.size; row++) {
+        if (pos[row] > 0 && ref[row] !== UNKNOWN && this.chromSeen[chrom[row]] === 1) {
+          covered++;
+          listedCovered += listed[row];
+        }
         if (call[row] !== 0) {
           out.add(rsid[row], call[row], chrom[row], pos[row]);
           matchedByPosition++;
@@ -440,6 +461,7 @@ export class SiteMatcher {
       readingFrom,
       matchedByPosition,
       readAsReference,
+      listedShare: covered > 0 ? listedCovered / covered : null,
       unusedSites: this.unusedSites,
       refMismatches,
       indelMismatches,
