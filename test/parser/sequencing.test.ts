@@ -220,6 +220,11 @@ describe('variants-only VCFs and gVCFs', () => {
     const whole = await parsed(genome);
     expect(whole.summary.site_reading).toBe('variants_only');
     expect(whole.summary.notes.join('\n')).not.toMatch(/not a whole genome/);
+    // As the person confirmed it, the same reading, said so.
+    const saidVariants = await parsed(genome, withIndex({ variantsOnly: true }));
+    expect(saidVariants.summary.site_reading_from).toBe('person');
+    expect(saidVariants.summary.notes.join('\n')).toMatch(/lists only the sites where you differ.*, as you confirmed/);
+    expect(saidVariants.summary.notes.join('\n')).not.toMatch(/only the sites this VCF lists were read/);
     // An exome's worth: one variant line in fifteen.
     const lines = genome.split('\n');
     const part = await parsed(lines.filter((l, i) => l.startsWith('#') || i % 15 === 0).join('\n') + '\n');

@@ -270,32 +270,28 @@ function siteNotes(sites: SiteOutcome, source: string | null): string[] {
     notes.push(
       `${n(sites.matchedByPosition)} markers were found by their GRCh${sites.build} position (the lines carry no rsID, or another one).`,
     );
-  // Variants only told from the lines at the markers: the file also lists reference calls.
-  const weighed = sites.homRefCalls > (sites.homRefCalls + sites.variantCalls) * 0.01;
-  const counts = weighed
-    ? `: at the markers' positions it has ${n(sites.markerVariantCalls)} variant calls and ${n(sites.markerHomRefCalls)} reference calls ` +
-      `(${n(sites.homRefCalls)} reference calls in all: sites its caller weighed, as DeepVariant's RefCall lines)`
-    : `: ${n(sites.variantCalls)} variant calls and ${n(sites.homRefCalls)} reference calls`;
-  if (sites.reading === 'variants_only')
+  if (sites.reading === 'variants_only') {
+    // Told from the lines at the markers, the file lists reference calls too: say which counts decided.
+    const counts = sites.toldByMarkers
+      ? `: at the markers' positions it has ${n(sites.markerVariantCalls)} variant calls and ${n(sites.markerHomRefCalls)} reference calls ` +
+        `(${n(sites.homRefCalls)} reference calls in all: sites its caller weighed, as DeepVariant's RefCall lines)`
+      : `: ${n(sites.variantCalls)} variant calls and ${n(sites.homRefCalls)} reference calls`;
     notes.push(
       `This VCF lists only the sites where you differ from the reference genome${source ? ` (as ${source} files do)` : ''}` +
         `${sites.readingFrom === 'person' ? ', as you confirmed' : counts}. ` +
         `${n(sites.readAsReference)} markers it does not list, on the chromosomes it covers, were read as homozygous for the reference allele. ` +
         'If your file lists every site that was called, process it again with variants_only=false.',
     );
-  if (
-    sites.reading === 'variants_only' &&
-    sites.listedShare !== null &&
-    sites.listedShare < PARTIAL_GENOME_LISTED_SHARE
-  ) {
-    const pct = (x: number) => Math.round(x * 100);
-    const { low, high } = WHOLE_GENOME_LISTED_SHARE;
-    notes.push(
-      `This file has lines at only ${pct(sites.listedShare)} % of the markers of known reference allele on its chromosomes, where a whole genome lists ` +
-        `${pct(low)}–${pct(high)} % of them as variants (1000 Genomes, every population): ` +
-        'it may cover only part of the genome (an exome, a gene panel, a chip file converted to VCF), and the markers outside what was sequenced are not known to match the reference. ' +
-        'If your file is not a whole genome, process it again with variants_only=false.',
-    );
+    if (sites.listedShare !== null && sites.listedShare < PARTIAL_GENOME_LISTED_SHARE) {
+      const pct = (x: number) => Math.round(x * 100);
+      const { low, high } = WHOLE_GENOME_LISTED_SHARE;
+      notes.push(
+        `This file has lines at only ${pct(sites.listedShare)} % of the markers of known reference allele on its chromosomes, where a whole genome lists ` +
+          `${pct(low)}–${pct(high)} % of them as variants (1000 Genomes, every population): ` +
+          'it may cover only part of the genome (an exome, a gene panel, a chip file converted to VCF), and the markers outside what was sequenced are not known to match the reference. ' +
+          'If your file is not a whole genome, process it again with variants_only=false.',
+      );
+    }
   } else if (sites.reading === 'reference_blocks')
     notes.push(
       `This is a gVCF: ${n(sites.readAsReference)} markers inside its reference blocks were read as homozygous for the reference allele.`,

@@ -32,18 +32,6 @@ import { INDEL_LOOKBEHIND, indelAlleleCode, readIndelRecord } from './indels.js'
  */
 type SiteReading = 'as_listed' | 'variants_only' | 'reference_blocks';
 
-/** A VCF with at least this many non-reference calls and almost no REF/REF calls lists variants only. */
-const MIN_VARIANT_CALLS = 20;
-const MAX_HOM_REF_SHARE = 0.01;
-/**
- * So does one whose lines at the markers' positions are nearly all non-reference: a caller
- * may also list the reference calls it weighed (DeepVariant's RefCall lines), but a file of
- * every site is REF/REF at a large share of the markers (64 % in a test genome drawn from
- * 1000 Genomes frequencies).
- */
-const MIN_MARKER_VARIANT_CALLS = 50;
-const MAX_MARKER_HOM_REF_SHARE = 0.1;
-
 /**
  * The share of the index's markers with a known REF that a whole genome lists as variants:
  * 1 − (1 − ALT frequency)², averaged over them, is 42–47 % in each 1000 Genomes
@@ -53,6 +41,17 @@ const MAX_MARKER_HOM_REF_SHARE = 0.1;
  */
 export const WHOLE_GENOME_LISTED_SHARE = { low: 0.42, high: 0.47 } as const;
 export const PARTIAL_GENOME_LISTED_SHARE = 0.1;
+
+/** A VCF with at least this many non-reference calls and almost no REF/REF calls lists variants only. */
+const MIN_VARIANT_CALLS = 20;
+const MAX_HOM_REF_SHARE = 0.01;
+/**
+ * So does one whose lines at SNP markers' positions are nearly all non-reference: a caller
+ * may also list the reference calls it weighed (DeepVariant's RefCall lines), but a file of
+ * every site is REF/REF at 53–58 % of the markers (1 − WHOLE_GENOME_LISTED_SHARE).
+ */
+const MIN_MARKER_VARIANT_CALLS = 50;
+const MAX_MARKER_HOM_REF_SHARE = 0.1;
 
 const POS_SCALE = 2 ** 32;
 const UNKNOWN = 0;
@@ -114,13 +113,15 @@ export interface SiteOutcome {
   /** The same, of the lines at SNP markers' positions in the file's build. */
   markerHomRefCalls: number;
   markerVariantCalls: number;
+  /** The contents told variants only from the lines at the markers (the file lists reference calls too). */
+  toldByMarkers: boolean;
 }
 
 /**
  * Agreeing REF checks (net of disagreeing ones) that settle a file's build, and how far they
  * must lead the other build's: a line in the wrong build lands on a marker's position by
- * chance only (about one line in 40,000) and then names its REF one time in four, so a lead
- * this clear is not chance. The header's build is taken while the contents say nothing clear;
+ * chance only (some 70,000 markers in 3.1 billion positions: one line in 40,000) and then
+ * names the marker's REF about one time in four, so a lead this clear is not chance. The header's build is taken while the contents say nothing clear;
  * contents this clear overrule it (a header left stale by a liftover tool).
  */
 const SETTLE_SCORE = 8;
@@ -388,19 +389,19 @@ export class SiteMatcher {
    * no REF/REF calls among many variants, in the whole file or at the markers' positions in
    * the file's build.
    */
-  private detectedReading(chosen: BuildHits | null): SiteReading {
-    if (this.gvcfHeader || this.blocks > 0) return 'reference_blocks';
+  private detectedReading(chosen: BuildHits | null): { reading: SiteReading; toldByMarkers: boolean } {
+    if (this.gvcfHeader || this.blocks > 0) return { reading: 'reference_blocks', toldByMarkers: false };
     const called = this.homRefCalls + this.variantCalls;
     if (this.variantCalls >= MIN_VARIANT_CALLS && this.homRefCalls <= called * MAX_HOM_REF_SHARE)
-      return 'variants_only';
+      return { reading: 'variants_only', toldByMarkers: false };
     const atMarkers = chosen ? chosen.markerHomRef + chosen.markerVariant : 0;
     if (
       chosen &&
       chosen.markerVariant >= MIN_MARKER_VARIANT_CALLS &&
       chosen.markerHomRef <= atMarkers * MAX_MARKER_HOM_REF_SHARE
     )
-      return 'variants_only';
-    return 'as_listed';
+      return { reading: 'variants_only', toldByMarkers: true };
+    return { reading: 'as_listed', toldByMarkers: false };
   }
 
   /**
@@ -410,7 +411,7 @@ export class SiteMatcher {
    */
   finish(out: GenotypeCollector, confirmed: boolean | undefined): SiteOutcome {
     const chosen = this.chooseBuild();
-    const detected = this.detectedReading(chosen);
+    const { reading: detected, toldByMarkers } = this.detectedReading(chosen);
     let reading = detected;
     let readingFrom: SiteOutcome['readingFrom'] = detected === 'as_listed' ? 'default' : 'contents';
     if (detected === 'reference_blocks' && this.gvcfHeader) readingFrom = 'header';
@@ -469,6 +470,7 @@ export class SiteMatcher {
       variantCalls: this.variantCalls,
       markerHomRefCalls: chosen?.markerHomRef ?? 0,
       markerVariantCalls: chosen?.markerVariant ?? 0,
+      toldByMarkers: reading === 'variants_only' && readingFrom === 'contents' && toldByMarkers,
     };
   }
 }
