@@ -122,6 +122,8 @@ export async function analyzeCommand(args: string[]): Promise<number> {
           : '';
     out.push(`Sites: ${SITE_READING_TEXT[s.site_reading]}${from}.${other}`);
   }
+  // What the reading found worth saying (the build a header got wrong, lines not used, …), as the app shows it.
+  for (const note of s.notes) out.push(`Note: ${note}`);
   if (ancestry.best) {
     const shares = Object.entries(ancestry.proportions)
       .filter(([, v]) => v >= 0.01)

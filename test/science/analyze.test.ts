@@ -77,6 +77,8 @@ describe('analyze FILE', () => {
     expect(io.out()).toMatch(
       /^Sites: Variants only: .* every site it does not list is read as matching the reference \(decided from the file’s contents\)\. If the file lists every site it called, run again with --variants-only no\.$/m,
     );
+    // The parse's notes, as the app shows them under the file.
+    expect(io.out()).toMatch(/^Note: This VCF lists only the sites where you differ from the reference genome/m);
     const asRead = Number(/^\S+: \S+ \(vcf\), ([\d,]+) markers/m.exec(io.out())![1].replace(/,/g, ''));
     expect(await analyzeCommand([variantsOnlyVcf(), '--variants-only', 'no', '--resources', resourcesDir])).toBe(0);
     const second = io.out().split(/^(?=\S+: \S+ \(vcf\))/m)[1];
