@@ -274,6 +274,26 @@ describe('variants-only VCFs and gVCFs', () => {
     expect(rows.size - plain.genotype.rsids.length).toBeLessThan(10);
   });
 
+  it("reads Strelka's reference blocks, which have no ALT, over INFO's END", async () => {
+    const gatk = sequencingVcf(markers, { sites: 'gvcf', ids: 'none' });
+    // Illumina's Strelka and Isaac: no <NON_REF> allele; a block is a record without ALT and an END.
+    const strelka = gatk
+      .split('\n')
+      .filter((l) => !l.startsWith('##ALT=<ID=NON_REF'))
+      .map((l) =>
+        l.startsWith('##fileformat')
+          ? `${l}\n##INFO=<ID=END,Number=1,Type=Integer,Description="End position of the region described in this record">`
+          : l.replace('\t<NON_REF>\t', '\t.\t').replace(',<NON_REF>\t', '\t'),
+      )
+      .join('\n');
+    expect(strelka).not.toContain('NON_REF');
+    const read = await parsed(strelka);
+    const expected = await parsed(gatk);
+    expect(read.summary.site_reading).toBe('reference_blocks');
+    expect(read.summary.matched_by).toEqual(expected.summary.matched_by);
+    expect(markerRows(read.genotype)).toEqual(markerRows(expected.genotype));
+  });
+
   it('reads the markers inside a gVCF reference block as REF/REF', async () => {
     const r = await parsed(
       [

@@ -19,6 +19,11 @@ export interface Detection {
   headerBuild: Build | null;
   /** A gVCF: the header declares the <NON_REF> allele of reference blocks (VCF only). */
   gvcf: boolean;
+  /**
+   * The header declares INFO's END: a record with no ALT (".") may be a reference block
+   * over POS–END, as Illumina's Strelka and Isaac gVCFs write them (VCF only).
+   */
+  endDeclared: boolean;
   /** The sequencing service or variant caller named in a VCF header, for the notes; null when none. */
   sequencingSource: string | null;
   /** Lines at the start of the file that are preamble, not data (Illumina [Header] block). */
@@ -54,6 +59,7 @@ export function detect(lines: string[]): Detection {
       layout: null,
       headerBuild: buildFromHeader(header),
       gvcf: /^##(ALT=<ID=NON_REF\b|GVCFBlock)/im.test(header),
+      endDeclared: /^##INFO=<ID=END,/im.test(header),
       sequencingSource: sequencingSource(header),
       preambleLines: 0,
       notes,
@@ -124,6 +130,7 @@ export function detect(lines: string[]): Detection {
     layout,
     headerBuild: buildFromHeader(headerText),
     gvcf: false,
+    endDeclared: false,
     sequencingSource: null,
     preambleLines,
     notes,

@@ -151,6 +151,8 @@ export class SiteMatcher {
     private readonly headerBuild: Build | null,
     /** The header says this is a gVCF (a <NON_REF> allele is declared). */
     private readonly gvcfHeader: boolean,
+    /** The header declares INFO's END: a record without ALT may be a reference block (vcf.ts). */
+    readonly blocksWithoutAlt = false,
   ) {
     // Both builds, whatever the header says: a header can be wrong (a liftover tool keeps the
     // original's ##reference line), and the REFs at the markers' positions tell.

@@ -139,7 +139,7 @@ export class TextGenotypeParser implements LineSink {
     this.detection = detect(text);
     if (this.detection.kind === 'vcf' && this.positionIndex) {
       const index = typeof this.positionIndex === 'function' ? this.positionIndex() : this.positionIndex;
-      this.sites = new SiteMatcher(index, this.detection.headerBuild, this.detection.gvcf);
+      this.sites = new SiteMatcher(index, this.detection.headerBuild, this.detection.gvcf, this.detection.endDeclared);
     }
     this.impl =
       this.detection.kind === 'vcf'

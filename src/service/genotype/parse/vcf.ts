@@ -81,7 +81,7 @@ export class VcfParser implements DataLineParser {
     private readonly skips: SkipCounter,
     private readonly sites: SiteMatcher | null = null,
   ) {
-    out.core.startVcf(sites !== null, sites?.buildKeys() ?? []);
+    out.core.startVcf(sites !== null, sites?.buildKeys() ?? [], sites?.blocksWithoutAlt ?? false);
     out.lendReadBuffer();
   }
 
@@ -245,6 +245,14 @@ export class VcfParser implements DataLineParser {
       const end = infoEnd(buf, st[7], en[7]);
       if (end >= pos) sites.referenceBlock(chrom, pos, end);
       if (rs < 0) return;
+    }
+    if (sites?.blocksWithoutAlt && alleles === 1 && i1 === 0 && (i2 === 0 || count === 1)) {
+      // Strelka's and Isaac's blocks have no ALT at all: REF/REF from POS to INFO's END, when it has one.
+      const end = infoEnd(buf, st[7], en[7]);
+      if (end >= pos) {
+        sites.referenceBlock(chrom, pos, end);
+        if (rs < 0) return;
+      }
     }
     if (i1 === -1 || i2 === -1) {
       if (sites !== null) sites.site(chrom, pos, buf, st[3], en[3], 0, rs, false, false);

@@ -237,7 +237,7 @@ typedef struct {
   uint32_t variant;  /* calls with a non-reference allele */
   uint32_t non_rs;   /* lines skipped for want of an rsID (no index) */
   uint32_t entries;  /* site entries written (records at a marker's site, for sites.ts) */
-  uint32_t with_sites; /* 1: lines are also read as sites (sites.ts) */
+  uint32_t with_sites; /* bit 0: lines are also read as sites (sites.ts); bit 1: a record without ALT may be a reference block */
   uint32_t builds;     /* builds with keys (0-2) */
   const uint64_t *keys[2]; /* chromosome << 32 | position, ascending */
   uint32_t count[2];
@@ -316,6 +316,19 @@ static inline uint32_t skip_three_fields(const uint8_t *buf, uint32_t i) {
   return i;
 }
 
+/*
+ * Whether the INFO field ending at the tab before `next` (the FORMAT field's start) has an
+ * END key: scanned back to the tab before it, for records without ALT only.
+ */
+static int info_has_end(const uint8_t *buf, uint32_t next) {
+  uint32_t e = next - 1, s = e;
+  while (buf[s - 1] != TAB) s--;
+  for (uint32_t k = s; k + 4 <= e; k++)
+    if ((k == s || buf[k - 1] == ';') && buf[k] == 'E' && buf[k + 1] == 'N' && buf[k + 2] == 'D' && buf[k + 3] == '=')
+      return 1;
+  return 0;
+}
+
 /* One build's keys and the loop's place in them. */
 typedef struct {
   const uint64_t *keys;
@@ -379,7 +392,8 @@ uint32_t parse_vcf_lines(const tables_t *t, const uint8_t *buf, uint32_t start, 
   const uint8_t *base = t->base;
   uint32_t n = 0, lines = 0, sites = 0, unused = 0, hom_ref = 0, variant = 0, non_rs = 0, i = start, ls = start;
   uint32_t entries = 0;
-  const uint32_t with_sites = st->with_sites, builds = st->builds, entry_cap = st->entry_cap;
+  const uint32_t with_sites = st->with_sites & 1, builds = st->builds, entry_cap = st->entry_cap;
+  const uint32_t alt_less_blocks = st->with_sites & 2;
   uint32_t *entry = st->entry;
   /* The cursors and the chromosomes seen live in locals: rec's stores could alias st. */
   cursor_t c0 = {st->keys[0], st->count[0], st->cursor[0], st->last[0], NO_KEY};
@@ -453,6 +467,7 @@ uint32_t parse_vcf_lines(const tables_t *t, const uint8_t *buf, uint32_t start, 
     }
     i = skip_three_fields(buf, i); /* QUAL, FILTER, INFO */
     if (i == 0) goto other;
+    if (alt_less_blocks && alleles == 1 && info_has_end(buf, i)) goto other; /* a reference block: vcf.ts reads it */
     if (format_len != 0 && (load8(buf + i) & format_mask[0]) == format_word[0] &&
         (load8(buf + i + 8) & format_mask[1]) == format_word[1]) {
       i += format_len;

@@ -317,9 +317,11 @@ export class ParseCore {
   /**
    * Readies the VCF loop for a new file: `withSites`, lines are also read as sites with the
    * position index's keys (chromosome · 2³² + position, ascending, one list per build the file
-   * may be in) laid out before the records. Only before any record is written.
+   * may be in) laid out before the records; `blocksWithoutAlt`, records without ALT go to the
+   * TypeScript reader, which reads those with an INFO END as reference blocks. Only before
+   * any record is written.
    */
-  startVcf(withSites: boolean, keyLists: readonly Float64Array[]): void {
+  startVcf(withSites: boolean, keyLists: readonly Float64Array[], blocksWithoutAlt = false): void {
     const total = keyLists.reduce((sum, k) => sum + k.length, 0);
     const keysAt = (this.recordsBase + 7) & ~7;
     this.recordsAt = (keysAt + total * 8 + 63) & ~63;
@@ -327,7 +329,8 @@ export class ParseCore {
     const w = this.words;
     const s = this.vcfStateAt >>> 2;
     w.fill(0, s, s + VCF_STATE_BYTES / 4);
-    w[s + 8] = withSites ? 1 : 0;
+    // Bit 0: read lines as sites; bit 1: a record without ALT may be a reference block (core.c).
+    w[s + 8] = (withSites ? 1 : 0) | (withSites && blocksWithoutAlt ? 2 : 0);
     w[s + 9] = keyLists.length;
     w[s + VCF_ENTRY_AT / 4] = this.vcfEntriesAt;
     w[s + VCF_ENTRY_AT / 4 + 1] = VCF_ENTRY_CAP;
