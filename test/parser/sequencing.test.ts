@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findRsid } from '../../src/service/genotype/encoding.js';
-import { BUILD_MARKERS } from '../../src/service/genotype/parse/build.js';
+import { BUILD_MARKERS, buildFromHeader } from '../../src/service/genotype/parse/build.js';
 import { parseGenotypeBytes, type ParseOptions } from '../../src/service/genotype/parse/index.js';
 import { WHOLE_GENOME_LISTED_SHARE } from '../../src/service/genotype/parse/sites.js';
 import { loadKgTable } from '../../src/service/science/kg-table.js';
@@ -150,6 +150,21 @@ describe('matching VCF lines by position', () => {
     expect(r.summary.build).toBe(37);
     expect(r.summary.build_source).toBe('positions');
     expect(r.summary.matched_by!.position).toBeGreaterThan(1000);
+  });
+
+  it.each([
+    ['##contig=<ID=chr1,length=248956422,assembly=hg38>', 38],
+    ['##contig=<ID=1,length=249250621>', 37],
+    ['##reference=file:///ref/hs37d5.fa', 37],
+    ['##reference=file:///ref/Homo_sapiens_assembly38.fasta', 38],
+    ['##reference=file:///ref/Homo_sapiens_assembly19.fasta', 37],
+    ['##reference=GRCh38', 38],
+    ['##reference=file:///ref/hg19.fa\n##targetRefGenome=/ref/hg38.fa', 38],
+    ['##reference=file:///ref/hg19.fa\n##liftOverChainFile=/chains/hg19ToHg38.over.chain.gz', 38],
+    ['##reference=GRCh37\n##contig=<ID=chr1,length=248956422>', 38],
+    ['##source=HaplotypeCaller', null],
+  ])('names the build of %j as %s', (header, build) => {
+    expect(buildFromHeader(header)).toBe(build);
   });
 
   describe('a header naming another build than the positions are in', () => {

@@ -97,6 +97,8 @@ export function buildFromHeader(text: string): Build | null {
     [/ncbi[ _-]?36/, () => 36],
     [/\b(b37|hs37d5|human_g1k_v37)\b/, () => 37],
     [/\b(b38|hs38dh?)\b/, () => 38],
+    // The Broad's references, as GATK VCFs name them: assembly19 is b37, assembly38 is hg38.
+    [/homo_sapiens_assembly(19|38)\b/, (m) => (m[1] === '19' ? 37 : 38)],
   ];
   let best: { at: number; build: Build } | null = null;
   for (const [re, pick] of patterns) {
