@@ -121,8 +121,9 @@ export interface SiteOutcome {
  * Agreeing REF checks (net of disagreeing ones) that settle a file's build, and how far they
  * must lead the other build's: a line in the wrong build lands on a marker's position by
  * chance only (some 70,000 markers in 3.1 billion positions: one line in 40,000) and then
- * names the marker's REF about one time in four, so a lead this clear is not chance. The header's build is taken while the contents say nothing clear;
- * contents this clear overrule it (a header left stale by a liftover tool).
+ * names the marker's REF about one time in four, so a lead this clear is not chance. The
+ * header's build is taken while the contents say nothing clear; contents this clear
+ * overrule it (a header left stale by a liftover tool).
  */
 const SETTLE_SCORE = 8;
 const SETTLE_LEAD = 4;
