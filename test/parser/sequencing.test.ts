@@ -9,6 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findRsid } from '../../src/service/genotype/encoding.js';
 import { BUILD_MARKERS, buildFromHeader } from '../../src/service/genotype/parse/build.js';
+import { parseChrom } from '../../src/service/genotype/parse/fields.js';
 import { parseGenotypeBytes, type ParseOptions } from '../../src/service/genotype/parse/index.js';
 import { WHOLE_GENOME_LISTED_SHARE } from '../../src/service/genotype/parse/sites.js';
 import { loadKgTable } from '../../src/service/science/kg-table.js';
@@ -116,6 +117,29 @@ describe('matching VCF lines by position', () => {
     expect(markerRows(r.genotype)).toEqual(['rs7412 19 44908822 CC', 'rs429358 19 44908684 TC']);
     expect(r.summary.matched_by).toEqual({ rsid: 0, position: 2, read_as_reference: 0 });
     expect(r.summary.build).toBe(38);
+  });
+
+  it('reads RefSeq contig names (NC_000019.10) as their chromosomes', async () => {
+    const r = await parsed(
+      vcf(
+        'NC_000019.10\t44908684\t.\tT\tC\t50\tPASS\t.\tGT\t0/1',
+        'NC_000019.10\t44908822\t.\tC\tT\t50\tPASS\t.\tGT\t0/0',
+        'NT_187361.1\t100\t.\tA\tG\t50\tPASS\t.\tGT\t0/1',
+      ),
+    );
+    expect(markerRows(r.genotype)).toEqual(['rs7412 19 44908822 CC', 'rs429358 19 44908684 TC']);
+  });
+
+  it.each([
+    ['NC_000001.11', 1],
+    ['NC_000023.11', 23],
+    ['NC_000024.10', 24],
+    ['NC_012920.1', 26],
+    ['NC_000025.1', -1],
+    ['NC_000001', -1],
+    ['NT_187361.1', -1],
+  ])('reads the contig %s as chromosome code %i', (name, code) => {
+    expect(parseChrom(enc(name), 0, name.length)).toBe(code);
   });
 
   it('does not read a line whose REF is not the expected one, and says so', async () => {

@@ -52,9 +52,12 @@ export function parseUint(buf: Uint8Array, s: number, e: number): number {
 /**
  * Chromosome code (encoding.ts) from "1".."26", "X", "Y", "XY", "PAR", "MT", "M", with an
  * optional "chr" prefix, any case. 23–26 are AncestryDNA's and PLINK's X, Y, XY and MT;
- * "0" (PLINK's unplaced) gives 0. Returns -1 for anything else.
+ * "0" (PLINK's unplaced) gives 0. RefSeq's accessions, as NCBI's pipelines name contigs
+ * (NC_000001.11; NC_000023 is X, NC_000024 Y, NC_012920 the mitochondrion), are read too.
+ * Returns -1 for anything else.
  */
 export function parseChrom(buf: Uint8Array, s: number, e: number): number {
+  if (e - s >= 11 && buf[s] === 0x4e && buf[s + 1] === 0x43 && buf[s + 2] === 0x5f) return refSeqChrom(buf, s, e);
   if (e - s > 3 && (buf[s] | 0x20) === 0x63 && (buf[s + 1] | 0x20) === 0x68 && (buf[s + 2] | 0x20) === 0x72) {
     s += 3;
     if (buf[s] === 0x5f || buf[s] === 0x2d) s++; // "chr_1", "chr-1"
@@ -86,6 +89,15 @@ export function parseChrom(buf: Uint8Array, s: number, e: number): number {
     if ((buf[s] & 0xdf) === 0x50 && (buf[s + 1] & 0xdf) === 0x41 && (buf[s + 2] & 0xdf) === 0x52) return CHROM_XY;
   }
   return -1;
+}
+
+/** "NC_0000nn.v" → chromosome nn (23 X, 24 Y), "NC_012920.v" → MT; -1 for any other accession. */
+function refSeqChrom(buf: Uint8Array, s: number, e: number): number {
+  const dot = buf.indexOf(0x2e, s);
+  if (dot !== s + 9 || dot + 1 >= e || parseUint(buf, dot + 1, e) < 0) return -1;
+  const n = parseUint(buf, s + 3, dot);
+  if (n >= 1 && n <= 24) return n;
+  return n === 12920 ? CHROM_MT : -1;
 }
 
 /** Bytes that stand for a missing allele: '0' (AncestryDNA, PLINK), '.', 'N', '?'. */
