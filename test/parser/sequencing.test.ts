@@ -179,6 +179,7 @@ describe('matching VCF lines by position', () => {
   it.each([
     ['##contig=<ID=chr1,length=248956422,assembly=hg38>', 38],
     ['##contig=<ID=1,length=249250621>', 37],
+    ['##contig=<ID=NC_000001.11,length=248956422>', 38],
     ['##reference=file:///ref/hs37d5.fa', 37],
     ['##reference=file:///ref/Homo_sapiens_assembly38.fasta', 38],
     ['##reference=file:///ref/Homo_sapiens_assembly19.fasta', 37],

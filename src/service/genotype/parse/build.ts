@@ -84,7 +84,7 @@ const BUILD_OF_NAME: Record<string, Build> = { hg18: 36, hg19: 37, hg38: 38, grc
  */
 export function buildFromHeader(text: string): Build | null {
   const t = text.toLowerCase();
-  const contig = /##contig=<id=(?:chr)?1,[^>]*length=(\d+)/.exec(t);
+  const contig = /##contig=<id=(?:chr1|1|nc_000001\.\d+),[^>]*length=(\d+)/.exec(t);
   if (contig && CHR1_LENGTH[contig[1]]) return CHR1_LENGTH[contig[1]];
   const target =
     new RegExp(`##targetrefgenome=[^\\n]*?${ASSEMBLY_NAME}`).exec(t)?.[1] ??
