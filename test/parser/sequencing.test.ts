@@ -5,6 +5,7 @@
  * traits, the same percentiles, and every single-variant finding determined.
  */
 import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findRsid } from '../../src/service/genotype/encoding.js';
@@ -332,6 +333,24 @@ describe('variants-only VCFs and gVCFs', () => {
     expect(read.summary.site_reading).toBe('reference_blocks');
     expect(read.summary.matched_by).toEqual(expected.summary.matched_by);
     expect(markerRows(read.genotype)).toEqual(markerRows(expected.genotype));
+  });
+
+  it('refuses a gVCF with more text than it reads as a gVCF, saying which file to upload instead', async () => {
+    // Blocks over chromosome 1, past the first mebibyte inflated: the file has been read as a
+    // gVCF when the limit is reached.
+    const header = sequencingVcf(markers, { sites: 'gvcf', ids: 'none' })
+      .split('\n')
+      .filter((l) => l.startsWith('#'));
+    const blocks = Array.from({ length: 80_000 }, (_, i) => {
+      const pos = 10_000 + 10 * i;
+      return `chr1\t${pos}\t.\tA\t<NON_REF>\t.\t.\tEND=${pos + 9}\tGT:DP\t0/0:30`;
+    });
+    const gvcf = enc([...header, ...blocks].join('\n') + '\n');
+    expect(gvcf.length).toBeGreaterThan(3 << 20);
+    const r = await parseGenotypeBytes(gzipSync(gvcf), withIndex({ maxDecompressedBytes: 2 << 20 }));
+    expect(r.ok ? 'read' : r.reason).toMatch(
+      /^This gVCF holds more than 2 MiB of text.*Upload the VCF of your variants instead/,
+    );
   });
 
   it('reads the markers inside a gVCF reference block as REF/REF', async () => {

@@ -142,16 +142,23 @@ async function readGenotype(
     if (ctx.expectedTextBytes < src.size) ctx.expectedTextBytes = src.size * 3;
   } else if (!isZip(head)) ctx.expectedTextBytes = src.size;
   if (ctx.expectedTextBytes !== undefined) parser.expectTextBytes(ctx.expectedTextBytes);
-  if (isZip(head)) {
-    ctx.layers.push('zip');
-    const member = chooseMember(await listZip(src));
-    ctx.expectedTextBytes = member.size;
-    parser.expectTextBytes(member.size);
-    await route(zipMember(src, member, ctx), ctx, 1, text);
-  } else {
-    // Neither gzip nor zip: plain text (or a tar of it), parsed as it comes, so the read buffers take turns.
-    const plain = !(head[0] === 0x1f && head[1] === 0x8b);
-    await route(readRange(src, 0, src.size, plain, parser.collector.reader), ctx, 0, text);
+  try {
+    if (isZip(head)) {
+      ctx.layers.push('zip');
+      const member = chooseMember(await listZip(src));
+      ctx.expectedTextBytes = member.size;
+      parser.expectTextBytes(member.size);
+      await route(zipMember(src, member, ctx), ctx, 1, text);
+    } else {
+      // Neither gzip nor zip: plain text (or a tar of it), parsed as it comes, so the read buffers take turns.
+      const plain = !(head[0] === 0x1f && head[1] === 0x8b);
+      await route(readRange(src, 0, src.size, plain, parser.collector.reader), ctx, 0, text);
+    }
+  } catch (e) {
+    // Past the text limit, a file already read as a VCF is a real one, not a bomb: say what it is.
+    if (e instanceof ParseError && ctx.decompressed > ctx.maxDecompressedBytes && parser.detection?.kind === 'vcf')
+      fail(vcfTooLarge(ctx.maxDecompressedBytes, parser));
+    throw e;
   }
   parser.finish();
 
@@ -260,6 +267,20 @@ async function readGenotype(
     notes,
   };
   return { ok: true, genotype, summary };
+}
+
+/** Why a VCF with more text than the parser reads is refused, and what to upload instead. */
+function vcfTooLarge(limit: number, parser: TextGenotypeParser): string {
+  if (parser.detection?.gvcf || (parser.sites?.referenceBlocks ?? 0) > 0)
+    return (
+      `This gVCF holds more than ${formatBytes(limit)} of text: a gVCF states every stretch of the genome, not only where you differ from the reference, ` +
+      "so a whole genome's is far larger than the VCF of its variants, and more than Traitscope reads. " +
+      'Upload the VCF of your variants instead (the .vcf.gz your sequencing service delivers beside the .g.vcf.gz).'
+    );
+  return (
+    `This VCF holds more than ${formatBytes(limit)} of text, more than the VCF of one person's variants: it may hold many samples, or imputed sites. ` +
+    'Upload the VCF of your own variants (or the raw data of a genotyping test).'
+  );
 }
 
 /** What the person should know about how a VCF's sites were read. */

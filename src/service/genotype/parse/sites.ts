@@ -140,6 +140,10 @@ export class SiteMatcher {
   private homRefCalls = 0;
   private variantCalls = 0;
   private blocks = 0;
+  /** Reference blocks read so far (a gVCF's). */
+  get referenceBlocks(): number {
+    return this.blocks;
+  }
   private unusedSites = 0;
   /** site() counted the record just read as unused (indelSite() may still use it). */
   private lastSiteUnused = false;
