@@ -13,6 +13,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { OPENED_FILE_TAIL_BYTES, type OpenedFile, type StoreOpenedFileResult } from '../shared/desktop-bridge.js';
 import { formatBytes } from '../shared/format-bytes.js';
+import { TOO_LARGE_ADVICE } from '../shared/genotype-files.js';
 
 /** What the hosted service offers for a file on disk (RunningService.ingestFile). */
 export type IngestFile = (filePath: string, profileId: string) => Promise<{ jobId: number | null }>;
@@ -55,7 +56,7 @@ export function openedFiles(): OpenedFiles {
           // The service would refuse it: said now, before a profile is made for it.
           if (info.size > maxUploadBytes)
             throw new Error(
-              `it is larger than the ${formatBytes(maxUploadBytes)} upload limit; open the raw data file itself, or a zip/gzip of it`,
+              `it is larger than the ${formatBytes(maxUploadBytes)} upload limit; open the raw data file itself, or a zip/gzip of it. ${TOO_LARGE_ADVICE}`,
             );
           const ref = randomUUID();
           files.push({ ref, name, size: info.size, tail: await lastBytes(p, info.size) });

@@ -22,3 +22,9 @@ export const GENOTYPE_ACCEPT = [
 export function uploadContentType(fileName: string): 'application/zip' | 'text/plain' {
   return /\.zip$/i.test(fileName) ? 'application/zip' : 'text/plain';
 }
+
+/**
+ * Said with every refusal of a file over the upload limit: what a sequencing customer, whose
+ * service delivers far larger files beside the VCF, should open instead.
+ */
+export const TOO_LARGE_ADVICE = 'From a sequencing service, use the VCF of your variants, not its gVCF, BAM or CRAM.';

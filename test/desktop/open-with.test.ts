@@ -207,7 +207,8 @@ describe('the main process’s handles of opened files', () => {
     expect(problems[0]).toBe('files: it is not a file');
     expect(problems[1]).toMatch(/^gone\.txt: ENOENT/);
     expect(problems[2]).toBe(
-      'huge.txt: it is larger than the 8 MiB upload limit; open the raw data file itself, or a zip/gzip of it',
+      'huge.txt: it is larger than the 8 MiB upload limit; open the raw data file itself, or a zip/gzip of it. ' +
+        'From a sequencing service, use the VCF of your variants, not its gVCF, BAM or CRAM.',
     );
   });
 

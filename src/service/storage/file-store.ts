@@ -13,6 +13,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { formatBytes } from '../../shared/format-bytes.js';
+import { TOO_LARGE_ADVICE } from '../../shared/genotype-files.js';
 import { makePrivateDir } from './private-files.js';
 import type { UploadDigester } from './upload-digests.js';
 
@@ -34,7 +35,7 @@ export interface StoredUpload {
 export class UploadTooLargeError extends Error {
   constructor(readonly limit: number) {
     super(
-      `The file is larger than the ${formatBytes(limit)} upload limit. Upload the raw data file itself, or a zip/gzip of it.`,
+      `The file is larger than the ${formatBytes(limit)} upload limit. Upload the raw data file itself, or a zip/gzip of it. ${TOO_LARGE_ADVICE}`,
     );
   }
 }

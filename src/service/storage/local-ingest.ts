@@ -15,7 +15,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { formatBytes } from '../../shared/format-bytes.js';
-import { uploadContentType } from '../../shared/genotype-files.js';
+import { TOO_LARGE_ADVICE, uploadContentType } from '../../shared/genotype-files.js';
 import type { ServiceContext } from '../http/context.js';
 import { profileOwner } from '../profiles/profiles.js';
 import { newUploadFileName, UploadTooLargeError } from './file-store.js';
@@ -64,7 +64,7 @@ export async function ingestLocalFile(
   const limit = ctx.config.maxUploadBytes;
   if (size > limit)
     throw new LocalFileError(
-      `${name} (${formatBytes(size)}) is larger than the ${formatBytes(limit)} upload limit. Open the raw data file itself, or a zip/gzip of it.`,
+      `${name} (${formatBytes(size)}) is larger than the ${formatBytes(limit)} upload limit. Open the raw data file itself, or a zip/gzip of it. ${TOO_LARGE_ADVICE}`,
     );
   if (size === 0) throw new LocalFileError(`${name} is empty. Download your raw data again and open the new file.`);
 

@@ -10,6 +10,7 @@ import type { Router } from 'express';
 import { getClient } from '../../auth/clients.js';
 import { profileOwner } from '../../profiles/profiles.js';
 import { formatBytes } from '../../../shared/format-bytes.js';
+import { TOO_LARGE_ADVICE } from '../../../shared/genotype-files.js';
 import { newUploadFileName, UploadTooLargeError, type StoredUpload } from '../../storage/file-store.js';
 import {
   EmptyFileError,
@@ -66,7 +67,7 @@ export function storageRoutes(ctx: ServiceContext): Router {
     if (Number.isFinite(declared) && declared > ctx.config.maxUploadBytes) {
       throw new HttpError(
         413,
-        `The file (${formatBytes(declared)}) is larger than the ${formatBytes(ctx.config.maxUploadBytes)} upload limit.`,
+        `The file (${formatBytes(declared)}) is larger than the ${formatBytes(ctx.config.maxUploadBytes)} upload limit. ${TOO_LARGE_ADVICE}`,
       );
     }
     const owner = profileOwner(ctx.db, profileId);
