@@ -299,10 +299,12 @@ describe('variants-only VCFs and gVCFs', () => {
     for (const l of data) {
       const f = l.split('\t');
       if (!homRef(l)) {
-        lines.push(l, [f[0], Number(f[1]) + 2, '.', 'A', '<*>', '0', 'RefCall', '.', 'GT:DP', '0/0:30'].join('\t'));
+        lines.push(l, [f[0], Number(f[1]) + 2, '.', 'A', 'C', '0', 'RefCall', '.', 'GT:DP', '0/0:30'].join('\t'));
       } else if (k++ % 20 === 0) lines.push(l.replace('\tPASS\t', '\tRefCall\t'));
     }
     const r = await parsed([...header, ...lines].join('\n') + '\n');
+    // Half the file's calls are REF/REF: the share of the whole file does not tell it.
+    expect(r.summary.notes.join('\n')).toMatch(/\(([\d,]+) reference calls in all/);
     const plain = await parsed(sequencingVcf(markers, { sites: 'variants_only', ids: 'none' }));
     expect(r.summary.site_reading).toBe('variants_only');
     expect(r.summary.site_reading_from).toBe('contents');
