@@ -240,18 +240,14 @@ export class VcfParser implements DataLineParser {
         if (cur > 1000) return this.skips.add(SKIP_MALFORMED);
       } else return this.skips.add(SKIP_MALFORMED);
     }
-    if (sites !== null && i1 === 0 && (i2 === 0 || count === 1) && this.onlySymbolicAlt(buf, alleles)) {
-      // A gVCF reference block: REF/REF from POS to INFO's END.
-      const end = infoEnd(buf, st[7], en[7]);
-      if (end >= pos) sites.referenceBlock(chrom, pos, end);
-      if (rs < 0) return;
-    }
-    if (sites?.blocksWithoutAlt && alleles === 1 && i1 === 0 && (i2 === 0 || count === 1)) {
-      // Strelka's and Isaac's blocks have no ALT at all: REF/REF from POS to INFO's END, when it has one.
-      const end = infoEnd(buf, st[7], en[7]);
-      if (end >= pos) {
-        sites.referenceBlock(chrom, pos, end);
-        if (rs < 0) return;
+    if (sites !== null && i1 === 0 && (i2 === 0 || count === 1)) {
+      // A gVCF reference block, REF/REF from POS to INFO's END: ALT only <NON_REF> or <*>
+      // (a record never read as a site), or, in Strelka's and Isaac's, no ALT and an END.
+      const symbolic = this.onlySymbolicAlt(buf, alleles);
+      if (symbolic || (alleles === 1 && sites.blocksWithoutAlt)) {
+        const end = infoEnd(buf, st[7], en[7]);
+        if (end >= pos) sites.referenceBlock(chrom, pos, end);
+        if (rs < 0 && (symbolic || end >= pos)) return;
       }
     }
     if (i1 === -1 || i2 === -1) {
