@@ -10,7 +10,8 @@
  *    CHROM/POS/REF/ALT, the ethnicity PCA loadings), derived_1kg_freqs/hirisplex (REF/ALT)
  *    and aisnp (position only).
  *  - GRCh38 position and REF/ALT: PharmCAT's drug–gene definitions (alleles/*_translation),
- *    whose rsIDs are included as markers in use.
+ *    whose rsIDs are included as markers in use; then reference-alleles.tsv, the few markers
+ *    Traitscope reports on whose REF/ALT no shared source gives, each with its dbSNP citation.
  *  - GRCh38 position: the NHGRI-EBI GWAS Catalog associations e87 (CHR_ID, CHR_POS; single
  *    rsID rows only).
  * The other build comes from the UCSC chain files (liftover.ts). A marker with no source
@@ -55,6 +56,8 @@ export interface PositionReport {
   lifted_37_to_38: number;
   lifted_38_to_37: number;
   with_ref_alt: number;
+  /** Of them, with REF/ALT from reference-alleles.tsv. */
+  with_ref_alt_curated: number;
   /** Markers whose GRCh38 source position differs from their lifted GRCh37 one (the lift is kept). */
   grch38_source_disagrees_with_lift: number;
   /** Markers with no position in one build or both, by why. */
@@ -275,6 +278,17 @@ function addPlaced(map: Map<number, Placed>, id: string, chrom: string, pos: str
   map.set(rs, { chrom: c, pos: p, ref: known ? ref : '', alt: known ? alt : '' });
 }
 
+/** The curated REF/ALT table (rsid, chrom, pos_grch38, ref, alt, source): every row must cite its source. */
+export const REFERENCE_ALLELES_FILE = join(import.meta.dirname, 'reference-alleles.tsv');
+
+function curatedReferenceAlleles(): Array<{ rsid: string; chrom: string; pos: string; ref: string; alt: string }> {
+  return readTsv(REFERENCE_ALLELES_FILE).map((r) => {
+    if (!/^[ACGT]$/.test(r.ref) || !/^[ACGT]$/.test(r.alt) || !r.source?.trim())
+      throw new Error(`reference-alleles.tsv: ${r.rsid} needs single-base ref and alt and a source`);
+    return { rsid: r.rsid, chrom: r.chrom, pos: r.pos_grch38, ref: r.ref, alt: r.alt };
+  });
+}
+
 export function writePositionIndex(data: string, out: string): PositionReport {
   const im = (f: string) => join(data, 'impute-me', f);
   const grch37 = new Map<number, Placed>();
@@ -294,8 +308,16 @@ export function writePositionIndex(data: string, out: string): PositionReport {
   const grch38 = new Map<number, Placed>();
   const drugGene = pharmcatVariants(data);
   for (const v of drugGene) addPlaced(grch38, v.rsid, v.chrom, v.pos, v.ref, v.alt);
-  for (const r of readTsv(im('gwas_catalog_v1.0-associations_e87_r2017-02-06.tsv.gz')))
+  const curated = curatedReferenceAlleles();
+  for (const v of curated) addPlaced(grch38, v.rsid, v.chrom, v.pos, v.ref, v.alt);
+  const curatedAt = new Map(curated.map((v) => [v.rsid, `${v.chrom}:${v.pos}`]));
+  for (const r of readTsv(im('gwas_catalog_v1.0-associations_e87_r2017-02-06.tsv.gz'))) {
+    // A curated row is checked against the GWAS Catalog's position for the same rsID.
+    const at = curatedAt.get(r.SNPS);
+    if (at && r.CHR_POS && at !== `${r.CHR_ID}:${r.CHR_POS}`)
+      throw new Error(`reference-alleles.tsv: ${r.SNPS} is at ${at}, the GWAS Catalog has ${r.CHR_ID}:${r.CHR_POS}`);
     addPlaced(grch38, r.SNPS, r.CHR_ID, r.CHR_POS);
+  }
 
   const to38: Chain = readChain(join(data, 'liftover', 'hg19ToHg38.over.chain.gz'));
   const to37: Chain = readChain(join(data, 'liftover', 'hg38ToHg19.over.chain.gz'));
@@ -316,6 +338,7 @@ export function writePositionIndex(data: string, out: string): PositionReport {
     lifted_37_to_38: 0,
     lifted_38_to_37: 0,
     with_ref_alt: 0,
+    with_ref_alt_curated: 0,
     grch38_source_disagrees_with_lift: 0,
     unplaced: { no_source_position: 0, did_not_lift_to_grch38: 0, did_not_lift_to_grch37: 0 },
     indels: {
@@ -332,11 +355,13 @@ export function writePositionIndex(data: string, out: string): PositionReport {
     sources: [
       'GRCh37 position and REF/ALT: 1000 Genomes phase 3 extracts (impute.me DERIVED_1kg_phase3_superpop_ALT_AF_merged, UK Biobank semi-curated table, ethnicity PCA loadings; derived_1kg_freqs)',
       'GRCh38 position and REF/ALT: PharmCAT drug–gene definitions (alleles/*_translation.json)',
+      'GRCh38 position and REF/ALT of markers no shared source gives them for: NCBI dbSNP Reference SNP reports (scripts/catalog/reference-alleles.tsv)',
       'GRCh38 position: NHGRI-EBI GWAS Catalog associations e87 (r2017-02-06)',
       'Other build: UCSC liftOver chains hg19ToHg38 / hg38ToHg19',
       'Indel REF/ALT and repeat windows: PharmCAT definitions (VCF alleles, HGVS names), else the 1000 Genomes table',
     ],
   };
+  const curatedRsids = new Set(curated.map((v) => rsNumber(v.rsid)));
   const pharmcat = pharmcatIndels(data);
   report.indels.pharmcat_without_rsid = pharmcat.withoutRsid;
   const indels: IndelAlleles[] = [];
@@ -379,6 +404,7 @@ export function writePositionIndex(data: string, out: string): PositionReport {
         cols.ref[i] = alleleFromLetter(b.ref);
         cols.alt[i] = alleleFromLetter(b.alt);
         report.with_ref_alt++;
+        if (curatedRsids.has(rsids[i])) report.with_ref_alt_curated++;
       }
     }
     if (cols.pos37[i] > 0) report.placed_grch37++;

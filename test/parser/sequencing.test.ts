@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findRsid } from '../../src/service/genotype/encoding.js';
+import { ALLELE_LETTERS, findRsid } from '../../src/service/genotype/encoding.js';
 import { BUILD_MARKERS, buildFromHeader } from '../../src/service/genotype/parse/build.js';
 import { parseChrom } from '../../src/service/genotype/parse/fields.js';
 import { parseGenotypeBytes, type ParseOptions } from '../../src/service/genotype/parse/index.js';
@@ -425,6 +425,27 @@ describe('one genome in every layout', () => {
       shifts.sort((a, b) => a - b);
       expect(shifts[shifts.length >> 1]).toBeLessThanOrEqual(0.5);
       expect(got.findings).toEqual(['determined', 'determined', 'determined', 'determined', 'determined']);
+    },
+  );
+
+  it.each(layouts.filter((l) => l.options.sites !== 'all'))(
+    '$name: every finding determined for a person homozygous for the reference at every finding marker',
+    async ({ options }) => {
+      // Most people are REF/REF at most finding markers (lactase rs4988235 GG in most of the
+      // world), and a variants-only file leaves those lines out: each needs its REF.
+      const index = positionIndex();
+      const reference = Object.values(FINDING_GENES)
+        .flat()
+        .map((id): [string, string] => {
+          const ref = index.ref[rowOfRsid(index, Number(id.slice(2)))];
+          expect(ref, `${id}: REF in the position index`).not.toBe(0);
+          return [id, ALLELE_LETTERS[ref].repeat(2)];
+        });
+      const seq = await parsed(sequencingVcf(combine([markersOf(reference), markers]), options));
+      expect(results(seq.genotype, []).findings).toEqual(Array(5).fill('determined'));
+      expect(markerRows(seq.genotype)).toContain(
+        'rs4988235 2 ' + (options.build === 37 ? 136608646 : 135851076) + ' GG',
+      );
     },
   );
 });
