@@ -39,6 +39,7 @@ import { trimAlleles } from '../../src/service/genotype/parse/indels.js';
 import {
   encodePositionIndex,
   POSITION_INDEX_FILE,
+  SEVERAL_ALTS,
   type IndelAlleles,
   type PositionColumns,
 } from '../../src/service/genotype/positions.js';
@@ -362,6 +363,9 @@ export function writePositionIndex(data: string, out: string): PositionReport {
     ],
   };
   const curatedRsids = new Set(curated.map((v) => rsNumber(v.rsid)));
+  const severalAlts = new Set(
+    drugGene.filter((v) => v.alt === '' && /^[ACGT]$/.test(v.ref)).map((v) => rsNumber(v.rsid)),
+  );
   const pharmcat = pharmcatIndels(data);
   report.indels.pharmcat_without_rsid = pharmcat.withoutRsid;
   const indels: IndelAlleles[] = [];
@@ -407,6 +411,7 @@ export function writePositionIndex(data: string, out: string): PositionReport {
         if (curatedRsids.has(rsids[i])) report.with_ref_alt_curated++;
       }
     }
+    if (cols.ref[i] === 0 && severalAlts.has(rsids[i])) cols.alt[i] = SEVERAL_ALTS;
     if (cols.pos37[i] > 0) report.placed_grch37++;
     if (cols.pos38[i] > 0) report.placed_grch38++;
     const d = pharmcat.indels.get(rsids[i]) ?? kgIndels.get(rsids[i]);

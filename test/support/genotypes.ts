@@ -17,7 +17,7 @@
 import path from 'node:path';
 import { alleleFromLetter, ALLELE_LETTERS, makeCall } from '../../src/service/genotype/encoding.js';
 import type { Genotype } from '../../src/service/genotype/types.js';
-import { loadPositionIndex, rowOfRsid, type PositionIndex } from '../../src/service/genotype/positions.js';
+import { loadPositionIndex, rowOfRsid, rowsAt, type PositionIndex } from '../../src/service/genotype/positions.js';
 import { loadAncestryPanel } from '../../src/service/science/ancestry/index.js';
 import { K, POPULATIONS } from '../../src/service/science/ancestry/panel.js';
 import type { AncestryPanel } from '../../src/service/science/ancestry/reference.js';
@@ -72,8 +72,8 @@ export interface CatalogMarkerOptions {
   fillerTraits?: number;
   /**
    * 'index' (default): chromosome 1–22 and position 1000 + i by the marker's place in the
-   * list (a made-up layout); 'panel': the GRCh37 position where the ancestry panel knows
-   * the SNP, else one per megabase, as a chip file places them.
+   * list (a made-up layout); 'panel': the GRCh37 position where the ancestry panel or the
+   * position index knows the SNP, else a made-up one, as a chip file places them.
    */
   positions?: 'index' | 'panel';
 }
@@ -113,15 +113,18 @@ export function catalogMarkers(seed = 1, options: CatalogMarkerOptions = {}): Ma
   if (options.positions === 'panel') {
     const panel = ancestryPanel();
     const row = new Map(Array.from(panel.rsid, (rsid, i) => [rsid, i]));
+    const index = positionIndex();
     return sorted.map(([rsid, genotype], j) => {
       const i = row.get(rsid);
-      const placed = i !== undefined && panel.pos[i] > 0;
-      return {
-        rsid,
-        chrom: placed ? panel.chrom[i] : (j % 22) + 1,
-        pos: placed ? panel.pos[i] : 1 + j * 1_000_000,
-        genotype,
-      };
+      if (i !== undefined && panel.pos[i] > 0) return { rsid, chrom: panel.chrom[i], pos: panel.pos[i], genotype };
+      const k = rowOfRsid(index, rsid);
+      if (k >= 0 && index.pos37[k] > 0) return { rsid, chrom: index.chrom[k], pos: index.pos37[k], genotype };
+      // A marker no shipped source places: a made-up position inside the chromosome (a chip
+      // file's positions fit in 32 bits), at no marker of the index.
+      const chrom = (j % 22) + 1;
+      let pos = 10_000 + Math.floor(j / 22) * 1_000;
+      while (rowsAt(index, 37, chrom, pos).length > 0) pos++;
+      return { rsid, chrom, pos, genotype };
     });
   }
   return sorted.map(([rsid, genotype], i) => ({ rsid, chrom: (i % 22) + 1, pos: 1000 + i, genotype }));

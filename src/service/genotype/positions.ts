@@ -8,7 +8,8 @@
  * File layout (little-endian): "TSPI", u32 format, u32 n, then u32 rsid[n] ascending,
  * u32 pos37[n], u32 pos38[n] (0 = not placed in that build), u8 chrom[n] (encoding.ts
  * codes), u8 ref[n], u8 alt[n] (allele codes, 0 = not known; an indel's REF/ALT are not one
- * letter, so they are 0 here), then the indel markers' alleles: u32 byte length, then UTF-8
+ * letter, so they are 0 here; alt SEVERAL_ALTS: a drug–gene SNP whose definitions list
+ * several ALTs, REF then 0 too), then the indel markers' alleles: u32 byte length, then UTF-8
  * lines "row<TAB>REF<TAB>ALT[,ALT…]<TAB>window37<TAB>window38", one per indel marker by
  * ascending row. REF/ALT are VCF-style and left-aligned (the first base is the anchor at the
  * marker's position); a window is the reference bases known from that position on in that
@@ -59,6 +60,17 @@ export interface PositionIndex extends PositionColumns {
 }
 
 const POS_SCALE = 2 ** 32;
+
+/** alt[row] of a drug–gene SNP with several ALTs (its REF is 0: no single-ALT reader may use it). */
+export const SEVERAL_ALTS = 0xff;
+
+/**
+ * Whether a marker's call is read from drug–gene definitions of its own (an indel, or a SNP
+ * with several ALTs) rather than from its REF/ALT here: the drug–gene caller weighs each of
+ * its positions itself (a missing one is a no-call).
+ */
+export const isDrugGeneDefined = (index: PositionIndex, row: number): boolean =>
+  index.alt[row] === SEVERAL_ALTS || index.indels.has(row);
 
 export function encodePositionIndex(c: PositionColumns, indels: readonly IndelAlleles[]): Uint8Array {
   const n = c.rsid.length;

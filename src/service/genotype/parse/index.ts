@@ -165,7 +165,12 @@ async function readGenotype(
   const detection = parser.detection!;
   const sites = parser.sites?.finish(parser.collector, options?.variantsOnly) ?? null;
   const linesRead = parser.collector.length;
-  const { genotype, duplicates, conflicting, noCalls, sex } = parser.collector.finish();
+  const collected = parser.collector.finish();
+  const { duplicates, conflicting, noCalls, sex } = collected;
+  const oneSided = sites
+    ? parser.sites!.setAsideOneSided(collected.genotype, sites)
+    : { genotype: collected.genotype, setAside: 0 };
+  const genotype = oneSided.genotype;
   if (genotype.rsids.length === 0) {
     if (sites && sites.unusedSites + sites.refMismatches > 0)
       fail(
@@ -241,7 +246,16 @@ async function readGenotype(
     notes.push(
       `${conflicting} rsIDs appeared more than once with different calls; the first called occurrence was kept.`,
     );
-  if (sites) notes.push(...siteNotes(sites, detection.sequencingSource));
+  if (sites) notes.push(...siteNotes(sites, detection.sequencingSource, sites.setAside + oneSided.setAside));
+  const byRsid = snpCount - (sites ? sites.matchedByPosition + sites.readAsReference : 0);
+  if (sites?.build && byRsid === 0) {
+    const { placed, markers } = parser.sites!.placedIn(sites.build);
+    notes.push(
+      `Without rsIDs, a line is read only at a marker whose GRCh${sites.build} position Traitscope knows: ${placed.toLocaleString('en-US')} of the ` +
+        `${markers.toLocaleString('en-US')} markers it uses (no shipped source places the others, mostly markers of GWAS Catalog studies after 2017). ` +
+        'Results resting on the others say how few of their markers could be read. A VCF annotated with rsIDs (for example with bcftools annotate and dbSNP) is read at all of them.',
+    );
+  }
   const summary: ParseSummary = {
     format: detection.format,
     vendor: detection.vendor,
@@ -260,7 +274,7 @@ async function readGenotype(
     site_reading: sites?.reading ?? 'as_listed',
     site_reading_from: sites?.readingFrom ?? 'default',
     matched_by: {
-      rsid: snpCount - (sites ? sites.matchedByPosition + sites.readAsReference : 0),
+      rsid: byRsid,
       position: sites?.matchedByPosition ?? 0,
       read_as_reference: sites?.readAsReference ?? 0,
     },
@@ -284,7 +298,7 @@ function vcfTooLarge(limit: number, parser: TextGenotypeParser): string {
 }
 
 /** What the person should know about how a VCF's sites were read. */
-function siteNotes(sites: SiteOutcome, source: string | null): string[] {
+function siteNotes(sites: SiteOutcome, source: string | null, setAside: number): string[] {
   const n = (x: number) => x.toLocaleString('en-US');
   const notes: string[] = [];
   if (sites.matchedByPosition > 0)
@@ -316,6 +330,12 @@ function siteNotes(sites: SiteOutcome, source: string | null): string[] {
   } else if (sites.reading === 'reference_blocks')
     notes.push(
       `This is a gVCF: ${n(sites.readAsReference)} markers inside its reference blocks were read as homozygous for the reference allele.`,
+    );
+  if (setAside > 0)
+    notes.push(
+      `${n(setAside)} calls at markers whose reference allele Traitscope does not know in GRCh${sites.build} were set aside: ` +
+        `such a file has a line there only where you carry a variant, and where you match the reference the marker cannot be read, ` +
+        'so counting these calls would tilt the results that rest on them. A VCF that lists every called site is read at them.',
     );
   else if (sites.readingFrom === 'person')
     notes.push(

@@ -18,7 +18,8 @@
  * shifted right within the repeat, or beginning before the marker, comes here too.
  */
 import { ALLELE_FROM_BYTE, CHROM_MT, CHROM_Y, makeCall } from '../encoding.js';
-import { lowerBoundAt, type IndexedBuild, type PositionIndex } from '../positions.js';
+import { isDrugGeneDefined, lowerBoundAt, type IndexedBuild, type PositionIndex } from '../positions.js';
+import type { Genotype } from '../types.js';
 import type { Build } from './build.js';
 import type { GenotypeCollector } from './collect.js';
 import { INDEL_LOOKBEHIND, indelAlleleCode, readIndelRecord } from './indels.js';
@@ -96,6 +97,8 @@ export interface SiteOutcome {
   matchedByPosition: number;
   /** Markers read as REF/REF because the file does not list them (variants-only) or a block covers them. */
   readAsReference: number;
+  /** Calls by position set aside as one-sided (withoutOneSidedCalls); the rsID-matched ones are counted there. */
+  setAside: number;
   /**
    * Of the markers with a known REF on the chromosomes the file covers, the share it has a
    * line at (WHOLE_GENOME_LISTED_SHARE for a whole genome's variants); null when none.
@@ -411,6 +414,20 @@ export class SiteMatcher {
     return { reading: 'as_listed', toldByMarkers: false };
   }
 
+  /** How many markers of the index have a position in a build, of how many. */
+  placedIn(build: IndexedBuild): { placed: number; markers: number } {
+    const pos = build === 37 ? this.index.pos37 : this.index.pos38;
+    let placed = 0;
+    for (let row = 0; row < this.index.size; row++) if (pos[row] > 0) placed++;
+    return { placed, markers: this.index.size };
+  }
+
+  /** The genotype without the one-sided calls its rsIDs matched (withoutOneSidedCalls), when the reading needs REFs. */
+  setAsideOneSided(genotype: Genotype, outcome: SiteOutcome): { genotype: Genotype; setAside: number } {
+    if (outcome.reading === 'as_listed' || outcome.build === null) return { genotype, setAside: 0 };
+    return withoutOneSidedCalls(genotype, this.index, outcome.build);
+  }
+
   /**
    * Adds the markers found by position, and (variants_only) the unlisted markers of the
    * covered chromosomes as REF/REF, to the collector. `confirmed` is the person's answer
@@ -428,6 +445,7 @@ export class SiteMatcher {
     }
     let matchedByPosition = 0;
     let readAsReference = 0;
+    let setAside = 0;
     let covered = 0;
     let listedCovered = 0;
     if (chosen) {
@@ -440,6 +458,10 @@ export class SiteMatcher {
           listedCovered += listed[row];
         }
         if (call[row] !== 0) {
+          if (reading !== 'as_listed' && oneSided(this.index, pos, row)) {
+            setAside++;
+            continue;
+          }
           out.add(rsid[row], call[row], chrom[row], pos[row]);
           matchedByPosition++;
         } else if (
@@ -469,6 +491,7 @@ export class SiteMatcher {
       readingFrom,
       matchedByPosition,
       readAsReference,
+      setAside,
       listedShare: covered > 0 ? listedCovered / covered : null,
       unusedSites: this.unusedSites,
       refMismatches,
@@ -537,6 +560,57 @@ function indelWindows(index: PositionIndex, build: IndexedBuild): Map<number, nu
     }
   }
   return at;
+}
+
+/**
+ * Whether a marker of a variants-only file or a gVCF could only be read where the person
+ * carries a variant: its REF is not known in the file's build, so where it is REF/REF the
+ * marker is missing. Drug–gene positions are exempt: their caller treats a missing
+ * position as a no-call.
+ */
+function oneSided(index: PositionIndex, pos: Uint32Array, row: number): boolean {
+  return (pos[row] === 0 || index.ref[row] === UNKNOWN) && !isDrugGeneDefined(index, row);
+}
+
+/**
+ * Sets aside the one-sided calls (above) that rsIDs matched: kept, they would count a
+ * person's variants at those markers and miss their reference calls, and a score resting on
+ * them would lean towards its ALT alleles. Returns the genotype without them.
+ */
+export function withoutOneSidedCalls(
+  genotype: Genotype,
+  index: PositionIndex,
+  build: IndexedBuild,
+): { genotype: Genotype; setAside: number } {
+  const pos = build === 37 ? index.pos37 : index.pos38;
+  const { rsids } = genotype;
+  const drop = new Uint8Array(rsids.length);
+  let setAside = 0;
+  // Both rsID lists ascend: one walk.
+  for (let row = 0, i = 0; row < index.size && i < rsids.length; row++) {
+    const r = index.rsid[row];
+    while (i < rsids.length && rsids[i] < r) i++;
+    if (i < rsids.length && rsids[i] === r && oneSided(index, pos, row)) {
+      drop[i] = 1;
+      setAside++;
+    }
+  }
+  if (setAside === 0) return { genotype, setAside };
+  const keep = rsids.length - setAside;
+  const out: Genotype = {
+    rsids: new Uint32Array(keep),
+    calls: new Uint8Array(keep),
+    chroms: new Uint8Array(keep),
+    positions: new Uint32Array(keep),
+  };
+  for (let i = 0, j = 0; i < rsids.length; i++) {
+    if (drop[i]) continue;
+    out.rsids[j] = rsids[i];
+    out.calls[j] = genotype.calls[i];
+    out.chroms[j] = genotype.chroms[i];
+    out.positions[j++] = genotype.positions[i];
+  }
+  return { genotype: out, setAside };
 }
 
 /** REF/REF, haploid on Y and MT (as chip exports write them). */
