@@ -331,15 +331,15 @@ function siteNotes(sites: SiteOutcome, source: string | null, setAside: number):
     notes.push(
       `This is a gVCF: ${n(sites.readAsReference)} markers inside its reference blocks were read as homozygous for the reference allele.`,
     );
+  else if (sites.readingFrom === 'person')
+    notes.push(
+      'As you confirmed, only the sites this VCF lists were read; markers it does not list are missing, not assumed to be the reference.',
+    );
   if (setAside > 0)
     notes.push(
       `${n(setAside)} calls at markers whose reference allele Traitscope does not know in GRCh${sites.build} were set aside: ` +
         `such a file has a line there only where you carry a variant, and where you match the reference the marker cannot be read, ` +
         'so counting these calls would tilt the results that rest on them. A VCF that lists every called site is read at them.',
-    );
-  else if (sites.readingFrom === 'person')
-    notes.push(
-      'As you confirmed, only the sites this VCF lists were read; markers it does not list are missing, not assumed to be the reference.',
     );
   if (sites.refMismatches > 0)
     notes.push(
