@@ -145,6 +145,9 @@ describe('matching VCF lines by position', () => {
     );
     const asListed = await parsed(vcf(...lines), withIndex({ variantsOnly: false }));
     expect(oneSided(markerRows(asListed.genotype))).toHaveLength(3);
+    // Nothing to set aside: no such note, and the confirmed reading's own note stands.
+    const clean = await parsed(vcf(lines[2]), withIndex({ variantsOnly: true }));
+    expect(clean.summary.notes.join('\n')).not.toMatch(/set aside|only the sites this VCF lists were read/);
   });
 
   it('reads RefSeq contig names (NC_000019.10) as their chromosomes', async () => {
