@@ -17,7 +17,7 @@
  * and the INDEL_LOOKBEHIND positions in front, is a key of the WebAssembly loop, so a record
  * shifted right within the repeat, or beginning before the marker, comes here too.
  */
-import { ALLELE_FROM_BYTE, CHROM_MT, CHROM_Y, makeCall } from '../encoding.js';
+import { ALLELE_FROM_BYTE, CHROM_MT, CHROM_Y, findRsid, makeCall } from '../encoding.js';
 import { isDrugGeneDefined, lowerBoundAt, type IndexedBuild, type PositionIndex } from '../positions.js';
 import type { Genotype } from '../types.js';
 import type { Build } from './build.js';
@@ -586,11 +586,11 @@ export function withoutOneSidedCalls(
   const { rsids } = genotype;
   const drop = new Uint8Array(rsids.length);
   let setAside = 0;
-  // Both rsID lists ascend: one walk.
-  for (let row = 0, i = 0; row < index.size && i < rsids.length; row++) {
-    const r = index.rsid[row];
-    while (i < rsids.length && rsids[i] < r) i++;
-    if (i < rsids.length && rsids[i] === r && oneSided(index, pos, row)) {
+  // A whole genome's genotype holds millions of rsIDs: look up the index's few one-sided markers in it.
+  for (let row = 0; row < index.size; row++) {
+    if (!oneSided(index, pos, row)) continue;
+    const i = findRsid(rsids, index.rsid[row]);
+    if (i >= 0) {
       drop[i] = 1;
       setAside++;
     }
