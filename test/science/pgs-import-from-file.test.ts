@@ -203,6 +203,10 @@ describe('a position-only score against a GRCh38 whole-genome VCF without rsIDs'
           `${unlisted} of the positions are not listed in the test person's GRCh38 VCF, which is read as listing only the sites where the person differs`,
         ),
       );
+      // The listed ones alone would be one-sided: left out as well, saying why.
+      expect(r.error).toMatch(
+        /listed reference unknown.*The \d+ positions it lists there are left out too: they are listed only where the person carries a variant/,
+      );
       expect(r.error).toMatch(
         /A VCF that lists every called site, reference calls included, names the reference there/,
       );
@@ -267,7 +271,7 @@ describe('reading the wanted sites from a stored VCF', () => {
       expect([...sites.chromosomes]).toEqual([22]);
     });
 
-  it('finds the wanted sites inside gVCF reference blocks, and reads a block’s first base as REF/REF', async () => {
+  it('finds the wanted sites inside gVCF reference blocks, reads a block’s first base as REF/REF as listed, and leaves listed sites out of a gVCF reading', async () => {
     const gvcf = [
       '##fileformat=VCFv4.2',
       '##ALT=<ID=NON_REF,Description="Represents any possible alternative allele">',
@@ -288,12 +292,15 @@ describe('reading the wanted sites from a stored VCF', () => {
       const m = matchAtFileSite(sites, reading, 22, pos, 'C', 'G');
       return m.found ? `${m.effect}${m.other}` : m.reason;
     };
-    expect(reason(1000, 'reference_blocks')).toBe('CG'); // the block's first base: C/C
+    expect(reason(1000, 'as_listed')).toBe('CG'); // the block's first base: C/C
+    // Read as a gVCF, a listed site is one-sided: listed where a variant (or a block) begins.
+    expect(reason(1000, 'reference_blocks')).toBe('listed_reference_unknown');
+    expect(reason(2001, 'variants_only')).toBe('listed_reference_unknown');
     expect(reason(1500, 'reference_blocks')).toBe('unlisted_reference_unknown');
     expect(reason(2500, 'reference_blocks')).toBe('position_not_in_genotype');
     expect(reason(1500, 'as_listed')).toBe('position_not_in_genotype');
     expect(reason(2500, 'variants_only')).toBe('unlisted_reference_unknown');
-    expect(reason(2001, 'reference_blocks')).toBe('alleles_differ_from_genotype'); // T/G is not C/G
+    expect(reason(2001, 'as_listed')).toBe('alleles_differ_from_genotype'); // T/G is not C/G
   });
 
   it('refuses a file that is not a VCF, saying so', async () => {

@@ -275,7 +275,10 @@ export type SiteReading = 'as_listed' | 'variants_only' | 'reference_blocks';
  * list is homozygous for the reference allele under the variants-only reading (on a
  * chromosome the file has records for) and inside a gVCF reference block: but a score's
  * letters do not say which of them is the reference, and a site no marker of Traitscope's
- * has no known REF, so it is left out with that reason.
+ * has no known REF, so it is left out with that reason. Under those readings a site the file
+ * lists is left out too: it is listed where the person carries a variant (or, in a gVCF,
+ * where a block happens to begin), so reading the listed ones alone would count the
+ * variants and miss the reference calls.
  */
 export function matchAtFileSite(
   sites: FileSites,
@@ -287,6 +290,8 @@ export function matchAtFileSite(
 ): GenotypeSiteMatch {
   const key = siteKey(chrom, pos);
   const rows = sites.rowsAt.get(key);
+  // A listed site of such a file is one-sided: there only where the person carries a variant.
+  if (rows && reading !== 'as_listed') return { found: false, reason: 'listed_reference_unknown' };
   if (!rows) {
     const reference =
       reading === 'variants_only'

@@ -64,7 +64,9 @@ export type GenotypeSiteMatch =
         | 'position_not_called_in_genotype'
         | 'alleles_differ_from_genotype'
         /** A variants-only file does not list the site, and which of the score's letters is the reference is not known. */
-        | 'unlisted_reference_unknown';
+        | 'unlisted_reference_unknown'
+        /** A variants-only file or gVCF lists the site, but would not where the person is REF/REF: one-sided. */
+        | 'listed_reference_unknown';
     };
 
 /**

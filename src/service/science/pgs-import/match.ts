@@ -281,6 +281,7 @@ function findByPosition(row: ScoringRow, refs: MatchReferences, person: Genotype
     'position_not_lifted',
     'position_not_in_genotype',
     'unlisted_reference_unknown',
+    'listed_reference_unknown',
     'position_not_called_in_genotype',
     'alleles_differ_from_genotype',
   ];

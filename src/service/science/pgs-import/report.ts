@@ -82,7 +82,7 @@ export function importReport(input: ReportInput, options: TraitOptions): PgsImpo
         `Only ${rows.size} of ${variants} variants could be matched (${reasonsText(dropped) || 'no usable rows'}); at least ${Math.round(100 * minShare)} % are needed. ` +
         `Traitscope matches a variant by its rsID, or by its GRCh37 or GRCh38 position (the file's genome_build or HmPOS_build must say which) ${where}, ` +
         'and needs single-letter alleles and a weight.' +
-        unlistedText(dropped.unlisted_reference_unknown ?? 0, input.genotypeLabel, input.siteReading),
+        unlistedText(dropped, input.genotypeLabel, input.siteReading),
     };
   }
   const meta = header.meta;
@@ -124,7 +124,7 @@ export function importReport(input: ReportInput, options: TraitOptions): PgsImpo
       input.siteReading === 'as_listed'
         ? `The score's positions were read from ${input.genotypeLabel} as it lists them: a position it does not list is not in it.`
         : `The score's positions were read from ${input.genotypeLabel} as ${input.siteReading === 'variants_only' ? 'a variants-only file' : 'a gVCF'}, the reading chosen for it.` +
-            unlistedText(dropped.unlisted_reference_unknown ?? 0, input.genotypeLabel, input.siteReading),
+            unlistedText(dropped, input.genotypeLabel, input.siteReading),
     );
   // A percentile needs reference frequencies: without enough of them, keep the raw score only.
   const withFreq = [...rows.values()].filter((r) => r.freq !== null).length;
@@ -154,17 +154,27 @@ export function importReport(input: ReportInput, options: TraitOptions): PgsImpo
 }
 
 /**
- * Why the positions a variants-only file does not list are left out, and what to do: the
- * person is homozygous for the reference allele there, but a scoring file's letters do not
- * say which is the reference, and no marker of Traitscope's sits there to tell.
+ * Why the positions of a variants-only file or gVCF are left out, and what to do: where the
+ * file lists nothing the person is homozygous for the reference allele, but a scoring file's
+ * letters do not say which is the reference, and no marker of Traitscope's sits there to
+ * tell; so the listed ones would stand alone, one-sided, and are left out too.
  */
-function unlistedText(unlisted: number, label: string | null, reading: SiteReading | null | undefined): string {
-  if (unlisted === 0 || label === null) return '';
+function unlistedText(
+  dropped: Record<string, number>,
+  label: string | null,
+  reading: SiteReading | null | undefined,
+): string {
+  const unlisted = dropped.unlisted_reference_unknown ?? 0;
+  const listed = dropped.listed_reference_unknown ?? 0;
+  if (unlisted + listed === 0 || label === null) return '';
   return (
     (reading === 'reference_blocks'
       ? ` ${unlisted} of the positions lie inside reference blocks of ${label} (a gVCF): `
       : ` ${unlisted} of the positions are not listed in ${label}, which is read as listing only the sites where the person differs from the reference: `) +
     'the person is homozygous for the reference allele there, but which of the score’s two letters is the reference is not known at those positions, so they are left out. ' +
+    (listed > 0
+      ? `The ${listed} positions it lists there are left out too: they are listed only where the person carries a variant, so reading them alone would count the variants and miss the reference calls. `
+      : '') +
     'A VCF that lists every called site, reference calls included, names the reference there.'
   );
 }
