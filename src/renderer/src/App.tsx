@@ -40,7 +40,8 @@ function Screen() {
     const saved = scroll[hash] ?? 0;
     const left = focus[hash];
     const focusLeft = () => {
-      const link = left ? main?.querySelector<HTMLElement>(`a[href="${CSS.escape(left)}"]`) : null;
+      const links = left ? main?.querySelectorAll<HTMLElement>(`a[href="${CSS.escape(left.href)}"]`) : undefined;
+      const link = links ? (links[left.nth] ?? links[0]) : undefined;
       link?.focus({ preventScroll: true });
       return !!link;
     };

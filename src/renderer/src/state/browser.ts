@@ -19,13 +19,23 @@ interface BrowserState {
   open: Record<string, boolean>;
   /** Scroll position of the main area per address, restored on back. */
   scroll: Record<string, number>;
-  /** The link that had focus when the person left each address (its href), focused again on back. */
-  focus: Record<string, string>;
+  /**
+   * The link that had focus when the person left each address, focused again on back: its
+   * href, and which of the links with that href it was (a result can be linked twice on a
+   * screen, in a summary and in its row).
+   */
+  focus: Record<string, FocusedLink>;
   set: (patch: Partial<Pick<BrowserState, 'query' | 'sort' | 'show' | 'evidence' | 'category'>>) => void;
   showMore: (profileId: string, count: number) => void;
   toggle: (key: string) => void;
   /** Where the main area was scrolled and which link had focus when leaving an address. */
-  rememberPlace: (hash: string, top: number, focusedHref: string | undefined) => void;
+  rememberPlace: (hash: string, top: number, focused: FocusedLink | undefined) => void;
+}
+
+export interface FocusedLink {
+  href: string;
+  /** Its place among the screen's links with that href. */
+  nth: number;
 }
 
 export const useBrowser = create<BrowserState>((set, get) => ({
@@ -41,9 +51,9 @@ export const useBrowser = create<BrowserState>((set, get) => ({
   set: (patch) => set({ ...patch, shown: {} }),
   showMore: (profileId, count) => set({ shown: { ...get().shown, [profileId]: count } }),
   toggle: (key) => set({ open: { ...get().open, [key]: !get().open[key] } }),
-  rememberPlace: (hash, top, focusedHref) => {
+  rememberPlace: (hash, top, focused) => {
     const focus = { ...get().focus };
-    if (focusedHref) focus[hash] = focusedHref;
+    if (focused) focus[hash] = focused;
     else delete focus[hash];
     set({ scroll: { ...get().scroll, [hash]: top }, focus });
   },

@@ -10,8 +10,9 @@ function leave(route: Route): void {
   const main = document.getElementById('main-content');
   if (!main) return;
   const active = document.activeElement;
-  const link = active instanceof HTMLAnchorElement && main.contains(active) ? active.getAttribute('href') : null;
-  useBrowser.getState().rememberPlace(routeHash(route), main.scrollTop, link ?? undefined);
+  const href = active instanceof HTMLAnchorElement && main.contains(active) ? active.getAttribute('href') : null;
+  const nth = href ? [...main.querySelectorAll(`a[href="${CSS.escape(href)}"]`)].indexOf(active!) : 0;
+  useBrowser.getState().rememberPlace(routeHash(route), main.scrollTop, href ? { href, nth } : undefined);
 }
 
 export type Route =
