@@ -12,7 +12,7 @@ import { ALLELE_LETTERS, findRsid } from '../../src/service/genotype/encoding.js
 import { BUILD_MARKERS, buildFromHeader } from '../../src/service/genotype/parse/build.js';
 import { parseChrom } from '../../src/service/genotype/parse/fields.js';
 import { parseGenotypeBytes, type ParseOptions } from '../../src/service/genotype/parse/index.js';
-import { WHOLE_GENOME_LISTED_SHARE } from '../../src/service/genotype/parse/sites.js';
+import { WHOLE_GENOME_LISTED_SHARE, withoutOneSidedCalls } from '../../src/service/genotype/parse/sites.js';
 import { loadKgTable } from '../../src/service/science/kg-table.js';
 import { isDrugGeneDefined, rowOfRsid } from '../../src/service/genotype/positions.js';
 import type { Genotype, ParseSuccess } from '../../src/service/genotype/types.js';
@@ -148,6 +148,24 @@ describe('matching VCF lines by position', () => {
     // Nothing to set aside: no such note, and the confirmed reading's own note stands.
     const clean = await parsed(vcf(lines[2]), withIndex({ variantsOnly: true }));
     expect(clean.summary.notes.join('\n')).not.toMatch(/set aside|only the sites this VCF lists were read/);
+  });
+
+  it('sets one-sided calls aside from a genotype of millions of markers in place, keeping the others in order', () => {
+    // rs5498, rs6859 (no REF) and rs157877 (no position) are one-sided; rs7412, rs429358 and an
+    // rsID Traitscope does not use are not.
+    const rsids = [5498, 6859, 7412, 157877, 429358, 999_999_999];
+    const genotype = {
+      rsids: Uint32Array.from(rsids),
+      calls: Uint8Array.from(rsids, (_, i) => 0x11 + i),
+      chroms: Uint8Array.from(rsids, (_, i) => 1 + i),
+      positions: Uint32Array.from(rsids, (_, i) => 100 + i),
+    };
+    const { genotype: kept, setAside } = withoutOneSidedCalls(genotype, positionIndex(), 38);
+    expect(setAside).toBe(3);
+    expect([...kept.rsids]).toEqual([7412, 429358, 999_999_999]);
+    expect([...kept.calls]).toEqual([0x13, 0x15, 0x16]);
+    expect([...kept.chroms]).toEqual([3, 5, 6]);
+    expect([...kept.positions]).toEqual([102, 104, 105]);
   });
 
   it('reads RefSeq contig names (NC_000019.10) as their chromosomes', async () => {

@@ -575,7 +575,8 @@ function oneSided(index: PositionIndex, pos: Uint32Array, row: number): boolean 
 /**
  * Sets aside the one-sided calls (above) that rsIDs matched: kept, they would count a
  * person's variants at those markers and miss their reference calls, and a score resting on
- * them would lean towards its ALT alleles. Returns the genotype without them.
+ * them would lean towards its ALT alleles. Returns the genotype without them, moving its
+ * arrays' contents (a parse's own genotype only).
  */
 export function withoutOneSidedCalls(
   genotype: Genotype,
@@ -584,33 +585,36 @@ export function withoutOneSidedCalls(
 ): { genotype: Genotype; setAside: number } {
   const pos = build === 37 ? index.pos37 : index.pos38;
   const { rsids } = genotype;
-  const drop = new Uint8Array(rsids.length);
-  let setAside = 0;
-  // A whole genome's genotype holds millions of rsIDs: look up the index's few one-sided markers in it.
+  // Ascending, as both lists are sorted by rsID. A whole genome's genotype holds millions of
+  // rsIDs: look up the index's few one-sided markers in it, and copy the runs between them.
+  const drop: number[] = [];
   for (let row = 0; row < index.size; row++) {
     if (!oneSided(index, pos, row)) continue;
     const i = findRsid(rsids, index.rsid[row]);
-    if (i >= 0) {
-      drop[i] = 1;
-      setAside++;
-    }
+    if (i >= 0) drop.push(i);
   }
-  if (setAside === 0) return { genotype, setAside };
-  const keep = rsids.length - setAside;
+  if (drop.length === 0) return { genotype, setAside: 0 };
+  // In place (the parse's genotype is its own, fresh arrays): the runs between the dropped
+  // markers move down, and the genotype is the arrays' first part. Fresh arrays for millions
+  // of markers cost their page faults: 50-80 ms against ~10 on the build machine.
+  const { calls, chroms, positions } = genotype;
+  let to = drop[0];
+  for (let k = 0; k < drop.length; k++) {
+    const from = drop[k] + 1;
+    const end = k + 1 < drop.length ? drop[k + 1] : rsids.length;
+    rsids.copyWithin(to, from, end);
+    calls.copyWithin(to, from, end);
+    chroms.copyWithin(to, from, end);
+    positions.copyWithin(to, from, end);
+    to += end - from;
+  }
   const out: Genotype = {
-    rsids: new Uint32Array(keep),
-    calls: new Uint8Array(keep),
-    chroms: new Uint8Array(keep),
-    positions: new Uint32Array(keep),
+    rsids: rsids.subarray(0, to),
+    calls: calls.subarray(0, to),
+    chroms: chroms.subarray(0, to),
+    positions: positions.subarray(0, to),
   };
-  for (let i = 0, j = 0; i < rsids.length; i++) {
-    if (drop[i]) continue;
-    out.rsids[j] = rsids[i];
-    out.calls[j] = genotype.calls[i];
-    out.chroms[j] = genotype.chroms[i];
-    out.positions[j++] = genotype.positions[i];
-  }
-  return { genotype: out, setAside };
+  return { genotype: out, setAside: drop.length };
 }
 
 /** REF/REF, haploid on Y and MT (as chip exports write them). */
