@@ -93,8 +93,8 @@ export function parseChrom(buf: Uint8Array, s: number, e: number): number {
 
 /** "NC_0000nn.v" → chromosome nn (23 X, 24 Y), "NC_012920.v" → MT; -1 for any other accession. */
 function refSeqChrom(buf: Uint8Array, s: number, e: number): number {
-  const dot = buf.indexOf(0x2e, s);
-  if (dot !== s + 9 || dot + 1 >= e || parseUint(buf, dot + 1, e) < 0) return -1;
+  const dot = s + 9; // "NC_", six digits, then ".version"
+  if (buf[dot] !== 0x2e || parseUint(buf, dot + 1, e) < 0) return -1;
   const n = parseUint(buf, s + 3, dot);
   if (n >= 1 && n <= 24) return n;
   return n === 12920 ? CHROM_MT : -1;
