@@ -135,37 +135,44 @@ describe('matching VCF lines by position', () => {
       'chr19\t44878777\trs6859\tA\tG\t50\tPASS\t.\tGT\t0/1',
       'chr19\t44908684\trs429358\tT\tC\t50\tPASS\t.\tGT\t0/1',
       'chr19\t45000000\trs157877\tC\tT\t50\tPASS\t.\tGT\t1/1',
+      // An rsID Traitscope does not use: no REF known either, and an imported score would read it.
+      'chr19\t45000100\trs7413\tG\tA\t50\tPASS\t.\tGT\t0/1',
     ];
-    const oneSided = (rows: string[]) => rows.filter((row) => /^rs(5498|6859|157877) /.test(row));
+    const oneSided = (rows: string[]) => rows.filter((row) => /^rs(5498|6859|157877|7413) /.test(row));
     const variantsOnly = await parsed(vcf(...lines), withIndex({ variantsOnly: true }));
     expect(markerRows(variantsOnly.genotype)).toContain('rs429358 19 44908684 TC');
     expect(oneSided(markerRows(variantsOnly.genotype))).toEqual([]);
     expect(variantsOnly.summary.notes.join('\n')).toMatch(
       /^3 calls at markers whose reference allele Traitscope does not know in GRCh38 were set aside/m,
     );
+    expect(variantsOnly.summary.notes.join('\n')).toMatch(/^1 call at a site no built-in result uses was not kept/m);
     const asListed = await parsed(vcf(...lines), withIndex({ variantsOnly: false }));
-    expect(oneSided(markerRows(asListed.genotype))).toHaveLength(3);
+    expect(oneSided(markerRows(asListed.genotype))).toHaveLength(4);
+    expect(asListed.summary.notes.join('\n')).not.toMatch(/set aside|not kept/);
     // Nothing to set aside: no such note, and the confirmed reading's own note stands.
     const clean = await parsed(vcf(lines[2]), withIndex({ variantsOnly: true }));
     expect(clean.summary.notes.join('\n')).not.toMatch(/set aside|only the sites this VCF lists were read/);
   });
 
   it('sets one-sided calls aside from a genotype of millions of markers in place, keeping the others in order', () => {
-    // rs5498, rs6859 (no REF) and rs157877 (no position) are one-sided; rs7412, rs429358 and an
-    // rsID Traitscope does not use are not.
-    const rsids = [5498, 6859, 7412, 157877, 429358, 999_999_999];
+    // rs5498, rs6859 (no REF) and rs157877 (no position) are one-sided markers; rs1, rs7413
+    // and rs999999999 are rsIDs Traitscope does not use, no REF known: one-sided too, and a
+    // score imported later would be matched to them. rs7412 and rs429358 are kept.
+    const rsids = [1, 5498, 6859, 7412, 7413, 157877, 429358, 999_999_999];
     const genotype = {
       rsids: Uint32Array.from(rsids),
       calls: Uint8Array.from(rsids, (_, i) => 0x11 + i),
       chroms: Uint8Array.from(rsids, (_, i) => 1 + i),
       positions: Uint32Array.from(rsids, (_, i) => 100 + i),
     };
-    const { genotype: kept, setAside } = withoutOneSidedCalls(genotype, positionIndex(), 38);
-    expect(setAside).toBe(3);
-    expect([...kept.rsids]).toEqual([7412, 429358, 999_999_999]);
-    expect([...kept.calls]).toEqual([0x13, 0x15, 0x16]);
-    expect([...kept.chroms]).toEqual([3, 5, 6]);
-    expect([...kept.positions]).toEqual([102, 104, 105]);
+    const index = positionIndex();
+    for (const id of [1, 7413, 999_999_999]) expect(index.rsid.includes(id)).toBe(false);
+    const { genotype: kept, setAside, outsideIndex } = withoutOneSidedCalls(genotype, index, 38);
+    expect([setAside, outsideIndex]).toEqual([3, 3]);
+    expect([...kept.rsids]).toEqual([7412, 429358]);
+    expect([...kept.calls]).toEqual([0x14, 0x17]);
+    expect([...kept.chroms]).toEqual([4, 7]);
+    expect([...kept.positions]).toEqual([103, 106]);
   });
 
   it('reads RefSeq contig names (NC_000019.10) as their chromosomes', async () => {

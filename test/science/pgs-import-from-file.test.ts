@@ -13,6 +13,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseGenotypeBytes, parseGenotypeFile } from '../../src/service/genotype/parse/index.js';
 import { liftoverOf } from '../../src/service/genotype/liftover.js';
+import { rowOfRsid } from '../../src/service/genotype/positions.js';
 import type { Genotype, ParseSuccess } from '../../src/service/genotype/types.js';
 import {
   importPgsScoringFile,
@@ -230,6 +231,44 @@ describe('a position-only score against a GRCh38 whole-genome VCF without rsIDs'
     const expected = rows.filter((x) => kept.has(x.pos37)).reduce((s, x) => s + x.weight * effectCount(x), 0);
     expect(a.score).toBeCloseTo(expected, 10);
     expect(a.coverage).toBe(1);
+  });
+});
+
+describe('a score by rsID against a variants-only GRCh38 VCF with rsIDs', () => {
+  it('is read only where Traitscope knows the reference allele: the others are listed only where the person carries a variant', async () => {
+    const { parsed } = await storedVcf(
+      positionScoreVcf(rows, { position: at38, ids: 'rsid', sites: 'variants_only' }),
+      'variants-rsid.vcf',
+    );
+    expect(parsed.summary.site_reading).toBe('variants_only');
+    const byRsid = [
+      '#genome_build=GRCh37',
+      'rsID\teffect_allele\tother_allele\teffect_weight',
+      ...rows.filter((x) => x.snv).map((x) => `rs${x.rsid}\t${x.effect}\t${x.other}\t${x.weight}`),
+    ].join('\n');
+    const imported = importPgsScoringFile(Buffer.from(byRsid + '\n'), {
+      resourcesDir,
+      code: 'custom_rsid_variants',
+      minUsableShare: 0,
+    });
+    if (!imported.ok) throw new Error(imported.error);
+    const index = positionIndex();
+    const refKnown = (rsid: number) => {
+      const row = rowOfRsid(index, rsid);
+      return row >= 0 && index.pos38[row] > 0 && index.ref[row] !== 0;
+    };
+    const markers = imported.trait.markers.rsid;
+    const listedElsewhere = rows.filter((x) => x.snv && !refKnown(x.rsid) && x.call !== null && /[^-]/.test(x.call));
+    const variantCalls = listedElsewhere.filter((x) => x.call !== x.other + x.other && x.call !== x.effect + x.effect);
+    expect(variantCalls.length).toBeGreaterThan(50);
+    // The file lists the person's variants at those rsIDs; none is kept, and the summary says so.
+    const stored = new Set(parsed.genotype.rsids);
+    expect(listedElsewhere.filter((x) => stored.has(x.rsid))).toEqual([]);
+    expect(parsed.summary.notes.join('\n')).toMatch(/calls at sites no built-in result uses were not kept/);
+    // So the score counts only the markers read both ways: the ones of known reference allele.
+    const coverage = engine.withCustomTraits([imported.trait]).coverage('custom_rsid_variants', parsed.genotype)!;
+    expect(coverage.observed).toBe(markers.filter((rs) => refKnown(rs) && stored.has(rs)).length);
+    expect(coverage.observed).toBeLessThan(0.75 * markers.length);
   });
 });
 

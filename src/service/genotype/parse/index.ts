@@ -167,11 +167,21 @@ async function readGenotype(
   const linesRead = parser.collector.length;
   const collected = parser.collector.finish();
   const { duplicates, conflicting, noCalls, sex } = collected;
+  // Before the one-sided calls are set aside: whether two people's calls conflict is a
+  // share of every marker the file had.
+  const markersCollected = collected.genotype.rsids.length;
   const oneSided = sites
     ? parser.sites!.setAsideOneSided(collected.genotype, sites)
-    : { genotype: collected.genotype, setAside: 0 };
+    : { genotype: collected.genotype, setAside: 0, outsideIndex: 0 };
   const genotype = oneSided.genotype;
   if (genotype.rsids.length === 0) {
+    const setAside = oneSided.setAside + oneSided.outsideIndex;
+    if (setAside > 0)
+      fail(
+        `None of this file's ${setAside.toLocaleString('en-US')} calls could be kept: it was read as listing only the sites where you differ from the reference genome, ` +
+          'and its calls sit at sites whose reference allele Traitscope does not know, where a call that matches the reference could not be read. ' +
+          'If the file lists every site that was called, process it again with variants_only=false.',
+      );
     if (sites && sites.unusedSites + sites.refMismatches > 0)
       fail(
         sites.build === null && sites.refMismatches === 0
@@ -202,7 +212,7 @@ async function readGenotype(
     foreign: parser.skips.foreign,
     calls: genotype.calls,
   });
-  refuseTwoPeople(conflicting, genotype.rsids.length);
+  refuseTwoPeople(conflicting, markersCollected);
   const binaryTail = text.binaryFrom < 0 ? 0 : text.textBytes - text.binaryFrom;
   if (binaryTail * 2 > text.textBytes)
     fail(
@@ -246,7 +256,13 @@ async function readGenotype(
     notes.push(
       `${conflicting} rsIDs appeared more than once with different calls; the first called occurrence was kept.`,
     );
-  if (sites) notes.push(...siteNotes(sites, detection.sequencingSource, sites.setAside + oneSided.setAside));
+  if (sites)
+    notes.push(
+      ...siteNotes(sites, detection.sequencingSource, {
+        atMarkers: sites.setAside + oneSided.setAside,
+        outsideIndex: oneSided.outsideIndex,
+      }),
+    );
   const byRsid = snpCount - (sites ? sites.matchedByPosition + sites.readAsReference : 0);
   if (sites?.build && byRsid === 0) {
     const { placed, markers } = parser.sites!.placedIn(sites.build);
@@ -298,7 +314,11 @@ function vcfTooLarge(limit: number, parser: TextGenotypeParser): string {
 }
 
 /** What the person should know about how a VCF's sites were read. */
-function siteNotes(sites: SiteOutcome, source: string | null, setAside: number): string[] {
+function siteNotes(
+  sites: SiteOutcome,
+  source: string | null,
+  setAside: { atMarkers: number; outsideIndex: number },
+): string[] {
   const n = (x: number) => x.toLocaleString('en-US');
   const notes: string[] = [];
   if (sites.matchedByPosition > 0)
@@ -335,11 +355,19 @@ function siteNotes(sites: SiteOutcome, source: string | null, setAside: number):
     notes.push(
       'As you confirmed, only the sites this VCF lists were read; markers it does not list are missing, not assumed to be the reference.',
     );
-  if (setAside > 0)
+  const calls = (x: number) => `${n(x)} ${x === 1 ? 'call' : 'calls'}`;
+  if (setAside.atMarkers > 0)
     notes.push(
-      `${n(setAside)} calls at markers whose reference allele Traitscope does not know in GRCh${sites.build} were set aside: ` +
+      `${calls(setAside.atMarkers)} at markers whose reference allele Traitscope does not know in GRCh${sites.build} ${setAside.atMarkers === 1 ? 'was' : 'were'} set aside: ` +
         `such a file has a line there only where you carry a variant, and where you match the reference the marker cannot be read, ` +
         'so counting these calls would tilt the results that rest on them. A VCF that lists every called site is read at them.',
+    );
+  if (setAside.outsideIndex > 0)
+    notes.push(
+      `${calls(setAside.outsideIndex)} at ${setAside.outsideIndex === 1 ? 'a site' : 'sites'} no built-in result uses ${setAside.outsideIndex === 1 ? 'was' : 'were'} not kept: ` +
+        'the file lists such a site only where you carry a variant, and Traitscope does not know its reference allele, ' +
+        'so a score imported later would count your variants there and miss your reference calls. ' +
+        'Imported scores are read from this file at the markers Traitscope knows; a VCF that lists every called site is read at all of its sites.',
     );
   if (sites.refMismatches > 0)
     notes.push(

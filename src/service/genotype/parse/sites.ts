@@ -17,7 +17,7 @@
  * and the INDEL_LOOKBEHIND positions in front, is a key of the WebAssembly loop, so a record
  * shifted right within the repeat, or beginning before the marker, comes here too.
  */
-import { ALLELE_FROM_BYTE, CHROM_MT, CHROM_Y, findRsid, makeCall } from '../encoding.js';
+import { ALLELE_FROM_BYTE, CHROM_MT, CHROM_Y, makeCall } from '../encoding.js';
 import { isDrugGeneDefined, lowerBoundAt, type IndexedBuild, type PositionIndex } from '../positions.js';
 import type { Genotype } from '../types.js';
 import type { Build } from './build.js';
@@ -423,8 +423,8 @@ export class SiteMatcher {
   }
 
   /** The genotype without the one-sided calls its rsIDs matched (withoutOneSidedCalls), when the reading needs REFs. */
-  setAsideOneSided(genotype: Genotype, outcome: SiteOutcome): { genotype: Genotype; setAside: number } {
-    if (outcome.reading === 'as_listed' || outcome.build === null) return { genotype, setAside: 0 };
+  setAsideOneSided(genotype: Genotype, outcome: SiteOutcome): OneSidedSetAside {
+    if (outcome.reading === 'as_listed' || outcome.build === null) return { genotype, setAside: 0, outsideIndex: 0 };
     return withoutOneSidedCalls(genotype, this.index, outcome.build);
   }
 
@@ -572,49 +572,57 @@ function oneSided(index: PositionIndex, pos: Uint32Array, row: number): boolean 
   return (pos[row] === 0 || index.ref[row] === UNKNOWN) && !isDrugGeneDefined(index, row);
 }
 
+/** What withoutOneSidedCalls kept, and the two kinds of call it set aside. */
+export interface OneSidedSetAside {
+  genotype: Genotype;
+  /** Calls at markers of the index whose REF is not known in the file's build (oneSided). */
+  setAside: number;
+  /** Calls at rsIDs the index does not hold: sites no built-in result reads. */
+  outsideIndex: number;
+}
+
 /**
- * Sets aside the one-sided calls (above) that rsIDs matched: kept, they would count a
- * person's variants at those markers and miss their reference calls, and a score resting on
- * them would lean towards its ALT alleles. Returns the genotype without them, moving its
- * arrays' contents (a parse's own genotype only).
+ * Sets aside the one-sided calls that rsIDs matched: kept, they would count a person's
+ * variants and miss their reference calls, and a score resting on them would lean towards
+ * its ALT alleles. These are the index's markers without a known REF (above), and every
+ * rsID outside the index: no REF is known there, and a score imported later would be
+ * matched to them by rsID. Returns the genotype of the rest, moving its arrays' contents (a
+ * parse's own genotype only).
  */
-export function withoutOneSidedCalls(
-  genotype: Genotype,
-  index: PositionIndex,
-  build: IndexedBuild,
-): { genotype: Genotype; setAside: number } {
+export function withoutOneSidedCalls(genotype: Genotype, index: PositionIndex, build: IndexedBuild): OneSidedSetAside {
   const pos = build === 37 ? index.pos37 : index.pos38;
-  const { rsids } = genotype;
-  // Ascending, as both lists are sorted by rsID. A whole genome's genotype holds millions of
-  // rsIDs: look up the index's few one-sided markers in it, and copy the runs between them.
-  const drop: number[] = [];
-  for (let row = 0; row < index.size; row++) {
-    if (!oneSided(index, pos, row)) continue;
-    const i = findRsid(rsids, index.rsid[row]);
-    if (i >= 0) drop.push(i);
+  const { rsids, calls, chroms, positions } = genotype;
+  // Both lists ascend by rsID: one merge. A whole genome's file lists millions of rsIDs and
+  // keeps tens of thousands, so the kept calls move down one by one, in place (fresh arrays
+  // for millions of markers cost their page faults).
+  let to = 0;
+  let setAside = 0;
+  let row = 0;
+  for (let i = 0; i < rsids.length; i++) {
+    const rsid = rsids[i];
+    while (row < index.size && index.rsid[row] < rsid) row++;
+    if (row === index.size || index.rsid[row] !== rsid) continue;
+    if (oneSided(index, pos, row)) {
+      setAside++;
+      continue;
+    }
+    if (to !== i) {
+      rsids[to] = rsid;
+      calls[to] = calls[i];
+      chroms[to] = chroms[i];
+      positions[to] = positions[i];
+    }
+    to++;
   }
-  if (drop.length === 0) return { genotype, setAside: 0 };
-  // In place (the parse's genotype is its own, fresh arrays): the runs between the dropped
-  // markers move down, and the genotype is the arrays' first part. Fresh arrays for millions
-  // of markers cost their page faults: 50-80 ms against ~10 on the build machine.
-  const { calls, chroms, positions } = genotype;
-  let to = drop[0];
-  for (let k = 0; k < drop.length; k++) {
-    const from = drop[k] + 1;
-    const end = k + 1 < drop.length ? drop[k + 1] : rsids.length;
-    rsids.copyWithin(to, from, end);
-    calls.copyWithin(to, from, end);
-    chroms.copyWithin(to, from, end);
-    positions.copyWithin(to, from, end);
-    to += end - from;
-  }
-  const out: Genotype = {
+  const outsideIndex = rsids.length - to - setAside;
+  if (to === rsids.length) return { genotype, setAside: 0, outsideIndex: 0 };
+  const kept: Genotype = {
     rsids: rsids.subarray(0, to),
     calls: calls.subarray(0, to),
     chroms: chroms.subarray(0, to),
     positions: positions.subarray(0, to),
   };
-  return { genotype: out, setAside: drop.length };
+  return { genotype: kept, setAside, outsideIndex };
 }
 
 /** REF/REF, haploid on Y and MT (as chip exports write them). */
