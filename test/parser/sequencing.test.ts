@@ -438,6 +438,9 @@ describe('one genome in every layout', () => {
     sexMarkers('female'),
   ]);
   const context = { ethnicity: 1, gender: 2 as const, mixture: null, ancestry: null, inferredSex: null };
+  /** The traits all of whose markers the test person's data hold. */
+  const held = new Set(markers.map((m) => m.rsid));
+  const whole = new Set(catalogTraits().flatMap((t) => (t.markers.rsid.every((rs) => held.has(rs)) ? [t.code] : [])));
 
   /**
    * Percentiles and findings of a genotype: of every trait, or of the traits `codes` names
@@ -495,6 +498,14 @@ describe('one genome in every layout', () => {
       expect(seq.summary.build).toBe(options.build);
       const got = results(seq.genotype, chip.percentiles.keys());
       expect([...supported.keys()].filter((code) => !got.percentiles.has(code))).toEqual([]);
+      // A trait all of whose markers the person's data hold is read exactly as from those
+      // markers with rsIDs (a marker the test genome lacks would be REF/REF in a variants-only
+      // layout, as in a whole genome).
+      const differing = [...got.percentiles].filter(
+        ([code, p]) => whole.has(code) && Math.abs(p - (supported.get(code) ?? NaN)) > 1e-9,
+      );
+      expect(differing).toEqual([]);
+      expect([...got.percentiles.keys()].filter((code) => whole.has(code)).length).toBeGreaterThan(150);
       const shifts = [...got.percentiles].map(([code, p]) => Math.abs(p - chip.percentiles.get(code)!));
       shifts.sort((a, b) => a - b);
       expect(shifts[shifts.length >> 1]).toBeLessThanOrEqual(0.5);
@@ -502,7 +513,11 @@ describe('one genome in every layout', () => {
       // Of every trait the 23andMe file computes: all from rsIDs listing every site; without
       // rsIDs, or listing variants only, far fewer (docs/file-formats.md gives the shares).
       const share = got.percentiles.size / chip.percentiles.size;
-      if (options.ids === 'rsid' && options.sites === 'all') expect(share).toBe(1);
+      if (options.ids === 'rsid' && options.sites === 'all') {
+        expect(share).toBe(1);
+        // The same genotypes, on the forward strand in both files: the same percentiles.
+        expect(shifts[shifts.length - 1]).toBe(0);
+      }
     },
   );
 

@@ -40,6 +40,12 @@ export interface Marker {
   genotype: string;
   /** The file's identifier when it is not rs<rsid> (a 23andMe internal id such as i3000123). */
   id?: string;
+  /**
+   * The marker's two letters as its source gives them (a catalog trait's effect and other
+   * allele), on that source's strand: tells sequencingVcf the strand of a call whose letters
+   * alone cannot (a third allele at a site the index knows two of).
+   */
+  alleles?: string;
 }
 
 /** Where alleles come from: one super-population, or shares of each (an admixed person). */
@@ -97,6 +103,7 @@ export function catalogMarkers(seed = 1, options: CatalogMarkerOptions = {}): Ma
         : all.filter(which);
   const population = populationDrawer(options.population ?? 'EUR', rand);
   const calls = new Map<number, string>();
+  const alleles = new Map<number, string>();
   for (const t of traits) {
     const m = t.markers;
     m.rsid.forEach((rsid, i) => {
@@ -107,6 +114,7 @@ export function catalogMarkers(seed = 1, options: CatalogMarkerOptions = {}): Ma
         return rand() < p ? m.effect[i] : m.other[i];
       };
       calls.set(rsid, allele() + allele());
+      alleles.set(rsid, m.effect[i] + m.other[i]);
     });
   }
   const sorted = [...calls].sort((a, b) => a[0] - b[0]);
@@ -116,18 +124,27 @@ export function catalogMarkers(seed = 1, options: CatalogMarkerOptions = {}): Ma
     const index = positionIndex();
     return sorted.map(([rsid, genotype], j) => {
       const i = row.get(rsid);
-      if (i !== undefined && panel.pos[i] > 0) return { rsid, chrom: panel.chrom[i], pos: panel.pos[i], genotype };
+      const pair = alleles.get(rsid);
+      if (i !== undefined && panel.pos[i] > 0)
+        return { rsid, chrom: panel.chrom[i], pos: panel.pos[i], genotype, alleles: pair };
       const k = rowOfRsid(index, rsid);
-      if (k >= 0 && index.pos37[k] > 0) return { rsid, chrom: index.chrom[k], pos: index.pos37[k], genotype };
+      if (k >= 0 && index.pos37[k] > 0)
+        return { rsid, chrom: index.chrom[k], pos: index.pos37[k], genotype, alleles: pair };
       // A marker no shipped source places: a made-up position inside the chromosome (a chip
       // file's positions fit in 32 bits), at no marker of the index.
       const chrom = (j % 22) + 1;
       let pos = 10_000 + Math.floor(j / 22) * 1_000;
       while (rowsAt(index, 37, chrom, pos).length > 0) pos++;
-      return { rsid, chrom, pos, genotype };
+      return { rsid, chrom, pos, genotype, alleles: pair };
     });
   }
-  return sorted.map(([rsid, genotype], i) => ({ rsid, chrom: (i % 22) + 1, pos: 1000 + i, genotype }));
+  return sorted.map(([rsid, genotype], i) => ({
+    rsid,
+    chrom: (i % 22) + 1,
+    pos: 1000 + i,
+    genotype,
+    alleles: alleles.get(rsid),
+  }));
 }
 
 // ---- the ancestry panel ----
@@ -533,7 +550,8 @@ export const positionIndex = () => (positionIndexCache ??= loadPositionIndex(RES
 /**
  * The markers as a single-sample whole-genome VCF in one of the layouts sequencing
  * services deliver. Each marker sits at its position in the build with the index's
- * forward-strand REF/ALT (calls given on the other strand are complemented). A marker the
+ * forward-strand REF/ALT (calls given on the other strand are complemented; the marker's
+ * `alleles` tell the strand where its call's letters alone cannot). A marker the
  * index cannot place keeps its made-up position and needs its rsID (left out with
  * `ids: 'none'`); one without a known REF gets the call's first allele as a made-up REF,
  * so a homozygous call is REF/REF and left out of variants-only layouts, as a real file
@@ -572,7 +590,13 @@ export function sequencingVcf(markers: Marker[], options: SequencingVcfOptions =
       ref = ALLELE_LETTERS[index.ref[row]];
       const alt = index.alt[row] ? ALLELE_LETTERS[index.alt[row]] : '';
       if (alt) alts.push(alt);
-      if (letters.some((l) => l !== ref && l !== alt) && letters.every((l) => COMPLEMENT_LETTER[l]))
+      // The strand: the one on which more of the marker's letters are the index's REF/ALT.
+      // A tie keeps them as they are: a palindromic pair, or a third allele (T/A at a T>C
+      // site is T>A on the forward strand, not A/T complemented).
+      const pair = [...(m.alleles ?? m.genotype)];
+      const onIndex = (ls: string[]) => ls.filter((l) => l === ref || l === alt).length;
+      const complementable = [...pair, ...letters].every((l) => COMPLEMENT_LETTER[l]);
+      if (complementable && onIndex(pair.map((l) => COMPLEMENT_LETTER[l])) > onIndex(pair))
         letters = letters.map((l) => COMPLEMENT_LETTER[l]);
     } else ref = letters[0];
     for (const l of letters) if (l !== ref && !alts.includes(l)) alts.push(l);
