@@ -251,10 +251,12 @@ async function readGenotype(
       );
   }
   if (duplicates > 0)
-    notes.push(`${duplicates} duplicate lines: for each rsID the first occurrence with a call was kept.`);
+    notes.push(
+      `${duplicates.toLocaleString('en-US')} duplicate ${duplicates === 1 ? 'line' : 'lines'}: for each rsID the first occurrence with a call was kept.`,
+    );
   if (conflicting > 0)
     notes.push(
-      `${conflicting} rsIDs appeared more than once with different calls; the first called occurrence was kept.`,
+      `${conflicting.toLocaleString('en-US')} ${conflicting === 1 ? 'rsID' : 'rsIDs'} appeared more than once with different calls; the first called occurrence was kept.`,
     );
   if (sites)
     notes.push(
