@@ -1,7 +1,8 @@
 /**
  * A sequencing VCF through the real API: a variants-only file is read with its unlisted
  * markers as REF/REF and the summary says so; the person can answer that it lists every
- * site instead (variants_only=false), and the same file is read again that way.
+ * site instead (variants_only=false), and the same file is read again that way. A trait
+ * missing markers says what about the file kept them out.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { catalogMarkers, combine, FINDING_CALLS, markersOf, sequencingVcf } from '../support/genotypes.js';
@@ -32,6 +33,23 @@ describe('a variants-only GRCh38 VCF without rsIDs', () => {
     // rs7412 is not listed (CC, the reference): read as REF/REF.
     const apoe = (await request(`${server.api}/profiles/${id}/genotype/snps/?rsid=rs7412`, { token })).body;
     expect(apoe).toMatchObject([{ rsid: 'rs7412', genotype: 'CC', position: 44908822 }]);
+    // A trait missing markers says what about the file kept them out, and which file is read at them.
+    const why = async () =>
+      (await request(`${server.api}/profiles/${id}/traits/`, { token })).body
+        .filter((t: { status_reason?: { code: string } }) => t.status_reason?.code === 'low_coverage')
+        .map((t: { status_reason: { detail: string } }) => t.status_reason.detail) as string[];
+    const reasons = await why();
+    expect(reasons.length).toBeGreaterThan(0);
+    for (const detail of reasons) {
+      expect(detail).toMatch(/^Only \d+ of this score's \d+ markers/);
+      expect(detail).toContain(
+        'Your file has no rsIDs, so a marker is read only where Traitscope knows its GRCh38 position',
+      );
+      expect(detail).toContain('Your file lists only the sites where you differ from the reference genome');
+      expect(detail).toMatch(
+        /A VCF with rsIDs \(bcftools annotate with dbSNP\) that lists every called site is read at all of them\.$/,
+      );
+    }
 
     const bad = await request(`${server.api}/profiles/${id}/genotype/upload/?variants_only=maybe`, {
       method: 'POST',
@@ -48,6 +66,13 @@ describe('a variants-only GRCh38 VCF without rsIDs', () => {
     const second = (await waitProcessed(server, token, id)).metadata;
     expect(second).toMatchObject({ status: 'processed', site_reading: 'as_listed', site_reading_from: 'person' });
     expect(second.snp_count).toBeLessThan(first.snp_count);
+    const asListed = await why();
+    expect(asListed.length).toBeGreaterThan(0);
+    for (const detail of asListed) {
+      expect(detail).toContain('Your file has no rsIDs');
+      expect(detail).not.toContain('lists only the sites');
+      expect(detail).toMatch(/The same file with rsIDs \(bcftools annotate with dbSNP\) is read at all of them\.$/);
+    }
     expect((await request(`${server.api}/profiles/${id}/genotype/snps/?rsid=rs7412`, { token })).body).toEqual([]);
   });
 });

@@ -105,4 +105,17 @@ export interface AncestryInference {
 export interface GenotypeFacts {
   ancestry: AncestryInference | null;
   inferredSex: 'male' | 'female' | null;
+  /** What keeps markers out of this file's reading (fileLimitsOf), so a result missing them can say why. */
+  fileLimits?: FileLimits | null;
+}
+
+/**
+ * Why a sequencing file cannot be read at some markers whatever it holds: without rsIDs a
+ * line is read only at a marker whose position Traitscope knows; listing variants only (or
+ * a gVCF), a marker is read only where its reference allele is known.
+ */
+export interface FileLimits {
+  withoutRsids: boolean;
+  variantsOnly: boolean;
+  build: 37 | 38 | null;
 }

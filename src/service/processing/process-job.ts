@@ -10,6 +10,7 @@ import { writeRecoverable } from '../db/write-recoverable.js';
 import { parseGenotypeFile, parseGenotypeSource, releaseParserMemory } from '../genotype/parse/index.js';
 import {
   awaitReplaceConfirmation,
+  genotypeFacts,
   genotypeSummary,
   getGenotypeFile,
   setFileStatus,
@@ -154,7 +155,7 @@ function prepare(
   const client = getClient(db, owner.clientId);
   const first = new Set([...requestedCodes(db, profileId), ...(client ? freeTraitCodes(client, engine) : [])]);
   ctx.progress({ stage: 'scoring', done: 0, total: first.size });
-  const facts = { ancestry, inferredSex: parsed.summary.inferred_sex };
+  const facts = genotypeFacts({ ancestry, summary: parsed.summary });
   return {
     ancestry,
     outcomes: scoreForStorage(engine, parsed.genotype, assessContext(owner, facts), first),

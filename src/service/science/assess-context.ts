@@ -13,5 +13,6 @@ export function assessContext(profile: ProfileFacts, genotype: GenotypeFacts): A
     mixture: profile.reference_mixture ?? null,
     ancestry: genotype.ancestry,
     inferredSex: genotype.inferredSex,
+    fileLimits: genotype.fileLimits ?? null,
   };
 }

@@ -8,7 +8,7 @@
  * with one super-population and every marker was genotyped; otherwise (partial coverage, a
  * mixed reference) the reference distribution is built for the person (distribution/).
  */
-import type { Genotype } from '../genotype/types.js';
+import type { FileLimits, Genotype } from '../genotype/types.js';
 import { callsAtSlots, compileCatalog, N_POPS, type CompiledCatalog, type CompiledTrait } from './catalog.js';
 import { setMarker, STRIDE } from './distribution/markers.js';
 import { builtDistributions, type BuiltDistribution, type BuiltDistributions } from './built-distributions.js';
@@ -85,6 +85,30 @@ export interface EngineOptions {
 
 export { percentileText };
 
+/**
+ * Why a sequencing file is not read at markers it may well hold (FileLimits), and what
+ * file is: said with a result that misses them, so it does not read as a poor file.
+ */
+export function fileLimitsText(limits: FileLimits): string {
+  const build = limits.build ? `GRCh${limits.build} ` : '';
+  const parts: string[] = [];
+  if (limits.withoutRsids)
+    parts.push(
+      `Your file has no rsIDs, so a marker is read only where Traitscope knows its ${build}position, and no shipped source places most markers of GWAS Catalog studies after 2017.`,
+    );
+  if (limits.variantsOnly)
+    parts.push(
+      'Your file lists only the sites where you differ from the reference genome, so a marker whose reference allele Traitscope does not know cannot be read where you match it.',
+    );
+  const fix =
+    limits.withoutRsids && limits.variantsOnly
+      ? 'A VCF with rsIDs (bcftools annotate with dbSNP) that lists every called site is read at all of them.'
+      : limits.withoutRsids
+        ? 'The same file with rsIDs (bcftools annotate with dbSNP) is read at all of them.'
+        : 'A VCF that lists every called site is read at all of them.';
+  return `${parts.join(' ')} ${fix}`;
+}
+
 export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions): ScienceEngineExt {
   const byCode = new Map<string, { cat: CompiledCatalog; trait: CompiledTrait }>();
   const infos: TraitInfo[] = [];
@@ -148,10 +172,12 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     };
   }
 
-  function lowCoverage(t: CompiledTrait, observed: number): UnavailableReason {
+  function lowCoverage(t: CompiledTrait, observed: number, limits: FileLimits | null | undefined): UnavailableReason {
     return {
       code: 'low_coverage',
-      detail: `Only ${observed} of this score's ${t.count} markers (${Math.round((100 * observed) / t.count)} %) could be read from your file; at least ${Math.round(100 * COVERAGE_THRESHOLD)} % are needed for a result.`,
+      detail:
+        `Only ${observed} of this score's ${t.count} markers (${Math.round((100 * observed) / t.count)} %) could be read from your file; at least ${Math.round(100 * COVERAGE_THRESHOLD)} % are needed for a result.` +
+        (limits ? ' ' + fileLimitsText(limits) : ''),
     };
   }
 
@@ -214,7 +240,8 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
     // Counted first: most traits of a chip file miss most of their markers, and their outcome
     // (the count alone) needs none of the match's per-marker reference terms.
     const counted = countMatches(cat, t, slots);
-    if (!computable(counted)) return { status: 'unavailable', reason: lowCoverage(t, counted.observed) };
+    if (!computable(counted))
+      return { status: 'unavailable', reason: lowCoverage(t, counted.observed, ctx.fileLimits) };
     const { w, key: weightsKey } = referenceWeights(ref);
     const hemizygousX = sex.dna === 'male';
     const match = matchTraitMarkers(cat, t, slots, w, hemizygousX, details, scratch);
@@ -282,7 +309,7 @@ export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions):
       const na = notApplicable(hit.trait, sexOf(context));
       if (na) return na;
       const c = coverageOf(hit.cat, hit.trait, genotype);
-      return computable(c) ? null : lowCoverage(hit.trait, c.observed);
+      return computable(c) ? null : lowCoverage(hit.trait, c.observed, context.fileLimits);
     },
     coverage(code, genotype) {
       const hit = byCode.get(code);

@@ -3,7 +3,7 @@
  * (catalog, scoring, percentiles, ancestry). The service only calls what is declared here.
  */
 import type { Population } from '../../shared/populations.js';
-import type { AncestryInference, Genotype, GenotypeFacts } from '../genotype/types.js';
+import type { AncestryInference, FileLimits, Genotype, GenotypeFacts } from '../genotype/types.js';
 
 /** 1000 Genomes phase 3 super-populations (src/shared/populations.ts). */
 export type { Population };
@@ -290,6 +290,8 @@ export interface AssessContext {
   ancestry: AncestryInference | null;
   /** Sex inferred from the genotype file. */
   inferredSex: 'male' | 'female' | null;
+  /** What keeps markers out of the file's reading (a sequencing VCF without rsIDs, or of variants only). */
+  fileLimits?: FileLimits | null;
 }
 
 /** What the profile says about the person (build an AssessContext with assessContext()). */

@@ -13,6 +13,7 @@ import {
 import { callToString, chromToString, findRsid } from '../../genotype/encoding.js';
 import {
   confirmReplacement,
+  genotypeFacts,
   genotypeSummary,
   getGenotypeFile,
   setVariantsOnly,
@@ -38,7 +39,7 @@ type GenotypeFileType = (typeof UPLOAD_CONTENT_TYPES)[number];
  * was chosen, and the sex results use. Shown beside the file so nothing is silent.
  */
 function personFacts(profile: ProfileFacts, inUse: { summary: ParseSummary; ancestry: AncestryInference | null }) {
-  const context = assessContext(profile, { ancestry: inUse.ancestry, inferredSex: inUse.summary.inferred_sex });
+  const context = assessContext(profile, genotypeFacts(inUse));
   return { ancestry: inUse.ancestry, reference: chooseReference(context, inUse.ancestry), sex: sexOf(context) };
 }
 
