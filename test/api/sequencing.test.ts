@@ -30,6 +30,9 @@ describe('a variants-only GRCh38 VCF without rsIDs', () => {
     expect(first).toMatchObject({ status: 'processed', format: 'vcf', build: 38, site_reading: 'variants_only' });
     expect(first.site_reading_from).toBe('contents');
     expect(first.matched_by.read_as_reference).toBeGreaterThan(10_000);
+    // Listed calls at markers of unknown REF are one-sided: set aside, and counted.
+    expect(first.set_aside.unknown_reference).toBeGreaterThan(0);
+    expect(first.set_aside.outside_index).toBe(0);
     // rs7412 is not listed (CC, the reference): read as REF/REF.
     const apoe = (await request(`${server.api}/profiles/${id}/genotype/snps/?rsid=rs7412`, { token })).body;
     expect(apoe).toMatchObject([{ rsid: 'rs7412', genotype: 'CC', position: 44908822 }]);

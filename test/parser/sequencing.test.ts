@@ -146,9 +146,11 @@ describe('matching VCF lines by position', () => {
       /^3 calls at markers whose reference allele Traitscope does not know in GRCh38 were set aside/m,
     );
     expect(variantsOnly.summary.notes.join('\n')).toMatch(/^1 call at a site no built-in result uses was not kept/m);
+    expect(variantsOnly.summary.set_aside).toEqual({ unknown_reference: 3, outside_index: 1 });
     const asListed = await parsed(vcf(...lines), withIndex({ variantsOnly: false }));
     expect(oneSided(markerRows(asListed.genotype))).toHaveLength(4);
     expect(asListed.summary.notes.join('\n')).not.toMatch(/set aside|not kept/);
+    expect(asListed.summary.set_aside).toEqual({ unknown_reference: 0, outside_index: 0 });
     // Nothing to set aside: no such note, and the confirmed reading's own note stands.
     const clean = await parsed(vcf(lines[2]), withIndex({ variantsOnly: true }));
     expect(clean.summary.notes.join('\n')).not.toMatch(/set aside|only the sites this VCF lists were read/);

@@ -56,6 +56,12 @@ export interface ParseSummary {
   site_reading_from?: SiteReadingFrom;
   /** Markers read by rsID, by position, and read as REF/REF (unlisted in a variants-only VCF, or in a gVCF block). */
   matched_by?: { rsid: number; position: number; read_as_reference: number };
+  /**
+   * Calls a variants-only VCF or a gVCF lists but that were not kept, being one-sided (the
+   * file lists them only where the person carries a variant): at markers whose REF is not
+   * known in the file's build, and at rsIDs outside the position index.
+   */
+  set_aside?: { unknown_reference: number; outside_index: number };
   /** Anything else the parser wants to say (e.g. which VCF sample was used). */
   notes: string[];
 }

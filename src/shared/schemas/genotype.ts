@@ -129,6 +129,15 @@ export const GenotypeProcessing = z
       })
       .optional()
       .describe('Markers read by rsID, by position (GRCh37 or GRCh38), and read as REF/REF.'),
+    set_aside: z
+      .object({
+        unknown_reference: z.int().min(0),
+        outside_index: z.int().min(0),
+      })
+      .optional()
+      .describe(
+        "Calls a variants-only VCF or gVCF lists but that were not kept, being one-sided (listed only where the person carries a variant): at markers whose reference allele is not known in the file's build, and at sites no built-in result uses.",
+      ),
     notes: z.array(z.string()).optional(),
     ancestry: AncestryEstimate.nullable().optional(),
     reference: ReferencePopulation.optional().describe(

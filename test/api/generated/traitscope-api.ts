@@ -999,6 +999,11 @@ export interface components {
                 position: number;
                 read_as_reference: number;
             };
+            /** @description Calls a variants-only VCF or gVCF lists but that were not kept, being one-sided (listed only where the person carries a variant): at markers whose reference allele is not known in the file's build, and at sites no built-in result uses. */
+            set_aside?: {
+                unknown_reference: number;
+                outside_index: number;
+            };
             notes?: string[];
             ancestry?: components["schemas"]["AncestryEstimate"] | null;
             /** @description The reference population results of this profile are compared with, and how it was chosen (ethnicity, inferred, or assumed with the reason). */

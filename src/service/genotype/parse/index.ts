@@ -258,13 +258,11 @@ async function readGenotype(
     notes.push(
       `${conflicting.toLocaleString('en-US')} ${conflicting === 1 ? 'rsID' : 'rsIDs'} appeared more than once with different calls; the first called occurrence was kept.`,
     );
-  if (sites)
-    notes.push(
-      ...siteNotes(sites, detection.sequencingSource, {
-        atMarkers: sites.setAside + oneSided.setAside,
-        outsideIndex: oneSided.outsideIndex,
-      }),
-    );
+  const setAside = {
+    unknown_reference: (sites?.setAside ?? 0) + oneSided.setAside,
+    outside_index: oneSided.outsideIndex,
+  };
+  if (sites) notes.push(...siteNotes(sites, detection.sequencingSource, setAside));
   const byRsid = snpCount - (sites ? sites.matchedByPosition + sites.readAsReference : 0);
   if (sites?.build && byRsid === 0) {
     const { placed, markers } = parser.sites!.placedIn(sites.build);
@@ -296,6 +294,7 @@ async function readGenotype(
       position: sites?.matchedByPosition ?? 0,
       read_as_reference: sites?.readAsReference ?? 0,
     },
+    set_aside: setAside,
     notes,
   };
   return { ok: true, genotype, summary };
@@ -319,7 +318,7 @@ function vcfTooLarge(limit: number, parser: TextGenotypeParser): string {
 function siteNotes(
   sites: SiteOutcome,
   source: string | null,
-  setAside: { atMarkers: number; outsideIndex: number },
+  setAside: NonNullable<ParseSummary['set_aside']>,
 ): string[] {
   const n = (x: number) => x.toLocaleString('en-US');
   const notes: string[] = [];
@@ -358,15 +357,15 @@ function siteNotes(
       'As you confirmed, only the sites this VCF lists were read; markers it does not list are missing, not assumed to be the reference.',
     );
   const calls = (x: number) => `${n(x)} ${x === 1 ? 'call' : 'calls'}`;
-  if (setAside.atMarkers > 0)
+  if (setAside.unknown_reference > 0)
     notes.push(
-      `${calls(setAside.atMarkers)} at markers whose reference allele Traitscope does not know in GRCh${sites.build} ${setAside.atMarkers === 1 ? 'was' : 'were'} set aside: ` +
+      `${calls(setAside.unknown_reference)} at markers whose reference allele Traitscope does not know in GRCh${sites.build} ${setAside.unknown_reference === 1 ? 'was' : 'were'} set aside: ` +
         `such a file has a line there only where you carry a variant, and where you match the reference the marker cannot be read, ` +
         'so counting these calls would tilt the results that rest on them. A VCF that lists every called site is read at them.',
     );
-  if (setAside.outsideIndex > 0)
+  if (setAside.outside_index > 0)
     notes.push(
-      `${calls(setAside.outsideIndex)} at ${setAside.outsideIndex === 1 ? 'a site' : 'sites'} no built-in result uses ${setAside.outsideIndex === 1 ? 'was' : 'were'} not kept: ` +
+      `${calls(setAside.outside_index)} at ${setAside.outside_index === 1 ? 'a site' : 'sites'} no built-in result uses ${setAside.outside_index === 1 ? 'was' : 'were'} not kept: ` +
         'the file lists such a site only where you carry a variant, and Traitscope does not know its reference allele, ' +
         'so a score imported later would count your variants there and miss your reference calls. ' +
         'Imported scores are read from this file at the markers Traitscope knows; a VCF that lists every called site is read at all of its sites.',
