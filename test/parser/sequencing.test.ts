@@ -156,6 +156,22 @@ describe('matching VCF lines by position', () => {
     expect(clean.summary.notes.join('\n')).not.toMatch(/set aside|only the sites this VCF lists were read/);
   });
 
+  it('refuses a variants-only file whose every call is one-sided, saying why and what to do', async () => {
+    // No marker of the index sits on the mitochondrial chromosome: nothing there is read as
+    // REF/REF, and the listed variants alone would be one-sided.
+    const lines = [
+      'chrM\t150\trs999999999\tC\tT\t50\tPASS\t.\tGT\t1',
+      'chrM\t152\trs999999998\tT\tC\t50\tPASS\t.\tGT\t1',
+    ];
+    const refused = await parseGenotypeBytes(enc(vcf(...lines)), withIndex({ variantsOnly: true }));
+    expect(refused.ok ? 'read' : refused.reason).toMatch(
+      /^None of this file's 2 calls could be kept: the file was read as listing only the sites where you differ from the reference genome.*process it again with variants_only=false\.$/,
+    );
+    const one = await parseGenotypeBytes(enc(vcf(lines[0])), withIndex({ variantsOnly: true }));
+    expect(one.ok ? 'read' : one.reason).toMatch(/^This file's one call could not be kept/);
+    expect((await parsed(vcf(...lines), withIndex({ variantsOnly: false }))).genotype.rsids.length).toBe(2);
+  });
+
   it('sets one-sided calls aside from a genotype of millions of markers in place, keeping the others in order', () => {
     // rs5498, rs6859 (no REF) and rs157877 (no position) are one-sided markers; rs1, rs7413
     // and rs999999999 are rsIDs Traitscope does not use, no REF known: one-sided too, and a

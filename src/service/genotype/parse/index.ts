@@ -174,12 +174,19 @@ async function readGenotype(
     ? parser.sites!.setAsideOneSided(collected.genotype, sites)
     : { genotype: collected.genotype, setAside: 0, outsideIndex: 0 };
   const genotype = oneSided.genotype;
+  const setAside = {
+    unknown_reference: (sites?.setAside ?? 0) + oneSided.setAside,
+    outside_index: oneSided.outsideIndex,
+  };
   if (genotype.rsids.length === 0) {
-    const setAside = oneSided.setAside + oneSided.outsideIndex;
-    if (setAside > 0)
+    const dropped = setAside.unknown_reference + setAside.outside_index;
+    const which =
+      dropped === 1
+        ? "This file's one call could not be kept: the file was read as listing only the sites where you differ from the reference genome, and the call sits at a site"
+        : `None of this file's ${dropped.toLocaleString('en-US')} calls could be kept: the file was read as listing only the sites where you differ from the reference genome, and they sit at sites`;
+    if (dropped > 0)
       fail(
-        `None of this file's ${setAside.toLocaleString('en-US')} calls could be kept: it was read as listing only the sites where you differ from the reference genome, ` +
-          'and its calls sit at sites whose reference allele Traitscope does not know, where a call that matches the reference could not be read. ' +
+        `${which} whose reference allele Traitscope does not know, where a call that matches the reference could not be read. ` +
           'If the file lists every site that was called, process it again with variants_only=false.',
       );
     if (sites && sites.unusedSites + sites.refMismatches > 0)
@@ -258,10 +265,6 @@ async function readGenotype(
     notes.push(
       `${conflicting.toLocaleString('en-US')} ${conflicting === 1 ? 'rsID' : 'rsIDs'} appeared more than once with different calls; the first called occurrence was kept.`,
     );
-  const setAside = {
-    unknown_reference: (sites?.setAside ?? 0) + oneSided.setAside,
-    outside_index: oneSided.outsideIndex,
-  };
   if (sites) notes.push(...siteNotes(sites, detection.sequencingSource, setAside));
   const byRsid = snpCount - (sites ? sites.matchedByPosition + sites.readAsReference : 0);
   if (sites?.build && byRsid === 0) {
