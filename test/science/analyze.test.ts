@@ -67,6 +67,7 @@ describe('analyze FILE', () => {
     const io = capture();
     expect(await analyzeCommand([diabetesOnly(), '--resources', resourcesDir])).toBe(0);
     expect(io.out()).toMatch(/^\d+ of \d+ traits computable/m);
+    expect(io.out()).not.toMatch(/Why not more/); // a chip file is read at every marker it holds
     expect(io.out()).toMatch(/^Level\tPctl\tCover\tEvidence\tTrait\tCode$/m);
     expect(io.out()).toMatch(/^[1-5] [^\t]+\t(\d+\.\d|—)\t\d+%\t[^\t]+\tType 2 diabetes\ttype_2_diabetes$/m);
   });
@@ -79,6 +80,10 @@ describe('analyze FILE', () => {
     );
     // The parse's notes, as the app shows them under the file.
     expect(io.out()).toMatch(/^Note: This VCF lists only the sites where you differ from the reference genome/m);
+    // And why fewer traits are computable than from a chip file.
+    expect(io.out()).toMatch(
+      /^\d+ of \d+ traits computable \(\d+ ms\)\.\nWhy not more: Your file has no rsIDs, .* Your file lists only the sites where you differ .* A VCF with rsIDs \(bcftools annotate with dbSNP\) that lists every called site is read at all of them\.$/m,
+    );
     const asRead = Number(/^\S+: \S+ \(vcf\), ([\d,]+) markers/m.exec(io.out())![1].replace(/,/g, ''));
     expect(await analyzeCommand([variantsOnlyVcf(), '--variants-only', 'no', '--resources', resourcesDir])).toBe(0);
     const second = io.out().split(/^(?=\S+: \S+ \(vcf\))/m)[1];
@@ -88,6 +93,9 @@ describe('analyze FILE', () => {
     // Read as listed, the file has only its own lines: far fewer markers than with every unlisted marker read as REF/REF.
     const asListed = Number(/^\S+: \S+ \(vcf\), ([\d,]+) markers/m.exec(second)![1].replace(/,/g, ''));
     expect(asListed).toBeLessThan(asRead / 10);
+    expect(second).toMatch(
+      /^Why not more: Your file has no rsIDs, .* The same file with rsIDs .* is read at all of them\.$/m,
+    );
     await expect(analyzeCommand([variantsOnlyVcf(), '--variants-only', 'maybe'])).rejects.toThrow(
       /--variants-only must be yes or no \(got "maybe"\)/,
     );

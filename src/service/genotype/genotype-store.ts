@@ -5,7 +5,8 @@
 import type { Db } from '../db/db.js';
 import { namedStatements } from '../db/statements.js';
 import { writeWhenFree } from '../db/write-when-free.js';
-import type { AncestryInference, FileLimits, Genotype, GenotypeFacts, ParseSummary } from './types.js';
+import { fileLimitsOf } from './file-limits.js';
+import type { AncestryInference, Genotype, GenotypeFacts, ParseSummary } from './types.js';
 
 export type FileStatus = 'uploaded' | 'processing' | 'processed' | 'failed';
 
@@ -361,14 +362,4 @@ export function genotypeFacts(stored: Pick<StoredGenotype, 'ancestry' | 'summary
     inferredSex: stored.summary.inferred_sex,
     fileLimits: fileLimitsOf(stored.summary),
   };
-}
-
-/** The limits a parse summary shows, or null when the file is read at every marker it holds. */
-export function fileLimitsOf(summary: ParseSummary): FileLimits | null {
-  const withoutRsids =
-    summary.matched_by !== undefined && summary.matched_by.rsid === 0 && summary.matched_by.position > 0;
-  const variantsOnly = summary.site_reading !== undefined && summary.site_reading !== 'as_listed';
-  if (!withoutRsids && !variantsOnly) return null;
-  const build = summary.build === 37 || summary.build === 38 ? summary.build : null;
-  return { withoutRsids, variantsOnly, build };
 }

@@ -115,11 +115,7 @@ export interface GenotypeFacts {
   fileLimits?: FileLimits | null;
 }
 
-/**
- * Why a sequencing file cannot be read at some markers whatever it holds: without rsIDs a
- * line is read only at a marker whose position Traitscope knows; listing variants only (or
- * a gVCF), a marker is read only where its reference allele is known.
- */
+/** Why a sequencing file cannot be read at some markers whatever it holds (file-limits.ts). */
 export interface FileLimits {
   withoutRsids: boolean;
   variantsOnly: boolean;

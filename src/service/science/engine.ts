@@ -8,7 +8,8 @@
  * with one super-population and every marker was genotyped; otherwise (partial coverage, a
  * mixed reference) the reference distribution is built for the person (distribution/).
  */
-import type { FileLimits, Genotype } from '../genotype/types.js';
+import { fileLimitsText, type FileLimits } from '../genotype/file-limits.js';
+import type { Genotype } from '../genotype/types.js';
 import { callsAtSlots, compileCatalog, N_POPS, type CompiledCatalog, type CompiledTrait } from './catalog.js';
 import { setMarker, STRIDE } from './distribution/markers.js';
 import { builtDistributions, type BuiltDistribution, type BuiltDistributions } from './built-distributions.js';
@@ -84,30 +85,6 @@ export interface EngineOptions {
 }
 
 export { percentileText };
-
-/**
- * Why a sequencing file is not read at markers it may well hold (FileLimits), and what
- * file is: said with a result that misses them, so it does not read as a poor file.
- */
-export function fileLimitsText(limits: FileLimits): string {
-  const build = limits.build ? `GRCh${limits.build} ` : '';
-  const parts: string[] = [];
-  if (limits.withoutRsids)
-    parts.push(
-      `Your file has no rsIDs, so a marker is read only where Traitscope knows its ${build}position, and no shipped source places most markers of GWAS Catalog studies after 2017.`,
-    );
-  if (limits.variantsOnly)
-    parts.push(
-      'Your file lists only the sites where you differ from the reference genome, so a marker whose reference allele Traitscope does not know cannot be read where you match it.',
-    );
-  const fix =
-    limits.withoutRsids && limits.variantsOnly
-      ? 'A VCF with rsIDs (bcftools annotate with dbSNP) that lists every called site is read at all of them.'
-      : limits.withoutRsids
-        ? 'The same file with rsIDs (bcftools annotate with dbSNP) is read at all of them.'
-        : 'A VCF that lists every called site is read at all of them.';
-  return `${parts.join(' ')} ${fix}`;
-}
 
 export function makeEngine(catalogs: CompiledCatalog[], options: EngineOptions): ScienceEngineExt {
   const byCode = new Map<string, { cat: CompiledCatalog; trait: CompiledTrait }>();

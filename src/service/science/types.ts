@@ -3,7 +3,8 @@
  * (catalog, scoring, percentiles, ancestry). The service only calls what is declared here.
  */
 import type { Population } from '../../shared/populations.js';
-import type { AncestryInference, FileLimits, Genotype, GenotypeFacts } from '../genotype/types.js';
+import type { FileLimits } from '../genotype/file-limits.js';
+import type { AncestryInference, Genotype, GenotypeFacts } from '../genotype/types.js';
 
 /** 1000 Genomes phase 3 super-populations (src/shared/populations.ts). */
 export type { Population };
