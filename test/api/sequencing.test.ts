@@ -5,7 +5,15 @@
  * missing markers says what about the file kept them out.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { catalogMarkers, combine, FINDING_CALLS, markersOf, sequencingVcf } from '../support/genotypes.js';
+import {
+  catalogMarkers,
+  chipMarkers,
+  combine,
+  FINDING_CALLS,
+  markersOf,
+  sequencingVcf,
+  twentyThreeAndMe,
+} from '../support/genotypes.js';
 import { clientWithToken, request, upload, waitProcessed, type TestServer } from '../support/server.js';
 import { sharedServer } from '../support/shared-server.js';
 
@@ -77,5 +85,29 @@ describe('a variants-only GRCh38 VCF without rsIDs', () => {
       expect(detail).toMatch(/The same file with rsIDs \(bcftools annotate with dbSNP\) is read at all of them\.$/);
     }
     expect((await request(`${server.api}/profiles/${id}/genotype/snps/?rsid=rs7412`, { token })).body).toEqual([]);
+  });
+});
+
+describe('a whole-genome VCF after a chip file', () => {
+  it('replaces it without asking: the few markers it keeps are what Traitscope can read, not a cut-off file', async () => {
+    const id = (
+      await request(`${server.api}/profiles/`, { method: 'POST', token, json: { first_name: 'Chip, then WGS' } })
+    ).body.id as string;
+    expect(
+      (await upload(server, token, id, twentyThreeAndMe(chipMarkers(80_000, 17, { internalIds: false })))).status,
+    ).toBe(200);
+    const chip = (await waitProcessed(server, token, id)).metadata;
+    expect(chip.status).toBe('processed');
+    const wgs = sequencingVcf(combine([markersOf(FINDING_CALLS), catalogMarkers(12, { fillerTraits: 30 })]), {
+      build: 38,
+      ids: 'none',
+      sites: 'variants_only',
+    });
+    expect((await upload(server, token, id, wgs)).status).toBe(200);
+    const after = (await waitProcessed(server, token, id)).metadata;
+    expect(after.needs_confirmation, after.error).not.toBe(true);
+    expect(after).toMatchObject({ status: 'processed', format: 'vcf', site_reading: 'variants_only' });
+    // Fewer than half the chip file's markers, which from a chip file would be asked about.
+    expect(after.snp_count * 2).toBeLessThan(chip.snp_count);
   });
 });

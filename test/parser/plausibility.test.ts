@@ -44,6 +44,28 @@ describe('replacementConcern', () => {
     expect(concern).toContain(`POST /api/profiles/${id}/genotype/upload/?confirm_replace=true`);
   });
 
+  it('lets a sequencing VCF read only at the markers Traitscope knows replace it: its count is not its size', () => {
+    // A whole genome listing variants only, or without rsIDs, keeps only the index's markers
+    // it can read: ~28,000 of a complete file. Its count says nothing of a cut-off download.
+    const wholeGenome = { snp_count: 27_874, call_rate: 1, skipped_lines: 0, binary_tail_bytes: 0, build: 38 as const };
+    for (const read of [
+      { site_reading: 'variants_only' as const, matched_by: { rsid: 5_000, position: 9, read_as_reference: 21_944 } },
+      {
+        site_reading: 'reference_blocks' as const,
+        matched_by: { rsid: 0, position: 6_000, read_as_reference: 21_000 },
+      },
+      { site_reading: 'as_listed' as const, matched_by: { rsid: 0, position: 14_763, read_as_reference: 0 } },
+    ])
+      expect(replacementConcern(genome, { ...wholeGenome, ...read }, id)).toBeNull();
+    // A VCF read by its rsIDs, as listed, counts its lines: far fewer is still asked about.
+    const cut = {
+      ...wholeGenome,
+      site_reading: 'as_listed' as const,
+      matched_by: { rsid: 27_874, position: 0, read_as_reference: 0 },
+    };
+    expect(replacementConcern(genome, cut, id)).toMatch(/it has 27,874 markers, far fewer than the 640,000/);
+  });
+
   it('asks before a stranger file replaces it: calls missing, lines unreadable, binary data', () => {
     expect(replacementConcern(genome, { ...genome, call_rate: 0.6 }, id)).toMatch(
       /only 60% of its markers have a call, against 99%/,

@@ -9,7 +9,9 @@ import type { FileLimits, ParseSummary } from './types.js';
 export type { FileLimits };
 
 /** The limits a parse summary shows, or null when the file is read at every marker it holds. */
-export function fileLimitsOf(summary: ParseSummary): FileLimits | null {
+export function fileLimitsOf(
+  summary: Partial<Pick<ParseSummary, 'matched_by' | 'site_reading' | 'build'>>,
+): FileLimits | null {
   const withoutRsids =
     summary.matched_by !== undefined && summary.matched_by.rsid === 0 && summary.matched_by.position > 0;
   const variantsOnly = summary.site_reading !== undefined && summary.site_reading !== 'as_listed';

@@ -12,6 +12,7 @@
  * replacement, waits for a confirmation like the files above.
  */
 import { CHROM_X } from './encoding.js';
+import { fileLimitsOf } from './file-limits.js';
 import type { Genotype, ParseSummary } from './types.js';
 
 /** Fewer than half the markers, and at least this many fewer, is "much smaller". */
@@ -23,7 +24,7 @@ const SKIPPED_SHARE_RISE = 0.15;
 const MIN_SKIPPED_SHARE = 0.2;
 
 type Summary = Pick<ParseSummary, 'snp_count' | 'call_rate' | 'skipped_lines'> &
-  Partial<Pick<ParseSummary, 'binary_tail_bytes'>>;
+  Partial<Pick<ParseSummary, 'binary_tail_bytes' | 'matched_by' | 'site_reading' | 'build'>>;
 
 function skippedShare(s: Summary): number {
   const lines = s.snp_count + s.skipped_lines;
@@ -39,7 +40,16 @@ const count = (n: number) => n.toLocaleString('en-US');
 export function replacementConcern(current: Summary | null, next: Summary, profileId: string): string | null {
   if (!current) return null;
   const concerns: string[] = [];
-  if (next.snp_count * 2 < current.snp_count && current.snp_count - next.snp_count >= MIN_MARKERS_LOST) {
+  // A sequencing VCF without rsIDs, or of variants only, keeps only the markers Traitscope
+  // can read in it (file-limits.ts): tens of thousands however complete the file, so its
+  // count says nothing of a cut-off download (a whole genome of variants only, with rsIDs
+  // or not, keeps ~28,000 markers, a chip file ~640,000).
+  const countSaysComplete = fileLimitsOf(next) === null;
+  if (
+    countSaysComplete &&
+    next.snp_count * 2 < current.snp_count &&
+    current.snp_count - next.snp_count >= MIN_MARKERS_LOST
+  ) {
     concerns.push(
       `it has ${count(next.snp_count)} markers, far fewer than the ${count(current.snp_count)} of the genotype in use (is it the complete file?)`,
     );
