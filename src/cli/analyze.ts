@@ -3,7 +3,8 @@
  * file and print every computable trait, without starting the server. Nothing is stored.
  */
 import { parseGenotypeFile } from '../service/genotype/parse/index.js';
-import { fileLimitsOf, fileLimitsText } from '../service/genotype/file-limits.js';
+import { fileLimitsText } from '../service/genotype/file-limits.js';
+import { genotypeFacts } from '../service/genotype/genotype-store.js';
 import { loadPositionIndex } from '../service/genotype/positions.js';
 import { resolveConfig } from '../service/config.js';
 import { assessContext, createScienceEngine } from '../service/science/index.js';
@@ -61,10 +62,9 @@ export async function analyzeCommand(args: string[]): Promise<number> {
   const engine = createScienceEngine({ resourcesDir });
   const started = performance.now();
   const ancestry = engine.inferAncestry(parsed.genotype);
-  const fileLimits = fileLimitsOf(parsed.summary);
   const context: AssessContext = assessContext(
     { ethnicity, gender: 0 },
-    { ancestry, inferredSex: parsed.summary.inferred_sex, fileLimits },
+    genotypeFacts({ ancestry, summary: parsed.summary }),
   );
   const results: Array<{ trait: TraitInfo; a: Assessment }> = [];
   for (const [code, outcome] of engine.assessMany(parsed.genotype, context)) {
@@ -143,7 +143,7 @@ export async function analyzeCommand(args: string[]): Promise<number> {
   );
   out.push(`${results.length} of ${engine.traits.length} traits computable (${elapsed.toFixed(0)} ms).`);
   // Such a file misses markers it may well hold: the others should not read as a poor file.
-  if (fileLimits) out.push(`Why not more: ${fileLimitsText(fileLimits)}`);
+  if (context.fileLimits) out.push(`Why not more: ${fileLimitsText(context.fileLimits)}`);
   out.push('');
   const sorted = [...results].sort(
     (x, y) =>

@@ -14,7 +14,7 @@ import { desktopBridge } from './platform/bridge.js';
 import { openDialog } from './state/dialogs.js';
 import { useJobs } from './state/jobs.js';
 import { loadProfiles, useProfileList } from './state/profiles.js';
-import { useBrowser } from './state/browser.js';
+import { linksTo, useBrowser } from './state/browser.js';
 import { navigate, routeHash, useRouter } from './state/router.js';
 import { followServiceEvents } from './state/service-events.js';
 import { useSettings } from './state/settings.js';
@@ -40,7 +40,7 @@ function Screen() {
     const saved = scroll[hash] ?? 0;
     const left = focus[hash];
     const focusLeft = () => {
-      const links = left ? main?.querySelectorAll<HTMLElement>(`a[href="${CSS.escape(left.href)}"]`) : undefined;
+      const links = left && main ? linksTo(main, left.href) : undefined;
       const link = links ? (links[left.nth] ?? links[0]) : undefined;
       link?.focus({ preventScroll: true });
       return !!link;

@@ -38,6 +38,10 @@ export interface FocusedLink {
   nth: number;
 }
 
+/** The links to `href` inside `root`, in document order: what FocusedLink.nth counts in. */
+export const linksTo = (root: ParentNode, href: string): NodeListOf<HTMLElement> =>
+  root.querySelectorAll<HTMLElement>(`a[href="${CSS.escape(href)}"]`);
+
 export const useBrowser = create<BrowserState>((set, get) => ({
   query: '',
   sort: 'notable',

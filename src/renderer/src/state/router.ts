@@ -3,7 +3,7 @@
  * reloading, back and forward work. The sign-in fragment (#signin=…) is never a route.
  */
 import { create } from 'zustand';
-import { useBrowser } from './browser.js';
+import { linksTo, useBrowser } from './browser.js';
 
 /** Remembers where the screen being left was scrolled and which link it was left by, so coming back restores both. */
 function leave(route: Route): void {
@@ -11,7 +11,7 @@ function leave(route: Route): void {
   if (!main) return;
   const active = document.activeElement;
   const href = active instanceof HTMLAnchorElement && main.contains(active) ? active.getAttribute('href') : null;
-  const nth = href ? [...main.querySelectorAll(`a[href="${CSS.escape(href)}"]`)].indexOf(active!) : 0;
+  const nth = href ? [...linksTo(main, href)].indexOf(active as HTMLElement) : 0;
   useBrowser.getState().rememberPlace(routeHash(route), main.scrollTop, href ? { href, nth } : undefined);
 }
 

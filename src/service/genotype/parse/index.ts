@@ -180,13 +180,12 @@ async function readGenotype(
   };
   if (genotype.rsids.length === 0) {
     const dropped = setAside.unknown_reference + setAside.outside_index;
-    const which =
-      dropped === 1
-        ? "This file's one call could not be kept: the file was read as listing only the sites where you differ from the reference genome, and the call sits at a site"
-        : `None of this file's ${dropped.toLocaleString('en-US')} calls could be kept: the file was read as listing only the sites where you differ from the reference genome, and they sit at sites`;
     if (dropped > 0)
       fail(
-        `${which} whose reference allele Traitscope does not know, where a call that matches the reference could not be read. ` +
+        (dropped === 1
+          ? "This file's one call could not be kept: the file was read as listing only the sites where you differ from the reference genome, and the call sits at a site"
+          : `None of this file's ${dropped.toLocaleString('en-US')} calls could be kept: the file was read as listing only the sites where you differ from the reference genome, and they sit at sites`) +
+          ' whose reference allele Traitscope does not know, where a call that matches the reference could not be read. ' +
           'If the file lists every site that was called, process it again with variants_only=false.',
       );
     if (sites && sites.unusedSites + sites.refMismatches > 0)
