@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { GenotypeCollector } from '../../src/service/genotype/parse/collect.js';
 import { parseGenotypeBytes } from '../../src/service/genotype/parse/index.js';
+import { mergeSplitCalls } from '../../src/service/genotype/parse/split-sites.js';
 import { ParseCore } from '../../src/service/genotype/parse/wasm/core.js';
 import { scienceSize } from '../support/science-scale.js';
 import { enc } from './helpers.js';
@@ -20,45 +21,60 @@ interface Row {
   call: number;
   chrom: number;
   pos: number;
+  /** A VCF SNV record's REF allele code (0: another line), for split multi-allelic sites. */
+  ref: number;
 }
+
+const sameCall = (a: number, b: number) => a === b || (((a & 0xf) << 4) | (a >> 4)) === b;
 
 /**
  * The rows in file order grouped by rsID (a numeric sort of rsID · 2¹⁹ + row, exact in a
  * double, far faster than a Map of 300,000 rsIDs), then per rsID its first row, or its first
- * called row when the first is a no-call; every further row is a duplicate.
+ * called row when the first is a no-call; a later row at the kept row's position and SNV REF
+ * whose call is another ALT of the site is read into its call (mergeSplitCalls, counted as
+ * merged); every other further row is a duplicate, and rsIDs with a called row that differs
+ * from the call kept (allele order aside) are conflicting.
  */
 function reference(rows: Row[]) {
   if (rows.length > 2 ** 19) throw new Error('reference(): at most 2^19 rows');
   const order = Float64Array.from(rows, (r, i) => r.rsid * 2 ** 19 + i).sort();
   const sorted: Row[] = [];
   let duplicates = 0;
+  let merged = 0;
+  let conflicting = 0;
   for (let k = 0; k < order.length;) {
     const first = rows[order[k] % 2 ** 19];
-    let chosen = first;
+    let chosen = { ...first };
+    let conflict = false;
     let j = k + 1;
     for (; j < order.length && rows[order[j] % 2 ** 19].rsid === first.rsid; j++) {
-      duplicates++;
       const r = rows[order[j] % 2 ** 19];
-      if (chosen.call === 0 && r.call !== 0) chosen = r;
+      if (r.call === 0 || sameCall(r.call, chosen.call)) duplicates++;
+      else if (chosen.call === 0) {
+        duplicates++;
+        chosen = { ...r };
+      } else {
+        const site = r.ref === chosen.ref && r.pos === chosen.pos && r.chrom === chosen.chrom;
+        const both = site ? mergeSplitCalls(chosen.call, r.call, r.ref) : 0;
+        if (both !== 0) {
+          merged++;
+          chosen.call = both;
+        } else {
+          duplicates++;
+          conflict = true;
+        }
+      }
     }
+    if (conflict) conflicting++;
     sorted.push(chosen);
     k = j;
   }
-  return { sorted, duplicates };
+  return { sorted, duplicates, merged, conflicting };
 }
 
-/** What finish() counts over the rows: rsIDs whose called occurrences disagree (allele order aside), and over the kept markers no-calls and the sex evidence (sex.ts). */
-function referenceCounts(rows: Row[], kept: Row[]) {
-  const flip = (c: number) => ((c & 0xf) << 4) | (c >> 4);
-  const chosen = new Map<number, number>();
-  const conflicting = new Set<number>();
-  for (const r of rows) {
-    if (r.call === 0) continue;
-    const c = chosen.get(r.rsid);
-    if (c === undefined) chosen.set(r.rsid, r.call);
-    else if (c !== r.call && flip(c) !== r.call) conflicting.add(r.rsid);
-  }
-  const counts = { conflicting: conflicting.size, noCalls: 0, xCalled: 0, xHet: 0, yMarkers: 0, yCalled: 0 };
+/** What finish() counts over the kept markers: no-calls and the sex evidence (sex.ts). */
+function referenceCounts(kept: Row[]) {
+  const counts = { noCalls: 0, xCalled: 0, xHet: 0, yMarkers: 0, yCalled: 0 };
   for (const r of kept) {
     if (r.call === 0) counts.noCalls++;
     if (r.chrom === 23 && r.call !== 0) {
@@ -79,13 +95,18 @@ function firstDifference(got: ArrayLike<number>, want: ArrayLike<number>) {
   return null;
 }
 
+/** Rows of which some sit at their rsID's one site, with the REF A or G: split multi-allelic sites among duplicates. */
 const rowArb = (maxRsid: number) =>
-  fc.record({
-    rsid: fc.integer({ min: 1, max: maxRsid }),
-    call: fc.constantFrom(0, 0x11, 0x12, 0x21, 0x34, 0x40, 0x56),
-    chrom: fc.integer({ min: 0, max: 26 }),
-    pos: fc.integer({ min: 0, max: 0xffffffff }),
-  });
+  fc
+    .record({
+      rsid: fc.integer({ min: 1, max: maxRsid }),
+      call: fc.constantFrom(0, 0x11, 0x12, 0x21, 0x13, 0x31, 0x14, 0x33, 0x34, 0x44, 0x10, 0x30, 0x40, 0x56),
+      chrom: fc.integer({ min: 0, max: 26 }),
+      pos: fc.integer({ min: 0, max: 0xffffffff }),
+      ref: fc.constantFrom(0, 1, 1, 3),
+      atSite: fc.boolean(),
+    })
+    .map(({ atSite, ...r }): Row => (atSite ? { ...r, chrom: 1 + (r.rsid % 26), pos: r.rsid } : r));
 
 describe('GenotypeCollector', () => {
   for (const [label, maxRsid] of [
@@ -96,10 +117,14 @@ describe('GenotypeCollector', () => {
       fc.assert(
         fc.property(fc.array(rowArb(maxRsid), { maxLength: 3000 }), (rows) => {
           const c = new GenotypeCollector();
-          for (const r of rows) c.add(r.rsid, r.call, r.chrom, r.pos);
-          const { genotype: g, duplicates } = c.finish();
+          for (const r of rows) c.add(r.rsid, r.call, r.chrom, r.pos, r.ref);
+          const { genotype: g, duplicates, merged, conflicting } = c.finish();
           const ref = reference(rows);
-          expect(duplicates).toBe(ref.duplicates);
+          expect({ duplicates, merged, conflicting }).toEqual({
+            duplicates: ref.duplicates,
+            merged: ref.merged,
+            conflicting: ref.conflicting,
+          });
           expect(Array.from(g.rsids)).toEqual(ref.sorted.map((r) => r.rsid));
           expect(Array.from(g.calls)).toEqual(ref.sorted.map((r) => r.call));
           expect(Array.from(g.chroms)).toEqual(ref.sorted.map((r) => r.chrom));
@@ -141,14 +166,23 @@ describe('GenotypeCollector', () => {
       for (let i = 0; i < LARGE; i++) {
         x = (Math.imul(x, 1103515245) + 12345) >>> 0;
         const call = [0, 0x12, 0x21, 0x34, 0x11, 0x10, 0x33, 0x40][(x >>> 20) & 7];
-        const r = { rsid: rsidOf(x), call, chrom: 1 + (i % 24), pos: i };
+        const rsid = rsidOf(x);
+        // One row in four at its rsID's own site with REF A: split multi-allelic sites among the duplicates.
+        const atSite = ((x >>> 24) & 3) === 0;
+        const r = atSite
+          ? { rsid, call, chrom: 1 + (rsid % 24), pos: rsid, ref: 1 }
+          : { rsid, call, chrom: 1 + (i % 24), pos: i, ref: 0 };
         rows.push(r);
-        c.add(r.rsid, r.call, r.chrom, r.pos);
+        c.add(r.rsid, r.call, r.chrom, r.pos, r.ref);
       }
-      const { genotype: g, duplicates, conflicting, noCalls, sex } = c.finish();
+      const { genotype: g, duplicates, conflicting, merged, noCalls, sex } = c.finish();
       const ref = reference(rows);
-      expect(duplicates).toBe(ref.duplicates);
-      expect({ conflicting, noCalls, ...sex }).toEqual(referenceCounts(rows, ref.sorted));
+      expect({ duplicates, conflicting, merged }).toEqual({
+        duplicates: ref.duplicates,
+        conflicting: ref.conflicting,
+        merged: ref.merged,
+      });
+      expect({ noCalls, ...sex }).toEqual(referenceCounts(ref.sorted));
       expect(
         firstDifference(
           g.rsids,
@@ -189,7 +223,7 @@ describe('GenotypeCollector', () => {
     const rows: Row[] = [];
     for (let i = 0; i < LARGE_UNSORTED; i++) {
       x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-      const r = { rsid: (x % 2_000_000_000) + 1, call: (x >>> 8) & 1 ? 0x12 : 0, chrom: 1 + (i % 22), pos: i };
+      const r = { rsid: (x % 2_000_000_000) + 1, call: (x >>> 8) & 1 ? 0x12 : 0, chrom: 1 + (i % 22), pos: i, ref: 0 };
       rows.push(r);
       c.add(r.rsid, r.call, r.chrom, r.pos);
     }

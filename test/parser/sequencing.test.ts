@@ -222,7 +222,7 @@ describe('matching VCF lines by position', () => {
     );
     expect(markerRows(r.genotype)).toEqual(['rs429358 19 44908684 TC']);
     expect(r.summary.notes.join('\n')).toMatch(
-      /1 lines sit at a marker's GRCh38 position but name another reference allele/,
+      /1 line sits at a marker's GRCh38 position but names another reference allele; it was not used/,
     );
   });
 
@@ -240,6 +240,48 @@ describe('matching VCF lines by position', () => {
       vcf('chr19\t44908684\t.\tT\tC,G\t50\tPASS\t.\tGT\t1/2', 'chr19\t44908822\t.\tC\tCAT\t50\tPASS\t.\tGT\t0/1'),
     );
     expect(markerRows(r.genotype)).toEqual(['rs429358 19 44908684 CG']);
+  });
+
+  describe('a multi-allelic site written one ALT a line (bcftools norm -m-)', () => {
+    // As bcftools 1.16 `norm -m-` writes them: 1/2 at REF T, ALT C,G becomes T>C 1/0 and T>G 0/1;
+    // 2/2 at REF C, ALT T,A becomes C>T 0/0 and C>A 1/1. Each line alone names a wrong genotype.
+    const split = (id429358: string, id7412: string, format = 'GT', sample = (gt: string) => gt) => [
+      `chr19\t44908684\t${id429358}\tT\tC\t50\tPASS\t.\t${format}\t${sample('1/0')}`,
+      `chr19\t44908684\t${id429358}\tT\tG\t50\tPASS\t.\t${format}\t${sample('0/1')}`,
+      `chr19\t44908822\t${id7412}\tC\tT\t50\tPASS\t.\t${format}\t${sample('0/0')}`,
+      `chr19\t44908822\t${id7412}\tC\tA\t50\tPASS\t.\t${format}\t${sample('1/1')}`,
+    ];
+    const merged = ['rs7412 19 44908822 AA', 'rs429358 19 44908684 CG'];
+    const note = '2 lines were read together with the line before at the same site and reference allele';
+
+    it('reads the lines of one site together, by position and by rsID', async () => {
+      for (const [label, lines] of [
+        ['no rsIDs', split('.', '.')],
+        ['rsIDs', split('rs429358', 'rs7412')],
+        ['rsIDs, GT not first in FORMAT', split('rs429358', 'rs7412', 'GQ:GT', (gt) => `40:${gt}`)],
+        ['no rsIDs, GT not first in FORMAT', split('.', '.', 'GQ:GT', (gt) => `40:${gt}`)],
+      ] as const) {
+        const r = await parsed(vcf(...lines));
+        expect(markerRows(r.genotype), label).toEqual(merged);
+        const notes = r.summary.notes.join('\n');
+        expect(notes, label).toContain(note);
+        expect(notes, label).not.toMatch(/duplicate|more than once with different calls/);
+      }
+    });
+
+    it('keeps the first call of lines that cannot be one site: the same ALT twice, or more ALTs than copies', async () => {
+      const r = await parsed(
+        vcf(
+          'chr19\t44908684\trs429358\tT\tC\t50\tPASS\t.\tGT\t0/1',
+          'chr19\t44908684\trs429358\tT\tC\t50\tPASS\t.\tGT\t1/1',
+          'chr19\t44908822\trs7412\tC\tT\t50\tPASS\t.\tGT\t1/1',
+          'chr19\t44908822\trs7412\tC\tA\t50\tPASS\t.\tGT\t0/1',
+        ),
+      );
+      expect(markerRows(r.genotype)).toEqual(['rs7412 19 44908822 TT', 'rs429358 19 44908684 TC']);
+      expect(r.summary.notes.join('\n')).toContain('2 rsIDs appeared more than once with different calls');
+      expect(r.summary.notes.join('\n')).not.toContain('read together');
+    });
   });
 
   it('tells the build from the positions of known markers when the header names none', async () => {

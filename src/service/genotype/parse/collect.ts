@@ -6,7 +6,10 @@
  * Duplicate rule: when an rsID appears more than once, the first occurrence that carries a
  * call wins; if none carries a call, the marker is stored as a no-call. Every extra
  * occurrence counts as one duplicate; occurrences whose calls disagree (ignoring allele
- * order) are also counted as conflicting.
+ * order) are also counted as conflicting. One exception: a VCF record at the same position,
+ * with the same single-base REF, as the occurrence kept is another ALT of the same site
+ * (a multi-allelic site written one ALT a line), and is read into its call
+ * (split-sites.ts mergeSplitCalls) instead, counted as merged.
  */
 import { fail } from './errors.js';
 import { READ_NOW_BYTES, type ReadLender } from './source.js';
@@ -85,14 +88,15 @@ export class GenotypeCollector {
     return Math.min(this.core.capacity, this.maxMarkers + 1);
   }
 
-  add(rsid: number, call: number, chrom: number, position: number): void {
+  /** `snvRef`: the allele code of a VCF SNV record's REF (0 for other lines), for the exception above. */
+  add(rsid: number, call: number, chrom: number, position: number, snvRef = 0): void {
     const i = this.length;
     if (i >= this.limit) this.reserve(1);
     const r = this.core.records;
     const j = i * RECORD_WORDS;
     r[j] = rsid;
     r[j + 1] = position;
-    r[j + 2] = (call << 8) | chrom;
+    r[j + 2] = (snvRef << 16) | (call << 8) | chrom;
     this.length = i + 1;
   }
 
@@ -132,7 +136,7 @@ export class GenotypeCollector {
     tooManyMarkers(this.maxMarkers);
   }
 
-  /** Marker i as [rsid, call << 8 | chrom, position] (tests). */
+  /** Marker i as [rsid, snvRef << 16 | call << 8 | chrom, position] (tests). */
   at(i: number): [number, number, number] {
     const r = this.core.records;
     const j = i * RECORD_WORDS;

@@ -166,7 +166,7 @@ async function readGenotype(
   const sites = parser.sites?.finish(parser.collector, options?.variantsOnly) ?? null;
   const linesRead = parser.collector.length;
   const collected = parser.collector.finish();
-  const { duplicates, conflicting, noCalls, sex } = collected;
+  const { duplicates, conflicting, merged, noCalls, sex } = collected;
   // Before the one-sided calls are set aside: whether two people's calls conflict is a
   // share of every marker the file had.
   const markersCollected = collected.genotype.rsids.length;
@@ -263,6 +263,12 @@ async function readGenotype(
   if (conflicting > 0)
     notes.push(
       `${conflicting.toLocaleString('en-US')} ${conflicting === 1 ? 'rsID' : 'rsIDs'} appeared more than once with different calls; the first called occurrence was kept.`,
+    );
+  const mergedLines = merged + (sites?.mergedSplitLines ?? 0);
+  if (mergedLines > 0)
+    notes.push(
+      `${mergedLines.toLocaleString('en-US')} ${mergedLines === 1 ? 'line was' : 'lines were'} read together with the line before at the same site and reference allele: ` +
+        'a site with two alternate alleles written one allele a line (as bcftools norm -m- splits it), where each line alone names only part of the genotype.',
     );
   if (sites) notes.push(...siteNotes(sites, detection.sequencingSource, setAside));
   const byRsid = snpCount - (sites ? sites.matchedByPosition + sites.readAsReference : 0);
@@ -374,11 +380,11 @@ function siteNotes(
     );
   if (sites.refMismatches > 0)
     notes.push(
-      `${n(sites.refMismatches)} lines sit at a marker's GRCh${sites.build} position but name another reference allele; they were not used for that marker.`,
+      `${n(sites.refMismatches)} ${sites.refMismatches === 1 ? 'line sits' : 'lines sit'} at a marker's GRCh${sites.build} position but ${sites.refMismatches === 1 ? 'names' : 'name'} another reference allele; ${sites.refMismatches === 1 ? 'it was' : 'they were'} not used for that marker.`,
     );
   if (sites.indelMismatches > 0)
     notes.push(
-      `${n(sites.indelMismatches)} insertion/deletion lines sit at an indel marker's GRCh${sites.build} site but carry another allele than the marker's (compared after trimming shared bases and shifting within the repeat); they were not read as that marker.`,
+      `${n(sites.indelMismatches)} insertion/deletion ${sites.indelMismatches === 1 ? 'line sits' : 'lines sit'} at an indel marker's GRCh${sites.build} site but ${sites.indelMismatches === 1 ? 'carries' : 'carry'} another allele than the marker's (compared after trimming shared bases and shifting within the repeat); ${sites.indelMismatches === 1 ? 'it was' : 'they were'} not read as that marker.`,
     );
   if (sites.build === null && sites.unusedSites > 0)
     notes.push(

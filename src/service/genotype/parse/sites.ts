@@ -23,6 +23,7 @@ import type { Genotype } from '../types.js';
 import type { Build } from './build.js';
 import type { GenotypeCollector } from './collect.js';
 import { INDEL_LOOKBEHIND, indelAlleleCode, readIndelRecord } from './indels.js';
+import { mergeSplitCalls } from './split-sites.js';
 
 /**
  * How the sites of a file were read:
@@ -79,6 +80,8 @@ interface BuildHits {
   /** Lines read at a SNP marker's position: REF/REF calls, and calls with a non-reference allele. */
   markerHomRef: number;
   markerVariant: number;
+  /** Lines read into the call of an earlier line at the same marker (a multi-allelic site written one ALT a line). */
+  merged: number;
 }
 
 /** indelSite()'s answer for a record whose rsID is not an indel marker with known alleles here. */
@@ -118,6 +121,8 @@ export interface SiteOutcome {
   markerVariantCalls: number;
   /** The contents told variants only from the lines at the markers (the file lists reference calls too). */
   toldByMarkers: boolean;
+  /** Lines read by position into the call of an earlier line at the same marker (split-sites.ts). */
+  mergedSplitLines: number;
 }
 
 /**
@@ -177,6 +182,7 @@ export class SiteMatcher {
       indelMismatches: 0,
       markerHomRef: 0,
       markerVariant: 0,
+      merged: 0,
     }));
   }
 
@@ -223,9 +229,18 @@ export class SiteMatcher {
         if (this.index.indels.has(row)) continue;
         atMarker = true;
         // The call is 0 unless every called allele is REF or a SNV here (vcf.ts snvCall): an indel anchored here says nothing of a SNP.
-        if (call === 0 || own || b.call[row] !== 0) continue;
-        b.call[row] = call;
-        b.hits++;
+        if (call === 0 || own) continue;
+        if (b.call[row] === 0) {
+          b.call[row] = call;
+          b.hits++;
+        } else if (!sameCall(b.call[row], call)) {
+          // Another ALT of the same site, written on a line of its own (split-sites.ts); else the first call stays.
+          const merged = mergeSplitCalls(b.call[row], call, ALLELE_FROM_BYTE[buf[refStart]]);
+          if (merged !== 0) {
+            b.call[row] = merged;
+            b.merged++;
+          }
+        }
       }
       if (atMarker && nonRef) b.markerVariant++;
       else if (atMarker && homRef) b.markerHomRef++;
@@ -501,6 +516,7 @@ export class SiteMatcher {
       markerHomRefCalls: chosen?.markerHomRef ?? 0,
       markerVariantCalls: chosen?.markerVariant ?? 0,
       toldByMarkers: reading === 'variants_only' && readingFrom === 'contents' && toldByMarkers,
+      mergedSplitLines: chosen?.merged ?? 0,
     };
   }
 }
@@ -626,6 +642,11 @@ export function withoutOneSidedCalls(genotype: Genotype, index: PositionIndex, b
 }
 
 /** REF/REF, haploid on Y and MT (as chip exports write them). */
+/** The same alleles, in either order. */
+function sameCall(a: number, b: number): boolean {
+  return a === b || (((a & 0xf) << 4) | (a >> 4)) === b;
+}
+
 function referenceCall(ref: number, chrom: number): number {
   return chrom === CHROM_Y || chrom === CHROM_MT ? makeCall(ref, 0) : makeCall(ref, ref);
 }

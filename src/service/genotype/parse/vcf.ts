@@ -252,7 +252,7 @@ export class VcfParser implements DataLineParser {
     }
     if (i1 === -1 || i2 === -1) {
       if (sites !== null) sites.site(chrom, pos, buf, st[3], en[3], 0, rs, false, false);
-      if (rs >= 0) this.out.add(rs, 0, chrom, pos);
+      if (rs >= 0) this.out.add(rs, 0, chrom, pos, this.snvRef(buf, alleles));
       return;
     }
     if (i1 >= alleles || i2 >= alleles) return this.skips.add(SKIP_BAD_ALLELES);
@@ -274,7 +274,17 @@ export class VcfParser implements DataLineParser {
       c2 = this.alleleCode(buf, i2, alleles);
       if (c2 < 0) return this.skips.add(c2 === -1 ? SKIP_BAD_ALLELES : SKIP_UNSUPPORTED_VARIANT);
     }
-    this.out.add(rs, (c1 << 4) | c2, chrom, pos);
+    this.out.add(rs, (c1 << 4) | c2, chrom, pos, this.snvRef(buf, alleles));
+  }
+
+  /**
+   * The REF's allele code when the record is a SNV (one base, every ALT one base or none),
+   * else 0: the collector reads the records of a multi-allelic site written one ALT a line
+   * together by it (split-sites.ts).
+   */
+  private snvRef(buf: Uint8Array, alleles: number): number {
+    for (let k = 1; k < alleles; k++) if (this.singleBase(buf, k) === 0) return 0;
+    return this.singleBase(buf, 0);
   }
 
   /** True when every ALT allele is symbolic (<NON_REF>, <*>) or "*": a reference block. */

@@ -36,6 +36,7 @@ typedef struct {
   uint32_t no_calls;     /* finish: kept markers without a call */
   /* finish: the sex evidence of sex.ts (pseudo-autosomal XY markers are not counted) */
   uint32_t x_called, x_het, y_markers, y_called;
+  uint32_t merged; /* finish: records read into the call of their site's first (split multi-allelic sites) */
 } stats_t;
 
 #define CHROM_X 23
@@ -535,6 +536,8 @@ uint32_t parse_vcf_lines(const tables_t *t, const uint8_t *buf, uint32_t start, 
         }
         call = (c1 << 4) | c2;
       }
+      /* A SNV's REF, for reading a multi-allelic site written one ALT a line (merge_split). */
+      uint32_t snv_ref = ref_len == 1 && alt_len <= 1 ? base[buf[ref]] : 0;
       if (at_marker) {
         uint32_t *e = entry + ENTRY_WORDS * entries++;
         e[0] = (uint32_t)pos;
@@ -546,7 +549,7 @@ uint32_t parse_vcf_lines(const tables_t *t, const uint8_t *buf, uint32_t start, 
         uint32_t *r = rec + 3 * n;
         r[0] = (uint32_t)rs;
         r[1] = (uint32_t)pos;
-        r[2] = (call << 8) | (uint32_t)chrom;
+        r[2] = snv_ref << 16 | (call << 8) | (uint32_t)chrom;
         n++;
       }
     }
@@ -663,12 +666,40 @@ static int same_call(uint32_t a, uint32_t b) {
   return a == b || ((((a & 0xf) << 4) | (a >> 4)) == b);
 }
 
+/*
+ * The call of a site written as several records, one ALT each (bcftools norm -m-: 1/2
+ * becomes 1/0 and 0/1, 2/2 becomes 0/0 and 1/1), from the call kept so far and the next
+ * record's, both read at the same position against the same single-base REF `ref`: the
+ * non-reference alleles of both, REF filling the rest. 0 when they cannot be one site's
+ * (no REF, not single bases, another ploidy, the same ALT in both, more ALTs than copies).
+ * mergeSplitCalls in split-sites.ts is the reference.
+ */
+static uint32_t merge_split(uint32_t kept, uint32_t next, uint32_t ref) {
+  if (ref == 0 || kept == 0 || next == 0) return 0;
+  uint32_t k1 = kept >> 4, k2 = kept & 0xf, n1 = next >> 4, n2 = next & 0xf;
+  if ((k2 == 0) != (n2 == 0) || k1 > 4 || k2 > 4 || n1 > 4 || n2 > 4) return 0;
+  uint32_t copies = k2 == 0 ? 1 : 2, alt[4], m = 0;
+  if (k1 != ref) alt[m++] = k1;
+  if (k2 != 0 && k2 != ref) alt[m++] = k2;
+  uint32_t from_kept = m;
+  if (n1 != ref) alt[m++] = n1;
+  if (n2 != 0 && n2 != ref) alt[m++] = n2;
+  if (m > copies) return 0;
+  for (uint32_t i = from_kept; i < m; i++)
+    for (uint32_t j = 0; j < from_kept; j++)
+      if (alt[i] == alt[j]) return 0;
+  if (m == from_kept) return kept; /* nothing to add: the kept call stands as written */
+  while (m < copies) alt[m++] = ref;
+  return copies == 1 ? alt[0] << 4 : alt[0] << 4 | alt[1];
+}
+
 /* The kept markers' columns (n long each) and the duplicate rule's state, carried from bucket to bucket. */
 typedef struct {
   uint32_t *rs, *pos;
   uint8_t *calls, *chroms;
   int64_t o, prev;
   uint32_t chosen, counted, duplicates, conflicting;
+  uint32_t chosen_ref, merged; /* the kept call's SNV REF (0: none); records merged into a call (merge_split) */
   /* The no-calls and the sex evidence (sex.ts) of the kept markers before counted_to. */
   uint32_t counted_to, no_calls, x_called, x_het, y_markers, y_called;
 } kept_t;
@@ -703,8 +734,9 @@ static void keep(kept_t *k, const record_t *s, uint32_t n) {
   uint8_t *calls = k->calls, *chroms = k->chroms;
   int64_t o = k->o, prev = k->prev;
   uint32_t chosen = k->chosen, counted = k->counted, duplicates = k->duplicates, conflicting = k->conflicting;
+  uint32_t chosen_ref = k->chosen_ref, merged = k->merged;
   for (uint32_t j = 0; j < n; j++) {
-    uint32_t r = s[j].rs, v = s[j].cc, call = v >> 8;
+    uint32_t r = s[j].rs, v = s[j].cc, call = (v >> 8) & 0xff, ref = v >> 16;
     if ((int64_t)r != prev) {
       o++;
       prev = r;
@@ -713,21 +745,43 @@ static void keep(kept_t *k, const record_t *s, uint32_t n) {
       calls[o] = (uint8_t)call;
       chroms[o] = (uint8_t)v;
       chosen = call;
+      chosen_ref = ref;
       counted = 0;
       continue;
     }
-    duplicates++;
-    if (call == 0) continue;
+    if (call == 0) {
+      duplicates++;
+      continue;
+    }
     if (chosen == 0) {
+      duplicates++;
       pos[o] = s[j].pos;
       calls[o] = (uint8_t)call;
       chroms[o] = (uint8_t)v;
       chosen = call;
-    } else if (!counted && !same_call(call, chosen)) {
+      chosen_ref = ref;
+      continue;
+    }
+    if (same_call(call, chosen)) {
+      duplicates++;
+      continue;
+    }
+    uint32_t site = ref == chosen_ref && s[j].pos == pos[o] && (uint8_t)v == chroms[o];
+    uint32_t both = site ? merge_split(chosen, call, ref) : 0;
+    if (both != 0) {
+      merged++;
+      calls[o] = (uint8_t)both;
+      chosen = both;
+      continue;
+    }
+    duplicates++;
+    if (!counted) {
       conflicting++;
       counted = 1;
     }
   }
+  k->chosen_ref = chosen_ref;
+  k->merged = merged;
   k->o = o;
   k->prev = prev;
   k->chosen = chosen;
@@ -857,5 +911,6 @@ uint8_t *finish(record_t *a, record_t *b, uint32_t n, uint32_t *counts, stats_t 
   stats->x_het = k.x_het;
   stats->y_markers = k.y_markers;
   stats->y_called = k.y_called;
+  stats->merged = k.merged;
   return base;
 }

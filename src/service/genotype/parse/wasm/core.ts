@@ -17,9 +17,14 @@ import { CORE_WASM_BASE64 } from './core-wasm.js';
 /** What a parse collected: the sorted, deduplicated genotype and what deduplication found. */
 export interface Collected {
   genotype: Genotype;
-  /** Extra occurrences of an rsID, and rsIDs whose called occurrences disagree. */
+  /**
+   * Extra occurrences of an rsID, rsIDs whose called occurrences disagree, and records read
+   * into the call of their site's first record (a multi-allelic site written one ALT a line:
+   * split-sites.ts), which are neither.
+   */
   duplicates: number;
   conflicting: number;
+  merged: number;
   /** Kept markers without a call, and the sex evidence (sex.ts) of the kept markers. */
   noCalls: number;
   sex: SexEvidence;
@@ -431,6 +436,7 @@ export class ParseCore {
       },
       duplicates: this.words[s + 3],
       conflicting: this.words[s + 4],
+      merged: this.words[s + 10],
       noCalls: this.words[s + 5],
       sex: {
         xCalled: this.words[s + 6],
