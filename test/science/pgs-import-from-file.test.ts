@@ -234,6 +234,33 @@ describe('a position-only score against a GRCh38 whole-genome VCF without rsIDs'
   });
 });
 
+describe('a score whose positions of unknown reference a variants-only VCF all lists', () => {
+  it('says the listed positions are left out, without counting unlisted ones that are not there', async () => {
+    const { file, parsed } = await storedVcf(
+      positionScoreVcf(rows, { position: at38, sites: 'variants_only' }),
+      'variants-listed.vcf',
+    );
+    // Only the score's positions where the person carries a variant (the file lists them) and no marker tells the REF.
+    const listed = rows.filter(
+      (x) => x.snv && !x.known && at38(x) !== null && x.call !== null && x.call !== x.other + x.other,
+    );
+    expect(listed.length).toBeGreaterThan(100);
+    const r = await importPgsScoringFileWithPersonFile(
+      Buffer.from(positionScoreFile(listed)),
+      { resourcesDir, code: 'custom_vcf_listed', genotype: personOf(parsed) },
+      { path: file, reading: 'variants_only' },
+    );
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error).toMatch(new RegExp(`${listed.length} listed reference unknown`));
+    expect(r.error).not.toMatch(/unlisted reference unknown|of the positions (is|are) not listed/);
+    expect(r.error).toContain(
+      `The ${listed.length} positions of the score that the test person's GRCh38 VCF lists are left out: ` +
+        'which of the score’s two letters is the reference is not known there, and they are listed only where the person carries a variant',
+    );
+  });
+});
+
 describe('a score by rsID against a variants-only GRCh38 VCF with rsIDs', () => {
   it('is read only where Traitscope knows the reference allele: the others are listed only where the person carries a variant', async () => {
     const { parsed } = await storedVcf(

@@ -167,14 +167,26 @@ function unlistedText(
   const unlisted = dropped.unlisted_reference_unknown ?? 0;
   const listed = dropped.listed_reference_unknown ?? 0;
   if (unlisted + listed === 0 || label === null) return '';
+  const positions = (n: number) => `${n} ${n === 1 ? 'position' : 'positions'}`;
+  const oneSided = (n: number) =>
+    `${n === 1 ? 'it is' : 'they are'} listed only where the person carries a variant, so reading ${n === 1 ? 'it' : 'them'} alone would count the variants and miss the reference calls. `;
+  const unlistedPart =
+    unlisted === 0
+      ? ''
+      : (reading === 'reference_blocks'
+          ? ` ${unlisted} of the positions ${unlisted === 1 ? 'lies' : 'lie'} inside reference blocks of ${label} (a gVCF): `
+          : ` ${unlisted} of the positions ${unlisted === 1 ? 'is' : 'are'} not listed in ${label}, which is read as listing only the sites where the person differs from the reference: `) +
+        `the person is homozygous for the reference allele there, but which of the score’s two letters is the reference is not known at ${unlisted === 1 ? 'that position, so it is' : 'those positions, so they are'} left out. `;
+  const listedPart =
+    listed === 0
+      ? ''
+      : unlisted > 0
+        ? `The ${positions(listed)} it lists there ${listed === 1 ? 'is' : 'are'} left out too: ${oneSided(listed)}`
+        : ` The ${positions(listed)} of the score that ${label} lists ${listed === 1 ? 'is' : 'are'} left out: ` +
+          `which of the score’s two letters is the reference is not known there, and ${oneSided(listed)}`;
   return (
-    (reading === 'reference_blocks'
-      ? ` ${unlisted} of the positions lie inside reference blocks of ${label} (a gVCF): `
-      : ` ${unlisted} of the positions are not listed in ${label}, which is read as listing only the sites where the person differs from the reference: `) +
-    'the person is homozygous for the reference allele there, but which of the score’s two letters is the reference is not known at those positions, so they are left out. ' +
-    (listed > 0
-      ? `The ${listed} positions it lists there are left out too: they are listed only where the person carries a variant, so reading them alone would count the variants and miss the reference calls. `
-      : '') +
+    unlistedPart +
+    listedPart +
     'A VCF that lists every called site, reference calls included, names the reference there.'
   );
 }
