@@ -99,7 +99,13 @@ export const GenotypeProcessing = z
       .record(z.string(), z.int().min(0))
       .optional()
       .describe('Lines that could not be used, by reason.'),
-    duplicates: z.int().min(0).optional(),
+    duplicates: z
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        'Extra lines of an rsID already read; the first with a call is kept. The lines of a multi-allelic site written one alternate allele a line (bcftools norm -m-) are read together into one call and not counted.',
+      ),
     binary_tail_bytes: z
       .int()
       .min(0)

@@ -977,6 +977,7 @@ export interface components {
             skipped_by_reason?: {
                 [key: string]: number;
             };
+            /** @description Extra lines of an rsID already read; the first with a call is kept. The lines of a multi-allelic site written one alternate allele a line (bcftools norm -m-) are read together into one call and not counted. */
             duplicates?: number;
             /** @description Bytes of binary data at the end of the text (a damaged or appended-to file); 0 for clean text. */
             binary_tail_bytes?: number;
