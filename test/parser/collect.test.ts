@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { GenotypeCollector } from '../../src/service/genotype/parse/collect.js';
 import { parseGenotypeBytes } from '../../src/service/genotype/parse/index.js';
-import { mergeSplitCalls } from '../../src/service/genotype/parse/split-sites.js';
+import { mergeSplitCalls, sameAlleles } from '../../src/service/genotype/parse/split-sites.js';
 import { ParseCore } from '../../src/service/genotype/parse/wasm/core.js';
 import { scienceSize } from '../support/science-scale.js';
 import { enc } from './helpers.js';
@@ -24,8 +24,6 @@ interface Row {
   /** A VCF SNV record's REF allele code (0: another line), for split multi-allelic sites. */
   ref: number;
 }
-
-const sameCall = (a: number, b: number) => a === b || (((a & 0xf) << 4) | (a >> 4)) === b;
 
 /**
  * The rows in file order grouped by rsID (a numeric sort of rsID · 2¹⁹ + row, exact in a
@@ -49,7 +47,7 @@ function reference(rows: Row[]) {
     let j = k + 1;
     for (; j < order.length && rows[order[j] % 2 ** 19].rsid === first.rsid; j++) {
       const r = rows[order[j] % 2 ** 19];
-      if (r.call === 0 || sameCall(r.call, chosen.call)) duplicates++;
+      if (r.call === 0 || sameAlleles(r.call, chosen.call)) duplicates++;
       else if (chosen.call === 0) {
         duplicates++;
         chosen = { ...r };

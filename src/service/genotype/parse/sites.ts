@@ -23,7 +23,7 @@ import type { Genotype } from '../types.js';
 import type { Build } from './build.js';
 import type { GenotypeCollector } from './collect.js';
 import { INDEL_LOOKBEHIND, indelAlleleCode, readIndelRecord } from './indels.js';
-import { mergeSplitCalls } from './split-sites.js';
+import { mergeSplitCalls, sameAlleles } from './split-sites.js';
 
 /**
  * How the sites of a file were read:
@@ -233,7 +233,7 @@ export class SiteMatcher {
         if (b.call[row] === 0) {
           b.call[row] = call;
           b.hits++;
-        } else if (!sameCall(b.call[row], call)) {
+        } else if (!sameAlleles(b.call[row], call)) {
           // Another ALT of the same site, written on a line of its own (split-sites.ts); else the first call stays.
           const merged = mergeSplitCalls(b.call[row], call, ALLELE_FROM_BYTE[buf[refStart]]);
           if (merged !== 0) {
@@ -642,11 +642,6 @@ export function withoutOneSidedCalls(genotype: Genotype, index: PositionIndex, b
 }
 
 /** REF/REF, haploid on Y and MT (as chip exports write them). */
-/** The same alleles, in either order. */
-function sameCall(a: number, b: number): boolean {
-  return a === b || (((a & 0xf) << 4) | (a >> 4)) === b;
-}
-
 function referenceCall(ref: number, chrom: number): number {
   return chrom === CHROM_Y || chrom === CHROM_MT ? makeCall(ref, 0) : makeCall(ref, ref);
 }

@@ -8,6 +8,11 @@
  * (wasm/core.c merge_split); sites.ts to records at a marker's position.
  */
 
+/** Two calls of the same alleles, in either order (wasm/core.c same_call). */
+export function sameAlleles(a: number, b: number): boolean {
+  return a === b || (((a & 0xf) << 4) | (a >> 4)) === b;
+}
+
 /** The highest allele code of a single base (encoding.ts: A, C, G, T are 1-4). */
 const LAST_BASE = 4;
 
