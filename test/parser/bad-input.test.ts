@@ -189,6 +189,12 @@ describe('archives and formats that are not genotype text', () => {
     await expectRefused(parseGenotypeBytes(enc('BZh91AY&SY....')), /bzip2/);
     await expectRefused(parseGenotypeBytes(new Uint8Array([0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c, 0, 4])), /7-Zip/);
     await expectRefused(parseGenotypeBytes(gzipSync(enc('BAM\u0001\u0000\u0000\u0000\u0000'))), /BAM/);
+    await expectRefused(
+      parseGenotypeBytes(enc('BAI\u0001\u0000\u0000\u0000\u0000')),
+      /index of a sequencing alignment file/,
+    );
+    // An uncompressed BCF (bcftools view -Ou) as well as the usual BGZF one (fixtures).
+    await expectRefused(parseGenotypeBytes(enc('BCF\u0002\u0002\u0000\u0000\u0000')), /BCF file/);
   });
 
   it('refuses a VCF without samples, or without a #CHROM line', async () => {

@@ -92,6 +92,19 @@ export function rejectKnownBinary(b: Uint8Array): void {
     fail(
       'This is a sequencing alignment file (BAM/CRAM), not a genotype file. Upload a VCF or the raw data text download instead.',
     );
+  if (startsWith(b, ascii('BCF\u0002')))
+    fail(
+      'This is a BCF file (a VCF in binary form), which Traitscope does not read. Convert it to a VCF, for example with ' +
+        '`bcftools view your-file.bcf -Oz -o your-file.vcf.gz`, and upload that.',
+    );
+  if (startsWith(b, ascii('TBI\u0001')) || startsWith(b, ascii('CSI\u0001')))
+    fail(
+      'This is the index of a compressed VCF (a .tbi or .csi file), not the VCF itself: it holds no genotypes. Upload the .vcf.gz file it belongs to.',
+    );
+  if (startsWith(b, ascii('BAI\u0001')))
+    fail(
+      'This is the index of a sequencing alignment file (a .bai file), not genotype data. Upload a VCF or the raw data text download instead.',
+    );
   if (startsWith(b, [0xd0, 0xcf, 0x11, 0xe0]))
     fail(
       'This is a Microsoft Office document, not genotype data. If your genotypes are in a spreadsheet, save it as CSV or tab-separated text and upload that.',
