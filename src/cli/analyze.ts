@@ -3,7 +3,7 @@
  * file and print every computable trait, without starting the server. Nothing is stored.
  */
 import { parseGenotypeFile } from '../service/genotype/parse/index.js';
-import { fileLimitsText } from '../service/genotype/file-limits.js';
+import { fileLimitsText } from '../shared/file-limits.js';
 import { genotypeFacts } from '../service/genotype/genotype-store.js';
 import { loadPositionIndex } from '../service/genotype/positions.js';
 import { resolveConfig } from '../service/config.js';

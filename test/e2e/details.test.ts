@@ -238,6 +238,17 @@ describe('how the file’s sites were read', () => {
     await expect(reading.textContent()).resolves.toMatch(
       /^How the file’s sites were readVariants only: .*\(decided from the file’s contents\)/,
     );
+    // Tens of thousands of markers from a whole genome: said why, not flagged as a cut-off file.
+    const { snp_count } = (
+      await app.api<{ metadata: { snp_count: number } }>('GET', `/profiles/${profile.id}/genotype/`)
+    ).body.metadata;
+    await expect(reading.getByTestId('file-limits').textContent()).resolves.toBe(
+      `${snp_count.toLocaleString('en-US')} markers were kept: Traitscope reads such a file at the markers its results use, not at every site it lists. ` +
+        'Your file has no rsIDs, so a marker is read only where Traitscope knows its GRCh38 position, and no shipped source places most markers of GWAS Catalog studies after 2017. ' +
+        'Your file lists only the sites where you differ from the reference genome, so a marker whose reference allele Traitscope does not know cannot be read where you match it. ' +
+        'A VCF with rsIDs (bcftools annotate with dbSNP) that lists every called site is read at all of them.',
+    );
+    expect(await page.getByTestId('file-warnings').count()).toBe(0);
     await reading.getByRole('button', { name: 'My file lists every site: read only its lines' }).click();
     await expect
       .poll(() => reading.textContent(), { timeout: 60_000 })

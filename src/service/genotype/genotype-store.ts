@@ -5,7 +5,7 @@
 import type { Db } from '../db/db.js';
 import { namedStatements } from '../db/statements.js';
 import { writeWhenFree } from '../db/write-when-free.js';
-import { fileLimitsOf } from './file-limits.js';
+import { fileLimitsOf } from '../../shared/file-limits.js';
 import type { AncestryInference, Genotype, GenotypeFacts, ParseSummary } from './types.js';
 
 export type FileStatus = 'uploaded' | 'processing' | 'processed' | 'failed';

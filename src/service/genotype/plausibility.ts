@@ -12,7 +12,7 @@
  * replacement, waits for a confirmation like the files above.
  */
 import { CHROM_X } from './encoding.js';
-import { fileLimitsOf } from './file-limits.js';
+import { fileLimitsOf } from '../../shared/file-limits.js';
 import type { Genotype, ParseSummary } from './types.js';
 
 /** Fewer than half the markers, and at least this many fewer, is "much smaller". */
@@ -41,7 +41,7 @@ export function replacementConcern(current: Summary | null, next: Summary, profi
   if (!current) return null;
   const concerns: string[] = [];
   // A sequencing VCF without rsIDs, or of variants only, keeps only the markers Traitscope
-  // can read in it (file-limits.ts): tens of thousands however complete the file, so its
+  // can read in it (shared/file-limits.ts): tens of thousands however complete the file, so its
   // count says nothing of a cut-off download (a whole genome of variants only, with rsIDs
   // or not, keeps ~28,000 markers, a chip file ~640,000).
   const countSaysComplete = fileLimitsOf(next) === null;

@@ -4,6 +4,7 @@
  * marker is found by binary search and the whole thing stores as four blobs.
  */
 import type { Population } from '../../shared/populations.js';
+import type { FileLimits } from '../../shared/file-limits.js';
 import type { SiteReading, SiteReadingFrom } from '../../shared/site-reading.js';
 
 export interface Genotype {
@@ -111,13 +112,6 @@ export interface AncestryInference {
 export interface GenotypeFacts {
   ancestry: AncestryInference | null;
   inferredSex: 'male' | 'female' | null;
-  /** What keeps markers out of this file's reading (fileLimitsOf), so a result missing them can say why. */
+  /** What keeps markers out of this file's reading (shared/file-limits.ts), so a result missing them can say why. */
   fileLimits?: FileLimits | null;
-}
-
-/** Why a sequencing file cannot be read at some markers whatever it holds (file-limits.ts). */
-export interface FileLimits {
-  withoutRsids: boolean;
-  variantsOnly: boolean;
-  build: 37 | 38 | null;
 }

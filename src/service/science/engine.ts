@@ -8,7 +8,7 @@
  * with one super-population and every marker was genotyped; otherwise (partial coverage, a
  * mixed reference) the reference distribution is built for the person (distribution/).
  */
-import { fileLimitsText, type FileLimits } from '../genotype/file-limits.js';
+import { fileLimitsText, type FileLimits } from '../../shared/file-limits.js';
 import type { Genotype } from '../genotype/types.js';
 import { callsAtSlots, compileCatalog, N_POPS, type CompiledCatalog, type CompiledTrait } from './catalog.js';
 import { setMarker, STRIDE } from './distribution/markers.js';

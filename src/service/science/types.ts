@@ -3,7 +3,7 @@
  * (catalog, scoring, percentiles, ancestry). The service only calls what is declared here.
  */
 import type { Population } from '../../shared/populations.js';
-import type { FileLimits } from '../genotype/file-limits.js';
+import type { FileLimits } from '../../shared/file-limits.js';
 import type { AncestryInference, Genotype, GenotypeFacts } from '../genotype/types.js';
 
 /** 1000 Genomes phase 3 super-populations (src/shared/populations.ts). */

@@ -5,6 +5,7 @@
  */
 import { useState } from 'react';
 import type { Profile } from '../../../shared/api.js';
+import { fileLimitsOf } from '../../../shared/file-limits.js';
 import { formatBytes } from '../../../shared/format-bytes.js';
 import { formatDate, formatInt, formatPercent, populationName, vendorName } from '../lib/format.js';
 import { comparedWith, mixtureText, type Reference } from '../lib/reference.js';
@@ -57,7 +58,9 @@ export function sexText(s: SexFacts): string {
 export function fileWarnings(m: Record<string, unknown>, cutLine?: string | null): string[] {
   const out: string[] = [];
   const snps = typeof m.snp_count === 'number' ? m.snp_count : null;
-  if (snps !== null && snps < 200_000) {
+  // A sequencing file read by position or as variants only keeps only the markers Traitscope
+  // can read in it, however complete the file: SiteReading says why, not a warning.
+  if (snps !== null && snps < 200_000 && fileLimitsOf(m) === null) {
     out.push(
       `Only ${formatInt(snps)} markers were read. Files from testing companies hold 500,000 or more: check that this is the complete raw-data download, not an excerpt.`,
     );

@@ -4,17 +4,22 @@
  * markers are read as matching the reference genome, or a gVCF's reference blocks. For a
  * VCF the person can say which it is; the file is then read again that way
  * (`?variants_only=` on processing). A gVCF states its reference blocks, so it has no choice.
+ * A file read by position or as variants only also says why it keeps tens of thousands of
+ * markers, not millions (shared/file-limits.ts).
  */
 import { useState } from 'react';
 import { api } from '../api/client.js';
 import { readGenotype, type GenotypeInfo } from '../state/profiles.js';
+import { fileLimitsOf, fileLimitsText } from '../../../shared/file-limits.js';
 import { SITE_READING_FROM_TEXT, SITE_READING_TEXT } from '../../../shared/site-reading.js';
+import { formatInt } from '../lib/format.js';
 
 export function SiteReading({ profileId, metadata }: { profileId: string; metadata: GenotypeInfo['metadata'] }) {
   const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
   const reading = metadata.site_reading;
   if (!reading) return null;
   const from = metadata.site_reading_from;
+  const limits = fileLimitsOf(metadata);
   const canChoose = metadata.format === 'vcf' && reading !== 'reference_blocks';
   const readAgain = async () => {
     setState({ busy: true, error: null });
@@ -33,6 +38,12 @@ export function SiteReading({ profileId, metadata }: { profileId: string; metada
         {SITE_READING_TEXT[reading]}
         {from ? ` (${SITE_READING_FROM_TEXT[from]})` : ''}.
       </p>
+      {limits && typeof metadata.snp_count === 'number' ? (
+        <p className="small" data-testid="file-limits">
+          {formatInt(metadata.snp_count)} markers were kept: Traitscope reads such a file at the markers its results
+          use, not at every site it lists. {fileLimitsText(limits)}
+        </p>
+      ) : null}
       {canChoose ? (
         <p className="small">
           <button type="button" className="button button-small" disabled={state.busy} onClick={() => void readAgain()}>

@@ -4,17 +4,26 @@
  * marker whose position Traitscope knows; listing variants only (or a gVCF), a marker is read
  * only where its reference allele is known (docs/file-formats.md, "Sequencing files").
  */
-import type { FileLimits, ParseSummary } from './types.js';
+import type { SiteReading } from './site-reading.js';
 
-export type { FileLimits };
+/** Why a sequencing file cannot be read at some markers whatever it holds. */
+export interface FileLimits {
+  withoutRsids: boolean;
+  variantsOnly: boolean;
+  build: 37 | 38 | null;
+}
+
+/** The parts of a genotype summary (the service's ParseSummary, the API's metadata) that show the limits. */
+export interface SummaryWithSites {
+  matched_by?: { rsid: number; position: number } | null;
+  site_reading?: SiteReading | null;
+  build?: number | null;
+}
 
 /** The limits a parse summary shows, or null when the file is read at every marker it holds. */
-export function fileLimitsOf(
-  summary: Partial<Pick<ParseSummary, 'matched_by' | 'site_reading' | 'build'>>,
-): FileLimits | null {
-  const withoutRsids =
-    summary.matched_by !== undefined && summary.matched_by.rsid === 0 && summary.matched_by.position > 0;
-  const variantsOnly = summary.site_reading !== undefined && summary.site_reading !== 'as_listed';
+export function fileLimitsOf(summary: SummaryWithSites): FileLimits | null {
+  const withoutRsids = !!summary.matched_by && summary.matched_by.rsid === 0 && summary.matched_by.position > 0;
+  const variantsOnly = !!summary.site_reading && summary.site_reading !== 'as_listed';
   if (!withoutRsids && !variantsOnly) return null;
   const build = summary.build === 37 || summary.build === 38 ? summary.build : null;
   return { withoutRsids, variantsOnly, build };
