@@ -1,11 +1,15 @@
 /**
  * Files and whose they are: a second file for a name that already has a profile offers
  * replace / new profile / cancel; a file whose name names someone else asks whose it is;
- * the reference dialog pre-selects nothing the person did not choose.
+ * the reference dialog pre-selects nothing the person did not choose; a sequencing VCF
+ * dropped with its index is imported alone.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Profile } from '../../src/shared/api.js';
-import { personFile } from '../support/genotypes.js';
+import { catalogMarkers, personFile, sequencingVcf } from '../support/genotypes.js';
 import {
   axeViolations,
   dropFiles,
@@ -84,6 +88,28 @@ describe('whose file is this', () => {
     const after = (await app.api<{ md5_hash?: string }>('GET', `/profiles/${maria.id}/genotype/`)).body;
     expect(after.md5_hash).toBe(before.md5_hash);
     expect(await profiles()).toHaveLength(1);
+    expect(browser.errors).toEqual([]);
+  });
+
+  it('imports a sequencing VCF dropped with its index, and says the index was not imported', async () => {
+    const { page } = browser;
+    const vcf = { name: 'NG7Q2X.vcf.gz', content: gzipSync(sequencingVcf(catalogMarkers(31, { fillerTraits: 30 }))) };
+    // A real tabix index, as bcftools writes one beside a .vcf.gz.
+    const tbi = path.join(import.meta.dirname, '..', 'fixtures', 'genotypes', 'vcf_single.vcf.gz.tbi');
+    const index = { name: 'NG7Q2X.vcf.gz.tbi', content: readFileSync(tbi) };
+    await dropFiles(page, [vcf, index], 'drop-new');
+    const tray = page.getByTestId('job-tray');
+    await tray
+      .locator('li')
+      .filter({ hasText: index.name })
+      .getByText('Not imported: the index of NG7Q2X.vcf.gz, which holds no genotypes')
+      .waitFor();
+    expect(await axeViolations(page, '[data-testid=job-tray]')).toEqual([]);
+    // The VCF's profile opens once created; when both files are through, the folded tray counts them apart.
+    await page.getByRole('heading', { level: 1, name: 'NG7Q2X' }).waitFor();
+    await tray.getByText('1 file imported · 1 index file left out').waitFor({ timeout: 60_000 });
+    const names = (await profiles()).map((p) => p.first_name).sort();
+    expect(names).toEqual(['Maria', 'NG7Q2X']);
     expect(browser.errors).toEqual([]);
   });
 });

@@ -96,15 +96,20 @@ export async function screenshot(page: Page, name: string, options: { fullPage?:
  */
 export async function dropFiles(
   page: Page,
-  files: Array<{ name: string; content: string; type?: string }>,
+  files: Array<{ name: string; content: string | Uint8Array; type?: string }>,
   zoneTestId: 'drop-new' | 'drop-replace',
   whileDragging?: () => Promise<void>,
 ): Promise<void> {
+  // Bytes cross into the page as arrays of numbers.
+  const list = files.map((f) => ({ ...f, content: typeof f.content === 'string' ? f.content : Array.from(f.content) }));
   const dataTransfer = await page.evaluateHandle((list) => {
     const dt = new DataTransfer();
-    for (const f of list) dt.items.add(new File([f.content], f.name, { type: f.type ?? 'text/plain' }));
+    for (const f of list) {
+      const part = typeof f.content === 'string' ? f.content : new Uint8Array(f.content);
+      dt.items.add(new File([part], f.name, { type: f.type ?? 'text/plain' }));
+    }
     return dt;
-  }, files);
+  }, list);
   await page.locator('body').dispatchEvent('dragenter', { dataTransfer });
   const zone = page.getByTestId(zoneTestId);
   await zone.waitFor();

@@ -30,7 +30,17 @@ export function stageText(job: Job): string {
       return job.results === 1 ? '1 result ready' : `${job.results} results ready`;
     case 'failed':
       return job.removedProfile ? 'Could not be read: no profile was created' : 'Could not be analyzed';
+    case 'skipped':
+      return `Not imported: the index of ${job.indexOf ?? 'another file'}, which holds no genotypes`;
   }
+}
+
+/** The folded tray: every job ended, imported or (an index dropped beside its file) left out. */
+function pillText(jobs: Job[]): string {
+  const imported = jobs.filter((j) => j.stage === 'done').length;
+  const skipped = jobs.length - imported;
+  const files = imported === 1 ? '1 file imported' : `${imported} files imported`;
+  return skipped === 0 ? files : `${files} · ${skipped} index ${skipped === 1 ? 'file' : 'files'} left out`;
 }
 
 function inProgress(job: Job): boolean {
@@ -55,7 +65,7 @@ export function JobTray() {
   const route = useRouter((s) => s.route);
   const { dismiss, retry, clearFinished, importAnyway, replaceSameName } = useJobs.getState();
   const ref = useRef<HTMLElement>(null);
-  const finished = jobs.filter((j) => j.stage === 'done' || j.stage === 'failed').length;
+  const finished = jobs.filter((j) => j.stage === 'done' || j.stage === 'failed' || j.stage === 'skipped').length;
   const attention = jobs.some((j) => j.stage === 'failed' || j.stage === 'duplicate' || j.stage === 'same-name');
   const allDone = jobs.length > 0 && finished === jobs.length && !attention;
   const [expanded, setExpanded] = useState(false);
@@ -93,7 +103,7 @@ export function JobTray() {
     return (
       <section className="job-tray is-pill" aria-label="File analysis" data-testid="job-tray" ref={ref}>
         <button type="button" className="job-pill" aria-expanded={false} onClick={() => setExpanded(true)}>
-          <CheckIcon size={15} /> {jobs.length === 1 ? '1 file imported' : `${jobs.length} files imported`}
+          <CheckIcon size={15} /> {pillText(jobs)}
         </button>
       </section>
     );

@@ -14,6 +14,7 @@ import { api } from '../api/client.js';
 import { contentTypeFor, uploadFile } from '../api/upload.js';
 import { cutOffLastLine } from '../lib/md5.js';
 import { profileName } from '../lib/format.js';
+import { indexedFileOf } from '../lib/index-files.js';
 import { nameFromFileName, otherPersonInFileName } from '../lib/names.js';
 import { openDialog } from './dialogs.js';
 import { markStep } from '../lib/timeline.js';
@@ -42,7 +43,9 @@ export type JobStage =
   /** The file is read; every trait is being scored in the background. */
   | 'scoring'
   | 'done'
-  | 'failed';
+  | 'failed'
+  /** Not imported: the index of another file dropped with it (lib/index-files.ts). */
+  | 'skipped';
 
 export interface Job {
   id: number;
@@ -68,6 +71,8 @@ export interface Job {
   sameNameAs?: { id: string; name: string };
   /** The profile made for an unreadable file was removed again: nothing is left behind. */
   removedProfile?: boolean;
+  /** For a skipped index file: the name of the file it indexes. */
+  indexOf?: string;
   cancel?: () => void;
 }
 
@@ -92,6 +97,12 @@ export const useJobs = create<JobsState>((set, get) => {
   const update = (id: number, patch: Partial<Job>) =>
     set({ jobs: get().jobs.map((j) => (j.id === id ? { ...j, ...patch } : j)) });
   const job = (id: number) => get().jobs.find((j) => j.id === id);
+
+  /** Finished and skipped jobs leave the tray by themselves after a while; failures stay until dismissed. */
+  const leaveWhenSeen = (id: number, stage: 'done' | 'skipped') =>
+    setTimeout(() => {
+      if (job(id)?.stage === stage) set({ jobs: get().jobs.filter((x) => x.id !== id) });
+    }, 8_000);
 
   /** Stored files of exactly this file's size, by MD5: only those can be this very file. */
   function sameSizedFiles(file: JobFile): Map<string, string> {
@@ -200,10 +211,7 @@ export const useJobs = create<JobsState>((set, get) => {
       await scoringEnded(profileId);
       const results = Object.keys((await readResults(profileId)).results).length;
       update(id, { stage: 'done', results });
-      // Finished jobs leave the tray by themselves after a while; failures stay until dismissed.
-      setTimeout(() => {
-        if (job(id)?.stage === 'done') set({ jobs: get().jobs.filter((x) => x.id !== id) });
-      }, 8_000);
+      leaveWhenSeen(id, 'done');
     } catch (err) {
       showNewProfile(); // created, then the upload failed: the profile exists, and a retry uses it
       j = job(id);
@@ -217,20 +225,26 @@ export const useJobs = create<JobsState>((set, get) => {
 
     analyzeFiles(files) {
       markStep('dropped');
-      const created: Job[] = files.map((file) => ({
-        id: nextId++,
-        file,
-        profileId: null,
-        profileName: profileName(nameFromFileName(file.name)),
-        mode: 'new',
-        stage: 'creating',
-        progress: 0,
-        error: null,
-        failure: null,
-        results: 0,
-      }));
-      set({ jobs: [...get().jobs, ...created] });
-      created.forEach((j, i) => void run(j.id, i === 0));
+      const names = files.map((f) => f.name);
+      const jobs: Job[] = files.map((file) => {
+        const indexOf = indexedFileOf(file.name, names);
+        return {
+          id: nextId++,
+          file,
+          profileId: null,
+          profileName: profileName(nameFromFileName(file.name)),
+          mode: 'new',
+          stage: indexOf ? 'skipped' : 'creating',
+          progress: 0,
+          error: null,
+          failure: null,
+          results: 0,
+          ...(indexOf ? { indexOf } : {}),
+        };
+      });
+      set({ jobs: [...get().jobs, ...jobs] });
+      jobs.filter((j) => j.stage === 'creating').forEach((j, i) => void run(j.id, i === 0));
+      for (const j of jobs) if (j.stage === 'skipped') leaveWhenSeen(j.id, 'skipped');
     },
 
     replaceGenotype(profileId, file) {
@@ -277,7 +291,7 @@ export const useJobs = create<JobsState>((set, get) => {
     },
 
     clearFinished() {
-      set({ jobs: get().jobs.filter((j) => j.stage !== 'done' && j.stage !== 'failed') });
+      set({ jobs: get().jobs.filter((j) => j.stage !== 'done' && j.stage !== 'failed' && j.stage !== 'skipped') });
     },
   };
 });
