@@ -3,6 +3,7 @@
  * reading no more than they must. How long that takes and how much memory it costs is
  * measured by `npm run bench` (bench/hostile.bench.ts), not asserted here.
  */
+import { readFileSync } from 'node:fs';
 import { open, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -245,6 +246,27 @@ describe('summary notes', () => {
     expect(r.summary.build).toBe(38);
     expect(r.summary.build_source).toBe('positions');
     expect(r.summary.notes.join('\n')).toContain('the positions in the file are build 38');
+  });
+
+  it('says when a zip holds other files that may be genotype data, beside the one read', async () => {
+    const fixture = (name: string) => readFileSync(join(import.meta.dirname, '..', 'fixtures', 'genotypes', name));
+    const vcf = fixture('vcf_single.vcf');
+    const chip = fixture('23andme_v5.txt');
+    // One genome split one VCF per chromosome (the larger is read), with a README that is no genotype file.
+    const split = await parseGenotypeBytes(
+      zipSync({ 'genome/chr1.vcf': vcf, 'genome/chr22.vcf': vcf.subarray(0, 700), 'genome/README.txt': enc('About') }),
+    );
+    if (!split.ok) throw new Error(split.reason);
+    expect(split.summary.notes).toContain(
+      'The zip archive holds another file that may be genotype data ("genome/chr22.vcf"); only "genome/chr1.vcf", the largest, was read, and the results rest on it alone. ' +
+        'If the others are more of your data (one file per chromosome, say), combine them into one file (for VCFs: bcftools concat) and upload that; if they are other people’s, upload each for its own profile.',
+    );
+    // A download with its README and a PDF says nothing of the kind.
+    const single = await parseGenotypeBytes(
+      zipSync({ 'genome.txt': chip, 'README.txt': enc('x'), 'report.pdf': enc('x') }),
+    );
+    if (!single.ok) throw new Error(single.reason);
+    expect(single.summary.notes.join('\n')).not.toMatch(/may be genotype data/);
   });
 
   it('keeps the header build when too few known markers disagree with it, and says so', async () => {

@@ -21,7 +21,7 @@ import { inferSex } from './sex.js';
 import { bytesSource, fillAt, openFileSource, readAt, readRange, type ByteSource } from './source.js';
 import { TextDecoderStage } from './text.js';
 import { MAX_LINE_BYTES, TextGenotypeParser } from './textparser.js';
-import { chooseMember, listZip, zipMember } from './zip.js';
+import { chooseMember, listZip, otherMembersNote, zipMember } from './zip.js';
 
 export interface ParseOptions {
   /** Most bytes any decompression may produce before the file is refused (default 2 GiB). */
@@ -145,10 +145,13 @@ async function readGenotype(
   try {
     if (isZip(head)) {
       ctx.layers.push('zip');
-      const member = chooseMember(await listZip(src));
+      const entries = await listZip(src);
+      const member = chooseMember(entries);
       ctx.expectedTextBytes = member.size;
       parser.expectTextBytes(member.size);
       await route(zipMember(src, member, ctx), ctx, 1, text);
+      const others = otherMembersNote(entries, member);
+      if (others) ctx.notes.push(others);
     } else {
       // Neither gzip nor zip: plain text (or a tar of it), parsed as it comes, so the read buffers take turns.
       const plain = !(head[0] === 0x1f && head[1] === 0x8b);

@@ -152,6 +152,26 @@ export function chooseMember(entries: Entry[]): Entry {
   return candidates[0];
 }
 
+/**
+ * When the archive holds other files that look as much like genotype data as the one read
+ * (a family's downloads zipped together, a genome split one file per chromosome), the note
+ * that says so: only one file is read, and the results rest on it alone. Null otherwise.
+ */
+export function otherMembersNote(entries: Entry[], chosen: Entry): string | null {
+  const rank = memberRank(chosen.name);
+  const others = entries
+    .filter((e) => e !== chosen && !e.name.endsWith('/') && e.size > 0 && !isJunkMemberName(e.name))
+    .filter((e) => memberRank(e.name) === rank)
+    .map((e) => `"${e.name}"`);
+  if (others.length === 0) return null;
+  const listed = others.slice(0, 3).join(', ') + (others.length > 3 ? ', …' : '');
+  return (
+    `The zip archive holds ${others.length === 1 ? 'another file' : `${others.length} other files`} that may be genotype data (${listed}); ` +
+    `only "${chosen.name}", the largest, was read, and the results rest on it alone. ` +
+    'If the others are more of your data (one file per chromosome, say), combine them into one file (for VCFs: bcftools concat) and upload that; if they are other people’s, upload each for its own profile.'
+  );
+}
+
 /** The chosen member's uncompressed bytes, streamed. */
 export async function* zipMember(src: ByteSource, entry: Entry, ctx: ContainerContext): Chunks {
   if (entry.flags & 1)
