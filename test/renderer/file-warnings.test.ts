@@ -25,5 +25,8 @@ describe('warnings on the DNA card', () => {
       'The zip archive holds another file that may be genotype data ("genome/chr22.vcf"); only "genome/chr1.vcf", the largest, was read, and the results rest on it alone.';
     const m = { snp_count: 600_000, notes: ['Read "genome/chr1.vcf" from the zip archive.', others] };
     expect(fileWarnings(m)).toEqual([others]);
+    const samples =
+      'The VCF file holds 3 samples ("child", "mother", "father"); the first sample, "child", was read, and the results are that person\'s.';
+    expect(fileWarnings({ snp_count: 600_000, notes: [samples] })).toEqual([samples]);
   });
 });

@@ -49,8 +49,17 @@ export function detect(lines: string[]): Detection {
       fail(
         "This VCF file has no sample column, so it holds no one's genotypes (it lists sites only). Export a VCF that includes your sample.",
       );
-    if (samples.length > 1)
-      notes.push(`The VCF file holds ${samples.length} samples; the first sample, "${samples[0]}", was read.`);
+    if (samples.length > 1) {
+      const names =
+        samples
+          .slice(0, 4)
+          .map((n) => `"${n}"`)
+          .join(', ') + (samples.length > 4 ? ', …' : '');
+      notes.push(
+        `The VCF file holds ${samples.length} samples (${names}); the first sample, "${samples[0]}", was read, and the results are that person's. ` +
+          `For another of them, extract that sample (bcftools view -s NAME your-file.vcf.gz -Oz -o one-sample.vcf.gz) and upload that.`,
+      );
+    }
     const header = lines.filter((l) => l.startsWith('##')).join('\n');
     return {
       kind: 'vcf',
