@@ -271,7 +271,7 @@ async function readGenotype(
   if (mergedLines > 0)
     notes.push(
       `${mergedLines.toLocaleString('en-US')} ${mergedLines === 1 ? 'line was' : 'lines were'} read together with the line before at the same site and reference allele: ` +
-        'a site with two alternate alleles written one allele a line (as bcftools norm -m- splits it), where each line alone names only part of the genotype.',
+        'a site with more than one alternate allele written one allele a line (as bcftools norm -m- splits it), where each line alone names only part of the genotype.',
     );
   if (sites) notes.push(...siteNotes(sites, detection.sequencingSource, setAside));
   const byRsid = snpCount - (sites ? sites.matchedByPosition + sites.readAsReference : 0);

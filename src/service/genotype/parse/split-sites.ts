@@ -4,7 +4,7 @@
  * `A>G 0/0` and `A>T 1/1`. Each record alone names a wrong genotype (`GA`, then `AT`; or
  * REF/REF for a person homozygous for T), so the records of one site are read together:
  * the non-reference alleles of each, REF filling the remaining copies (docs/file-formats.md,
- * "Sequencing files"). The WebAssembly core applies the same rule to records of one rsID
+ * "Duplicate rule"). The WebAssembly core applies the same rule to records of one rsID
  * (wasm/core.c merge_split); sites.ts to records at a marker's position.
  */
 
