@@ -1,5 +1,5 @@
 /**
- * `traitscope analyze FILE [--ethnicity N] [--variants-only yes|no] [--json]`: parse a raw-data
+ * `traitscope analyze FILE [--ethnicity N] [--variants-only yes|no] [--sample NAME] [--json]`: parse a raw-data
  * file and print every computable trait, without starting the server. Nothing is stored.
  */
 import { parseGenotypeFile } from '../service/genotype/parse/index.js';
@@ -13,12 +13,13 @@ import { SITE_READING_FROM_TEXT, SITE_READING_TEXT } from '../shared/site-readin
 import { parse, UsageError } from './args.js';
 
 const USAGE =
-  'traitscope analyze FILE [--ethnicity N] [--variants-only yes|no] [--json] [--resources DIR]\n' +
+  'traitscope analyze FILE [--ethnicity N] [--variants-only yes|no] [--sample NAME] [--json] [--resources DIR]\n' +
   '  --ethnicity N   0 unknown (inferred from the genotype), 1 European, 2 American (Hispanic or Latino),\n' +
   '                  3 African, 4 East Asian, 5 South Asian; default 0\n' +
   '  --variants-only yes: the VCF lists only the sites where the person differs from the reference\n' +
   '                  genome (every unlisted marker is read as REF/REF); no: it lists every site it\n' +
   "                  called. Default: decided from the file's header and contents\n" +
+  '  --sample NAME   a VCF of several people: the sample to read (default: the first)\n' +
   '  --json          one JSON document instead of a table\n' +
   "  --resources DIR the folder holding catalog/ and ancestry/ (default: the app's resources)";
 
@@ -28,6 +29,7 @@ export async function analyzeCommand(args: string[]): Promise<number> {
     {
       ethnicity: { type: 'string' },
       'variants-only': { type: 'string' },
+      sample: { type: 'string' },
       json: { type: 'boolean' },
       resources: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -54,6 +56,7 @@ export async function analyzeCommand(args: string[]): Promise<number> {
   const parsed = await parseGenotypeFile(file, {
     positionIndex: () => loadPositionIndex(resourcesDir),
     variantsOnly: answer === undefined ? undefined : answer === 'yes',
+    vcfSample: values.sample,
   });
   if (!parsed.ok) {
     console.error(`Could not read ${file}: ${parsed.reason}`);

@@ -29,6 +29,7 @@ Usage:
   traitscope sign-in-link [--data-dir DIR]            a new one-time link into the running web UI
   traitscope analyze FILE [--ethnicity N] [--json]    print every computable trait for a file
                           [--variants-only yes|no]    (a VCF: whether it lists only the variant sites)
+                          [--sample NAME]             (a VCF of several people: whose genotypes)
   traitscope traits import FILE [--name NAME]         add a PGS Catalog scoring file as a custom trait
   traitscope traits list | remove CODE                manage custom traits
 

@@ -13,6 +13,7 @@ import {
   markersOf,
   sequencingVcf,
   twentyThreeAndMe,
+  withRelativeSample,
 } from '../support/genotypes.js';
 import { clientWithToken, request, upload, waitProcessed, type TestServer } from '../support/server.js';
 import { sharedServer } from '../support/shared-server.js';
@@ -109,5 +110,46 @@ describe('a whole-genome VCF after a chip file', () => {
     expect(after).toMatchObject({ status: 'processed', format: 'vcf', site_reading: 'variants_only' });
     // Fewer than half the chip file's markers, which from a chip file would be asked about.
     expect(after.snp_count * 2).toBeLessThan(chip.snp_count);
+  });
+});
+
+describe('a VCF of several people', () => {
+  it("reads the first sample until the profile's own is chosen, and refuses a sample the file does not have", async () => {
+    // The person's calls as the second sample, after a relative who shares them but for rs429358 (TT, the reference).
+    const text = withRelativeSample(
+      sequencingVcf(combine([markersOf(FINDING_CALLS), catalogMarkers(11, { fillerTraits: 30 })]), {
+        build: 38,
+        ids: 'rsid',
+      }),
+      'rs429358',
+    );
+    const id = (await request(`${server.api}/profiles/`, { method: 'POST', token, json: { first_name: 'Trio' } })).body
+      .id as string;
+    const apoe = async () =>
+      (await request(`${server.api}/profiles/${id}/genotype/snps/?rsid=rs429358`, { token })).body[0]?.genotype;
+    expect((await upload(server, token, id, text)).status).toBe(200);
+    const first = (await waitProcessed(server, token, id)).metadata;
+    expect(first).toMatchObject({ status: 'processed', vcf_samples: ['relative', 'me'], vcf_sample: 'relative' });
+    expect(first.notes.join('\n')).toContain('the first sample, "relative", was read');
+    expect(await apoe()).toBe('TT');
+
+    const process = (query: string) =>
+      request(`${server.api}/profiles/${id}/genotype/upload/?${query}`, { method: 'POST', token });
+    const mine = await process('sample=me');
+    expect(mine.status).toBe(200);
+    expect((await waitProcessed(server, token, id)).metadata).toMatchObject({ status: 'processed', vcf_sample: 'me' });
+    expect(await apoe()).toBe('CT');
+
+    const missing = await process('sample=grandmother');
+    expect(missing.status).toBe(422);
+    expect(missing.body.detail).toBe(
+      'This VCF file has no sample named "grandmother": its 2 samples are "relative", "me". Choose one of them.',
+    );
+    // The genotype in use stays the one read before.
+    expect(await apoe()).toBe('CT');
+
+    const bad = await process(`sample=${encodeURIComponent('me\tyou')}`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.detail).toMatch(/^sample must be the name of one of the VCF's samples/);
   });
 });

@@ -10,7 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Profile } from '../../src/shared/api.js';
 import { readCatalogFile } from '../../src/service/science/catalog.js';
 import { createScienceEngine } from '../../src/service/science/index.js';
-import { catalogMarkers, combine, FINDING_CALLS, markersOf, personFile, sequencingVcf } from '../support/genotypes.js';
+import {
+  catalogMarkers,
+  combine,
+  FINDING_CALLS,
+  markersOf,
+  personFile,
+  sequencingVcf,
+  withRelativeSample,
+} from '../support/genotypes.js';
 import { contextOf, genotypeOf } from '../science/helpers.js';
 import { openBrowser, openFresh, ROOT, scoredProfile, startApp, type Browser, type RunningApp } from './support/app.js';
 
@@ -263,5 +271,34 @@ describe('how the file’s sites were read', () => {
     // And back: the choice works both ways.
     await reading.getByRole('button', { name: 'My file lists only variants: read the rest as reference' }).click();
     await expect.poll(() => reading.textContent(), { timeout: 60_000 }).toMatch(/Variants only: .*\(as you chose\)\./);
+  });
+});
+
+describe('a VCF of several people', () => {
+  it("reads the first sample, and reads the file again at the profile's own when the person chooses it", async () => {
+    const text = withRelativeSample(
+      sequencingVcf(combine([markersOf(FINDING_CALLS), catalogMarkers(11, { fillerTraits: 30 })]), { build: 38 }),
+      'rs429358',
+    );
+    const profile = await scoredProfile(app, { first_name: 'Trio', last_name: 'Child' }, text);
+    const { page } = browser;
+    await openFresh(page, `${app.origin}/#/profiles/${profile.id}`);
+    await page.getByTestId('genotype-card').waitFor({ timeout: 60_000 });
+    // Until a sample is chosen, the card warns whose results these are.
+    await expect(page.getByTestId('file-warnings').textContent()).resolves.toContain(
+      'the first sample, "relative", was read, and the results are that person\'s',
+    );
+    await page.getByTestId('genotype-card').getByRole('button', { name: 'Details' }).click();
+    const chooser = page.getByTestId('vcf-sample');
+    await expect(chooser.textContent()).resolves.toContain('The results are those of “relative”');
+    await chooser.getByLabel('Sample').selectOption('me');
+    await chooser.getByRole('button', { name: 'Read this sample' }).click();
+    await expect.poll(() => chooser.textContent(), { timeout: 60_000 }).toContain('The results are those of “me”');
+    const rs429358 = async () =>
+      (await app.api<Array<{ genotype: string }>>('GET', `/profiles/${profile.id}/genotype/snps/?rsid=rs429358`))
+        .body[0]?.genotype;
+    expect(await rs429358()).toBe('CT');
+    // The sample is chosen: no warning of whose results these are (only the test file's small size is).
+    await expect(page.getByTestId('file-warnings').textContent()).resolves.not.toContain('sample');
   });
 });

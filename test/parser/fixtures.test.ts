@@ -54,3 +54,45 @@ describe('fixture corpus: rejected files', () => {
     });
   }
 });
+
+describe('a VCF of several people', () => {
+  const file = 'vcf_phased_chr_multisample.vcf';
+
+  it('reads the sample chosen for the profile, and says which of them it was', async () => {
+    const bytes = await plainFixture(file);
+    const mother = await parseGenotypeBytes(bytes, { vcfSample: 'mother' });
+    if (!mother.ok) throw new Error(mother.reason);
+    expect(sortRows(markerRows(mother.genotype))).toEqual(
+      sortRows([
+        'rs141175086 1 844777 CC',
+        'rs6672356 1 942451 CC',
+        'rs3748597 1 953279 TT',
+        'rs12845396 X 6111492 AT',
+      ]),
+    );
+    expect(mother.summary).toMatchObject({ vcf_samples: ['child', 'mother', 'father'], vcf_sample: 'mother' });
+    expect(mother.summary.notes).toContain(
+      'The VCF file holds 3 samples ("child", "mother", "father"); "mother" was read, as chosen.',
+    );
+    // The last column too, with a haploid call on X.
+    const father = await parseGenotypeBytes(bytes, { vcfSample: 'father' });
+    if (!father.ok) throw new Error(father.reason);
+    expect(sortRows(markerRows(father.genotype))).toEqual(
+      sortRows(['rs141175086 1 844777 TT', 'rs6672356 1 942451 TT', 'rs3748597 1 953279 TT', 'rs12845396 X 6111492 T']),
+    );
+    // Without a choice, the first sample, and the notes say how to choose another.
+    const first = await parseGenotypeBytes(bytes);
+    if (!first.ok) throw new Error(first.reason);
+    expect(first.summary).toMatchObject({ vcf_samples: ['child', 'mother', 'father'], vcf_sample: 'child' });
+    expect(first.summary.notes.join('\n')).toContain('If they are someone else’s, choose the profile’s sample');
+  });
+
+  it('refuses a sample the file does not have, naming the ones it has', async () => {
+    const r = await parseGenotypeBytes(await plainFixture(file), { vcfSample: 'grandmother' });
+    expect(r.ok).toBe(false);
+    if (!r.ok)
+      expect(r.reason).toBe(
+        'This VCF file has no sample named "grandmother": its 3 samples are "child", "mother", "father". Choose one of them.',
+      );
+  });
+});

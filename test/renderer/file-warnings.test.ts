@@ -28,5 +28,8 @@ describe('warnings on the DNA card', () => {
     const samples =
       'The VCF file holds 3 samples ("child", "mother", "father"); the first sample, "child", was read, and the results are that person\'s.';
     expect(fileWarnings({ snp_count: 600_000, notes: [samples] })).toEqual([samples]);
+    // Once the person chose the profile's sample, the note is no warning.
+    const chosen = 'The VCF file holds 3 samples ("child", "mother", "father"); "mother" was read, as chosen.';
+    expect(fileWarnings({ snp_count: 600_000, notes: [chosen] })).toEqual([]);
   });
 });

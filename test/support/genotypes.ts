@@ -711,3 +711,20 @@ export function* wholeGenomeVcf(
     if (chunk.length > 0) yield chunk.join('\n') + '\n';
   }
 }
+
+/**
+ * A single-sample VCF (sequencingVcf) made a VCF of two people: a relative first, who shares
+ * the person's calls but for `differsAt` (REF/REF there), then the person, named "me".
+ */
+export function withRelativeSample(vcf: string, differsAt: string): string {
+  return vcf
+    .split('\n')
+    .map((line) => {
+      if (line.startsWith('#CHROM')) return line.replace(/\tSAMPLE1$/, '\trelative\tme');
+      if (line === '' || line.startsWith('#')) return line;
+      const fields = line.split('\t');
+      const mine = fields[9];
+      return [...fields.slice(0, 9), fields[2] === differsAt ? mine.replace(/^[^:]+/, '0/0') : mine, mine].join('\t');
+    })
+    .join('\n');
+}

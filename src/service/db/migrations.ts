@@ -240,6 +240,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE profiles ADD COLUMN results_reference TEXT;
     `,
   },
+  {
+    version: 11,
+    description: 'the sample of a VCF of several people the person chose',
+    sql: `
+      -- NULL: the file's first sample (genotype/parse/detect.ts); else the name of the sample
+      -- column to read. A new upload clears it, as it clears variants_only.
+      ALTER TABLE genotype_files ADD COLUMN vcf_sample TEXT;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -40,7 +40,7 @@ CREATE TABLE genotype_files (
         updated_at   TEXT NOT NULL,
         status       TEXT NOT NULL CHECK (status IN ('uploaded', 'processing', 'processed', 'failed')),
         error        TEXT
-      , needs_confirmation INTEGER NOT NULL DEFAULT 0, replace_confirmed INTEGER NOT NULL DEFAULT 0, variants_only INTEGER) STRICT;
+      , needs_confirmation INTEGER NOT NULL DEFAULT 0, replace_confirmed INTEGER NOT NULL DEFAULT 0, variants_only INTEGER, vcf_sample TEXT) STRICT;
 
 CREATE TABLE "genotypes" (
         profile_id  TEXT PRIMARY KEY REFERENCES profiles(id) ON DELETE CASCADE,

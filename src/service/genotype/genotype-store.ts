@@ -27,6 +27,8 @@ export interface GenotypeFileRecord {
   replace_confirmed: number;
   /** The person's answer for a VCF: 1 it lists variants only, 0 every called site; null: the file decides (parse/sites.ts). */
   variants_only: number | null;
+  /** The sample column of a VCF of several people to read (null: the first). */
+  vcf_sample: string | null;
 }
 
 export interface StoredGenotype {
@@ -74,7 +76,7 @@ const statements = namedStatements((db: Db) => ({
      ON CONFLICT (profile_id) DO UPDATE SET
        file_name = @file_name, content_type = @content_type, size = @size, md5_hash = @md5_hash, crc32c = @crc32c,
        updated_at = @now, status = 'uploaded', error = NULL, needs_confirmation = 0, replace_confirmed = 0,
-       variants_only = NULL`,
+       variants_only = NULL, vcf_sample = NULL`,
   ),
   // A failure keeps the file's needs_confirmation (the processor re-records the worker's outcome).
   setStatusIfFile: db.prepare<{ status: string; error: string | null; profile_id: string; file_name: string | null }>(
@@ -101,6 +103,16 @@ const statements = namedStatements((db: Db) => ({
        replace_confirmed = CASE WHEN variants_only IS @answer THEN replace_confirmed ELSE 1 END,
        needs_confirmation = CASE WHEN variants_only IS @answer THEN needs_confirmation ELSE 0 END,
        variants_only = @answer
+     WHERE profile_id = @profile_id`,
+  ),
+  // As setVariantsOnly: another sample reads the same file again.
+  setVcfSample: db.prepare<{ sample: string; profile_id: string }>(
+    `UPDATE genotype_files SET
+       status = CASE WHEN vcf_sample IS @sample THEN status ELSE 'uploaded' END,
+       error = CASE WHEN vcf_sample IS @sample THEN error ELSE NULL END,
+       replace_confirmed = CASE WHEN vcf_sample IS @sample THEN replace_confirmed ELSE 1 END,
+       needs_confirmation = CASE WHEN vcf_sample IS @sample THEN needs_confirmation ELSE 0 END,
+       vcf_sample = @sample
      WHERE profile_id = @profile_id`,
   ),
   sourceFile: db.prepare<[string], { source_file: string | null }>(
@@ -187,7 +199,6 @@ export function awaitReplaceConfirmation(db: Db, profileId: string, fileName: st
   statements(db).awaitConfirmation.run(reason, profileId, fileName);
 }
 
-/** The client confirms that the profile's latest upload may replace the genotype in use. */
 /**
  * Records the person's answer on how the latest file's unlisted VCF sites are read; a
  * changed answer queues the file to be read again.
@@ -196,6 +207,12 @@ export function setVariantsOnly(db: Db, profileId: string, variantsOnly: boolean
   statements(db).setVariantsOnly.run({ answer: variantsOnly ? 1 : 0, profile_id: profileId });
 }
 
+/** Records which sample of a VCF of several people is the profile's; another one queues the file to be read again. */
+export function setVcfSample(db: Db, profileId: string, sample: string): void {
+  statements(db).setVcfSample.run({ sample, profile_id: profileId });
+}
+
+/** The client confirms that the profile's latest upload may replace the genotype in use. */
 export function confirmReplacement(db: Db, profileId: string): void {
   statements(db).confirm.run(profileId);
 }

@@ -55,6 +55,12 @@ export interface ParseSummary {
   site_reading?: SiteReading;
   /** What chose the reading: the file's contents, its header, the person, or the default. */
   site_reading_from?: SiteReadingFrom;
+  /**
+   * A VCF of several people: its sample names, and the one read (the first, unless another
+   * was chosen for the profile). Absent for other files and single-sample VCFs.
+   */
+  vcf_samples?: string[];
+  vcf_sample?: string;
   /** Markers read by rsID, by position, and read as REF/REF (unlisted in a variants-only VCF, or in a gVCF block). */
   matched_by?: { rsid: number; position: number; read_as_reference: number };
   /**

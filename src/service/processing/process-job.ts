@@ -57,8 +57,10 @@ export async function processFile(
     setFileStatus(db, profileId, 'processing', null, fileName);
   }
   ctx.progress({ stage: 'parsing' });
-  const answer = getGenotypeFile(db, profileId)?.variants_only;
+  const recorded = getGenotypeFile(db, profileId);
+  const answer = recorded?.variants_only;
   const options = {
+    vcfSample: recorded?.vcf_sample ?? undefined,
     // Loaded for a VCF only (a worker's first one): a chip file's parse never reads it.
     positionIndex: () => loadPositionIndex(ctx.resourcesDir),
     variantsOnly: answer === null || answer === undefined ? undefined : answer === 1,

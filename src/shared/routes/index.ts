@@ -23,6 +23,7 @@ import {
   GenotypeMetadata,
   GenotypeSnpList,
   MAX_SNP_LOOKUP,
+  MAX_VCF_SAMPLE_NAME,
   SnpLookupRequest,
   UploadContentType,
   UploadReceipt,
@@ -339,10 +340,16 @@ export const operations = {
           "The person's answer on how a VCF's unlisted sites are read (docs/file-formats.md): true, the file lists only the sites that differ from the reference, so every unlisted marker is read as homozygous for the reference allele; false, it lists every site that was called. Without it the file's contents decide (site_reading in the summary says which).",
         extension: true,
       },
+      sample: {
+        schema: z.string().min(1).max(MAX_VCF_SAMPLE_NAME),
+        description:
+          "A VCF of several people (vcf_samples in the summary): the name of the profile's sample, read from then on instead of the first. A new upload forgets it. A name the file does not have fails processing (422), saying the file's samples.",
+        extension: true,
+      },
     },
     success: { status: 200, schema: Detail, description: 'Processed.' },
     errors: {
-      400: 'confirm_replace or variants_only is not true or false.',
+      400: 'confirm_replace or variants_only is not true or false, or sample is empty, too long or holds a tab or line break.',
       401: {
         description:
           'No token (or a bad one), or nothing was uploaded for this profile yet (as interface.md specifies).',

@@ -127,6 +127,16 @@ export const GenotypeProcessing = z
       .enum(SITE_READING_FROM)
       .optional()
       .describe('What chose site_reading: the file contents, its header, the person, or the default.'),
+    vcf_samples: z
+      .array(z.string())
+      .optional()
+      .describe('A VCF of several people: the names of its samples. Absent for other files and VCFs of one sample.'),
+    vcf_sample: z
+      .string()
+      .optional()
+      .describe(
+        'The sample of vcf_samples that was read: the first, unless another was chosen with sample= on processing.',
+      ),
     matched_by: z
       .object({
         rsid: z.int().min(0),
@@ -225,6 +235,8 @@ export const GenotypeSnpList = z.array(GenotypeSnp).meta({
 });
 
 export const MAX_SNP_LOOKUP = 10_000;
+/** The longest VCF sample name processing accepts (sample=). */
+export const MAX_VCF_SAMPLE_NAME = 200;
 
 /** POST look-up body: a JSON array of rsIDs, or {"rsids": [...]}. */
 export const SnpLookupRequest = z

@@ -994,6 +994,10 @@ export interface components {
              * @enum {string}
              */
             site_reading_from?: "contents" | "header" | "person" | "default";
+            /** @description A VCF of several people: the names of its samples. Absent for other files and VCFs of one sample. */
+            vcf_samples?: string[];
+            /** @description The sample of vcf_samples that was read: the first, unless another was chosen with sample= on processing. */
+            vcf_sample?: string;
             /** @description Markers read by rsID, by position (GRCh37 or GRCh38), and read as REF/REF. */
             matched_by?: {
                 rsid: number;
@@ -3295,6 +3299,8 @@ export interface operations {
                 confirm_replace?: "true" | "false";
                 /** @description The person's answer on how a VCF's unlisted sites are read (docs/file-formats.md): true, the file lists only the sites that differ from the reference, so every unlisted marker is read as homozygous for the reference allele; false, it lists every site that was called. Without it the file's contents decide (site_reading in the summary says which). */
                 variants_only?: "true" | "false";
+                /** @description A VCF of several people (vcf_samples in the summary): the name of the profile's sample, read from then on instead of the first. A new upload forgets it. A name the file does not have fails processing (422), saying the file's samples. */
+                sample?: string;
             };
             header?: never;
             path: {
@@ -3319,7 +3325,7 @@ export interface operations {
                     "application/json": components["schemas"]["Detail"];
                 };
             };
-            /** @description confirm_replace or variants_only is not true or false. */
+            /** @description confirm_replace or variants_only is not true or false, or sample is empty, too long or holds a tab or line break. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3327,7 +3333,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "confirm_replace or variants_only is not true or false.",
+                     *       "detail": "confirm_replace or variants_only is not true or false, or sample is empty, too long or holds a tab or line break.",
                      *       "code": "invalid_request"
                      *     }
                      */

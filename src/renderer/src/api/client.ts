@@ -162,6 +162,8 @@ export const api = {
   /** Reads the stored file again, a VCF's unlisted sites as the person says (docs/file-formats.md). */
   processAgain: (id: string, variantsOnly: boolean) =>
     call('processGenotype', { path: { profile_id: id }, query: { variants_only: variantsOnly ? 'true' : 'false' } }),
+  /** Reads a VCF of several people again at the profile's own sample. */
+  readSample: (id: string, sample: string) => call('processGenotype', { path: { profile_id: id }, query: { sample } }),
 
   // The catalog in full (once per session); profile lists name traits by code, as the
   // embedded trait objects would be most of their megabytes (state/traits.ts joins them).

@@ -12,6 +12,7 @@ import type { GenotypeInfo } from '../state/profiles.js';
 import { fileWarnings } from '../lib/file-warnings.js';
 import { AlertIcon, ChevronDown, ChevronRight } from './icons.js';
 import { SiteReading } from './SiteReading.js';
+import { VcfSample } from './VcfSample.js';
 
 const BUILD_NAMES: Record<string, string> = { '36': 'GRCh36 (hg18)', '37': 'GRCh37 (hg19)', '38': 'GRCh38 (hg38)' };
 
@@ -155,6 +156,7 @@ export function GenotypeCard({ profile, genotype, reference, compact, cutLine }:
               <dd>{SEX_WORD[sex.dna ?? ''] ?? 'Undetermined'}</dd>
             </div>
           </dl>
+          <VcfSample profileId={profile.id} metadata={m} />
           <SiteReading profileId={profile.id} metadata={m} />
           <div className="ancestry">
             <h3>Reference population and ancestry</h3>

@@ -7,30 +7,22 @@
  * A file read by position or as variants only also says why it keeps tens of thousands of
  * markers, not millions (shared/file-limits.ts).
  */
-import { useState } from 'react';
 import { api } from '../api/client.js';
-import { readGenotype, type GenotypeInfo } from '../state/profiles.js';
+import type { GenotypeInfo } from '../state/profiles.js';
+import { ReadAgainStatus, useReadAgain } from './ReadAgain.js';
 import { fileLimitsOf, fileLimitsText } from '../../../shared/file-limits.js';
 import { SITE_READING_FROM_TEXT, SITE_READING_TEXT } from '../../../shared/site-reading.js';
 import { formatInt } from '../lib/format.js';
 
 export function SiteReading({ profileId, metadata }: { profileId: string; metadata: GenotypeInfo['metadata'] }) {
-  const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
+  const { state, run } = useReadAgain(profileId);
   const reading = metadata.site_reading;
   if (!reading) return null;
   const from = metadata.site_reading_from;
   const limits = fileLimitsOf(metadata);
   const canChoose = metadata.format === 'vcf' && reading !== 'reference_blocks';
-  const readAgain = async () => {
-    setState({ busy: true, error: null });
-    try {
-      await api.processAgain(profileId, reading !== 'variants_only');
-      await readGenotype(profileId);
-      setState({ busy: false, error: null });
-    } catch (err) {
-      setState({ busy: false, error: (err as Error).message });
-    }
-  };
+  const readAgain = () => run(() => api.processAgain(profileId, reading !== 'variants_only'));
+
   return (
     <div className="site-reading" data-testid="site-reading">
       <h3>How the file’s sites were read</h3>
@@ -53,16 +45,7 @@ export function SiteReading({ profileId, metadata }: { profileId: string; metada
           </button>
         </p>
       ) : null}
-      {state.busy ? (
-        <p className="muted small" role="status">
-          Reading the file again…
-        </p>
-      ) : null}
-      {state.error ? (
-        <p className="inline-warning" role="alert">
-          The file could not be read again: {state.error}
-        </p>
-      ) : null}
+      <ReadAgainStatus state={state} />
     </div>
   );
 }

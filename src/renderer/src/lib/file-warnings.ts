@@ -22,7 +22,10 @@ export function fileWarnings(m: Record<string, unknown>, cutLine?: string | null
   if (malformed > 0)
     out.push(`${formatInt(malformed)} ${malformed === 1 ? 'line was' : 'lines were'} incomplete and skipped.`);
   for (const note of Array.isArray(m.notes) ? (m.notes as unknown[]) : [])
-    if (typeof note === 'string' && /binary|damaged|cut|truncat|incomplete|may be genotype data|samples \(/i.test(note))
+    if (
+      typeof note === 'string' &&
+      /binary|damaged|cut|truncat|incomplete|may be genotype data|samples \(.*the first sample, "/i.test(note)
+    )
       out.push(note);
   return out;
 }

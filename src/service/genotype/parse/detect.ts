@@ -8,6 +8,7 @@ import { buildFromHeader, type Build } from './build.js';
 import { fail } from './errors.js';
 import { inferLayout, layoutFromHeader, type TableLayout } from './layout.js';
 import { refuseNonGenotypeHeader } from './nongenome.js';
+import { MAX_FIELDS } from './tokenize.js';
 import { VENDOR_NAMES } from '../../../shared/vendors.js';
 import { detectVendor } from './vendors.js';
 
@@ -26,12 +27,19 @@ export interface Detection {
   endDeclared: boolean;
   /** The sequencing service or variant caller named in a VCF header, for the notes; null when none. */
   sequencingSource: string | null;
+  /** A VCF's sample names, and which of them is read (0: the first). */
+  samples: string[];
+  sampleColumn: number;
   /** Lines at the start of the file that are preamble, not data (Illumina [Header] block). */
   preambleLines: number;
   notes: string[];
 }
 
-export function detect(lines: string[]): Detection {
+/** The last VCF sample a line is split far enough to read (tokenize.ts MAX_FIELDS, less the nine fixed columns). */
+const MAX_VCF_SAMPLE_COLUMN = MAX_FIELDS - 10;
+
+/** `vcfSample`: the sample of a VCF of several people to read, by name (default: the first). */
+export function detect(lines: string[], vcfSample?: string): Detection {
   const notes: string[] = [];
   const firstContent = lines.findIndex((l) => l.trim().length > 0);
   if (firstContent < 0) noGenotypes();
@@ -49,17 +57,28 @@ export function detect(lines: string[]): Detection {
       fail(
         "This VCF file has no sample column, so it holds no one's genotypes (it lists sites only). Export a VCF that includes your sample.",
       );
-    if (samples.length > 1) {
-      const names =
-        samples
-          .slice(0, 4)
-          .map((n) => `"${n}"`)
-          .join(', ') + (samples.length > 4 ? ', …' : '');
-      notes.push(
-        `The VCF file holds ${samples.length} samples (${names}); the first sample, "${samples[0]}", was read, and the results are that person's. ` +
-          `For another of them, extract that sample (bcftools view -s NAME your-file.vcf.gz -Oz -o one-sample.vcf.gz) and upload that.`,
+    const sampleColumn = vcfSample === undefined ? 0 : samples.indexOf(vcfSample);
+    const names =
+      samples
+        .slice(0, 4)
+        .map((n) => `"${n}"`)
+        .join(', ') + (samples.length > 4 ? ', …' : '');
+    if (sampleColumn < 0)
+      fail(
+        `This VCF file has no sample named "${vcfSample}": its ${samples.length === 1 ? 'sample is' : `${samples.length} samples are`} ${names}. Choose one of them.`,
       );
-    }
+    if (sampleColumn > MAX_VCF_SAMPLE_COLUMN)
+      fail(
+        `"${vcfSample}" is sample ${sampleColumn + 1} of this VCF; Traitscope reads one of its first ${MAX_VCF_SAMPLE_COLUMN + 1}. ` +
+          `Extract that sample (bcftools view -s "${vcfSample}" your-file.vcf.gz -Oz -o one-sample.vcf.gz) and upload that.`,
+      );
+    if (samples.length > 1)
+      notes.push(
+        vcfSample === undefined
+          ? `The VCF file holds ${samples.length} samples (${names}); the first sample, "${samples[0]}", was read, and the results are that person's. ` +
+              'If they are someone else’s, choose the profile’s sample (or extract it: bcftools view -s NAME your-file.vcf.gz -Oz -o one-sample.vcf.gz).'
+          : `The VCF file holds ${samples.length} samples (${names}); "${samples[sampleColumn]}" was read, as chosen.`,
+      );
     const header = lines.filter((l) => l.startsWith('##')).join('\n');
     return {
       kind: 'vcf',
@@ -70,6 +89,8 @@ export function detect(lines: string[]): Detection {
       gvcf: /^##(ALT=<ID=NON_REF\b|GVCFBlock)/im.test(header),
       endDeclared: /^##INFO=<ID=END,/im.test(header),
       sequencingSource: sequencingSource(header),
+      samples,
+      sampleColumn,
       preambleLines: 0,
       notes,
     };
@@ -141,6 +162,8 @@ export function detect(lines: string[]): Detection {
     gvcf: false,
     endDeclared: false,
     sequencingSource: null,
+    samples: [],
+    sampleColumn: 0,
     preambleLines,
     notes,
   };

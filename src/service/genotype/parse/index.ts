@@ -40,6 +40,8 @@ export interface ParseOptions {
    * decided from the file (sites.ts).
    */
   variantsOnly?: boolean;
+  /** The sample column of a VCF of several people to read, by name (default: the first). */
+  vcfSample?: string;
 }
 
 /** Known markers (build.ts) whose positions it takes to overrule the build a header names. */
@@ -107,7 +109,7 @@ async function parseSource(src: ByteSource, options: ParseOptions | undefined, s
 
 async function run(src: ByteSource, options: ParseOptions | undefined, started: number): Promise<ParseResult> {
   if (src.size === 0) fail('The file is empty (0 bytes). Upload the raw data file from your testing company.');
-  const parser = new TextGenotypeParser(options?.maxMarkers, options?.positionIndex ?? null);
+  const parser = new TextGenotypeParser(options?.maxMarkers, options?.positionIndex ?? null, options?.vcfSample);
   try {
     return await readGenotype(src, options, started, parser);
   } finally {
@@ -300,6 +302,9 @@ async function readGenotype(
     parse_ms: Math.round((performance.now() - started) * 10) / 10,
     site_reading: sites?.reading ?? 'as_listed',
     site_reading_from: sites?.readingFrom ?? 'default',
+    ...(detection.samples.length > 1
+      ? { vcf_samples: detection.samples, vcf_sample: detection.samples[detection.sampleColumn] }
+      : {}),
     matched_by: {
       rsid: byRsid,
       position: sites?.matchedByPosition ?? 0,

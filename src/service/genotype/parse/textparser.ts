@@ -42,6 +42,8 @@ export class TextGenotypeParser implements LineSink {
   constructor(
     private readonly maxMarkers = DEFAULT_MAX_MARKERS,
     private readonly positionIndex: PositionIndex | (() => PositionIndex) | null = null,
+    /** A VCF's sample to read, by name (default: the first). */
+    private readonly vcfSample?: string,
   ) {
     this.collector = new GenotypeCollector(maxMarkers);
   }
@@ -136,14 +138,14 @@ export class TextGenotypeParser implements LineSink {
     text.pop(); // the buffer ends with the last line's '\n'
     if (text.every((l) => l.trim().length === 0))
       fail('The file is empty (it has no text in it). Upload the raw data file from your testing company.');
-    this.detection = detect(text);
+    this.detection = detect(text, this.vcfSample);
     if (this.detection.kind === 'vcf' && this.positionIndex) {
       const index = typeof this.positionIndex === 'function' ? this.positionIndex() : this.positionIndex;
       this.sites = new SiteMatcher(index, this.detection.headerBuild, this.detection.gvcf, this.detection.endDeclared);
     }
     this.impl =
       this.detection.kind === 'vcf'
-        ? new VcfParser(this.collector, this.skips, this.sites)
+        ? new VcfParser(this.collector, this.skips, this.sites, this.detection.sampleColumn)
         : new TableParser(this.detection.layout!, this.collector, this.skips);
     for (let s = 0; s < sample.length;) {
       const nl = sample.indexOf(0x0a, s);

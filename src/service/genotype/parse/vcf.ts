@@ -1,8 +1,8 @@
 /**
- * Single-sample VCF (v4.x) data lines, on bytes. The first sample column is read; its GT
- * subfield gives allele indices into REF and ALT. Phased ("|") and unphased ("/") calls
- * are read alike; "." alleles are no-calls; one index (e.g. "1" on X in males) is a
- * haploid call. Indels become 23andMe-style D/I alleles: the shortest allele of the
+ * VCF (v4.x) data lines, on bytes. The first sample column is read (or the one chosen for
+ * the profile, detect.ts); its GT subfield gives allele indices into REF and ALT. Phased
+ * ("|") and unphased ("/") calls are read alike; "." alleles are no-calls; one index
+ * (e.g. "1" on X in males) is a haploid call. Indels become 23andMe-style D/I alleles: the shortest allele of the
  * record is D, longer ones I; at an indel marker of the position index, by its own alleles
  * (sites.ts, indels.ts). Multi-base substitutions and symbolic alleles are skipped.
  *
@@ -32,7 +32,7 @@ import {
   SKIP_UNSUPPORTED_VARIANT,
   type SkipCounter,
 } from './stats.js';
-import { inLoopWindows, type DataLineParser } from './table.js';
+import { eachLine, inLoopWindows, type DataLineParser } from './table.js';
 import { Fields, SEP_TAB } from './tokenize.js';
 import {
   VCF_ENTRIES,
@@ -80,6 +80,8 @@ export class VcfParser implements DataLineParser {
     private readonly out: GenotypeCollector,
     private readonly skips: SkipCounter,
     private readonly sites: SiteMatcher | null = null,
+    /** Which sample column is read (0: the first; detect.ts). */
+    private readonly sampleColumn = 0,
   ) {
     out.core.startVcf(sites !== null, sites?.buildKeys() ?? [], sites?.blocksWithoutAlt ?? false);
     out.lendReadBuffer();
@@ -91,6 +93,8 @@ export class VcfParser implements DataLineParser {
    * every record at a marker's position), which line() decides, and then resumes.
    */
   lines(buf: Uint8Array, start: number, end: number): void {
+    // The loop reads the first sample only: another one chosen, every line is read here.
+    if (this.sampleColumn > 0) return eachLine(this, buf, start, end);
     const core = this.out.core;
     inLoopWindows(this, this.out, buf, start, end, SHORTEST_LOOP_LINE, (s) => {
       const stop = core.parseVcf(s, this.out.length, this.out.limit);
@@ -150,8 +154,9 @@ export class VcfParser implements DataLineParser {
   line(buf: Uint8Array, s: number, e: number): void {
     if (buf[s] === HASH) return;
     const f = this.f;
-    const n = f.split(buf, s, e, SEP_TAB, 10);
-    if (n < 10) return this.skips.addForeign(SKIP_MALFORMED);
+    const sample = 9 + this.sampleColumn;
+    const n = f.split(buf, s, e, SEP_TAB, sample + 1);
+    if (n <= sample) return this.skips.addForeign(SKIP_MALFORMED);
     const st = f.starts;
     const en = f.ends;
     const rs = firstRsid(buf, st[2], en[2]);
@@ -203,10 +208,10 @@ export class VcfParser implements DataLineParser {
       this.linesWithoutGt++;
       return this.skips.add(SKIP_MALFORMED);
     }
-    let gs = st[9];
-    let ge = en[9];
-    for (let i = st[9], kk = 0; i <= en[9]; i++) {
-      if (i === en[9] || buf[i] === COLON) {
+    let gs = st[sample];
+    let ge = en[sample];
+    for (let i = st[sample], kk = 0; i <= en[sample]; i++) {
+      if (i === en[sample] || buf[i] === COLON) {
         if (kk === gtIndex) {
           ge = i;
           break;

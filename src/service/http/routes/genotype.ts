@@ -5,6 +5,7 @@
 import type { Router } from 'express';
 import {
   MAX_SNP_LOOKUP,
+  MAX_VCF_SAMPLE_NAME,
   SnpLookupRequest,
   UPLOAD_CONTENT_TYPES,
   type GenotypeMetadata,
@@ -17,6 +18,7 @@ import {
   genotypeSummary,
   getGenotypeFile,
   setVariantsOnly,
+  setVcfSample,
 } from '../../genotype/genotype-store.js';
 import { assessContext } from '../../science/assess-context.js';
 import { sexOf } from '../../science/engine.js';
@@ -102,8 +104,22 @@ export function genotypeRoutes(ctx: ServiceContext): Router {
     if (variantsOnly !== undefined && variantsOnly !== 'true' && variantsOnly !== 'false') {
       throw new HttpError(400, `variants_only must be true or false (got ${JSON.stringify(variantsOnly)}).`);
     }
+    const sample = req.query.sample;
+    if (
+      sample !== undefined &&
+      (typeof sample !== 'string' ||
+        sample.length === 0 ||
+        sample.length > MAX_VCF_SAMPLE_NAME ||
+        /[\t\r\n]/.test(sample))
+    ) {
+      throw new HttpError(
+        400,
+        `sample must be the name of one of the VCF's samples (vcf_samples in the genotype's metadata), 1 to ${MAX_VCF_SAMPLE_NAME} characters without tabs or line breaks (got ${JSON.stringify(sample)}).`,
+      );
+    }
     if (confirm === 'true') confirmReplacement(ctx.db, profile.id);
     if (variantsOnly !== undefined) setVariantsOnly(ctx.db, profile.id, variantsOnly === 'true');
+    if (sample !== undefined) setVcfSample(ctx.db, profile.id, sample);
     let outcome = await ctx.processor.process(profile.id);
     // A newer upload replaced the file mid-way: process the newest one.
     if (outcome.kind === 'superseded' && getGenotypeFile(ctx.db, profile.id))
