@@ -94,5 +94,22 @@ describe('a VCF of several people', () => {
       expect(r.reason).toBe(
         'This VCF file has no sample named "grandmother": its 3 samples are "child", "mother", "father". Choose one of them.',
       );
+    // A cohort's 60th sample: past the columns a line is split into, so the refusal says how to extract it.
+    const names = Array.from({ length: 60 }, (_, i) => `S${i + 1}`);
+    const cohort = [
+      '##fileformat=VCFv4.2',
+      `#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\tFORMAT\t${names.join('\t')}`,
+      `1\t877831\trs6672356\tT\tC\t.\tPASS\t.\tGT\t${names.map(() => '0/1').join('\t')}`,
+    ].join('\n');
+    const far = await parseGenotypeBytes(new TextEncoder().encode(cohort + '\n'), { vcfSample: 'S60' });
+    expect(far.ok).toBe(false);
+    if (!far.ok)
+      expect(far.reason).toBe(
+        '"S60" is sample 60 of this VCF; Traitscope reads one of its first 55. ' +
+          'Extract that sample (bcftools view -s "S60" your-file.vcf.gz -Oz -o one-sample.vcf.gz) and upload that.',
+      );
+    const last = await parseGenotypeBytes(new TextEncoder().encode(cohort + '\n'), { vcfSample: 'S55' });
+    if (!last.ok) throw new Error(last.reason);
+    expect(markerRows(last.genotype)).toEqual(['rs6672356 1 877831 TC']);
   });
 });
