@@ -26,6 +26,7 @@ import {
   positionIndex,
   sequencingVcf,
   wholeGenomeVcf,
+  withRelativeSample,
   type SequencingVcfOptions,
 } from '../support/genotypes.js';
 import { scienceSize } from '../support/science-scale.js';
@@ -47,11 +48,17 @@ interface Decided {
 }
 
 /** Parses the data lines of `text`, in bulk (the loop) or one line at a time (the reference). */
-function decide(text: string, headerBuild: HeaderBuild, gvcf: boolean, bulk: boolean): Decided & { loopLines: number } {
+function decide(
+  text: string,
+  headerBuild: HeaderBuild,
+  gvcf: boolean,
+  bulk: boolean,
+  sampleColumn: number,
+): Decided & { loopLines: number } {
   const out = new GenotypeCollector();
   const skips = new SkipCounter();
   const sites = new SiteMatcher(positionIndex(), headerBuild, gvcf);
-  const p = new VcfParser(out, skips, sites);
+  const p = new VcfParser(out, skips, sites, sampleColumn);
   const buf = enc(text);
   if (bulk) p.lines(buf, 0, buf.length);
   else eachLine(p, buf, 0, buf.length);
@@ -77,9 +84,10 @@ function decide(text: string, headerBuild: HeaderBuild, gvcf: boolean, bulk: boo
   };
 }
 
-function agree(text: string, headerBuild: HeaderBuild, gvcf = false): number {
-  const { loopLines, ...bulk } = decide(text, headerBuild, gvcf, true);
-  const { loopLines: none, ...reference } = decide(text, headerBuild, gvcf, false);
+/** `sampleColumn`: the sample read (0: the first), as chosen for a VCF of several people. */
+function agree(text: string, headerBuild: HeaderBuild, gvcf = false, sampleColumn = 0): number {
+  const { loopLines, ...bulk } = decide(text, headerBuild, gvcf, true, sampleColumn);
+  const { loopLines: none, ...reference } = decide(text, headerBuild, gvcf, false, sampleColumn);
   expect(none).toBe(0);
   expect(bulk).toEqual(reference);
   return loopLines;
@@ -152,6 +160,20 @@ const line = fc.oneof(
   { weight: 12, arbitrary: record },
   { weight: 1, arbitrary: fc.constantFrom('', '#comment', '\r', 'chr19\t44908822') },
 );
+/** A record of a VCF of several people: other samples' cells before the one read (sometimes too few of them). */
+const severalSamples = (before: number) =>
+  fc
+    .tuple(
+      fc.tuple(chrom, pos, id, ref, alt, qual, cell(['PASS', '.'], ['']), info, format),
+      fc.array(sample, { minLength: before, maxLength: before }),
+      sample,
+      cell(['', '\r', '\t0/1', ':5'], [':5\r', ' ']),
+      cell(['all'], ['short']),
+    )
+    .map(
+      ([fields, others, own, tail, count]) =>
+        [...fields, ...(count === 'all' ? others : others.slice(1)), own].join('\t') + tail,
+    );
 
 /** Random files read with a position index, a run; the loop must take more than 1.25 records a file. */
 const RUNS_WITH_INDEX = scienceSize(50, 120);
@@ -168,6 +190,22 @@ describe('the VCF loop agrees with the general path', () => {
       );
       // The loop must have taken a fair share itself, or the comparison proves little
       // (150 records in 120 files).
+      expect(taken).toBeGreaterThan(RUNS_WITH_INDEX * 1.25);
+    });
+
+  for (const sampleColumn of [1, 3])
+    it(`on random records of several people, reading sample ${sampleColumn + 1}`, () => {
+      let taken = 0;
+      fc.assert(
+        fc.property(
+          fc.array(severalSamples(sampleColumn), { minLength: 1, maxLength: 40 }),
+          fc.boolean(),
+          (lines, gvcf) => {
+            taken += agree(lines.join('\n') + '\n', 38, gvcf, sampleColumn);
+          },
+        ),
+        { numRuns: RUNS_WITH_INDEX },
+      );
       expect(taken).toBeGreaterThan(RUNS_WITH_INDEX * 1.25);
     });
 
@@ -205,6 +243,15 @@ describe('the VCF loop on sequencing VCFs', () => {
       const snvs = body.split('\n').filter((l) => /^[^\t]+\t\d+\t[^\t]+\t[ACGT]\t([ACGT]|\.)\t/.test(l)).length;
       if (!gvcf) expect(taken).toBe(snvs);
     });
+
+  it("reads a relative's sample, or the person's after it, as the general path does", () => {
+    const text = withRelativeSample(sequencingVcf(markers, { build: 38, ids: 'rsid' }), 'rs429358');
+    const body = text
+      .split('\n')
+      .filter((l) => !l.startsWith('#'))
+      .join('\n');
+    for (const sampleColumn of [0, 1]) expect(agree(body, 38, false, sampleColumn)).toBeGreaterThan(5000);
+  });
 
   it('takes the filler records of a whole-genome VCF itself, across input windows, with and without rsIDs, variants only or all sites', () => {
     for (const [ids, sites] of [

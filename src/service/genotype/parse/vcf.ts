@@ -32,7 +32,7 @@ import {
   SKIP_UNSUPPORTED_VARIANT,
   type SkipCounter,
 } from './stats.js';
-import { eachLine, inLoopWindows, type DataLineParser } from './table.js';
+import { inLoopWindows, type DataLineParser } from './table.js';
 import { Fields, SEP_TAB } from './tokenize.js';
 import {
   VCF_ENTRIES,
@@ -83,7 +83,7 @@ export class VcfParser implements DataLineParser {
     /** Which sample column is read (0: the first; detect.ts). */
     private readonly sampleColumn = 0,
   ) {
-    out.core.startVcf(sites !== null, sites?.buildKeys() ?? [], sites?.blocksWithoutAlt ?? false);
+    out.core.startVcf(sites !== null, sites?.buildKeys() ?? [], sites?.blocksWithoutAlt ?? false, sampleColumn);
     out.lendReadBuffer();
   }
 
@@ -93,8 +93,6 @@ export class VcfParser implements DataLineParser {
    * every record at a marker's position), which line() decides, and then resumes.
    */
   lines(buf: Uint8Array, start: number, end: number): void {
-    // The loop reads the first sample only: another one chosen, every line is read here.
-    if (this.sampleColumn > 0) return eachLine(this, buf, start, end);
     const core = this.out.core;
     inLoopWindows(this, this.out, buf, start, end, SHORTEST_LOOP_LINE, (s) => {
       const stop = core.parseVcf(s, this.out.length, this.out.limit);

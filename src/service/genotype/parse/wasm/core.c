@@ -238,7 +238,8 @@ typedef struct {
   uint32_t variant;  /* calls with a non-reference allele */
   uint32_t non_rs;   /* lines skipped for want of an rsID (no index) */
   uint32_t entries;  /* site entries written (records at a marker's site, for sites.ts) */
-  uint32_t with_sites; /* bit 0: lines are also read as sites (sites.ts); bit 1: a record without ALT may be a reference block */
+  uint32_t with_sites; /* bit 0: lines are also read as sites (sites.ts); bit 1: a record without ALT may be a reference block;
+                          bits 8-15: the sample column read (0: the first; detect.ts) */
   uint32_t builds;     /* builds with keys (0-2) */
   const uint64_t *keys[2]; /* chromosome << 32 | position, ascending */
   uint32_t count[2];
@@ -380,8 +381,8 @@ static inline int gt_allele(uint8_t b) {
  * readable) that have the common shape, deciding each exactly as vcf.ts and sites.ts do:
  * CHROM (a chromosome of ours), POS, ID "." or one rsID, REF of bases, ALT "." or one allele
  * of bases (a SNV, or an indel written as D/I), non-empty QUAL, FILTER and INFO, FORMAT
- * beginning with GT, and a first sample whose GT is one or two one-digit allele indices or
- * ".". A SNV record at a position the index holds becomes a site entry for sites.ts
+ * beginning with GT, and a sample (the first, or the one chosen: vcf_state_t) whose GT is
+ * one or two one-digit allele indices or ".". A SNV record at a position the index holds becomes a site entry for sites.ts
  * (st->entry); any other record there is left to TypeScript, as is every other line.
  * Records of an rsID go to rec (as parse_lines writes them; at most cap); the counts go
  * to st. Returns where it stopped: the start of the line to hand to
@@ -395,6 +396,7 @@ uint32_t parse_vcf_lines(const tables_t *t, const uint8_t *buf, uint32_t start, 
   uint32_t entries = 0;
   const uint32_t with_sites = st->with_sites & 1, builds = st->builds, entry_cap = st->entry_cap;
   const uint32_t alt_less_blocks = st->with_sites & 2;
+  const uint32_t sample_column = (st->with_sites >> 8) & 0xff;
   uint32_t *entry = st->entry;
   /* The cursors and the chromosomes seen live in locals: rec's stores could alias st. */
   cursor_t c0 = {st->keys[0], st->count[0], st->cursor[0], st->last[0], NO_KEY};
@@ -483,6 +485,12 @@ uint32_t parse_vcf_lines(const tables_t *t, const uint8_t *buf, uint32_t start, 
       format_mask[1] = format_len >= 16 ? ~0ull : format_len <= 8 ? 0 : (1ull << (8 * (format_len - 8))) - 1;
       format_word[0] = load8(buf + fs) & format_mask[0];
       format_word[1] = load8(buf + fs + 8) & format_mask[1];
+    }
+    for (uint32_t k = sample_column; k != 0; k--) { /* the samples before the one read; an empty one: vcf.ts's */
+      if (buf[i] == TAB) goto other;
+      i = next_control(buf, i);
+      if (buf[i] != TAB) goto other;
+      i++;
     }
     int a1 = gt_allele(buf[i]), a2 = -2;
     if (a1 == -2 || a1 >= (int)alleles) goto other;

@@ -326,7 +326,7 @@ export class ParseCore {
    * TypeScript reader, which reads those with an INFO END as reference blocks. Only before
    * any record is written.
    */
-  startVcf(withSites: boolean, keyLists: readonly Float64Array[], blocksWithoutAlt = false): void {
+  startVcf(withSites: boolean, keyLists: readonly Float64Array[], blocksWithoutAlt = false, sampleColumn = 0): void {
     const total = keyLists.reduce((sum, k) => sum + k.length, 0);
     const keysAt = (this.recordsBase + 7) & ~7;
     this.recordsAt = (keysAt + total * 8 + 63) & ~63;
@@ -334,8 +334,9 @@ export class ParseCore {
     const w = this.words;
     const s = this.vcfStateAt >>> 2;
     w.fill(0, s, s + VCF_STATE_BYTES / 4);
-    // Bit 0: read lines as sites; bit 1: a record without ALT may be a reference block (core.c).
-    w[s + 8] = (withSites ? 1 : 0) | (withSites && blocksWithoutAlt ? 2 : 0);
+    // Bit 0: read lines as sites; bit 1: a record without ALT may be a reference block; bits
+    // 8-15: the sample column read (core.c).
+    w[s + 8] = (withSites ? 1 : 0) | (withSites && blocksWithoutAlt ? 2 : 0) | (sampleColumn << 8);
     w[s + 9] = keyLists.length;
     w[s + VCF_ENTRY_AT / 4] = this.vcfEntriesAt;
     w[s + VCF_ENTRY_AT / 4 + 1] = VCF_ENTRY_CAP;
