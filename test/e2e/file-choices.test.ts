@@ -102,7 +102,7 @@ describe('whose file is this', () => {
     await tray
       .locator('li')
       .filter({ hasText: index.name })
-      .getByText('Not imported: the index of NG7Q2X.vcf.gz, which holds no genotypes')
+      .getByText('Not imported: it is the index of NG7Q2X.vcf.gz and holds no genotypes')
       .waitFor();
     expect(await axeViolations(page, '[data-testid=job-tray]')).toEqual([]);
     // The VCF's profile opens once created; when both files are through, the folded tray counts them apart.

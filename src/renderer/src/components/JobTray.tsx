@@ -31,7 +31,7 @@ export function stageText(job: Job): string {
     case 'failed':
       return job.removedProfile ? 'Could not be read: no profile was created' : 'Could not be analyzed';
     case 'skipped':
-      return `Not imported: the index of ${job.indexOf ?? 'another file'}, which holds no genotypes`;
+      return `Not imported: it is the index of ${job.indexOf ?? 'another file'} and holds no genotypes`;
   }
 }
 

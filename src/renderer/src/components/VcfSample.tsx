@@ -11,7 +11,9 @@ import { ReadAgainStatus, useReadAgain } from './ReadAgain.js';
 export function VcfSample({ profileId, metadata }: { profileId: string; metadata: GenotypeInfo['metadata'] }) {
   const samples = metadata.vcf_samples ?? [];
   const current = metadata.vcf_sample ?? samples[0];
-  const [chosen, setChosen] = useState(current);
+  const [picked, setChosen] = useState(current);
+  // A name picked for an earlier file of the profile is not one of this file's.
+  const chosen = picked !== undefined && samples.includes(picked) ? picked : current;
   const { state, run } = useReadAgain(profileId);
   if (samples.length < 2) return null;
   const readAgain = () => run(() => api.readSample(profileId, chosen ?? samples[0]));
