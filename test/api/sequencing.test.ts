@@ -143,10 +143,11 @@ describe('a VCF of several people', () => {
     const missing = await process('sample=grandmother');
     expect(missing.status).toBe(422);
     expect(missing.body.detail).toBe(
-      'This VCF file has no sample named "grandmother": its 2 samples are "relative", "me". Choose one of them.',
+      'This VCF file has no sample named "grandmother": its samples are "relative", "me". Choose one of them.',
     );
-    // The genotype in use stays the one read before.
+    // Refused before it is stored: the genotype in use, and the file's state, stay as they were.
     expect(await apoe()).toBe('CT');
+    expect((await waitProcessed(server, token, id)).metadata).toMatchObject({ status: 'processed', vcf_sample: 'me' });
 
     const bad = await process(`sample=${encodeURIComponent('me\tyou')}`);
     expect(bad.status).toBe(400);

@@ -15,6 +15,7 @@ import { callToString, chromToString, findRsid } from '../../genotype/encoding.j
 import {
   confirmReplacement,
   genotypeFacts,
+  genotypeSourceFile,
   genotypeSummary,
   getGenotypeFile,
   setVariantsOnly,
@@ -115,6 +116,18 @@ export function genotypeRoutes(ctx: ServiceContext): Router {
       throw new HttpError(
         400,
         `sample must be the name of one of the VCF's samples (vcf_samples in the genotype's metadata), 1 to ${MAX_VCF_SAMPLE_NAME} characters without tabs or line breaks (got ${JSON.stringify(sample)}).`,
+      );
+    }
+    // When the genotype in use was read from this very file, its samples are known: a name it
+    // lacks is refused before it is stored, so later processing does not keep failing on it.
+    const samples =
+      sample !== undefined && genotypeSourceFile(ctx.db, profile.id) === getGenotypeFile(ctx.db, profile.id)?.file_name
+        ? genotypeSummary(ctx.db, profile.id)?.summary.vcf_samples
+        : undefined;
+    if (sample !== undefined && samples && !samples.includes(sample)) {
+      throw new HttpError(
+        422,
+        `This VCF file has no sample named ${JSON.stringify(sample)}: its samples are ${samples.map((n) => JSON.stringify(n)).join(', ')}. Choose one of them.`,
       );
     }
     if (confirm === 'true') confirmReplacement(ctx.db, profile.id);
