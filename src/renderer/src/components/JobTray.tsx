@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { pickFiles } from '../lib/file-picker.js';
 import { formatBytes } from '../../../shared/format-bytes.js';
-import { offerFileTo, useJobs, type Job } from '../state/jobs.js';
+import { hasEnded, offerFileTo, useJobs, type Job } from '../state/jobs.js';
 import { navigate, useRouter } from '../state/router.js';
 import { AlertIcon, CheckIcon, FileIcon, XIcon } from './icons.js';
 import { JobProgress } from './JobProgress.js';
@@ -65,7 +65,7 @@ export function JobTray() {
   const route = useRouter((s) => s.route);
   const { dismiss, retry, clearFinished, importAnyway, replaceSameName } = useJobs.getState();
   const ref = useRef<HTMLElement>(null);
-  const finished = jobs.filter((j) => j.stage === 'done' || j.stage === 'failed' || j.stage === 'skipped').length;
+  const finished = jobs.filter(hasEnded).length;
   const attention = jobs.some((j) => j.stage === 'failed' || j.stage === 'duplicate' || j.stage === 'same-name');
   const allDone = jobs.length > 0 && finished === jobs.length && !attention;
   const [expanded, setExpanded] = useState(false);

@@ -291,10 +291,15 @@ export const useJobs = create<JobsState>((set, get) => {
     },
 
     clearFinished() {
-      set({ jobs: get().jobs.filter((j) => j.stage !== 'done' && j.stage !== 'failed' && j.stage !== 'skipped') });
+      set({ jobs: get().jobs.filter((j) => !hasEnded(j)) });
     },
   };
 });
+
+/** A job with nothing more to do: imported, failed, or left out (an index beside its file). */
+export function hasEnded(job: Job): boolean {
+  return job.stage === 'done' || job.stage === 'failed' || job.stage === 'skipped';
+}
 
 /** The most recent job of a profile, if any. */
 export function latestJobFor(jobs: Job[], profileId: string): Job | undefined {
