@@ -143,7 +143,7 @@ describe('a VCF of several people', () => {
     const missing = await process('sample=grandmother');
     expect(missing.status).toBe(422);
     expect(missing.body.detail).toBe(
-      'This VCF file has no sample named "grandmother": its samples are "relative", "me". Choose one of them.',
+      'This VCF file has no sample named "grandmother": its 2 samples are "relative", "me". Choose one of them.',
     );
     // Refused before it is stored: the genotype in use, and the file's state, stay as they were.
     expect(await apoe()).toBe('CT');

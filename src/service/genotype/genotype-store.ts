@@ -56,6 +56,21 @@ interface GenotypeRow {
   parsed_at: string;
 }
 
+/**
+ * Records the person's answer on how to read the latest file (a column of genotype_files).
+ * A changed answer reads the same file again, and the person asked for it: no second
+ * confirmation to replace the genotype in use.
+ */
+function setAnswerSql(column: 'variants_only' | 'vcf_sample'): string {
+  return `UPDATE genotype_files SET
+       status = CASE WHEN ${column} IS @answer THEN status ELSE 'uploaded' END,
+       error = CASE WHEN ${column} IS @answer THEN error ELSE NULL END,
+       replace_confirmed = CASE WHEN ${column} IS @answer THEN replace_confirmed ELSE 1 END,
+       needs_confirmation = CASE WHEN ${column} IS @answer THEN needs_confirmation ELSE 0 END,
+       ${column} = @answer
+     WHERE profile_id = @profile_id`;
+}
+
 const statements = namedStatements((db: Db) => ({
   file: db.prepare<[string], GenotypeFileRecord>('SELECT * FROM genotype_files WHERE profile_id = ?'),
   upsertFile: db.prepare<
@@ -95,26 +110,8 @@ const statements = namedStatements((db: Db) => ({
        needs_confirmation = 0
      WHERE profile_id = ?`,
   ),
-  // A changed answer reads the same file again, and the person asked for it: no second confirmation.
-  setVariantsOnly: db.prepare<{ answer: number; profile_id: string }>(
-    `UPDATE genotype_files SET
-       status = CASE WHEN variants_only IS @answer THEN status ELSE 'uploaded' END,
-       error = CASE WHEN variants_only IS @answer THEN error ELSE NULL END,
-       replace_confirmed = CASE WHEN variants_only IS @answer THEN replace_confirmed ELSE 1 END,
-       needs_confirmation = CASE WHEN variants_only IS @answer THEN needs_confirmation ELSE 0 END,
-       variants_only = @answer
-     WHERE profile_id = @profile_id`,
-  ),
-  // As setVariantsOnly: another sample reads the same file again.
-  setVcfSample: db.prepare<{ sample: string; profile_id: string }>(
-    `UPDATE genotype_files SET
-       status = CASE WHEN vcf_sample IS @sample THEN status ELSE 'uploaded' END,
-       error = CASE WHEN vcf_sample IS @sample THEN error ELSE NULL END,
-       replace_confirmed = CASE WHEN vcf_sample IS @sample THEN replace_confirmed ELSE 1 END,
-       needs_confirmation = CASE WHEN vcf_sample IS @sample THEN needs_confirmation ELSE 0 END,
-       vcf_sample = @sample
-     WHERE profile_id = @profile_id`,
-  ),
+  setVariantsOnly: db.prepare<{ answer: number; profile_id: string }>(setAnswerSql('variants_only')),
+  setVcfSample: db.prepare<{ answer: string; profile_id: string }>(setAnswerSql('vcf_sample')),
   sourceFile: db.prepare<[string], { source_file: string | null }>(
     'SELECT source_file FROM genotypes WHERE profile_id = ?',
   ),
@@ -209,7 +206,7 @@ export function setVariantsOnly(db: Db, profileId: string, variantsOnly: boolean
 
 /** Records which sample of a VCF of several people is the profile's; another one queues the file to be read again. */
 export function setVcfSample(db: Db, profileId: string, sample: string): void {
-  statements(db).setVcfSample.run({ sample, profile_id: profileId });
+  statements(db).setVcfSample.run({ answer: sample, profile_id: profileId });
 }
 
 /** The client confirms that the profile's latest upload may replace the genotype in use. */

@@ -38,6 +38,21 @@ export interface Detection {
 /** The last VCF sample a line is split far enough to read (tokenize.ts MAX_FIELDS, less the nine fixed columns). */
 const MAX_VCF_SAMPLE_COLUMN = MAX_FIELDS - 10;
 
+/** A VCF's sample names as the notes list them: the first four, quoted. */
+function sampleNames(samples: string[]): string {
+  return (
+    samples
+      .slice(0, 4)
+      .map((n) => `"${n}"`)
+      .join(', ') + (samples.length > 4 ? ', …' : '')
+  );
+}
+
+/** The refusal of a sample a VCF does not have (here, and by the API when the file's samples are known). */
+export function unknownSampleText(name: string, samples: string[]): string {
+  return `This VCF file has no sample named "${name}": its ${samples.length === 1 ? 'sample is' : `${samples.length} samples are`} ${sampleNames(samples)}. Choose one of them.`;
+}
+
 /** `vcfSample`: the sample of a VCF of several people to read, by name (default: the first). */
 export function detect(lines: string[], vcfSample?: string): Detection {
   const notes: string[] = [];
@@ -58,15 +73,8 @@ export function detect(lines: string[], vcfSample?: string): Detection {
         "This VCF file has no sample column, so it holds no one's genotypes (it lists sites only). Export a VCF that includes your sample.",
       );
     const sampleColumn = vcfSample === undefined ? 0 : samples.indexOf(vcfSample);
-    const names =
-      samples
-        .slice(0, 4)
-        .map((n) => `"${n}"`)
-        .join(', ') + (samples.length > 4 ? ', …' : '');
-    if (sampleColumn < 0)
-      fail(
-        `This VCF file has no sample named "${vcfSample}": its ${samples.length === 1 ? 'sample is' : `${samples.length} samples are`} ${names}. Choose one of them.`,
-      );
+    const names = sampleNames(samples);
+    if (sampleColumn < 0) fail(unknownSampleText(vcfSample!, samples));
     if (sampleColumn > MAX_VCF_SAMPLE_COLUMN)
       fail(
         `"${vcfSample}" is sample ${sampleColumn + 1} of this VCF; Traitscope reads one of its first ${MAX_VCF_SAMPLE_COLUMN + 1}. ` +

@@ -139,7 +139,7 @@ export function chooseMember(entries: Entry[]): Entry {
     );
   if (files.some((e) => e.name === 'word/document.xml'))
     fail('This is a Word document, not a genotype file. Upload the raw data text file from your testing company.');
-  const candidates = files.filter((e) => !isJunkMemberName(e.name) && e.size > 0);
+  const candidates = genotypeCandidates(files);
   if (candidates.length === 0) {
     const listed = files.filter((e) => !e.name.includes('__MACOSX')).map((e) => e.name);
     const shown =
@@ -152,6 +152,11 @@ export function chooseMember(entries: Entry[]): Entry {
   return candidates[0];
 }
 
+/** The members that may be genotype data: files, not empty, not documents or resource forks. */
+function genotypeCandidates(entries: Entry[]): Entry[] {
+  return entries.filter((e) => !e.name.endsWith('/') && e.size > 0 && !isJunkMemberName(e.name));
+}
+
 /**
  * When the archive holds other files that look as much like genotype data as the one read
  * (a family's downloads zipped together, a genome split one file per chromosome), the note
@@ -159,9 +164,8 @@ export function chooseMember(entries: Entry[]): Entry {
  */
 export function otherMembersNote(entries: Entry[], chosen: Entry): string | null {
   const rank = memberRank(chosen.name);
-  const others = entries
-    .filter((e) => e !== chosen && !e.name.endsWith('/') && e.size > 0 && !isJunkMemberName(e.name))
-    .filter((e) => memberRank(e.name) === rank)
+  const others = genotypeCandidates(entries)
+    .filter((e) => e !== chosen && memberRank(e.name) === rank)
     .map((e) => `"${e.name}"`);
   if (others.length === 0) return null;
   const listed = others.slice(0, 3).join(', ') + (others.length > 3 ? ', …' : '');

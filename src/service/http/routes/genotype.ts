@@ -12,6 +12,7 @@ import {
   type GenotypeSnp,
 } from '../../../shared/api.js';
 import { callToString, chromToString, findRsid } from '../../genotype/encoding.js';
+import { unknownSampleText } from '../../genotype/parse/detect.js';
 import {
   confirmReplacement,
   genotypeFacts,
@@ -91,7 +92,8 @@ export function genotypeRoutes(ctx: ServiceContext): Router {
 
   on('processGenotype', async (req, res) => {
     const profile = requireProfile(ctx, req, res);
-    if (!getGenotypeFile(ctx.db, profile.id)) {
+    const recorded = getGenotypeFile(ctx.db, profile.id);
+    if (!recorded) {
       throw new HttpError(
         401,
         'No genetic data has been uploaded for this profile yet. Upload a file to the URL from GET .../genotype/upload/ first.',
@@ -121,15 +123,11 @@ export function genotypeRoutes(ctx: ServiceContext): Router {
     // When the genotype in use was read from this very file, its samples are known: a name it
     // lacks is refused before it is stored, so later processing does not keep failing on it.
     const samples =
-      sample !== undefined && genotypeSourceFile(ctx.db, profile.id) === getGenotypeFile(ctx.db, profile.id)?.file_name
+      sample !== undefined && genotypeSourceFile(ctx.db, profile.id) === recorded.file_name
         ? genotypeSummary(ctx.db, profile.id)?.summary.vcf_samples
         : undefined;
-    if (sample !== undefined && samples && !samples.includes(sample)) {
-      throw new HttpError(
-        422,
-        `This VCF file has no sample named ${JSON.stringify(sample)}: its samples are ${samples.map((n) => JSON.stringify(n)).join(', ')}. Choose one of them.`,
-      );
-    }
+    if (sample !== undefined && samples && !samples.includes(sample))
+      throw new HttpError(422, unknownSampleText(sample, samples));
     if (confirm === 'true') confirmReplacement(ctx.db, profile.id);
     if (variantsOnly !== undefined) setVariantsOnly(ctx.db, profile.id, variantsOnly === 'true');
     if (sample !== undefined) setVcfSample(ctx.db, profile.id, sample);
