@@ -51,13 +51,12 @@ export async function processFile(
   arriving?: ArrivingFile,
 ): Promise<ProcessingOutcome> {
   const { db } = ctx;
+  const recorded = getGenotypeFile(db, profileId);
   if (!arriving) {
-    const file = getGenotypeFile(db, profileId);
-    if (!file || file.file_name !== fileName) return { kind: 'superseded' };
+    if (!recorded || recorded.file_name !== fileName) return { kind: 'superseded' };
     setFileStatus(db, profileId, 'processing', null, fileName);
   }
   ctx.progress({ stage: 'parsing' });
-  const recorded = getGenotypeFile(db, profileId);
   const answer = recorded?.variants_only;
   const options = {
     vcfSample: recorded?.vcf_sample ?? undefined,
